@@ -1,0 +1,173 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '@apollo/gateway';
+import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import httpProxy from '@fastify/http-proxy';
+import type { FastifyInstance } from 'fastify';
+import { Authenticator, loadKeyring } from '../platform/auth.ts';
+import { loadConfig, SERVICE_ROOTS, type PlatformConfig, type ServiceName } from '../platform/config.ts';
+import { CursorCodec } from '../platform/cursor.ts';
+import { noDatabase, openDatabase } from '../platform/db.ts';
+import { formatGraphQLError, graphContextFrom, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
+import { createHttpApp } from '../platform/http.ts';
+import { mountService, type PlatformRuntime, type ServiceDefinition } from '../platform/service.ts';
+import { contentService } from '../subgraphs/content/server.ts';
+import { curriculumService } from '../subgraphs/curriculum/server.ts';
+import { eventsService } from '../subgraphs/events/server.ts';
+import { seedDemoTenant } from './seed.ts';
+
+/**
+ * Builds one process of the platform. The same code runs the embedded default (every service and
+ * the gateway in one process, subgraphs reached without a network hop) and the distributed shape
+ * (each service alone; a gateway process given their URLs). Only configuration chooses.
+ */
+
+export const ALL_SERVICES: ServiceName[] = ['curriculum', 'content', 'events'];
+export const SUPERGRAPH_PATH = fileURLToPath(new URL('../schema/supergraph.graphql', import.meta.url));
+
+const SERVICE_FACTORIES: Record<ServiceName, (runtime: PlatformRuntime) => ServiceDefinition> = {
+  curriculum: curriculumService,
+  content: contentService,
+  events: eventsService,
+};
+
+export interface PlatformOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Overrides of the configuration read from env. */
+  config?: Partial<PlatformConfig>;
+  /** Services hosted by this process. */
+  services?: ServiceName[];
+  /** Serve the supergraph at /graphql; subgraphs not hosted here are reached at these URLs. */
+  gateway?: { subgraphUrls?: Partial<Record<ServiceName, string>>; restUrls?: Partial<Record<ServiceName, string>> };
+}
+
+export interface RunningPlatform {
+  app: FastifyInstance;
+  url: string;
+  runtime: PlatformRuntime;
+  close(): Promise<void>;
+}
+
+export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
+  const base = loadConfig(options.env ?? process.env);
+  const config: PlatformConfig = { ...base, ...options.config };
+  const hosted = options.services ?? ALL_SERVICES;
+  const database = hosted.length > 0 ? await openDatabase(config) : noDatabase();
+  let ready = false;
+  try {
+    for (const service of hosted) await database.migrate(service);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const keyring = await loadKeyring(config.keyFile);
+  const runtime: PlatformRuntime = {
+    config,
+    database,
+    keyring,
+    auth: new Authenticator(keyring, config.jwksUrl),
+    cursors: new CursorCodec(keyring.cursorSecret),
+  };
+  const services = hosted.map((name) => SERVICE_FACTORIES[name](runtime));
+  const app = createHttpApp({ logLevel: config.logLevel });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await database.ping();
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', database: 'unreachable' });
+    }
+    return ready ? { status: 'ready', services: hosted } : reply.code(503).send({ status: 'starting' });
+  });
+
+  for (const service of services) await mountService(app, runtime, service);
+
+  if (options.gateway) {
+    await mountGateway(app, runtime, services, options.gateway.subgraphUrls ?? {});
+    for (const [name, url] of Object.entries(options.gateway.restUrls ?? {})) {
+      await app.register(httpProxy, { upstream: url, prefix: SERVICE_ROOTS[name as ServiceName], rewritePrefix: SERVICE_ROOTS[name as ServiceName] });
+    }
+  } else if (services.length === 1) {
+    await mountSubgraph(app, runtime, services[0]);
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host}:${port}`;
+  // Service-to-service calls go to where this process really listens (PORT may have been 0).
+  if (!options.env?.CONTENT_URL && !process.env.CONTENT_URL && !options.config?.contentUrl) {
+    runtime.config.contentUrl = `${url}${SERVICE_ROOTS.content}`;
+  }
+  if (config.seedDemo && hosted.includes('content') && hosted.includes('curriculum')) {
+    await seedDemoTenant(runtime, services);
+  }
+  ready = true;
+
+  return {
+    app,
+    url,
+    runtime,
+    async close() {
+      ready = false;
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** The supergraph at /graphql: local subgraphs without a network hop, others over HTTP. */
+async function mountGateway(
+  app: FastifyInstance,
+  runtime: PlatformRuntime,
+  services: ServiceDefinition[],
+  subgraphUrls: Partial<Record<ServiceName, string>>,
+): Promise<void> {
+  const local = new Map(services.map((service) => [service.name, service]));
+  const gateway = new ApolloGateway({
+    supergraphSdl: fs.readFileSync(SUPERGRAPH_PATH, 'utf8'),
+    buildService: ({ name, url }): GraphQLDataSource => {
+      const service = local.get(name as ServiceName);
+      if (service) {
+        return new LocalSubgraphDataSource(service.schema, service.namespace, (error) => app.log.error({ err: error }, 'unexpected subgraph error'));
+      }
+      return new RemoteGraphQLDataSource<GraphContext>({
+        url: subgraphUrls[name as ServiceName] ?? url,
+        willSendRequest({ request, context }) {
+          if (context.principal) request.http?.headers.set('authorization', `Bearer ${context.principal.token}`);
+          request.http?.headers.set('x-request-id', context.requestId);
+        },
+      });
+    },
+  });
+  const apollo = new ApolloServer<GraphContext>({
+    gateway,
+    introspection: true,
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, undefined),
+  });
+  await apollo.start();
+  await app.register(fastifyApollo(apollo), {
+    path: '/graphql',
+    context: async (request) => graphContextFrom(runtime.auth, request.headers, { requestId: request.id, traceId: request.traceId }),
+  });
+}
+
+/** A service running alone serves its subgraph at /graphql for a remote gateway. */
+async function mountSubgraph(app: FastifyInstance, runtime: PlatformRuntime, service: ServiceDefinition): Promise<void> {
+  const apollo = new ApolloServer<GraphContext>({
+    schema: service.schema,
+    fieldResolver: snakeCaseFieldResolver,
+    introspection: true,
+    plugins: [fastifyApolloDrainPlugin(app)],
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, service.namespace),
+  });
+  await apollo.start();
+  await app.register(fastifyApollo(apollo), {
+    path: '/graphql',
+    context: async (request) => graphContextFrom(runtime.auth, request.headers, { requestId: request.id, traceId: request.traceId }),
+  });
+}

@@ -1,0 +1,112 @@
+import { DEMO_SCOPES, DEMO_TENANT, type Principal } from '../platform/auth.ts';
+import { contextFor, type RequestContext } from '../platform/context.ts';
+import type { PlatformRuntime, ServiceDefinition } from '../platform/service.ts';
+import { createItem } from '../subgraphs/content/items/items.service.ts';
+import { appendVersion } from '../subgraphs/content/versions/versions.service.ts';
+import { recordQcDecision } from '../subgraphs/content/trust/trust.service.ts';
+import { createComponent, findComponents } from '../subgraphs/curriculum/components/components.service.ts';
+import { curriculumDeps } from '../subgraphs/curriculum/server.ts';
+
+/**
+ * The demo tenant's first-start data, made through the same service functions the documented paths
+ * call: an author writes the content, a different QC reviewer trusts it (the only way content
+ * becomes trusted outside an import), and the course pins those exact versions, each pin checked
+ * against content's published eligibility API like any other.
+ */
+
+export const DEMO_COURSE_ID = 'demo-course-fractions';
+
+function seedPrincipal(subject: string, roles: string[]): Principal {
+  return { subject, tenantId: DEMO_TENANT, scopes: new Set(DEMO_SCOPES), roles: new Set(roles), boundary: {}, token: '' };
+}
+
+const LESSONS = [
+  {
+    componentId: 'demo-lesson-what-is-a-fraction',
+    contentId: '5f0c8a52-6a3e-4c51-9d0e-1b7f4a2e0001',
+    kind: 'article' as const,
+    title: 'What is a fraction?',
+    blocks: [
+      { type: 'heading', text: 'What is a fraction?', order: 0 },
+      { type: 'text', text: 'A fraction names equal parts of one whole. In 3/4 the whole has 4 equal parts and we take 3.', order: 1 },
+    ],
+  },
+  {
+    componentId: 'demo-lesson-number-line',
+    contentId: '5f0c8a52-6a3e-4c51-9d0e-1b7f4a2e0002',
+    kind: 'article' as const,
+    title: 'Fractions on a number line',
+    blocks: [
+      { type: 'heading', text: 'Fractions on a number line', order: 0 },
+      { type: 'text', text: 'Split the space from 0 to 1 into equal jumps; each jump is one part.', order: 1 },
+    ],
+  },
+  {
+    componentId: 'demo-lesson-naming-fractions',
+    contentId: '5f0c8a52-6a3e-4c51-9d0e-1b7f4a2e0003',
+    kind: 'question' as const,
+    title: 'Name the shaded fraction',
+    blocks: [{ type: 'probe', text: 'A bar has 8 equal parts and 5 are shaded. What fraction is shaded?', order: 0 }],
+  },
+];
+
+export async function seedDemoTenant(runtime: PlatformRuntime, _services: ServiceDefinition[]): Promise<void> {
+  const ids = { requestId: 'demo-seed', traceId: 'demo-seed' };
+  const author: RequestContext = contextFor(seedPrincipal('system:demo-seed-author', ['service']), ids);
+  const reviewer: RequestContext = contextFor(seedPrincipal('system:demo-seed-qc-reviewer', ['reviewer']), ids);
+  const deps = curriculumDeps(runtime);
+  const { db } = runtime.database;
+  if ((await findComponents(db, DEMO_TENANT, [DEMO_COURSE_ID])).length > 0) return;
+
+  const pins = [];
+  for (const lesson of LESSONS) {
+    await createItem(
+      db,
+      author,
+      { content_id: lesson.contentId, content_kind: lesson.kind, title: lesson.title, status: 'published', subject_id: 'math', target_grade_id: '3', language: 'en' },
+      `demo-seed:item:${lesson.contentId}`,
+    );
+    const version = (await appendVersion(db, author, lesson.contentId, { student_view: { blocks: lesson.blocks } }, `demo-seed:version:${lesson.contentId}`)).value;
+    await recordQcDecision(
+      db,
+      reviewer,
+      lesson.contentId,
+      version.version_id,
+      { trust_status: 'trusted', reason: 'Demo seed: reviewed by the QC reviewer.' },
+      `demo-seed:qc:${version.version_id}`,
+    );
+    pins.push({ lesson, version });
+  }
+
+  await createComponent(deps, author, {
+    component_id: DEMO_COURSE_ID,
+    kind: 'course',
+    name: 'Fractions foundations',
+    alpha: { subject_id: 'math', publication_status: 'published', course_kind: 'static', course_grade_mode: 'single_grade', course_grade_levels: [3] },
+  });
+  await createComponent(deps, author, {
+    component_id: 'demo-unit-understanding-fractions',
+    kind: 'unit',
+    name: 'Understanding fractions',
+    parent_component_id: DEMO_COURSE_ID,
+    position: 0,
+    alpha: { subject_id: 'math', publication_status: 'published', grade_level: 3 },
+  });
+  for (const [position, { lesson, version }] of pins.entries()) {
+    await createComponent(deps, author, {
+      component_id: lesson.componentId,
+      kind: 'lesson',
+      name: lesson.title,
+      parent_component_id: 'demo-unit-understanding-fractions',
+      position,
+      alpha: {
+        subject_id: 'math',
+        publication_status: 'published',
+        grade_level: 3,
+        expected_xp: 10,
+        renderer_ref: 'renderer:interactive-lesson',
+        target_ref: { module: 'content', content_kind: lesson.kind, content_id: lesson.contentId, content_version_id: version.version_id },
+      },
+    });
+  }
+}

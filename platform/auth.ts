@@ -1,0 +1,242 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  SignJWT,
+  jwtVerify,
+  generateKeyPair,
+  exportJWK,
+  importJWK,
+  createRemoteJWKSet,
+  errors as joseErrors,
+  type JWK,
+  type CryptoKey,
+  type JWTPayload,
+} from 'jose';
+import { DomainError } from './errors.ts';
+
+/**
+ * Bearer JWT for every service. Demo tokens are signed with a key made on first start and kept in
+ * the data directory; real tenants' tokens are verified against a configured JWKS. A verified token
+ * becomes a Principal; the tenant always comes from the token, never from another identifier.
+ */
+
+export const DEMO_TENANT = 'demo';
+const ISSUER = 'urn:adaptive-learning:platform';
+const ALG = 'ES256';
+const DEMO_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
+
+/** Identity boundary claims (events): a token carrying any of them is boundary-scoped. */
+export interface Boundary {
+  studentIds?: string[];
+  orgIds?: string[];
+  schoolIds?: string[];
+  contentIds?: string[];
+}
+
+export interface Principal {
+  subject: string;
+  tenantId: string;
+  scopes: ReadonlySet<string>;
+  roles: ReadonlySet<string>;
+  boundary: Boundary;
+  token: string;
+}
+
+/** What the demo token carries: everything a person trying the platform needs, except source registration. */
+export const DEMO_SCOPES = [
+  'curriculum:read',
+  'curriculum:write',
+  'curriculum:import',
+  'read:content',
+  'author:content',
+  'read:answer_key',
+  'link:kc',
+  'publish:content',
+  'events:read',
+  'events:write',
+  'people_orgs:read',
+];
+export const DEMO_ROLES = ['demo', 'reviewer'];
+
+interface KeyFile {
+  kid: string;
+  privateJwk: JWK;
+  publicJwk: JWK;
+  cursorSecret: string;
+}
+
+export interface Keyring {
+  kid: string;
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+  cursorSecret: Buffer;
+}
+
+/** Loads the platform key file, creating it on first start. Services run apart share it by path. */
+export async function loadKeyring(keyFile: string): Promise<Keyring> {
+  let stored: KeyFile;
+  if (fs.existsSync(keyFile)) {
+    stored = JSON.parse(fs.readFileSync(keyFile, 'utf8')) as KeyFile;
+  } else {
+    const { privateKey, publicKey } = await generateKeyPair(ALG, { extractable: true });
+    stored = {
+      kid: randomUUID(),
+      privateJwk: await exportJWK(privateKey),
+      publicJwk: await exportJWK(publicKey),
+      cursorSecret: randomBytes(32).toString('base64url'),
+    };
+    fs.mkdirSync(path.dirname(keyFile), { recursive: true });
+    // Another process may have won the race; its file is the one everybody uses.
+    try {
+      fs.writeFileSync(keyFile, JSON.stringify(stored), { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      stored = JSON.parse(fs.readFileSync(keyFile, 'utf8')) as KeyFile;
+    }
+  }
+  return {
+    kid: stored.kid,
+    privateKey: (await importJWK(stored.privateJwk, ALG)) as CryptoKey,
+    publicKey: (await importJWK(stored.publicJwk, ALG)) as CryptoKey,
+    cursorSecret: Buffer.from(stored.cursorSecret, 'base64url'),
+  };
+}
+
+export interface TokenRequest {
+  tenantId: string;
+  subject: string;
+  scopes: string[];
+  roles: string[];
+  boundary?: Boundary;
+  ttlSeconds?: number;
+}
+
+export class Authenticator {
+  /** Verified tokens, so a hot path pays for the signature check once per token. */
+  private readonly cache = new Map<string, { principal: Principal; expiresAtMs: number }>();
+  private readonly remoteJwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+
+  constructor(
+    private readonly keyring: Keyring,
+    jwksUrl?: string,
+  ) {
+    this.remoteJwks = jwksUrl ? createRemoteJWKSet(new URL(jwksUrl)) : undefined;
+  }
+
+  async sign(request: TokenRequest): Promise<string> {
+    const claims: JWTPayload = {
+      tenant_id: request.tenantId,
+      scope: request.scopes.join(' '),
+      roles: request.roles,
+      ...request.boundary,
+    };
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: ALG, kid: this.keyring.kid, typ: 'JWT' })
+      .setIssuer(ISSUER)
+      .setSubject(request.subject)
+      .setIssuedAt()
+      .setJti(randomUUID())
+      .setExpirationTime(`${request.ttlSeconds ?? DEMO_TOKEN_TTL_SECONDS}s`)
+      .sign(this.keyring.privateKey);
+  }
+
+  async mintDemoToken(): Promise<{ token: string; subject: string; expiresIn: number }> {
+    const subject = `demo-user:${randomUUID()}`;
+    const token = await this.sign({ tenantId: DEMO_TENANT, subject, scopes: DEMO_SCOPES, roles: DEMO_ROLES });
+    return { token, subject, expiresIn: DEMO_TOKEN_TTL_SECONDS };
+  }
+
+  /** The Authorization header's principal, or a 401 problem. */
+  async authenticate(authorization: string | undefined): Promise<Principal> {
+    if (!authorization) throw new DomainError('unauthenticated', 'Send Authorization: Bearer <token>.');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw new DomainError('unauthenticated', 'The Authorization header must use the Bearer scheme.');
+    const token = match[1];
+    const cached = this.cache.get(token);
+    if (cached) {
+      if (cached.expiresAtMs > Date.now()) return cached.principal;
+      this.cache.delete(token);
+    }
+    const payload = await this.verify(token);
+    const principal = principalFrom(payload, token);
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(token, { principal, expiresAtMs: (payload.exp ?? 0) * 1000 });
+    return principal;
+  }
+
+  private async verify(token: string): Promise<JWTPayload> {
+    try {
+      const { payload } = await jwtVerify(token, this.keyring.publicKey, { issuer: ISSUER, algorithms: [ALG] });
+      return payload;
+    } catch (error) {
+      if (this.remoteJwks && error instanceof joseErrors.JWSSignatureVerificationFailed) {
+        try {
+          return (await jwtVerify(token, this.remoteJwks)).payload;
+        } catch (remoteError) {
+          throw tokenProblem(remoteError);
+        }
+      }
+      throw tokenProblem(error);
+    }
+  }
+}
+
+function tokenProblem(error: unknown): DomainError {
+  if (error instanceof joseErrors.JWTExpired) return new DomainError('unauthenticated', 'The bearer token has expired.');
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
+    return new DomainError('unauthenticated', 'The bearer token signature is not valid.');
+  }
+  return new DomainError('unauthenticated', 'The bearer token is malformed or not valid.');
+}
+
+function stringList(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw new DomainError('unauthenticated', 'The bearer token has a malformed boundary claim.');
+  }
+  return value;
+}
+
+function principalFrom(payload: JWTPayload, token: string): Principal {
+  const tenantId = payload.tenant_id ?? payload.tenantId;
+  if (typeof tenantId !== 'string' || tenantId === '') {
+    throw new DomainError('unauthenticated', 'The bearer token carries no tenant.');
+  }
+  const scope = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+  const roles = Array.isArray(payload.roles) ? payload.roles.filter((role): role is string => typeof role === 'string') : [];
+  const boundary: Boundary = {};
+  for (const claim of ['studentIds', 'orgIds', 'schoolIds', 'contentIds'] as const) {
+    const values = stringList(payload[claim]);
+    if (values) boundary[claim] = values;
+  }
+  return {
+    subject: payload.sub ?? 'anonymous',
+    tenantId,
+    scopes: new Set(scope),
+    roles: new Set(roles),
+    boundary,
+    token,
+  };
+}
+
+/** Access requirement of one operation: every listed scope, and at least one of the roles when roles are listed. */
+export interface AccessRule {
+  scopes?: string[];
+  anyRole?: string[];
+  /** Alternatives: the rule passes when any of these passes (e.g. a scope or an operator role). */
+  anyOf?: AccessRule[];
+}
+
+export function allows(principal: Principal, rule: AccessRule): boolean {
+  if (rule.anyOf) return rule.anyOf.some((alternative) => allows(principal, alternative));
+  const scopesOk = (rule.scopes ?? []).every((scope) => principal.scopes.has(scope));
+  const rolesOk = !rule.anyRole || rule.anyRole.some((role) => principal.roles.has(role));
+  return scopesOk && rolesOk;
+}
+
+export function requireAccess(principal: Principal, rule: AccessRule, operation: string): void {
+  if (!allows(principal, rule)) {
+    throw new DomainError('forbidden', `The token may not ${operation}.`);
+  }
+}

@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Logger } from 'drizzle-orm/logger';
+import type { PlatformConfig } from './config.ts';
+
+/** One handle type for both drivers: domain code never knows which one it runs on. */
+export type Database = PgDatabase<PgQueryResultHKT, Record<string, never>>;
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: 'pglite' | 'postgres' | 'none';
+  /** Count of SQL statements sent, for query-count assertions and benchmarks. */
+  stats: { queries: number };
+  migrate(service: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../drizzle');
+
+class CountingLogger implements Logger {
+  constructor(private readonly stats: { queries: number }) {}
+  logQuery(): void {
+    this.stats.queries += 1;
+  }
+}
+
+/**
+ * PGlite does not lock its data directory and a second process on it corrupts it, so the first
+ * process takes a lock file and a second one refuses to start.
+ */
+function lockDataDirectory(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockFile = path.join(dataDir, 'platform.lock');
+  try {
+    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = Number(fs.readFileSync(lockFile, 'utf8'));
+    if (Number.isInteger(holder) && holder !== process.pid && processIsAlive(holder)) {
+      throw new Error(
+        `DATA_DIR ${dataDir} is in use by process ${holder}; PGlite allows one process per data directory. ` +
+          'Stop the other process or choose another DATA_DIR.',
+      );
+    }
+    fs.writeFileSync(lockFile, String(process.pid));
+  }
+  return () => {
+    try {
+      if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.unlinkSync(lockFile);
+    } catch {
+      // already gone
+    }
+  };
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function openPglite(config: PlatformConfig, stats: { queries: number }): Promise<DatabaseHandle> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const pgDir = path.join(config.dataDir, 'pglite');
+  const unlock = lockDataDirectory(config.dataDir);
+  let client: InstanceType<typeof PGlite>;
+  try {
+    client = await PGlite.create(pgDir);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const db = drizzle(client, { logger: new CountingLogger(stats) }) as unknown as Database;
+  return {
+    db,
+    driver: 'pglite',
+    stats,
+    async migrate(service) {
+      await migrate(db as never, migrationOptions(service));
+    },
+    async ping() {
+      await client.query('select 1');
+    },
+    async close() {
+      await client.close();
+      unlock();
+    },
+  };
+}
+
+async function openPostgres(url: string, stats: { queries: number }): Promise<DatabaseHandle> {
+  const { default: postgres } = await import('postgres');
+  const { drizzle } = await import('drizzle-orm/postgres-js');
+  const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const db = drizzle(client, { logger: new CountingLogger(stats) }) as unknown as Database;
+  return {
+    db,
+    driver: 'postgres',
+    stats,
+    async migrate(service) {
+      // Services started together must not race on creating the same schema.
+      const lockId = 0x5e7c1ce;
+      const reserved = await client.reserve();
+      try {
+        await reserved`select pg_advisory_lock(${lockId})`;
+        await migrate(drizzle(reserved as never) as never, migrationOptions(service));
+      } finally {
+        await reserved`select pg_advisory_unlock(${lockId})`;
+        reserved.release();
+      }
+    },
+    async ping() {
+      await client`select 1`;
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+function migrationOptions(service: string) {
+  return {
+    migrationsFolder: path.join(MIGRATIONS_ROOT, service),
+    // Bookkeeping lives apart from the service schema, which the first migration creates.
+    migrationsSchema: 'drizzle',
+    migrationsTable: `${service}_migrations`,
+  };
+}
+
+export async function openDatabase(config: PlatformConfig): Promise<DatabaseHandle> {
+  const stats = { queries: 0 };
+  return config.databaseUrl ? openPostgres(config.databaseUrl, stats) : openPglite(config, stats);
+}
+
+/** A process that hosts no service (a gateway alone) keeps no database. */
+export function noDatabase(): DatabaseHandle {
+  return {
+    db: new Proxy({} as Database, {
+      get() {
+        throw new Error('this process hosts no service and has no database');
+      },
+    }),
+    driver: 'none',
+    stats: { queries: 0 },
+    async migrate() {},
+    async ping() {},
+    async close() {},
+  };
+}
+
+/** Serializes concurrent commands on one logical key for the rest of the transaction. */
+export async function lockKey(tx: Database, key: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+}

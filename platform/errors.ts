@@ -1,0 +1,137 @@
+/**
+ * One error table for the whole platform. A rule throws DomainError(code); the REST handler and the
+ * GraphQL formatter both read the status and title from here, so a code means the same on every
+ * transport. Codes without a service prefix are platform codes: each service renders them in its own
+ * namespace (content.validation_failed, curriculum:validation_failed, events:validation_failed).
+ */
+
+export interface FieldError {
+  /** Dotted path of the offending field, as the client sent it (snake_case on content and curriculum). */
+  field: string;
+  message: string;
+}
+
+export interface ProblemDefinition {
+  status: number;
+  title: string;
+}
+
+const table = new Map<string, ProblemDefinition>();
+
+/** Platform codes, rendered in the namespace of the service that answers. */
+const PLATFORM_CODES = {
+  validation_failed: { status: 400, title: 'The request is malformed or has invalid fields' },
+  unauthenticated: { status: 401, title: 'A valid bearer token is required' },
+  forbidden: { status: 403, title: 'The token lacks the scope or role this operation needs' },
+  tenant_mismatch: { status: 403, title: 'The token belongs to another tenant' },
+  not_found: { status: 404, title: 'No such resource for this tenant' },
+  method_not_allowed: { status: 405, title: 'This method is not allowed on this path' },
+  idempotency_conflict: { status: 409, title: 'The Idempotency-Key was used with a different request' },
+  idempotency_key_required: { status: 400, title: 'This write needs an Idempotency-Key header' },
+  precondition_failed: { status: 412, title: 'The ETag does not match the current resource' },
+  payload_too_large: { status: 413, title: 'The request body is too large' },
+  unsupported_media_type: { status: 415, title: 'The body must be application/json' },
+  precondition_required: { status: 428, title: 'This write needs the ETag of the resource in its precondition header' },
+  internal_error: { status: 500, title: 'An unexpected error occurred' },
+  demo_mint_refused: { status: 400, title: 'Only the demo tenant can mint a token here' },
+} satisfies Record<string, ProblemDefinition>;
+
+export type PlatformCode = keyof typeof PLATFORM_CODES;
+
+for (const [code, definition] of Object.entries(PLATFORM_CODES)) table.set(code, definition);
+
+/** A service adds its own codes once, at import. */
+export function registerProblems(codes: Record<string, ProblemDefinition>): void {
+  for (const [code, definition] of Object.entries(codes)) {
+    const existing = table.get(code);
+    if (existing && (existing.status !== definition.status || existing.title !== definition.title)) {
+      throw new Error(`problem code ${code} registered twice with different meanings`);
+    }
+    table.set(code, definition);
+  }
+}
+
+export function problemDefinition(code: string): ProblemDefinition {
+  return table.get(code) ?? PLATFORM_CODES.internal_error;
+}
+
+export function allProblems(): Array<{ code: string } & ProblemDefinition> {
+  return [...table.entries()].map(([code, definition]) => ({ code, ...definition }));
+}
+
+export function isPlatformCode(code: string): code is PlatformCode {
+  return Object.hasOwn(PLATFORM_CODES, code);
+}
+
+/** How a service writes its codes: content uses "content.", curriculum "curriculum:", events "events:". */
+export interface ProblemNamespace {
+  prefix: string;
+  separator: '.' | ':';
+}
+
+export function qualifyCode(code: string, namespace: ProblemNamespace | undefined): string {
+  if (!namespace || !isPlatformCode(code)) return code;
+  return `${namespace.prefix}${namespace.separator}${code}`;
+}
+
+export class DomainError extends Error {
+  readonly code: string;
+  readonly fieldErrors: FieldError[] | undefined;
+  /** Extra members of the problem body (e.g. the eligibility record behind a refusal). */
+  readonly extensions: Record<string, unknown> | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: string,
+    detail?: string,
+    options: { fieldErrors?: FieldError[]; extensions?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(detail ?? problemDefinition(code).title);
+    this.name = 'DomainError';
+    this.code = code;
+    this.fieldErrors = options.fieldErrors;
+    this.extensions = options.extensions;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return problemDefinition(this.code).status;
+  }
+}
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  requestId: string;
+  traceId: string;
+  fieldErrors?: FieldError[];
+  [extension: string]: unknown;
+}
+
+/**
+ * The problem body of any thrown value. Anything that is not a DomainError is an unexpected
+ * failure: its message and stack never reach the client.
+ */
+export function toProblem(
+  error: unknown,
+  ids: { requestId: string; traceId: string },
+  namespace?: ProblemNamespace,
+): Problem {
+  const domain = error instanceof DomainError ? error : new DomainError('internal_error');
+  const code = qualifyCode(domain.code, namespace);
+  const definition = problemDefinition(domain.code);
+  return {
+    ...domain.extensions,
+    type: `/problems/${encodeURIComponent(code)}`,
+    title: definition.title,
+    status: definition.status,
+    detail: domain instanceof DomainError && error === domain ? domain.message : definition.title,
+    code,
+    requestId: ids.requestId,
+    traceId: ids.traceId,
+    ...(domain.fieldErrors ? { fieldErrors: domain.fieldErrors } : {}),
+  };
+}

@@ -1,0 +1,167 @@
+import DataLoader from 'dataloader';
+import {
+  GraphQLError,
+  execute,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  type GraphQLFormattedError,
+} from 'graphql';
+import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
+import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import type { Authenticator, Principal } from './auth.ts';
+import { DomainError, problemDefinition, qualifyCode, type ProblemNamespace } from './errors.ts';
+import type { RequestContext } from './context.ts';
+
+/**
+ * What every resolver receives. One object per incoming request: in the embedded mode the gateway's
+ * context is handed to the local subgraphs as it is, so loaders are shared across the whole request.
+ */
+export interface GraphContext {
+  requestId: string;
+  traceId: string;
+  principal: Principal | undefined;
+  authError: DomainError | undefined;
+  loaders: Map<string, DataLoader<string, unknown>>;
+  now: Date;
+}
+
+export async function graphContextFrom(
+  auth: Authenticator,
+  headers: Record<string, string | string[] | undefined>,
+  ids: { requestId: string; traceId: string },
+): Promise<GraphContext> {
+  const authorization = headers.authorization;
+  let principal: Principal | undefined;
+  let authError: DomainError | undefined;
+  if (typeof authorization === 'string') {
+    try {
+      principal = await auth.authenticate(authorization);
+    } catch (error) {
+      authError = error instanceof DomainError ? error : new DomainError('unauthenticated');
+    }
+  }
+  return { ...ids, principal, authError, loaders: new Map(), now: new Date() };
+}
+
+/** The caller's request context, or the authentication problem the token had. */
+export function requestContextOf(context: GraphContext): RequestContext {
+  if (!context.principal) throw context.authError ?? new DomainError('unauthenticated', 'Send Authorization: Bearer <token>.');
+  return {
+    principal: context.principal,
+    tenantId: context.principal.tenantId,
+    requestId: context.requestId,
+    traceId: context.traceId,
+    now: context.now,
+  };
+}
+
+/** One loader per name per request: `__resolveReference` and list fields only call `.load`. */
+export function loaderOf<V>(
+  context: GraphContext,
+  name: string,
+  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<Array<V | null>>,
+): DataLoader<string, V | null> {
+  let loader = context.loaders.get(name) as DataLoader<string, V | null> | undefined;
+  if (!loader) {
+    const ctx = requestContextOf(context);
+    loader = new DataLoader<string, V | null>((keys) => batch(ctx, keys), { maxBatchSize: 500 });
+    context.loaders.set(name, loader as DataLoader<string, unknown>);
+  }
+  return loader;
+}
+
+const snakeNames = new Map<string, string>();
+function snakeCase(name: string): string {
+  let snake = snakeNames.get(name);
+  if (snake === undefined) {
+    snake = name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    snakeNames.set(name, snake);
+  }
+  return snake;
+}
+
+/**
+ * GraphQL names are the camelCase of the spec's snake_case names. Services return the REST shape,
+ * and this default resolver reads `contentVersionId` from `content_version_id`, so the two
+ * transports cannot drift apart field by field.
+ */
+export const snakeCaseFieldResolver: GraphQLFieldResolver<Record<string, unknown>, unknown> = (source, args, context, info) => {
+  if (source === null || typeof source !== 'object') return undefined;
+  const direct = source[info.fieldName];
+  const value = direct !== undefined ? direct : source[snakeCase(info.fieldName)];
+  return typeof value === 'function' ? value.call(source, args, context, info) : value;
+};
+
+/** The same code in `extensions` as the REST problem; unexpected errors keep their message to the logs. */
+export function formatGraphQLError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  namespace: ProblemNamespace | undefined,
+): GraphQLFormattedError {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (original instanceof DomainError) {
+    return {
+      ...formatted,
+      message: original.message,
+      extensions: {
+        code: qualifyCode(original.code, namespace),
+        status: problemDefinition(original.code).status,
+        ...(original.fieldErrors ? { fieldErrors: original.fieldErrors } : {}),
+      },
+    };
+  }
+  if (original && !(original instanceof GraphQLError)) {
+    return { message: problemDefinition('internal_error').title, path: formatted.path, extensions: { code: qualifyCode('internal_error', namespace), status: 500 } };
+  }
+  // graphql-js validation and parse errors are the client's.
+  const code = formatted.extensions?.code;
+  return { ...formatted, extensions: { ...formatted.extensions, code: typeof code === 'string' ? code : 'GRAPHQL_VALIDATION_FAILED' } };
+}
+
+/**
+ * The embedded gateway's way to a subgraph: no network hop, and unlike Apollo's
+ * LocalGraphQLDataSource it parses and validates each generated subgraph operation once, since the
+ * query planner emits the same few operation texts again and again.
+ */
+export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> {
+  private readonly documents = new Map<string, DocumentNode>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly namespace: ProblemNamespace,
+    private readonly onUnexpectedError: (error: unknown) => void,
+  ) {}
+
+  async process(options: GraphQLDataSourceProcessOptions<GraphContext>): Promise<GatewayGraphQLResponse> {
+    const source = options.request.query ?? '';
+    let document = this.documents.get(source);
+    if (!document) {
+      document = parse(source);
+      const errors = validate(this.schema, document);
+      if (errors.length > 0) return { errors: errors.map((error) => error.toJSON()) };
+      if (this.documents.size > 1000) this.documents.clear();
+      this.documents.set(source, document);
+    }
+    const result = await execute({
+      schema: this.schema,
+      document,
+      variableValues: options.request.variables,
+      operationName: options.request.operationName,
+      contextValue: options.context,
+      fieldResolver: snakeCaseFieldResolver,
+    });
+    if (!result.errors) return { data: result.data as Record<string, unknown> };
+    return {
+      data: result.data as Record<string, unknown> | null,
+      errors: result.errors.map((error) => {
+        if (!(error.originalError instanceof DomainError) && error.originalError) this.onUnexpectedError(error.originalError);
+        return formatGraphQLError(error.toJSON(), error, this.namespace);
+      }),
+    };
+  }
+}
+
+export type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';

@@ -1,0 +1,160 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
+import { z } from 'zod';
+import type { Authenticator } from './auth.ts';
+import { contextFor, type RequestContext } from './context.ts';
+import { DomainError, allProblems, toProblem, type ProblemNamespace } from './errors.ts';
+
+/**
+ * The HTTP kit every service uses: request and trace ids, one problem+json error handler per
+ * service namespace, authentication into a RequestContext, and route declarations whose zod schemas
+ * both document the path (OpenAPI) and are the ones the service parses its input with.
+ */
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    traceId: string;
+  }
+}
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+export function createHttpApp(options: { logLevel: string; bodyLimit?: number }): FastifyInstance {
+  const app = Fastify({
+    logger: { level: options.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    forceCloseConnections: true,
+  });
+  app.decorateRequest('traceId', '');
+  app.addHook('onRequest', async (request, reply) => {
+    const traceparent = request.headers.traceparent;
+    const match = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null;
+    request.traceId = match ? match[1] : randomBytes(16).toString('hex');
+    reply.header('x-request-id', request.id);
+  });
+  // Validation happens in the services with zod; route schemas are there for the OpenAPI description.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  installProblemHandlers(app, undefined);
+  app.get('/problems', { schema: { hide: true } }, async () => ({ data: allProblems() }));
+  return app;
+}
+
+/** Sends any thrown value as application/problem+json, in the namespace of the service that answers. */
+export function installProblemHandlers(app: FastifyInstance, namespace: ProblemNamespace | undefined): void {
+  app.setErrorHandler((error, request, reply) => {
+    const domain = asDomainError(error);
+    if (domain.code === 'internal_error') request.log.error({ err: error }, 'unexpected error');
+    sendProblem(reply, request, domain, namespace);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    sendProblem(reply, request, new DomainError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), namespace);
+  });
+}
+
+export function sendProblem(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  error: DomainError,
+  namespace: ProblemNamespace | undefined,
+): FastifyReply {
+  const problem = toProblem(error, { requestId: request.id, traceId: request.traceId }, namespace);
+  if (error.headers) reply.headers(error.headers);
+  if (problem.status === 401) reply.header('www-authenticate', 'Bearer');
+  return reply.code(problem.status).type('application/problem+json').send(problem);
+}
+
+/** Fastify's own client errors (bad JSON, wrong media type, too large) become platform problems. */
+function asDomainError(error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
+  const fastifyError = error as { code?: string; statusCode?: number; message?: string };
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new DomainError('unsupported_media_type', 'Send the body as application/json.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new DomainError('payload_too_large');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new DomainError('validation_failed', 'The JSON body is empty.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new DomainError('validation_failed', 'The body is not valid JSON.');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || (fastifyError.statusCode === 400 && fastifyError.code?.startsWith('FST_'))) {
+    return new DomainError('validation_failed', 'The body is not valid JSON.');
+  }
+  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500 && fastifyError.code?.startsWith('FST_')) {
+    return new DomainError('validation_failed', 'The request is malformed.');
+  }
+  return new DomainError('internal_error');
+}
+
+export async function requestContextOf(auth: Authenticator, request: FastifyRequest): Promise<RequestContext> {
+  const principal = await auth.authenticate(request.headers.authorization);
+  return contextFor(principal, { requestId: request.id, traceId: request.traceId });
+}
+
+/** JSON Schema of a zod schema for the OpenAPI description. */
+export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+export interface RouteDeclaration {
+  method: HTTPMethods;
+  url: string;
+  summary: string;
+  description?: string;
+  body?: z.ZodType;
+  querystring?: z.ZodType;
+  params?: z.ZodType;
+  headers?: z.ZodType;
+  /** Documented success status and description. */
+  success?: { status: number; description: string };
+  /** No credential needed (descriptor, mint). */
+  public?: boolean;
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
+
+/** Declares a documented route; the schemas only describe, the service validates. */
+export function declareRoute(app: FastifyInstance, tag: string, route: RouteDeclaration): void {
+  const schema: Record<string, unknown> = {
+    summary: route.summary,
+    tags: [tag],
+    ...(route.description ? { description: route.description } : {}),
+    ...(route.body ? { body: jsonSchemaOf(route.body) } : {}),
+    ...(route.querystring ? { querystring: jsonSchemaOf(route.querystring) } : {}),
+    ...(route.params ? { params: jsonSchemaOf(route.params) } : {}),
+    ...(route.headers ? { headers: jsonSchemaOf(route.headers) } : {}),
+    ...(route.public ? {} : { security: [{ bearer: [] }] }),
+    response: {
+      [route.success?.status ?? 200]: { description: route.success?.description ?? 'OK', type: 'object', additionalProperties: true },
+      default: { description: 'application/problem+json', $ref: 'problem#' },
+    },
+  };
+  app.route({ method: route.method, url: route.url, schema, handler: route.handler });
+}
+
+/** Sends a command's answer: 201 for a creation, 200 with Idempotency-Replayed for a replay. */
+export function sendCommandResult(
+  reply: FastifyReply,
+  result: { value: unknown; created: boolean; replayed: boolean },
+  options: { etag?: string; createdStatus?: number; status?: number } = {},
+): FastifyReply {
+  if (options.etag) reply.header('etag', options.etag);
+  if (result.replayed) {
+    reply.header('idempotency-replayed', 'true');
+    return reply.code(options.status === 202 ? 202 : 200).send(result.value);
+  }
+  return reply.code(result.created ? (options.createdStatus ?? 201) : (options.status ?? 200)).send(result.value);
+}
+
+export function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

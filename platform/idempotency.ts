@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { jsonb, primaryKey, text, timestamp, type PgSchema } from 'drizzle-orm/pg-core';
+import { lockKey, type Database } from './db.ts';
+import { DomainError } from './errors.ts';
+
+/**
+ * The Idempotency-Key store. Each service keeps its records in its own schema (this factory makes
+ * the table there). A command runs in one transaction with its record: an identical replay returns
+ * the stored answer, a changed request under the key is refused, and concurrent duplicates are
+ * serialized on an advisory lock so the command runs once.
+ */
+export function idempotencyTable(schema: PgSchema) {
+  return schema.table(
+    'idempotency_records',
+    {
+      tenantId: text('tenant_id').notNull(),
+      operation: text('operation').notNull(),
+      idempotencyKey: text('idempotency_key').notNull(),
+      requestHash: text('request_hash').notNull(),
+      response: jsonb('response').notNull(),
+      createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    },
+    (table) => [primaryKey({ columns: [table.tenantId, table.operation, table.idempotencyKey] })],
+  );
+}
+
+export type IdempotencyTable = ReturnType<typeof idempotencyTable>;
+
+/** What a command reports: its answer, whether it created something, whether it was a replay. */
+export interface CommandResult<T> {
+  value: T;
+  created: boolean;
+  replayed: boolean;
+}
+
+export function requestHash(request: unknown): string {
+  return createHash('sha256').update(canonicalJson(request)).digest('hex');
+}
+
+/** JSON with object keys sorted, so the same request always hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export interface IdempotentCall {
+  tenantId: string;
+  operation: string;
+  key: string | undefined;
+  request: unknown;
+}
+
+const MAX_KEY_LENGTH = 255;
+
+/**
+ * Runs `command` inside `tx` at most once per (tenant, operation, key). Without a key the command
+ * simply runs. Must be called inside the command's transaction.
+ */
+export async function runIdempotent<T>(
+  tx: Database,
+  table: IdempotencyTable,
+  call: IdempotentCall,
+  command: () => Promise<{ value: T; created: boolean }>,
+): Promise<CommandResult<T>> {
+  if (call.key === undefined) return { ...(await command()), replayed: false };
+  if (call.key === '' || call.key.length > MAX_KEY_LENGTH) {
+    throw new DomainError('validation_failed', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, {
+      fieldErrors: [{ field: 'Idempotency-Key', message: 'invalid length' }],
+    });
+  }
+  const hash = requestHash(call.request);
+  await lockKey(tx, `idem|${call.tenantId}|${call.operation}|${call.key}`);
+  const [stored] = await tx
+    .select({ requestHash: table.requestHash, response: table.response })
+    .from(table)
+    .where(
+      and(eq(table.tenantId, call.tenantId), eq(table.operation, call.operation), eq(table.idempotencyKey, call.key)),
+    );
+  if (stored) {
+    if (stored.requestHash !== hash) {
+      throw new DomainError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.');
+    }
+    return { value: stored.response as T, created: false, replayed: true };
+  }
+  const result = await command();
+  await tx
+    .insert(table)
+    .values({ tenantId: call.tenantId, operation: call.operation, idempotencyKey: call.key, requestHash: hash, response: sql`${JSON.stringify(result.value)}::jsonb` });
+  return { ...result, replayed: false };
+}
+
+export function requireIdempotencyKey(key: string | undefined): string {
+  if (key === undefined) throw new DomainError('idempotency_key_required', 'Send an Idempotency-Key header with this write.');
+  return key;
+}

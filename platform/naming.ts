@@ -1,0 +1,15 @@
+/**
+ * GraphQL inputs arrive in camelCase; services take the spec's snake_case. Converting keys (not
+ * values) keeps one validation schema for both transports; an explicit null means "not sent".
+ */
+export function snakeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, item]) => item !== undefined && item !== null)
+        .map(([key, item]) => [key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), snakeKeys(item)]),
+    );
+  }
+  return value;
+}

@@ -1,0 +1,123 @@
+import type { FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { z } from 'zod';
+import { DEMO_TENANT, type Authenticator, type Keyring } from './auth.ts';
+import type { PlatformConfig, ServiceName } from './config.ts';
+import type { CursorCodec } from './cursor.ts';
+import type { DatabaseHandle } from './db.ts';
+import { DomainError, type ProblemNamespace } from './errors.ts';
+import { declareRoute, installProblemHandlers } from './http.ts';
+
+/** What every service is built from: shared by all services of one process. */
+export interface PlatformRuntime {
+  config: PlatformConfig;
+  database: DatabaseHandle;
+  auth: Authenticator;
+  keyring: Keyring;
+  cursors: CursorCodec;
+}
+
+export interface MintedToken {
+  token: string;
+  subject: string;
+  expiresIn: number;
+}
+
+/** A service as the process hosting it sees it. */
+export interface ServiceDefinition {
+  name: ServiceName;
+  title: string;
+  description: string;
+  root: string;
+  namespace: ProblemNamespace;
+  /** The built subgraph schema (Apollo Federation 2). */
+  schema: GraphQLSchema;
+  /** Registers the documented REST paths, relative to root. */
+  routes(app: FastifyInstance): void;
+  /** The mint answer in the service's own shape. */
+  mintResponse(minted: MintedToken): Promise<Record<string, unknown>> | Record<string, unknown>;
+}
+
+/** The mint answer of the snake_case services (content, curriculum). */
+export function snakeCaseMintResponse(minted: MintedToken): Record<string, unknown> {
+  return { token: minted.token, token_type: 'Bearer', expires_in: minted.expiresIn, tenant_id: DEMO_TENANT, subject: minted.subject };
+}
+
+const problemSchema = {
+  $id: 'problem',
+  type: 'object',
+  description: 'RFC 9457 problem details',
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    code: { type: 'string' },
+    requestId: { type: 'string' },
+    traceId: { type: 'string' },
+    fieldErrors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
+  },
+};
+
+const mintQuery = z.object({ tenantId: z.string().min(1).describe('Only demo can be minted') }).strict();
+
+/**
+ * Mounts a service under its root: its own problem namespace, descriptor, demo mint, OpenAPI 3.1
+ * description and docs page, then its documented routes.
+ */
+export async function mountService(app: FastifyInstance, runtime: PlatformRuntime, service: ServiceDefinition): Promise<void> {
+  await app.register(
+    async (scope) => {
+      installProblemHandlers(scope, service.namespace);
+      scope.addSchema(problemSchema);
+      await scope.register(swagger, {
+        openapi: {
+          openapi: '3.1.0',
+          info: { title: service.title, description: service.description, version: '1.0.0' },
+          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        },
+      });
+      await scope.register(swaggerUi, { routePrefix: '/docs' });
+      scope.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
+
+      declareRoute(scope, 'service', {
+        method: 'GET',
+        url: '/',
+        summary: 'Service descriptor',
+        public: true,
+        handler: async () => ({
+          service: service.name,
+          title: service.title,
+          description: service.description,
+          version: '1.0.0',
+          surface: 'alpha',
+          basePath: service.root,
+          openapi: `${service.root}/openapi.json`,
+          docs: `${service.root}/docs`,
+          graphql: '/graphql',
+          mint: `POST ${service.root}/dev/mint?tenantId=${DEMO_TENANT}`,
+        }),
+      });
+      declareRoute(scope, 'service', {
+        method: 'POST',
+        url: '/dev/mint',
+        summary: 'Mint a demo token (demo tenant only)',
+        querystring: mintQuery,
+        public: true,
+        handler: async (request) => {
+          const parsed = mintQuery.safeParse(request.query);
+          if (!parsed.success || parsed.data.tenantId !== DEMO_TENANT) {
+            throw new DomainError('demo_mint_refused', `Minting works for tenantId=${DEMO_TENANT} only; real tenants use their identity provider.`, {
+              fieldErrors: [{ field: 'tenantId', message: `must be ${DEMO_TENANT}` }],
+            });
+          }
+          return service.mintResponse(await runtime.auth.mintDemoToken());
+        },
+      });
+      service.routes(scope);
+    },
+    { prefix: service.root },
+  );
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { DomainError, type FieldError } from './errors.ts';
+
+/**
+ * Every input is parsed by one zod schema, in the service, so REST and GraphQL refuse the same
+ * things with the same field errors. The same schema documents the REST path in OpenAPI.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code = 'validation_failed'): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new DomainError(code, 'The request has invalid fields.', { fieldErrors: fieldErrorsOf(result.error) });
+}
+
+export function fieldErrorsOf(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.map(String).join('.') || '(body)';
+    if (issue.code === 'unrecognized_keys') {
+      return { field: issue.keys.map((key) => (field === '(body)' ? key : `${field}.${key}`)).join(', '), message: 'unknown field' };
+    }
+    return { field, message: issue.message };
+  });
+}
+
+/** A query-string boolean: only the literal words true and false. */
+export const queryBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+/** A query-string integer within bounds. */
+export function queryInteger(min: number, max?: number) {
+  const base = z.coerce.number().int().min(min);
+  return max === undefined ? base : base.max(max);
+}
+
+export const uuid = z.uuid();
+
+/** Timestamps leave the platform as ISO 8601 with a Z offset, whatever the driver returned. */
+export function isoTimestamp(value: string): string;
+export function isoTimestamp(value: string | null): string | null;
+export function isoTimestamp(value: string | null): string | null {
+  return value === null ? null : new Date(value).toISOString();
+}

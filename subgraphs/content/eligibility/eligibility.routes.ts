@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute } from '../../../platform/http.ts';
+import { TENANT_ROOT, VersionParams, tenantContext } from '../http.ts';
+import { EligibilityQuery, readReleaseEligibility } from './eligibility.service.ts';
+
+export function eligibilityRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+  const { db } = runtime.database;
+  declareRoute(app, 'eligibility', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/versions/:versionId/release-eligibility`,
+    summary: 'Release eligibility of one exact version, or the problem content.version_not_serveable',
+    params: VersionParams,
+    querystring: EligibilityQuery,
+    handler: async (request) => {
+      const ctx = await tenantContext(runtime, request);
+      const { contentId, versionId } = request.params as { contentId: string; versionId: string };
+      return readReleaseEligibility(db, ctx, contentId, versionId, request.query);
+    },
+  });
+}

@@ -1,0 +1,143 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { parseInput } from '../../../platform/validation.ts';
+import { items, trustEvidence, versionPublications, versions } from '../tables.ts';
+import { SEPARATELY_PUBLISHED_KINDS, type TrustStatus } from '../vocabulary.ts';
+import { ACCESS } from '../access.ts';
+import { presentVersion, versionNotFound, type ContentVersion } from '../versions/versions.service.ts';
+
+/**
+ * Release eligibility of exact versions. The one rule: release_eligible = serveable = the version is
+ * published, its item is neither retired nor archived, and its trust is trusted or degraded. Missing
+ * trust is unknown. Nothing is cached: a trust flip is seen by the very next read.
+ */
+
+export const NOT_SERVEABLE = 'content.version_not_serveable';
+
+export interface ReleaseEligibility {
+  content_id: string;
+  content_version_id: string;
+  content_kind: string;
+  usage_scope: string;
+  trust_status: TrustStatus;
+  serveable: boolean;
+  release_eligible: boolean;
+  problem_code: string | null;
+}
+
+export interface EligibilityFacts {
+  contentKind: string;
+  itemStatus: string;
+  versionPublished: boolean;
+  trustStatus: TrustStatus | null;
+}
+
+/** The eligibility rule, as a pure function of the facts. */
+export function isServeable(facts: EligibilityFacts): boolean {
+  const published = SEPARATELY_PUBLISHED_KINDS.has(facts.contentKind) ? facts.versionPublished : facts.itemStatus === 'published';
+  const live = facts.itemStatus !== 'retired' && facts.itemStatus !== 'archived';
+  const trusted = facts.trustStatus === 'trusted' || facts.trustStatus === 'degraded';
+  return published && live && trusted;
+}
+
+const currentTrust = (tenantId: string) =>
+  sql<TrustStatus | null>`(select ${trustEvidence.trustStatus} from ${trustEvidence}
+    where ${trustEvidence.tenantId} = ${tenantId} and ${trustEvidence.versionId} = ${versions.versionId}
+    order by ${trustEvidence.evidenceSeq} desc limit 1)`;
+
+const publishedVersion = (tenantId: string) =>
+  sql<boolean>`exists (select 1 from ${versionPublications}
+    where ${versionPublications.tenantId} = ${tenantId} and ${versionPublications.versionId} = ${versions.versionId})`;
+
+export interface VersionWithEligibility {
+  version: ContentVersion;
+  eligibility: ReleaseEligibility;
+}
+
+/**
+ * Exact versions with their eligibility, in one SQL statement for any number of ids: the batch
+ * behind the ContentVersion loader and the REST read alike.
+ */
+export async function findVersionsWithEligibility(
+  db: Database,
+  tenantId: string,
+  versionIds: readonly string[],
+): Promise<Map<string, VersionWithEligibility>> {
+  const valid = [...new Set(versionIds)].filter((id) => z.uuid().safeParse(id).success);
+  const found = new Map<string, VersionWithEligibility>();
+  if (valid.length === 0) return found;
+  const rows = await db
+    .select({
+      version: versions,
+      contentKind: items.contentKind,
+      usageScope: items.usageScope,
+      itemStatus: items.status,
+      trustStatus: currentTrust(tenantId),
+      versionPublished: publishedVersion(tenantId),
+    })
+    .from(versions)
+    .innerJoin(items, and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId)))
+    .where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, valid)));
+  for (const row of rows) {
+    const serveable = isServeable({
+      contentKind: row.contentKind,
+      itemStatus: row.itemStatus,
+      versionPublished: row.versionPublished,
+      trustStatus: row.trustStatus,
+    });
+    found.set(row.version.versionId, {
+      version: presentVersion(row.version),
+      eligibility: {
+        content_id: row.version.contentId,
+        content_version_id: row.version.versionId,
+        content_kind: row.contentKind,
+        usage_scope: row.usageScope,
+        trust_status: row.trustStatus ?? 'unknown',
+        serveable,
+        release_eligible: serveable,
+        problem_code: serveable ? null : NOT_SERVEABLE,
+      },
+    });
+  }
+  return found;
+}
+
+/** Access-checked batch behind the ContentVersion loader. */
+export async function loadVersionsWithEligibility(db: Database, ctx: RequestContext, versionIds: readonly string[]) {
+  requireAccess(ctx.principal, ACCESS.read, 'read content versions');
+  return findVersionsWithEligibility(db, ctx.tenantId, versionIds);
+}
+
+export const EligibilityQuery = z
+  .object({
+    producer_surface: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, 'a lower-case surface name')
+      .optional()
+      .describe('Validated, never returned, selects no lane'),
+  })
+  .strict();
+
+/** The REST read: the eight fields when eligible, otherwise the typed problem carrying them. */
+export async function readReleaseEligibility(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+  versionId: string,
+  rawQuery: unknown,
+): Promise<ReleaseEligibility> {
+  requireAccess(ctx.principal, ACCESS.read, 'read release eligibility');
+  parseInput(EligibilityQuery, rawQuery);
+  const found = (await findVersionsWithEligibility(db, ctx.tenantId, [versionId])).get(versionId);
+  if (!found || found.version.content_id !== contentId) throw versionNotFound(contentId, versionId);
+  if (!found.eligibility.release_eligible) {
+    throw new DomainError(NOT_SERVEABLE, `Version ${versionId} is not release eligible (trust ${found.eligibility.trust_status}).`, {
+      extensions: { eligibility: found.eligibility },
+    });
+  }
+  return found.eligibility;
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
+import { CreateItemInput, createItem, getItem } from './items.service.ts';
+
+export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+  const { db } = runtime.database;
+  declareRoute(app, 'items', {
+    method: 'POST',
+    url: `${TENANT_ROOT}/items`,
+    summary: 'Create a content item (metadata) with its initial version',
+    params: TenantParams,
+    body: CreateItemInput,
+    success: { status: 201, description: 'content_item; an identical replay answers 200 with Idempotency-Replayed: true' },
+    handler: async (request, reply) => {
+      const ctx = await tenantContext(runtime, request);
+      const result = await createItem(db, ctx, request.body, headerOf(request, 'idempotency-key'));
+      return sendCommandResult(reply, result, { etag: result.value.etag });
+    },
+  });
+  declareRoute(app, 'items', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId`,
+    summary: 'Read a content item; the ETag header feeds If-Match',
+    params: ItemParams,
+    handler: async (request, reply) => {
+      const ctx = await tenantContext(runtime, request);
+      const item = await getItem(db, ctx, (request.params as { contentId: string }).contentId);
+      return reply.header('etag', item.etag).send(item);
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse } from 'graphql';
+import { SERVICE_ROOTS } from '../../platform/config.ts';
+import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
+import { CONTENT_NAMESPACE } from './errors.ts';
+import { contentResolvers } from './resolvers.ts';
+import { itemRoutes } from './items/items.routes.ts';
+import { versionRoutes } from './versions/versions.routes.ts';
+import { eligibilityRoutes } from './eligibility/eligibility.routes.ts';
+import { trustRoutes } from './trust/trust.routes.ts';
+
+export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
+
+/** The content service: its subgraph and its documented REST paths over the same functions. */
+export function contentService(runtime: PlatformRuntime): ServiceDefinition {
+  return {
+    name: 'content',
+    title: 'Content service',
+    description: 'Items, append-only exact versions, release eligibility and trust.',
+    root: SERVICE_ROOTS.content,
+    namespace: CONTENT_NAMESPACE,
+    schema: buildSubgraphSchema({ typeDefs: parse(CONTENT_SDL), resolvers: contentResolvers(runtime) as never }),
+    routes(app) {
+      itemRoutes(app, runtime);
+      versionRoutes(app, runtime);
+      eligibilityRoutes(app, runtime);
+      trustRoutes(app, runtime);
+    },
+    mintResponse: snakeCaseMintResponse,
+  };
+}

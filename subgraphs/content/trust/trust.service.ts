@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
+import { contentIdempotency, trustEvidence, versions } from '../tables.ts';
+import { ACCESS } from '../access.ts';
+import { findItemRow, itemNotFound } from '../items/items.service.ts';
+import { findVersionRows, versionNotFound } from '../versions/versions.service.ts';
+import type { TrustStatus } from '../vocabulary.ts';
+
+/**
+ * Trust evidence of exact versions. Trust is set only at import or by a QC decision of a reviewer
+ * (or operator/service) who is not the version's author; an author can never make its own content
+ * trusted. Evidence is append-only; the newest row of a version is its trust.
+ */
+
+export type TrustRow = typeof trustEvidence.$inferSelect;
+
+export function presentTrustEvidence(row: TrustRow) {
+  return {
+    evidence_id: row.evidenceId,
+    content_id: row.contentId,
+    version_id: row.versionId,
+    trust_status: row.trustStatus as TrustStatus,
+    source: row.source,
+    decided_by: row.decidedBy,
+    reason: row.reason,
+    recorded_at: isoTimestamp(row.recordedAt),
+  };
+}
+export type TrustEvidence = ReturnType<typeof presentTrustEvidence>;
+
+export const QcDecisionInput = z
+  .object({
+    trust_status: z.enum(['trusted', 'degraded', 'failed']).describe('The QC outcome for this exact version'),
+    reason: z.string().trim().min(1).max(2000),
+  })
+  .strict();
+
+/** Appends trust evidence; shared by QC decisions and imports, which differ only in source. */
+export async function appendTrustEvidence(
+  tx: Database,
+  ctx: RequestContext,
+  evidence: { contentId: string; versionId: string; trustStatus: TrustStatus; source: 'import' | 'qc_decision'; reason: string | null },
+): Promise<TrustRow> {
+  const [row] = await tx
+    .insert(trustEvidence)
+    .values({
+      tenantId: ctx.tenantId,
+      evidenceId: randomUUID(),
+      contentId: evidence.contentId,
+      versionId: evidence.versionId,
+      trustStatus: evidence.trustStatus,
+      source: evidence.source,
+      decidedBy: ctx.principal.subject,
+      reason: evidence.reason,
+      recordedAt: ctx.now.toISOString(),
+    })
+    .returning();
+  return row;
+}
+
+export async function recordQcDecision(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+  versionId: string,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<TrustEvidence>> {
+  requireAccess(ctx.principal, ACCESS.publish, 'record QC decisions');
+  const input = parseInput(QcDecisionInput, rawInput);
+  const [version] = await findVersionRows(db, ctx.tenantId, [versionId]);
+  if (!version || version.contentId !== contentId) throw versionNotFound(contentId, versionId);
+  if (version.createdBy === ctx.principal.subject) {
+    throw new DomainError('content.qc_self_review', 'A QC decision must come from someone other than the version author.');
+  }
+  return db.transaction((tx) =>
+    runIdempotent(
+      tx,
+      contentIdempotency,
+      { tenantId: ctx.tenantId, operation: `content.qc_decisions.create:${versionId}`, key: idempotencyKey, request: input },
+      async () => {
+        const row = await appendTrustEvidence(tx, ctx, {
+          contentId,
+          versionId,
+          trustStatus: input.trust_status,
+          source: 'qc_decision',
+          reason: input.reason,
+        });
+        return { value: presentTrustEvidence(row), created: true };
+      },
+    ),
+  );
+}
+
+export const TrustQuery = z.object({ version_id: z.uuid().optional() }).strict();
+
+/** content_trust_evidence of one exact version (the newest by default): current status and history. */
+export async function readTrust(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown) {
+  requireAccess(ctx.principal, ACCESS.read, 'read trust evidence');
+  const query = parseInput(TrustQuery, rawQuery);
+  const item = await findItemRow(db, ctx.tenantId, contentId);
+  if (!item) throw itemNotFound(contentId);
+  const versionId = query.version_id ?? item.latestVersionId;
+  if (!versionId) throw itemNotFound(contentId);
+  const [version] = await db
+    .select({ id: versions.versionId })
+    .from(versions)
+    .where(and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), eq(versions.versionId, versionId)));
+  if (!version) throw versionNotFound(contentId, versionId);
+  const history = await db
+    .select()
+    .from(trustEvidence)
+    .where(and(eq(trustEvidence.tenantId, ctx.tenantId), eq(trustEvidence.versionId, versionId)))
+    .orderBy(asc(trustEvidence.evidenceSeq));
+  const evidence = history.map(presentTrustEvidence);
+  return {
+    content_id: contentId,
+    version_id: versionId,
+    trust_status: evidence.at(-1)?.trust_status ?? 'unknown',
+    evidence,
+  };
+}

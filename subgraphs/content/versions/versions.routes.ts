@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ItemParams, TENANT_ROOT, VersionParams, tenantContext } from '../http.ts';
+import { AppendVersionInput, ListVersionsQuery, appendVersion, getVersion, listVersions } from './versions.service.ts';
+
+export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+  const { db } = runtime.database;
+  declareRoute(app, 'versions', {
+    method: 'POST',
+    url: `${TENANT_ROOT}/items/:contentId/versions`,
+    summary: 'Append an immutable exact version (student_view.blocks or canonical_xml)',
+    params: ItemParams,
+    body: AppendVersionInput,
+    success: { status: 201, description: 'content_version' },
+    handler: async (request, reply) => {
+      const ctx = await tenantContext(runtime, request);
+      const { contentId } = request.params as { contentId: string };
+      return sendCommandResult(reply, await appendVersion(db, ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
+    },
+  });
+  declareRoute(app, 'versions', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/versions`,
+    summary: 'List exact versions in version_number order',
+    params: ItemParams,
+    querystring: ListVersionsQuery,
+    handler: async (request) => {
+      const ctx = await tenantContext(runtime, request);
+      const { contentId } = request.params as { contentId: string };
+      return listVersions(db, runtime.cursors, ctx, contentId, request.query);
+    },
+  });
+  declareRoute(app, 'versions', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/versions/:versionId`,
+    summary: 'Read one exact version',
+    params: VersionParams,
+    handler: async (request) => {
+      const ctx = await tenantContext(runtime, request);
+      const { contentId, versionId } = request.params as { contentId: string; versionId: string };
+      return getVersion(db, ctx, contentId, versionId);
+    },
+  });
+}

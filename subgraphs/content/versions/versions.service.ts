@@ -1,0 +1,190 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { canonicalJson, runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { parseInput, queryInteger, isoTimestamp } from '../../../platform/validation.ts';
+import { contentIdempotency, items, versions } from '../tables.ts';
+import { BLOCK_TYPES } from '../vocabulary.ts';
+import { ACCESS } from '../access.ts';
+import { findItemRow, itemNotFound } from '../items/items.service.ts';
+
+/**
+ * Exact content versions. Invariants: versions are only ever inserted (the database refuses UPDATE
+ * and DELETE); numbers are dense per item; the item's latest_version_id only moves to a newer
+ * number, under the item's row lock.
+ */
+
+const Block = z
+  .object({
+    type: z.enum(BLOCK_TYPES),
+    text: z.string().optional(),
+    url: z.string().url().optional(),
+    alt: z.string().optional(),
+    order: z.number().int().min(0),
+  })
+  .strict()
+  .superRefine((block, issues) => {
+    if (block.type === 'image' && !block.url) issues.addIssue({ code: 'custom', path: ['url'], message: 'an image block needs a url' });
+    if (block.type !== 'image' && !block.text) issues.addIssue({ code: 'custom', path: ['text'], message: `a ${block.type} block needs text` });
+  });
+
+export const StudentView = z
+  .object({ blocks: z.array(Block).max(500) })
+  .strict()
+  .superRefine((view, issues) => {
+    const orders = view.blocks.map((block) => block.order);
+    if (new Set(orders).size !== orders.length) issues.addIssue({ code: 'custom', path: ['blocks'], message: 'block order values must be unique' });
+  });
+
+export const AppendVersionInput = z
+  .object({
+    student_view: StudentView.optional(),
+    canonical_xml: z.string().min(1).max(2_000_000).optional(),
+  })
+  .strict()
+  .refine((input) => input.student_view !== undefined || input.canonical_xml !== undefined, {
+    message: 'send student_view.blocks or canonical_xml',
+    path: ['student_view'],
+  });
+
+export type VersionRow = typeof versions.$inferSelect;
+
+export function presentVersion(row: VersionRow) {
+  return {
+    version_id: row.versionId,
+    content_id: row.contentId,
+    version_number: row.versionNumber,
+    student_view: row.studentView as { blocks: unknown[] },
+    canonical_xml: row.canonicalXml,
+    supersedes_version_id: row.supersedesVersionId,
+    content_hash: row.contentHash,
+    created_at: isoTimestamp(row.createdAt),
+  };
+}
+export type ContentVersion = ReturnType<typeof presentVersion>;
+
+function contentHashOf(studentView: unknown, canonicalXml: string | null): string {
+  return `sha256:${createHash('sha256').update(canonicalJson({ student_view: studentView, canonical_xml: canonicalXml })).digest('hex')}`;
+}
+
+/** Inserts one exact version; callers hold the item's row lock (or are creating the item). */
+export async function insertVersion(
+  tx: Database,
+  ctx: RequestContext,
+  version: { contentId: string; versionNumber: number; studentView: unknown; canonicalXml?: string | null; supersedesVersionId?: string | null },
+): Promise<VersionRow> {
+  const canonicalXml = version.canonicalXml ?? null;
+  const [row] = await tx
+    .insert(versions)
+    .values({
+      tenantId: ctx.tenantId,
+      versionId: randomUUID(),
+      contentId: version.contentId,
+      versionNumber: version.versionNumber,
+      studentView: version.studentView,
+      canonicalXml,
+      supersedesVersionId: version.supersedesVersionId ?? null,
+      contentHash: contentHashOf(version.studentView, canonicalXml),
+      createdBy: ctx.principal.subject,
+      createdAt: ctx.now.toISOString(),
+    })
+    .returning();
+  return row;
+}
+
+export async function appendVersion(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<ContentVersion>> {
+  requireAccess(ctx.principal, ACCESS.author, 'append content versions');
+  const input = parseInput(AppendVersionInput, rawInput);
+  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  return db.transaction((tx) =>
+    runIdempotent(
+      tx,
+      contentIdempotency,
+      { tenantId: ctx.tenantId, operation: `content.versions.append:${contentId}`, key: idempotencyKey, request: input },
+      async () => {
+        const [item] = await tx
+          .select({ kind: items.contentKind, latestNumber: items.latestVersionNumber, latestVersionId: items.latestVersionId })
+          .from(items)
+          .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
+          .for('update');
+        if (!item) throw itemNotFound(contentId);
+        if (input.canonical_xml !== undefined && item.kind !== 'question') {
+          throw new DomainError('validation_failed', 'canonical_xml is only accepted on question versions.', {
+            fieldErrors: [{ field: 'canonical_xml', message: `not accepted on ${item.kind} versions` }],
+          });
+        }
+        const row = await insertVersion(tx, ctx, {
+          contentId,
+          versionNumber: item.latestNumber + 1,
+          studentView: input.student_view ?? { blocks: [] },
+          canonicalXml: input.canonical_xml ?? null,
+        });
+        await tx
+          .update(items)
+          .set({
+            latestVersionId: row.versionId,
+            latestVersionNumber: row.versionNumber,
+            rowVersion: sql`${items.rowVersion} + 1`,
+            updatedAt: ctx.now.toISOString(),
+          })
+          .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId), gt(sql`${row.versionNumber}`, items.latestVersionNumber)));
+        return { value: presentVersion(row), created: true };
+      },
+    ),
+  );
+}
+
+export async function getVersion(db: Database, ctx: RequestContext, contentId: string, versionId: string): Promise<ContentVersion> {
+  requireAccess(ctx.principal, ACCESS.read, 'read content versions');
+  const [row] = await findVersionRows(db, ctx.tenantId, [versionId]);
+  if (!row || row.contentId !== contentId) throw versionNotFound(contentId, versionId);
+  return presentVersion(row);
+}
+
+export function versionNotFound(contentId: string, versionId: string): DomainError {
+  return new DomainError('not_found', `No version ${versionId} of content item ${contentId} in this tenant.`);
+}
+
+/** Batched read of exact versions by id, for loaders. Non-uuid ids simply match nothing. */
+export async function findVersionRows(db: Database, tenantId: string, versionIds: readonly string[]): Promise<VersionRow[]> {
+  const valid = versionIds.filter((id) => z.uuid().safeParse(id).success);
+  if (valid.length === 0) return [];
+  return db.select().from(versions).where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, valid)));
+}
+
+export const ListVersionsQuery = z
+  .object({ limit: queryInteger(0, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
+  .strict();
+
+export async function listVersions(
+  db: Database,
+  cursors: CursorCodec,
+  ctx: RequestContext,
+  contentId: string,
+  rawQuery: unknown,
+): Promise<Page<ContentVersion>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read content versions');
+  const query = parseInput(ListVersionsQuery, rawQuery);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const filters = { contentId };
+  const after = query.cursor ? Number(cursors.decode(query.cursor, filters).after[0]) : 0;
+  if (!(await findItemRow(db, ctx.tenantId, contentId))) throw itemNotFound(contentId);
+  const rows = await db
+    .select()
+    .from(versions)
+    .where(and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), gt(versions.versionNumber, after)))
+    .orderBy(asc(versions.versionNumber))
+    .limit(limit + 1);
+  return pageOf(rows, limit, (row) => [row.versionNumber], presentVersion, cursors, filters);
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { declareRoute, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { CURRICULUM_V1 } from '../paths.ts';
+import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
+import { createComponent, getComponent, listComponents, readTree, type CurriculumDeps } from './components.service.ts';
+
+const ComponentParams = z.object({ componentId: z.string().min(1) });
+const CourseParams = z.object({ courseId: z.string().min(1) });
+
+export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
+  declareRoute(app, 'components', {
+    method: 'POST',
+    url: `${CURRICULUM_V1}/components`,
+    summary: 'Create a component (or reactivate a retired id); a target_ref pin must be release eligible',
+    body: ComponentInput,
+    success: { status: 201, description: 'curriculum_component (200 when unchanged or reactivated)' },
+    handler: async (request, reply) => {
+      const result = await createComponent(deps, await requestContextOf(runtime.auth, request), request.body);
+      return sendCommandResult(reply, result, { etag: result.value.etag });
+    },
+  });
+  declareRoute(app, 'components', {
+    method: 'GET',
+    url: `${CURRICULUM_V1}/components`,
+    summary: 'List components',
+    querystring: ListComponentsQuery,
+    handler: async (request) => listComponents(deps, await requestContextOf(runtime.auth, request), request.query),
+  });
+  declareRoute(app, 'components', {
+    method: 'GET',
+    url: `${CURRICULUM_V1}/components/:componentId`,
+    summary: 'Read a component; the ETag feeds X-Curriculum-If-Match',
+    params: ComponentParams,
+    handler: async (request, reply) => {
+      const ctx = await requestContextOf(runtime.auth, request);
+      const component = await getComponent(deps, ctx, (request.params as { componentId: string }).componentId);
+      return reply.header('etag', component.etag).send(component);
+    },
+  });
+  declareRoute(app, 'components', {
+    method: 'GET',
+    url: `${CURRICULUM_V1}/components/:componentId/tree`,
+    summary: 'The component and its descendants in sibling order',
+    params: ComponentParams,
+    querystring: TreeQuery,
+    handler: async (request) =>
+      readTree(deps, await requestContextOf(runtime.auth, request), (request.params as { componentId: string }).componentId, request.query),
+  });
+  declareRoute(app, 'components', {
+    method: 'GET',
+    url: `${CURRICULUM_V1}/courses/:courseId/tree`,
+    summary: 'Compatibility alias of the component tree for course roots',
+    params: CourseParams,
+    querystring: TreeQuery,
+    handler: async (request) =>
+      readTree(deps, await requestContextOf(runtime.auth, request), (request.params as { courseId: string }).courseId, request.query, {
+        courseRootOnly: true,
+      }),
+  });
+}

@@ -1,0 +1,366 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { etagOf } from '../../../platform/etag.ts';
+import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
+import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
+import { associations, components, knowledgeComponents, pinAudit } from '../tables.ts';
+import type { ContentEligibilityClient } from '../content-client.ts';
+import { resolveRenderer } from '../renderers.ts';
+import { ACCESS } from '../access.ts';
+import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
+
+/**
+ * Curriculum components. Invariants: a pin is accepted only after content answered that exact
+ * version is release eligible, asked after the shape check and before the write transaction, so a
+ * refusal leaves nothing behind; every KC reference is an active registry KC of the tenant;
+ * containment is one active isChildOf association per child; retired components stay readable by
+ * id but leave lists and trees unless includeRetired is asked for.
+ */
+
+export interface CurriculumDeps {
+  db: Database;
+  cursors: CursorCodec;
+  content: ContentEligibilityClient;
+}
+
+export type ComponentRow = typeof components.$inferSelect;
+
+export function presentComponent(row: ComponentRow) {
+  return {
+    component_id: row.componentId,
+    kind: row.kind,
+    document_id: row.documentId,
+    parent_component_id: row.parentComponentId,
+    position: row.position,
+    name: row.name,
+    human_coding_scheme: row.humanCodingScheme,
+    ...(row.studentId !== null ? { student_id: row.studentId } : {}),
+    alpha: row.alpha as Record<string, unknown>,
+    status: row.status,
+    version: row.version,
+    etag: etagOf(row.componentId, row.version),
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+    retired_at: isoTimestamp(row.retiredAt),
+  };
+}
+export type Component = ReturnType<typeof presentComponent>;
+
+/** The stored alpha: as authored, with a renderer_kind alias resolved to its canonical renderer_ref. */
+function normalizedAlpha(input: ComponentInput): Record<string, unknown> {
+  const alpha: Record<string, unknown> = { ...input.alpha, publication_status: input.alpha.publication_status ?? 'draft' };
+  const rendererNames = [input.alpha.renderer_ref, input.alpha.renderer_kind].filter((name): name is string => name !== undefined);
+  const rows = rendererNames.map((name) => {
+    const row = resolveRenderer(name);
+    if (!row) throw new DomainError('curriculum:renderer_unknown', `Renderer ${name} is not in the renderer registry.`);
+    return row;
+  });
+  if (rows.length === 2 && rows[0] !== rows[1]) {
+    throw new DomainError('validation_failed', 'renderer_ref and renderer_kind name different renderers.', {
+      fieldErrors: [{ field: 'alpha.renderer_kind', message: 'must resolve to the same row as renderer_ref' }],
+    });
+  }
+  if (rows[0]) {
+    alpha.renderer_ref = rows[0].renderer_ref;
+    delete alpha.renderer_kind;
+  }
+  return alpha;
+}
+
+/** Every KC reference of a component, validated against active registry KCs of the tenant. */
+async function assertActiveKcs(tx: Database, tenantId: string, input: ComponentInput): Promise<void> {
+  const referenced = [
+    ...(input.alpha.scope_kc_refs ?? []).map((kcId, index) => ({ kcId, field: `alpha.scope_kc_refs.${index}` })),
+    ...(input.alpha.remediation_entries ?? []).map((entry, index) => ({ kcId: entry.kc_ref, field: `alpha.remediation_entries.${index}.kc_ref` })),
+  ];
+  if (referenced.length === 0) return;
+  const active = await tx
+    .select({ kcId: knowledgeComponents.kcId })
+    .from(knowledgeComponents)
+    .where(
+      and(
+        eq(knowledgeComponents.tenantId, tenantId),
+        inArray(knowledgeComponents.kcId, [...new Set(referenced.map((ref) => ref.kcId))]),
+        eq(knowledgeComponents.status, 'active'),
+      ),
+    );
+  const activeIds = new Set(active.map((row) => row.kcId));
+  const missing = referenced.filter((ref) => !activeIds.has(ref.kcId));
+  if (missing.length > 0) {
+    throw new DomainError('curriculum:kc_not_active', 'Every KC reference must be an active registry KC of this tenant.', {
+      fieldErrors: missing.map((ref) => ({ field: ref.field, message: `${ref.kcId} is not an active registry KC` })),
+    });
+  }
+}
+
+async function lockComponent(tx: Database, tenantId: string, componentId: string): Promise<ComponentRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(components)
+    .where(and(eq(components.tenantId, tenantId), eq(components.componentId, componentId)))
+    .for('update');
+  return row;
+}
+
+/**
+ * POST /components. New id: created (201). Same id, active, same request: unchanged (200).
+ * Same id, retired: reactivated with an advanced version (200). Same id, active, other request: 409.
+ */
+export async function createComponent(deps: CurriculumDeps, ctx: RequestContext, rawInput: unknown): Promise<CommandResult<Component>> {
+  requireAccess(ctx.principal, ACCESS.write, 'create components');
+  const input = parseInput(ComponentInput, rawInput);
+  const alpha = normalizedAlpha(input);
+  if (input.alpha.target_ref) await deps.content.requireEligible(ctx, input.alpha.target_ref);
+  return deps.db.transaction(async (tx) => {
+    await assertActiveKcs(tx, ctx.tenantId, input);
+    const existing = await lockComponent(tx, ctx.tenantId, input.component_id);
+    if (existing?.status === 'active') {
+      if (sameDefinition(existing, input, alpha)) return { value: presentComponent(existing), created: false, replayed: false };
+      throw new DomainError('curriculum:component_exists', `Component ${input.component_id} already exists; change it with PATCH.`);
+    }
+    const position = input.parent_component_id ? await placeUnderParent(tx, ctx, input) : (input.position ?? null);
+    const now = ctx.now.toISOString();
+    const values = {
+      kind: input.kind,
+      documentId: input.document_id ?? null,
+      parentComponentId: input.parent_component_id ?? null,
+      position,
+      name: input.name ?? null,
+      humanCodingScheme: input.human_coding_scheme ?? null,
+      studentId: input.student_id ?? null,
+      alpha,
+      publicationStatus: alpha.publication_status as string,
+      subjectId: input.alpha.subject_id ?? null,
+      status: 'active',
+      updatedAt: now,
+      retiredAt: null,
+    };
+    const [row] = existing
+      ? await tx
+          .update(components)
+          .set({ ...values, version: existing.version + 1 })
+          .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.component_id)))
+          .returning()
+      : await tx
+          .insert(components)
+          .values({ ...values, tenantId: ctx.tenantId, componentId: input.component_id, version: 1, createdAt: now })
+          .returning();
+    if (input.alpha.target_ref) {
+      await tx.insert(pinAudit).values({
+        tenantId: ctx.tenantId,
+        componentId: input.component_id,
+        operation: 'create',
+        previousTargetRef: null,
+        targetRef: input.alpha.target_ref,
+        actor: ctx.principal.subject,
+        recordedAt: now,
+      });
+    }
+    return { value: presentComponent(row), created: !existing, replayed: false };
+  });
+}
+
+function sameDefinition(existing: ComponentRow, input: ComponentInput, alpha: Record<string, unknown>): boolean {
+  return (
+    existing.kind === input.kind &&
+    existing.documentId === (input.document_id ?? null) &&
+    existing.parentComponentId === (input.parent_component_id ?? null) &&
+    (input.position === undefined || existing.position === input.position) &&
+    existing.name === (input.name ?? null) &&
+    existing.humanCodingScheme === (input.human_coding_scheme ?? null) &&
+    existing.studentId === (input.student_id ?? null) &&
+    canonicalJson(existing.alpha) === canonicalJson(alpha)
+  );
+}
+
+/** Checks the parent and records the containment edge; returns the sibling position. */
+async function placeUnderParent(tx: Database, ctx: RequestContext, input: ComponentInput): Promise<number> {
+  const parentId = input.parent_component_id as string;
+  const parent = await lockComponent(tx, ctx.tenantId, parentId);
+  if (!parent || parent.status !== 'active') {
+    throw new DomainError('curriculum:parent_not_found', `Parent component ${parentId} does not exist or is retired.`, {
+      fieldErrors: [{ field: 'parent_component_id', message: 'no active component with this id' }],
+    });
+  }
+  let position = input.position;
+  if (position === undefined) {
+    const [last] = await tx
+      .select({ max: sql<number | null>`max(${components.position})` })
+      .from(components)
+      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.parentComponentId, parentId), eq(components.status, 'active')));
+    position = (last?.max ?? -1) + 1;
+  }
+  const now = ctx.now.toISOString();
+  // An active pair supersedes retired history of the same pair.
+  await tx
+    .delete(associations)
+    .where(
+      and(
+        eq(associations.tenantId, ctx.tenantId),
+        eq(associations.associationType, 'isChildOf'),
+        eq(associations.originId, input.component_id),
+        eq(associations.destinationId, parentId),
+        eq(associations.status, 'retired'),
+      ),
+    );
+  await tx.insert(associations).values({
+    tenantId: ctx.tenantId,
+    associationId: randomUUID(),
+    associationType: 'isChildOf',
+    originId: input.component_id,
+    destinationId: parentId,
+    sequenceNumber: position,
+    status: 'active',
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return position;
+}
+
+export async function getComponent(deps: CurriculumDeps, ctx: RequestContext, componentId: string): Promise<Component> {
+  requireAccess(ctx.principal, ACCESS.read, 'read components');
+  const [found] = await findComponents(deps.db, ctx.tenantId, [componentId]);
+  if (!found) throw componentNotFound(componentId);
+  return found;
+}
+
+/** Access-checked batch reads behind the GraphQL loaders. */
+export async function loadComponents(deps: CurriculumDeps, ctx: RequestContext, componentIds: readonly string[]): Promise<Component[]> {
+  requireAccess(ctx.principal, ACCESS.read, 'read components');
+  return findComponents(deps.db, ctx.tenantId, componentIds);
+}
+
+export async function loadChildren(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  parentIds: readonly string[],
+  includeRetired: boolean,
+): Promise<Map<string, Component[]>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read components');
+  return findChildren(deps.db, ctx.tenantId, parentIds, includeRetired);
+}
+
+export function componentNotFound(componentId: string): DomainError {
+  return new DomainError('curriculum:not_found', `No component ${componentId} in this tenant.`);
+}
+
+/** Batched read by id (retired included), for loaders and single reads. */
+export async function findComponents(db: Database, tenantId: string, componentIds: readonly string[]): Promise<Component[]> {
+  if (componentIds.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(components)
+    .where(and(eq(components.tenantId, tenantId), inArray(components.componentId, [...new Set(componentIds)])));
+  return rows.map(presentComponent);
+}
+
+/** Children of many parents in sibling order, for tree loaders: one statement per tree level. */
+export async function findChildren(
+  db: Database,
+  tenantId: string,
+  parentIds: readonly string[],
+  includeRetired: boolean,
+): Promise<Map<string, Component[]>> {
+  const byParent = new Map<string, Component[]>(parentIds.map((id) => [id, []]));
+  if (parentIds.length === 0) return byParent;
+  const rows = await db
+    .select()
+    .from(components)
+    .where(
+      and(
+        eq(components.tenantId, tenantId),
+        inArray(components.parentComponentId, [...new Set(parentIds)]),
+        includeRetired ? undefined : eq(components.status, 'active'),
+      ),
+    )
+    .orderBy(asc(components.position), asc(components.componentId));
+  for (const row of rows) byParent.get(row.parentComponentId as string)?.push(presentComponent(row));
+  return byParent;
+}
+
+const SORT_COLUMNS = { component_id: components.componentId, updated_at: components.updatedAt } as const;
+
+export async function listComponents(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<Component>> {
+  requireAccess(ctx.principal, ACCESS.read, 'list components');
+  const query = parseInput(ListComponentsQuery, rawQuery);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const sort = query.sort ?? 'component_id';
+  const descending = query.order === 'desc';
+  const { cursor: _cursor, limit: _limit, ...filters } = query;
+  const conditions: Array<SQL | undefined> = [
+    eq(components.tenantId, ctx.tenantId),
+    query.includeRetired ? undefined : eq(components.status, 'active'),
+    query.kind ? eq(components.kind, query.kind) : undefined,
+    query.parentId ? eq(components.parentComponentId, query.parentId) : undefined,
+    query.studentId ? and(eq(components.studentId, query.studentId), eq(components.kind, 'course'), isNull(components.parentComponentId)) : undefined,
+    query.subjectId ? eq(components.subjectId, query.subjectId) : undefined,
+    query.publicationStatus ? eq(components.publicationStatus, query.publicationStatus) : undefined,
+    query.updated_since ? gte(components.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+    query.courseId ? inArray(components.componentId, descendantsOf(ctx.tenantId, query.courseId)) : undefined,
+  ];
+  if (query.cursor) {
+    const [lastValue, lastId] = deps.cursors.decode(query.cursor, filters).after as [string, string];
+    const column = SORT_COLUMNS[sort];
+    const beyond = descending ? lt : gt;
+    conditions.push(or(beyond(column, lastValue), and(eq(column, lastValue), beyond(components.componentId, lastId))));
+  }
+  const direction = descending ? desc : asc;
+  const rows =
+    limit === 0
+      ? []
+      : await deps.db
+          .select()
+          .from(components)
+          .where(and(...conditions))
+          .orderBy(direction(SORT_COLUMNS[sort]), direction(components.componentId))
+          .limit(limit + 1);
+  return pageOf(rows, limit, (row) => [sort === 'component_id' ? row.componentId : row.updatedAt, row.componentId], presentComponent, deps.cursors, filters);
+}
+
+/** Component ids in a course's subtree (the course itself included), by containment. */
+function descendantsOf(tenantId: string, courseId: string): SQL {
+  return sql`(with recursive subtree(component_id) as (
+      select ${courseId}::text
+      union
+      select c.component_id from ${components} c join subtree s on c.parent_component_id = s.component_id
+      where c.tenant_id = ${tenantId}
+    ) select component_id from subtree)`;
+}
+
+export interface ComponentTree extends Component {
+  children: ComponentTree[];
+}
+
+/** GET /components/{id}/tree: the component and its descendants in sibling order, one query per level. */
+export async function readTree(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  componentId: string,
+  rawQuery: unknown,
+  options: { courseRootOnly?: boolean } = {},
+): Promise<ComponentTree> {
+  requireAccess(ctx.principal, ACCESS.read, 'read component trees');
+  const query = parseInput(TreeQuery, rawQuery);
+  const includeRetired = query.includeRetired ?? false;
+  const [root] = await findComponents(deps.db, ctx.tenantId, [componentId]);
+  if (!root || (root.status !== 'active' && !includeRetired)) throw componentNotFound(componentId);
+  if (options.courseRootOnly && (root.kind !== 'course' || root.parent_component_id !== null)) throw componentNotFound(componentId);
+  const tree: ComponentTree = { ...root, children: [] };
+  let level: ComponentTree[] = [tree];
+  while (level.length > 0) {
+    const children = await findChildren(deps.db, ctx.tenantId, level.map((node) => node.component_id), includeRetired);
+    const next: ComponentTree[] = [];
+    for (const node of level) {
+      node.children = (children.get(node.component_id) ?? []).map((child) => ({ ...child, children: [] }));
+      next.push(...node.children);
+    }
+    level = next;
+  }
+  return tree;
+}

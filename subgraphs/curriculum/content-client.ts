@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import type { Authenticator } from '../../platform/auth.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { callService } from '../../platform/service-client.ts';
+
+/**
+ * Curriculum's only way to content: the published release-eligibility read, over HTTP with a
+ * timeout, with the caller's tenant. Any anomaly fails closed with a typed problem; the answer is
+ * used for one decision and never stored.
+ */
+
+export interface TargetRef {
+  module?: 'content';
+  content_kind: string;
+  content_id: string;
+  content_version_id: string;
+}
+
+const EligibilityAnswer = z.object({
+  content_id: z.string(),
+  content_version_id: z.string(),
+  content_kind: z.string(),
+  usage_scope: z.string(),
+  trust_status: z.enum(['trusted', 'degraded', 'failed', 'unknown']),
+  serveable: z.boolean(),
+  release_eligible: z.boolean(),
+  problem_code: z.string().nullable(),
+});
+export type EligibilityAnswer = z.infer<typeof EligibilityAnswer>;
+
+const ProblemAnswer = z.object({ code: z.string(), eligibility: EligibilityAnswer.optional() });
+
+export interface ContentEligibilityClient {
+  /** Resolves with the eligible answer, or throws the problem the caller should answer with. */
+  requireEligible(ctx: RequestContext, target: TargetRef, options?: { practiceEligible?: boolean }): Promise<EligibilityAnswer>;
+}
+
+const SERVICE_TOKEN_TTL_SECONDS = 300;
+
+export function httpContentClient(options: { baseUrl: string; timeoutMs: number; auth: Authenticator }): ContentEligibilityClient {
+  /** Service tokens per tenant, reused until shortly before they expire. */
+  const tokens = new Map<string, { token: string; renewAtMs: number }>();
+  async function serviceToken(tenantId: string): Promise<string> {
+    const cached = tokens.get(tenantId);
+    if (cached && cached.renewAtMs > Date.now()) return cached.token;
+    const token = await options.auth.sign({
+      tenantId,
+      subject: 'service:curriculum',
+      scopes: ['read:content'],
+      roles: ['service'],
+      ttlSeconds: SERVICE_TOKEN_TTL_SECONDS,
+    });
+    tokens.set(tenantId, { token, renewAtMs: Date.now() + (SERVICE_TOKEN_TTL_SECONDS - 60) * 1000 });
+    return token;
+  }
+
+  return {
+    async requireEligible(ctx, target, { practiceEligible = false } = {}) {
+      const url =
+        `${options.baseUrl}/tenants/${encodeURIComponent(ctx.tenantId)}/alpha/content/items/` +
+        `${encodeURIComponent(target.content_id)}/versions/${encodeURIComponent(target.content_version_id)}/release-eligibility`;
+      const result = await callService(url, {
+        timeoutMs: options.timeoutMs,
+        headers: { authorization: `Bearer ${await serviceToken(ctx.tenantId)}`, 'x-request-id': ctx.requestId },
+      });
+      if (!result.ok) {
+        if (result.kind === 'malformed') throw invalidAnswer(`The content service answered ${result.status} with a body that is not JSON.`);
+        throw new DomainError(
+          'curriculum:content_unavailable',
+          result.kind === 'timeout'
+            ? 'The content service did not answer the eligibility check in time; nothing was written.'
+            : 'The content service could not be reached for the eligibility check; nothing was written.',
+        );
+      }
+      if (result.status >= 500) {
+        throw new DomainError('curriculum:content_unavailable', `The content service failed the eligibility check (${result.status}); nothing was written.`);
+      }
+      if (result.status === 200) {
+        const answer = EligibilityAnswer.safeParse(result.body);
+        if (!answer.success) throw invalidAnswer('The content service answered without the eight eligibility fields.');
+        return judge(target, answer.data, practiceEligible);
+      }
+      const problem = ProblemAnswer.safeParse(result.body);
+      if (!problem.success) throw invalidAnswer(`The content service answered ${result.status} without a typed problem.`);
+      if (result.status === 404 || problem.data.code === 'content.not_found') {
+        throw notServeable(target, `Content version ${target.content_version_id} of ${target.content_id} does not exist in this tenant.`, 'content.not_found');
+      }
+      if (problem.data.code === 'content.version_not_serveable') {
+        if (problem.data.eligibility) checkIdentity(target, problem.data.eligibility);
+        throw notServeable(target, `Content version ${target.content_version_id} is not release eligible.`, problem.data.code);
+      }
+      throw new DomainError('curriculum:content_unavailable', `The content service refused the eligibility check (${problem.data.code}); nothing was written.`);
+    },
+  };
+}
+
+function checkIdentity(target: TargetRef, answer: EligibilityAnswer): void {
+  if (answer.content_id !== target.content_id || answer.content_version_id !== target.content_version_id) {
+    throw invalidAnswer('The content service answered for another content version.');
+  }
+}
+
+/** The decision on a well-formed answer: eligible, for the pinned identity, of the pinned kind. */
+function judge(target: TargetRef, answer: EligibilityAnswer, practiceEligible: boolean): EligibilityAnswer {
+  checkIdentity(target, answer);
+  if (answer.content_kind !== target.content_kind) {
+    throw notServeable(target, `The pinned version is a ${answer.content_kind}, not a ${target.content_kind}.`, 'content_kind_mismatch');
+  }
+  const eligible =
+    answer.release_eligible && answer.serveable && answer.problem_code === null &&
+    (answer.trust_status === 'trusted' || answer.trust_status === 'degraded');
+  if (!eligible) {
+    throw notServeable(target, `Content version ${target.content_version_id} is not release eligible (trust ${answer.trust_status}).`, answer.problem_code ?? 'content.version_not_serveable');
+  }
+  if (practiceEligible && answer.usage_scope !== 'practice_eligible') {
+    throw notServeable(target, `Content version ${target.content_version_id} has usage_scope ${answer.usage_scope}, not practice_eligible.`, 'usage_scope');
+  }
+  return answer;
+}
+
+function notServeable(target: TargetRef, detail: string, reason: string): DomainError {
+  return new DomainError('curriculum:target_not_serveable', detail, {
+    fieldErrors: [{ field: 'alpha.target_ref.content_version_id', message: reason }],
+    extensions: { target_ref: target },
+  });
+}
+
+function invalidAnswer(detail: string): DomainError {
+  return new DomainError('curriculum:content_answer_invalid', `${detail} Nothing was written.`);
+}

@@ -1,0 +1,103 @@
+import { bigserial, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { idempotencyTable } from '../../platform/idempotency.ts';
+
+/**
+ * The curriculum service's own schema. Every key starts with tenant_id. Content is never read from
+ * here: pins hold exact ids only, and eligibility is asked of content's API each time.
+ */
+export const curriculumSchema = pgSchema('curriculum');
+
+export const components = curriculumSchema.table(
+  'components',
+  {
+    tenantId: text('tenant_id').notNull(),
+    componentId: text('component_id').notNull(),
+    kind: text('kind').notNull(),
+    documentId: uuid('document_id'),
+    parentComponentId: text('parent_component_id'),
+    position: integer('position'),
+    name: text('name'),
+    humanCodingScheme: text('human_coding_scheme'),
+    studentId: text('student_id'),
+    /** The alpha object as authored (validated on the way in). */
+    alpha: jsonb('alpha').notNull(),
+    publicationStatus: text('publication_status').notNull(),
+    subjectId: text('subject_id'),
+    status: text('status').notNull(),
+    /** Advances on every change, reactivation included; the ETag is derived from it. */
+    version: integer('version').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.componentId] }),
+    index('components_parent_idx').on(table.tenantId, table.parentComponentId, table.position),
+    index('components_kind_idx').on(table.tenantId, table.kind, table.componentId),
+    index('components_updated_idx').on(table.tenantId, table.updatedAt, table.componentId),
+  ],
+);
+
+/** CASE-style associations between components: isChildOf containment and framework alignment. */
+export const associations = curriculumSchema.table(
+  'associations',
+  {
+    tenantId: text('tenant_id').notNull(),
+    associationId: uuid('association_id').notNull(),
+    associationType: text('association_type').notNull(),
+    originId: text('origin_id').notNull(),
+    destinationId: text('destination_id').notNull(),
+    sequenceNumber: integer('sequence_number'),
+    status: text('status').notNull(),
+    version: integer('version').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.associationId] }),
+    index('associations_origin_idx').on(table.tenantId, table.originId, table.associationType),
+    index('associations_destination_idx').on(table.tenantId, table.destinationId, table.associationType),
+  ],
+);
+
+/** The governed KC registry: identity rows (versions are appended in their own table). */
+export const knowledgeComponents = curriculumSchema.table(
+  'knowledge_components',
+  {
+    tenantId: text('tenant_id').notNull(),
+    kcId: uuid('kc_id').notNull(),
+    storedAs: text('stored_as').notNull(),
+    definition: text('definition').notNull(),
+    sourceKcId: text('source_kc_id'),
+    subjectId: text('subject_id'),
+    kcKind: text('kc_kind'),
+    alpha: jsonb('alpha').notNull(),
+    publicationStatus: text('publication_status').notNull(),
+    status: text('status').notNull(),
+    currentVersionId: uuid('current_version_id'),
+    version: integer('version').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.kcId] })],
+);
+
+/** One immutable audit row per accepted pin operation (create, attach, repoint). */
+export const pinAudit = curriculumSchema.table(
+  'pin_audit',
+  {
+    tenantId: text('tenant_id').notNull(),
+    auditSeq: bigserial('audit_seq', { mode: 'number' }).notNull(),
+    componentId: text('component_id').notNull(),
+    operation: text('operation').notNull(),
+    previousTargetRef: jsonb('previous_target_ref'),
+    targetRef: jsonb('target_ref').notNull(),
+    actor: text('actor').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.auditSeq] })],
+);
+
+export const curriculumIdempotency = idempotencyTable(curriculumSchema);

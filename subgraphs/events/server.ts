@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse } from 'graphql';
+import { DEMO_TENANT } from '../../platform/auth.ts';
+import { SERVICE_ROOTS } from '../../platform/config.ts';
+import { contextFor } from '../../platform/context.ts';
+import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
+import type { PlatformRuntime, ServiceDefinition } from '../../platform/service.ts';
+import { EVENTS_NAMESPACE } from './errors.ts';
+import { sourceRoutes } from './sources/sources.routes.ts';
+import { ensureDemoSource, findSources, listSources, registerSource, type ActivitySource } from './sources/sources.service.ts';
+
+export const EVENTS_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/events.graphql', import.meta.url)), 'utf8');
+
+/** What a demo token may and may not do at the events boundary. */
+const IDENTITY_BOUNDARY_CONTRACT = {
+  tenantScoped: true,
+  boundaryClaims: ['studentIds', 'orgIds', 'schoolIds', 'contentIds'],
+  rule: 'A token carrying any boundary claim may read and write only inside the listed values; outside it gets 403 events:boundary_rejected.',
+  demoTokenBoundary: null,
+  canRegisterActivitySources: false,
+};
+
+function eventsResolvers(runtime: PlatformRuntime): GraphQLResolverMap<GraphContext> {
+  const { db } = runtime.database;
+  const sourceLoader = (context: GraphContext) =>
+    loaderOf<ActivitySource>(context, 'events.source', async (ctx, ids) => {
+      const found = new Map((await findSources(db, ctx, ids)).map((source) => [source.id, source]));
+      return ids.map((id) => found.get(id) ?? null);
+    });
+  return {
+    Query: {
+      activitySources: (_root, args: Record<string, unknown>, context) =>
+        listSources(db, runtime.cursors, requestContextOf(context), Object.fromEntries(Object.entries(args).filter(([, v]) => v != null).map(([k, v]) => [k, String(v)]))),
+      activitySource: (_root, args: { id: string }, context) => sourceLoader(context).load(args.id),
+    },
+    Mutation: {
+      registerActivitySource: async (_root, args: { sourceIri: string; name: string }, context) =>
+        (await registerSource(db, requestContextOf(context), args)).value,
+    },
+    ActivitySource: {
+      __resolveReference: (reference: { id: string }, context: GraphContext) => sourceLoader(context).load(reference.id),
+    },
+  };
+}
+
+export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
+  return {
+    name: 'events',
+    title: 'Events service',
+    description: 'Immutable learning events over Caliper 1.2, source imports, attendance and discipline views.',
+    root: SERVICE_ROOTS.events,
+    namespace: EVENTS_NAMESPACE,
+    schema: buildSubgraphSchema({ typeDefs: parse(EVENTS_SDL), resolvers: eventsResolvers(runtime) as never }),
+    routes(app) {
+      sourceRoutes(app, runtime);
+    },
+    async mintResponse(minted) {
+      const principal = await runtime.auth.authenticate(`Bearer ${minted.token}`);
+      const source = await ensureDemoSource(runtime.database.db, contextFor(principal, { requestId: 'mint', traceId: 'mint' }));
+      return {
+        token: minted.token,
+        tenantId: DEMO_TENANT,
+        defaultActivitySourceId: source.id,
+        expiresIn: minted.expiresIn,
+        identityBoundary: IDENTITY_BOUNDARY_CONTRACT,
+      };
+    },
+  };
+}

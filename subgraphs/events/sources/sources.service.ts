@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, inArray, or } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { lockKey } from '../../../platform/db.ts';
+import type { CommandResult } from '../../../platform/idempotency.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec } from '../../../platform/cursor.ts';
+import { parseInput, queryInteger, isoTimestamp } from '../../../platform/validation.ts';
+import { activitySources } from '../tables.ts';
+import { ACCESS } from '../access.ts';
+
+/**
+ * Activity sources: create-or-replay on tenant + sourceIri. Invariants: ids are platform-issued;
+ * one row per sourceIri per tenant; a registration under another name is a conflict, never a rename.
+ */
+
+export const RegisterSourceInput = z
+  .object({
+    sourceIri: z.string().url().max(2000).describe('IRI naming the producer'),
+    name: z.string().trim().min(1).max(200),
+  })
+  .strict();
+
+export type SourceRow = typeof activitySources.$inferSelect;
+
+export function presentSource(row: SourceRow) {
+  return { id: row.sourceId, sourceIri: row.sourceIri, name: row.name, status: row.status, createdAt: isoTimestamp(row.createdAt) };
+}
+export type ActivitySource = ReturnType<typeof presentSource>;
+
+/** Same sourceIri and name: the original row (replay). Same sourceIri, other name: 409. */
+async function createOrReplay(tx: Database, ctx: RequestContext, input: z.infer<typeof RegisterSourceInput>): Promise<CommandResult<ActivitySource>> {
+  await lockKey(tx, `events.source|${ctx.tenantId}|${input.sourceIri}`);
+  const [existing] = await tx
+    .select()
+    .from(activitySources)
+    .where(and(eq(activitySources.tenantId, ctx.tenantId), eq(activitySources.sourceIri, input.sourceIri)));
+  if (existing) {
+    if (existing.name !== input.name) {
+      throw new DomainError('resource_conflict', `sourceIri ${input.sourceIri} is registered as "${existing.name}".`, {
+        fieldErrors: [{ field: 'name', message: 'differs from the registered name' }],
+      });
+    }
+    return { value: presentSource(existing), created: false, replayed: true };
+  }
+  const [row] = await tx
+    .insert(activitySources)
+    .values({
+      tenantId: ctx.tenantId,
+      sourceId: randomUUID(),
+      sourceIri: input.sourceIri,
+      name: input.name,
+      status: 'active',
+      createdBy: ctx.principal.subject,
+      createdAt: ctx.now.toISOString(),
+    })
+    .returning();
+  return { value: presentSource(row), created: true, replayed: false };
+}
+
+export async function registerSource(db: Database, ctx: RequestContext, rawInput: unknown): Promise<CommandResult<ActivitySource>> {
+  requireAccess(ctx.principal, ACCESS.registerSource, 'register activity sources');
+  const input = parseInput(RegisterSourceInput, rawInput);
+  return db.transaction((tx) => createOrReplay(tx, ctx, input));
+}
+
+export const DEMO_SOURCE = { sourceIri: 'urn:alpha:demo:default-activity-source', name: 'Demo default activity source' };
+
+/** The demo tenant's default source, registered by the platform itself when a token is minted. */
+export async function ensureDemoSource(db: Database, ctx: RequestContext): Promise<ActivitySource> {
+  return (await db.transaction((tx) => createOrReplay(tx, ctx, DEMO_SOURCE))).value;
+}
+
+export const ListSourcesQuery = z
+  .object({
+    status: z.enum(['active', 'retired']).optional(),
+    cursor: z.string().min(1).optional(),
+    pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
+  })
+  .strict();
+
+export async function listSources(db: Database, cursors: CursorCodec, ctx: RequestContext, rawQuery: unknown) {
+  requireAccess(ctx.principal, ACCESS.read, 'read activity sources');
+  const query = parseInput(ListSourcesQuery, rawQuery);
+  const limit = query.pageSize ?? DEFAULT_PAGE_SIZE;
+  const filters = { status: query.status };
+  const after = query.cursor ? (cursors.decode(query.cursor, filters).after as [string, string]) : undefined;
+  const rows = await db
+    .select()
+    .from(activitySources)
+    .where(
+      and(
+        eq(activitySources.tenantId, ctx.tenantId),
+        query.status ? eq(activitySources.status, query.status) : undefined,
+        after
+          ? or(gt(activitySources.createdAt, after[0]), and(eq(activitySources.createdAt, after[0]), gt(activitySources.sourceId, after[1])))
+          : undefined,
+      ),
+    )
+    .orderBy(asc(activitySources.createdAt), asc(activitySources.sourceId))
+    .limit(limit + 1);
+  const page = pageOf(rows, limit, (row) => [row.createdAt, row.sourceId], presentSource, cursors, filters);
+  return { data: page.data, nextCursor: page.next_cursor };
+}
+
+export async function findSources(db: Database, ctx: RequestContext, sourceIds: readonly string[]): Promise<ActivitySource[]> {
+  requireAccess(ctx.principal, ACCESS.read, 'read activity sources');
+  const valid = sourceIds.filter((id) => z.uuid().safeParse(id).success);
+  if (valid.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(activitySources)
+    .where(and(eq(activitySources.tenantId, ctx.tenantId), inArray(activitySources.sourceId, valid)));
+  return rows.map(presentSource);
+}
+
+export async function getSource(db: Database, ctx: RequestContext, sourceId: string): Promise<{ data: ActivitySource }> {
+  const [source] = await findSources(db, ctx, [sourceId]);
+  if (!source) throw new DomainError('not_found', `No activity source ${sourceId} in this tenant.`);
+  return { data: source };
+}
