@@ -16,6 +16,7 @@ import { mountService, type PlatformRuntime, type ServiceDefinition } from '../p
 import { contentService } from '../subgraphs/content/server.ts';
 import { curriculumService } from '../subgraphs/curriculum/server.ts';
 import { eventsService } from '../subgraphs/events/server.ts';
+import { mountPeopleStandIn } from '../subgraphs/people/standin.ts';
 import { seedDemoTenant } from './seed.ts';
 
 /**
@@ -39,6 +40,8 @@ export interface PlatformOptions {
   config?: Partial<PlatformConfig>;
   /** Services hosted by this process. */
   services?: ServiceName[];
+  /** Run the people-service stand-in at /people (the embedded default does; production uses PEOPLE_URL). */
+  peopleStandIn?: boolean;
   /** Serve the supergraph at /graphql; subgraphs not hosted here are reached at these URLs. */
   gateway?: { subgraphUrls?: Partial<Record<ServiceName, string>>; restUrls?: Partial<Record<ServiceName, string>> };
 }
@@ -84,6 +87,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   });
 
   for (const service of services) await mountService(app, runtime, service);
+  if (options.peopleStandIn ?? (hosted.length === ALL_SERVICES.length && !process.env.PEOPLE_URL)) {
+    await mountPeopleStandIn(app, runtime);
+  }
 
   if (options.gateway) {
     await mountGateway(app, runtime, services, options.gateway.subgraphUrls ?? {});
@@ -99,9 +105,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host}:${port}`;
   // Service-to-service calls go to where this process really listens (PORT may have been 0).
-  if (!options.env?.CONTENT_URL && !process.env.CONTENT_URL && !options.config?.contentUrl) {
-    runtime.config.contentUrl = `${url}${SERVICE_ROOTS.content}`;
-  }
+  const env = options.env ?? process.env;
+  if (!env.CONTENT_URL && !options.config?.contentUrl) runtime.config.contentUrl = `${url}${SERVICE_ROOTS.content}`;
+  if (!env.PEOPLE_URL && !options.config?.peopleUrl) runtime.config.peopleUrl = `${url}${SERVICE_ROOTS.people}`;
   if (config.seedDemo && hosted.includes('content') && hosted.includes('curriculum')) {
     await seedDemoTenant(runtime, services);
   }

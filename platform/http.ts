@@ -37,12 +37,22 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
     request.traceId = match ? match[1] : randomBytes(16).toString('hex');
     reply.header('x-request-id', request.id);
   });
-  // Validation happens in the services with zod; route schemas are there for the OpenAPI description.
-  app.setValidatorCompiler(() => () => true);
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  describeOnlySchemas(app);
+  // JSON is the only body the platform accepts unless a route's scope adds a parser (e.g. zip).
+  app.removeContentTypeParser('text/plain');
   installProblemHandlers(app, undefined);
   app.get('/problems', { schema: { hide: true } }, async () => ({ data: allProblems() }));
   return app;
+}
+
+/**
+ * Route schemas only describe (OpenAPI): the services validate with zod, and bodies are sent as they
+ * are. Fastify's own ajv would otherwise strip unknown fields silently instead of refusing them.
+ * Set again in every scope that adds schemas, because a new schema scope starts from the defaults.
+ */
+export function describeOnlySchemas(app: FastifyInstance): void {
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 }
 
 /** Sends any thrown value as application/problem+json, in the namespace of the service that answers. */

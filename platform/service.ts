@@ -8,7 +8,7 @@ import type { PlatformConfig, ServiceName } from './config.ts';
 import type { CursorCodec } from './cursor.ts';
 import type { DatabaseHandle } from './db.ts';
 import { DomainError, type ProblemNamespace } from './errors.ts';
-import { declareRoute, installProblemHandlers } from './http.ts';
+import { declareRoute, describeOnlySchemas, installProblemHandlers } from './http.ts';
 
 /** What every service is built from: shared by all services of one process. */
 export interface PlatformRuntime {
@@ -72,6 +72,7 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
     async (scope) => {
       installProblemHandlers(scope, service.namespace);
       scope.addSchema(problemSchema);
+      describeOnlySchemas(scope);
       await scope.register(swagger, {
         openapi: {
           openapi: '3.1.0',

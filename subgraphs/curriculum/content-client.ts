@@ -38,7 +38,8 @@ export interface ContentEligibilityClient {
 
 const SERVICE_TOKEN_TTL_SECONDS = 300;
 
-export function httpContentClient(options: { baseUrl: string; timeoutMs: number; auth: Authenticator }): ContentEligibilityClient {
+/** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
+export function httpContentClient(options: { baseUrl: () => string; timeoutMs: number; auth: Authenticator }): ContentEligibilityClient {
   /** Service tokens per tenant, reused until shortly before they expire. */
   const tokens = new Map<string, { token: string; renewAtMs: number }>();
   async function serviceToken(tenantId: string): Promise<string> {
@@ -58,7 +59,7 @@ export function httpContentClient(options: { baseUrl: string; timeoutMs: number;
   return {
     async requireEligible(ctx, target, { practiceEligible = false } = {}) {
       const url =
-        `${options.baseUrl}/tenants/${encodeURIComponent(ctx.tenantId)}/alpha/content/items/` +
+        `${options.baseUrl()}/tenants/${encodeURIComponent(ctx.tenantId)}/alpha/content/items/` +
         `${encodeURIComponent(target.content_id)}/versions/${encodeURIComponent(target.content_version_id)}/release-eligibility`;
       const result = await callService(url, {
         timeoutMs: options.timeoutMs,

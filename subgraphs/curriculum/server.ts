@@ -18,7 +18,7 @@ export function curriculumDeps(runtime: PlatformRuntime, content?: ContentEligib
     cursors: runtime.cursors,
     content:
       content ??
-      httpContentClient({ baseUrl: runtime.config.contentUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth }),
+      httpContentClient({ baseUrl: () => runtime.config.contentUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth }),
   };
 }
 

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { Authenticator } from './auth.ts';
+import type { RequestContext } from './context.ts';
+import { callService } from './service-client.ts';
+
+/**
+ * The people service's published read, GET {people_root}/people/{personId}, with a timeout and a
+ * service token of the caller's tenant. It never throws: callers decide what "no answer" means
+ * (content: no test-serve authorization; events: no name).
+ */
+
+const PersonAnswer = z.object({
+  personId: z.string(),
+  givenName: z.string().optional(),
+  familyName: z.string().optional(),
+  reality: z.enum(['real', 'test', 'synthetic']).optional(),
+  status: z.string().optional(),
+});
+export type Person = z.infer<typeof PersonAnswer>;
+
+export type PersonLookup = { outcome: 'found'; person: Person } | { outcome: 'not_found' } | { outcome: 'failed'; reason: string };
+
+export interface PeopleClient {
+  lookup(ctx: RequestContext, personId: string): Promise<PersonLookup>;
+}
+
+const TOKEN_TTL_SECONDS = 300;
+
+/** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
+export function httpPeopleClient(options: { baseUrl: () => string; timeoutMs: number; auth: Authenticator; caller: string }): PeopleClient {
+  const tokens = new Map<string, { token: string; renewAtMs: number }>();
+  async function serviceToken(tenantId: string): Promise<string> {
+    const cached = tokens.get(tenantId);
+    if (cached && cached.renewAtMs > Date.now()) return cached.token;
+    const token = await options.auth.sign({
+      tenantId,
+      subject: `service:${options.caller}`,
+      scopes: ['people_orgs:read'],
+      roles: ['service'],
+      ttlSeconds: TOKEN_TTL_SECONDS,
+    });
+    tokens.set(tenantId, { token, renewAtMs: Date.now() + (TOKEN_TTL_SECONDS - 60) * 1000 });
+    return token;
+  }
+  return {
+    async lookup(ctx, personId) {
+      const result = await callService(`${options.baseUrl()}/people/${encodeURIComponent(personId)}`, {
+        timeoutMs: options.timeoutMs,
+        headers: { authorization: `Bearer ${await serviceToken(ctx.tenantId)}`, 'x-request-id': ctx.requestId },
+      });
+      if (!result.ok) return { outcome: 'failed', reason: result.kind };
+      if (result.status === 404) return { outcome: 'not_found' };
+      if (result.status !== 200) return { outcome: 'failed', reason: `status ${result.status}` };
+      const person = PersonAnswer.safeParse(result.body);
+      if (!person.success || person.data.personId !== personId) return { outcome: 'failed', reason: 'malformed answer' };
+      return { outcome: 'found', person: person.data };
+    },
+  };
+}

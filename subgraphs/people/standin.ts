@@ -1,0 +1,99 @@
+import type { FastifyInstance } from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { DEMO_TENANT, requireAccess } from '../../platform/auth.ts';
+import { SERVICE_ROOTS } from '../../platform/config.ts';
+import { DomainError, registerProblems } from '../../platform/errors.ts';
+import { declareRoute, installProblemHandlers, requestContextOf } from '../../platform/http.ts';
+import type { PlatformRuntime } from '../../platform/service.ts';
+import { parseInput } from '../../platform/validation.ts';
+import { persons } from './tables.ts';
+
+/**
+ * A stand-in of the people and organizations service: GET /people/{personId} of the caller's tenant
+ * (people_orgs:read), plus POST /people for operators to register persons (tests and demos). The
+ * demo tenant starts with a few synthetic, test and real persons.
+ */
+
+registerProblems({ 'people:not_found': { status: 404, title: 'No such person in this tenant' } });
+
+const NAMESPACE = { prefix: 'people', separator: ':' } as const;
+const READ = { scopes: ['people_orgs:read'] };
+const REGISTER = { anyRole: ['operator'] };
+
+export const PersonInput = z
+  .object({
+    personId: z.string().min(1).max(200),
+    givenName: z.string().min(1),
+    familyName: z.string().min(1),
+    reality: z.enum(['real', 'test', 'synthetic']),
+    status: z.enum(['active', 'inactive']).default('active'),
+  })
+  .strict();
+
+const DEMO_PERSONS: Array<z.input<typeof PersonInput>> = [
+  { personId: 'demo-student-synthetic-1', givenName: 'Sam', familyName: 'Synthetic', reality: 'synthetic' },
+  { personId: 'demo-student-test-1', givenName: 'Tess', familyName: 'Tester', reality: 'test' },
+  { personId: 'demo-student-real-1', givenName: 'Riley', familyName: 'Real', reality: 'real' },
+];
+
+type PersonRow = typeof persons.$inferSelect;
+const present = (row: PersonRow) => ({
+  personId: row.personId,
+  givenName: row.givenName,
+  familyName: row.familyName,
+  reality: row.reality,
+  status: row.status,
+});
+
+export async function mountPeopleStandIn(app: FastifyInstance, runtime: PlatformRuntime): Promise<void> {
+  const { db } = runtime.database;
+  await runtime.database.migrate('people');
+  const now = new Date().toISOString();
+  await db
+    .insert(persons)
+    .values(DEMO_PERSONS.map((person) => ({ ...PersonInput.parse(person), tenantId: DEMO_TENANT, createdAt: now })))
+    .onConflictDoNothing();
+
+  await app.register(
+    async (scope) => {
+      installProblemHandlers(scope, NAMESPACE);
+      declareRoute(scope, 'people (stand-in)', {
+        method: 'GET',
+        url: '/people/:personId',
+        summary: 'A person of the caller tenant',
+        params: z.object({ personId: z.string() }),
+        handler: async (request) => {
+          const ctx = await requestContextOf(runtime.auth, request);
+          requireAccess(ctx.principal, READ, 'read people');
+          const { personId } = request.params as { personId: string };
+          const [row] = await db.select().from(persons).where(and(eq(persons.tenantId, ctx.tenantId), eq(persons.personId, personId)));
+          if (!row) throw new DomainError('people:not_found', `No person ${personId} in this tenant.`);
+          return present(row);
+        },
+      });
+      declareRoute(scope, 'people (stand-in)', {
+        method: 'POST',
+        url: '/people',
+        summary: 'Register a person (operators; the stand-in only)',
+        body: PersonInput,
+        success: { status: 201, description: 'person' },
+        handler: async (request, reply) => {
+          const ctx = await requestContextOf(runtime.auth, request);
+          requireAccess(ctx.principal, REGISTER, 'register people');
+          const input = parseInput(PersonInput, request.body);
+          const [row] = await db
+            .insert(persons)
+            .values({ ...input, tenantId: ctx.tenantId, createdAt: ctx.now.toISOString() })
+            .onConflictDoUpdate({
+              target: [persons.tenantId, persons.personId],
+              set: { givenName: input.givenName, familyName: input.familyName, reality: input.reality, status: input.status },
+            })
+            .returning();
+          return reply.code(201).send(present(row));
+        },
+      });
+    },
+    { prefix: SERVICE_ROOTS.people },
+  );
+}
