@@ -120,12 +120,13 @@ export function toProblem(
   ids: { requestId: string; traceId: string },
   namespace?: ProblemNamespace,
 ): Problem {
-  const domain = error instanceof DomainError ? error : new DomainError('internal_error');
+  // An unregistered code is a bug of ours, not a client error: it is answered as one.
+  const domain = error instanceof DomainError && table.has(error.code) ? error : new DomainError('internal_error');
   const code = qualifyCode(domain.code, namespace);
   const definition = problemDefinition(domain.code);
   return {
     ...domain.extensions,
-    type: `/problems/${encodeURIComponent(code)}`,
+    type: `/problems/${encodeURI(code)}`,
     title: definition.title,
     status: definition.status,
     detail: domain instanceof DomainError && error === domain ? domain.message : definition.title,

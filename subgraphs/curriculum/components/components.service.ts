@@ -247,7 +247,7 @@ export async function loadChildren(
 }
 
 export function componentNotFound(componentId: string): DomainError {
-  return new DomainError('curriculum:not_found', `No component ${componentId} in this tenant.`);
+  return new DomainError('not_found', `No component ${componentId} in this tenant.`);
 }
 
 /** Batched read by id (retired included), for loaders and single reads. */

@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { curriculumV1, eligibleVersion, http, newTenant, roots, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
+import { json, startFakeService, type FakeService } from '../fake-service.ts';
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+function lesson(componentId: string, pin: { contentId: string; versionId: string; contentKind: string }, extra: Record<string, unknown> = {}) {
+  return {
+    component_id: componentId,
+    kind: 'lesson',
+    name: 'Lesson',
+    alpha: {
+      publication_status: 'draft',
+      target_ref: { module: 'content', content_kind: pin.contentKind, content_id: pin.contentId, content_version_id: pin.versionId },
+      ...extra,
+    },
+  };
+}
+
+async function componentCount(caller: Caller): Promise<number> {
+  const listed = await http(platform, 'GET', `${curriculumV1}/components?includeRetired=true`, { token: caller.token });
+  return listed.body.data.length;
+}
+
+describe('POST /components with an exact content pin', () => {
+  it('stores a pin that content answers release eligible, and reads it back with an ETag', async () => {
+    const caller = await newTenant(platform);
+    const pin = await eligibleVersion(platform, caller);
+    const created = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body: lesson('l-1', pin) });
+    expect(created.status).toBe(201);
+    expect(created.body.alpha.target_ref).toEqual({ module: 'content', content_kind: 'article', content_id: pin.contentId, content_version_id: pin.versionId });
+    const read = await http(platform, 'GET', `${curriculumV1}/components/l-1`, { token: caller.token });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('etag')).toBe(created.body.etag);
+    const again = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body: lesson('l-1', pin) });
+    expect(again.status).toBe(200);
+    const changed = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body: { ...lesson('l-1', pin), name: 'Other' } });
+    expect([changed.status, changed.body.code]).toEqual([409, 'curriculum:component_exists']);
+  });
+
+  it('refuses an ineligible or unknown version with a typed problem and stores nothing', async () => {
+    const caller = await newTenant(platform);
+    const root = tenantRoot(caller.tenantId);
+    const item = await http(platform, 'POST', `${root}/items`, {
+      token: caller.token,
+      headers: { 'idempotency-key': randomUUID() },
+      body: { content_kind: 'article', title: 'Untrusted', status: 'published' },
+    });
+    const untrusted = { contentId: item.body.content_id, versionId: item.body.latest_version_id, contentKind: 'article' };
+    const refused = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body: lesson('l-untrusted', untrusted) });
+    expect([refused.status, refused.body.code]).toEqual([409, 'curriculum:target_not_serveable']);
+    const unknown = await http(platform, 'POST', `${curriculumV1}/components`, {
+      token: caller.token,
+      body: lesson('l-unknown', { ...untrusted, versionId: randomUUID() }),
+    });
+    expect([unknown.status, unknown.body.code]).toEqual([409, 'curriculum:target_not_serveable']);
+    const wrongKind = await http(platform, 'POST', `${curriculumV1}/components`, {
+      token: caller.token,
+      body: lesson('l-kind', { ...(await eligibleVersion(platform, caller)), contentKind: 'video' }),
+    });
+    expect([wrongKind.status, wrongKind.body.code]).toEqual([409, 'curriculum:target_not_serveable']);
+    expect(await componentCount(caller)).toBe(0);
+  });
+
+  it('never substitutes another tenant\'s version', async () => {
+    const owner = await newTenant(platform);
+    const pin = await eligibleVersion(platform, owner);
+    const stranger = await newTenant(platform);
+    const refused = await http(platform, 'POST', `${curriculumV1}/components`, { token: stranger.token, body: lesson('l-x', pin) });
+    expect(refused.body.code).toBe('curriculum:target_not_serveable');
+    expect(await componentCount(stranger)).toBe(0);
+  });
+
+  it('checks the target_ref shape before any I/O and refuses bad bodies, tokens and scopes', async () => {
+    const caller = await newTenant(platform);
+    const pin = { contentId: randomUUID(), versionId: randomUUID(), contentKind: 'article' };
+    const shapes = [
+      lesson('l-a', pin, { target_ref: { content_kind: 'article', content_id: 'not-a-uuid', content_version_id: pin.versionId } }),
+      lesson('l-b', pin, { target_ref: { content_kind: 'article', content_id: pin.contentId } }),
+      lesson('l-c', pin, { target_ref: { ...lesson('x', pin).alpha.target_ref, assessment_role: 'form' } }),
+      { ...lesson('l-d', pin), kind: 'mastery_gate', alpha: { publication_status: 'draft', target_ref: lesson('x', pin).alpha.target_ref } },
+      { ...lesson('l-e', pin), kind: 'unit' },
+      { ...lesson('l-f', pin), surprise: true },
+      { ...lesson('l-g', pin), alpha: { ...lesson('x', pin).alpha, course_grade_mode: 'single_grade', course_grade_levels: [3, 4] } },
+      { ...lesson('l-h', pin), alpha: { ...lesson('x', pin).alpha, grade_level: 13 } },
+      { ...lesson('l-i', pin), alpha: { ...lesson('x', pin).alpha, scope_kc_refs: [] } },
+    ];
+    for (const body of shapes) {
+      const refused = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.code).toBe('curriculum:validation_failed');
+      expect(refused.body.fieldErrors.length).toBeGreaterThan(0);
+    }
+    const noToken = await http(platform, 'POST', `${curriculumV1}/components`, { body: lesson('l-1', pin) });
+    expect([noToken.status, noToken.body.code]).toEqual([401, 'curriculum:unauthenticated']);
+    const reader = await sameTenant(platform, caller, { scopes: ['curriculum:read'] });
+    const noScope = await http(platform, 'POST', `${curriculumV1}/components`, { token: reader.token, body: lesson('l-1', pin) });
+    expect([noScope.status, noScope.body.code]).toEqual([403, 'curriculum:forbidden']);
+    const unscoped = await http(platform, 'GET', `${curriculumV1}/components`, { token: (await sameTenant(platform, caller, { scopes: [] })).token });
+    expect(unscoped.status).toBe(403);
+    const unknownKc = await http(platform, 'POST', `${curriculumV1}/components`, {
+      token: caller.token,
+      body: { component_id: 'u-1', kind: 'unit', alpha: { scope_kc_refs: [randomUUID()] } },
+    });
+    expect([unknownKc.status, unknownKc.body.code]).toEqual([422, 'curriculum:kc_not_active']);
+    expect(await componentCount(caller)).toBe(0);
+  });
+
+  it('lists with filters and cursors, and reads trees in sibling order', async () => {
+    const caller = await newTenant(platform);
+    const pin = await eligibleVersion(platform, caller);
+    const post = (body: unknown) => http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body });
+    await post({ component_id: 'c', kind: 'course', alpha: { publication_status: 'published' } });
+    await post({ component_id: 'u', kind: 'unit', parent_component_id: 'c' });
+    await post({ ...lesson('l2', pin), parent_component_id: 'u', position: 2 });
+    await post({ ...lesson('l1', pin), parent_component_id: 'u', position: 1 });
+    const orphan = await post({ component_id: 'o', kind: 'unit', parent_component_id: 'missing' });
+    expect([orphan.status, orphan.body.code]).toEqual([422, 'curriculum:parent_not_found']);
+    const tree = await http(platform, 'GET', `${curriculumV1}/courses/c/tree`, { token: caller.token });
+    expect(tree.body.children[0].children.map((node: { component_id: string }) => node.component_id)).toEqual(['l1', 'l2']);
+    expect((await http(platform, 'GET', `${curriculumV1}/courses/u/tree`, { token: caller.token })).status).toBe(404);
+    const lessons = await http(platform, 'GET', `${curriculumV1}/components?kind=lesson&limit=1`, { token: caller.token });
+    expect(lessons.body.data).toHaveLength(1);
+    const next = await http(platform, 'GET', `${curriculumV1}/components?kind=lesson&limit=1&cursor=${lessons.body.next_cursor}`, { token: caller.token });
+    expect(next.body.data[0].component_id).not.toBe(lessons.body.data[0].component_id);
+    expect(next.body.next_cursor).toBeNull();
+    const otherFilters = await http(platform, 'GET', `${curriculumV1}/components?kind=unit&cursor=${lessons.body.next_cursor}`, { token: caller.token });
+    expect(otherFilters.status).toBe(400);
+    const inCourse = await http(platform, 'GET', `${curriculumV1}/components?courseId=c`, { token: caller.token });
+    expect(inCourse.body.data.map((node: { component_id: string }) => node.component_id).sort()).toEqual(['c', 'l1', 'l2', 'u']);
+    const badLimit = await http(platform, 'GET', `${curriculumV1}/components?limit=-1`, { token: caller.token });
+    expect(badLimit.status).toBe(400);
+    expect((await http(platform, 'GET', `${curriculumV1}/components/nope`, { token: caller.token })).body.code).toBe('curriculum:not_found');
+  });
+});
+
+describe('the eligibility call to content fails closed', () => {
+  let faulty: TestPlatform;
+  let content: FakeService;
+  const pin = { contentId: randomUUID(), versionId: randomUUID(), contentKind: 'article' };
+  const eligible = {
+    content_id: pin.contentId,
+    content_version_id: pin.versionId,
+    content_kind: 'article',
+    usage_scope: 'practice_eligible',
+    trust_status: 'trusted',
+    serveable: true,
+    release_eligible: true,
+    problem_code: null,
+  };
+
+  beforeAll(async () => {
+    content = await startFakeService();
+    faulty = await startTestPlatform({ config: { contentUrl: `${content.url}${roots.content}`, serviceCallTimeoutMs: 300 } });
+  });
+  afterAll(async () => {
+    await faulty?.close();
+    await content?.close();
+  });
+
+  const cases: Array<[string, Parameters<FakeService['behave']>[0], number, string]> = [
+    ['times out', () => undefined, 503, 'curriculum:content_unavailable'],
+    ['answers 500', json(500, { code: 'content.internal_error' }), 503, 'curriculum:content_unavailable'],
+    ['answers 503', json(503, {}), 503, 'curriculum:content_unavailable'],
+    ['resets the connection', (request) => request.socket.destroy(), 503, 'curriculum:content_unavailable'],
+    ['answers malformed JSON', (_q, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"content_id": "'), 502, 'curriculum:content_answer_invalid'],
+    ['answers without the eight fields', json(200, { release_eligible: true }), 502, 'curriculum:content_answer_invalid'],
+    ['answers for another version', json(200, { ...eligible, content_version_id: randomUUID() }), 502, 'curriculum:content_answer_invalid'],
+    ['answers for another item', json(200, { ...eligible, content_id: randomUUID() }), 502, 'curriculum:content_answer_invalid'],
+    ['answers ineligible', json(200, { ...eligible, trust_status: 'failed', serveable: false, release_eligible: false, problem_code: 'content.version_not_serveable' }), 409, 'curriculum:target_not_serveable'],
+    ['answers eligible but untrusted', json(200, { ...eligible, trust_status: 'unknown' }), 409, 'curriculum:target_not_serveable'],
+    ['answers a problem without a code', json(409, { title: 'nope' }), 502, 'curriculum:content_answer_invalid'],
+  ];
+
+  it.each(cases)('when content %s, nothing is written', async (_name, behaviour, status, code) => {
+    content.behave(behaviour);
+    const caller = await newTenant(faulty);
+    const refused = await http(faulty, 'POST', `${curriculumV1}/components`, { token: caller.token, body: lesson('l-f', pin) });
+    expect(refused.status).toBe(status);
+    expect(refused.body.code).toBe(code);
+    expect(refused.body).not.toHaveProperty('stack');
+    const read = await http(faulty, 'GET', `${curriculumV1}/components/l-f`, { token: caller.token });
+    expect(read.status).toBe(404);
+  });
+
+  it('asks with the caller tenant and stores the pin when content answers eligible', async () => {
+    const caller = await newTenant(faulty);
+    let askedPath = '';
+    content.behave((request, response) => {
+      askedPath = request.url ?? '';
+      json(200, eligible)(request, response);
+    });
+    const created = await http(faulty, 'POST', `${curriculumV1}/components`, { token: caller.token, body: lesson('l-ok', pin) });
+    expect(created.status).toBe(201);
+    expect(askedPath).toBe(`${roots.content}/tenants/${caller.tenantId}/alpha/content/items/${pin.contentId}/versions/${pin.versionId}/release-eligibility`);
+  });
+
+  it('never calls content for a malformed pin', async () => {
+    const before = content.requests;
+    const caller = await newTenant(faulty);
+    await http(faulty, 'POST', `${curriculumV1}/components`, {
+      token: caller.token,
+      body: lesson('l-bad', pin, { target_ref: { content_kind: 'article', content_id: 'x', content_version_id: 'y' } }),
+    });
+    expect(content.requests).toBe(before);
+  });
+});

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { curriculumV1, eligibleVersion, graphql, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+
+const HEADLINE = `query($id: ID!) { component(componentId: $id) { componentId kind alpha { targetRef { contentId contentVersionId contentKind version { versionId versionNumber releaseEligibility { contentId contentVersionId releaseEligible serveable trustStatus usageScope problemCode } } } } } }`;
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+async function pinnedLesson(componentId: string) {
+  const caller = await newTenant(platform);
+  const pin = await eligibleVersion(platform, caller);
+  const created = await http(platform, 'POST', `${curriculumV1}/components`, {
+    token: caller.token,
+    body: {
+      component_id: componentId,
+      kind: 'lesson',
+      alpha: { target_ref: { module: 'content', content_kind: 'article', content_id: pin.contentId, content_version_id: pin.versionId } },
+    },
+  });
+  expect(created.status).toBe(201);
+  return { caller, pin };
+}
+
+describe('the headline query through the gateway', () => {
+  it('returns the component, its pinned version and the live eligibility in one query', async () => {
+    const { caller, pin } = await pinnedLesson('lesson-1');
+    const result = await graphql(platform, HEADLINE, { id: 'lesson-1' }, caller.token);
+    expect(result.status).toBe(200);
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data).toEqual({
+      component: {
+        componentId: 'lesson-1',
+        kind: 'lesson',
+        alpha: {
+          targetRef: {
+            contentId: pin.contentId,
+            contentVersionId: pin.versionId,
+            contentKind: 'article',
+            version: {
+              versionId: pin.versionId,
+              versionNumber: 2,
+              releaseEligibility: {
+                contentId: pin.contentId,
+                contentVersionId: pin.versionId,
+                releaseEligible: true,
+                serveable: true,
+                trustStatus: 'trusted',
+                usageScope: 'practice_eligible',
+                problemCode: null,
+              },
+            },
+          },
+        },
+      },
+    });
+  });
+
+  it('answers an ineligible version with releaseEligible false and its problemCode, not an error', async () => {
+    const { caller, pin } = await pinnedLesson('lesson-2');
+    const reviewer = await sameTenant(platform, caller);
+    const flipped = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`, {
+      token: reviewer.token,
+      body: { trust_status: 'failed', reason: 'broken media' },
+    });
+    expect(flipped.status).toBe(201);
+    const result = await graphql(platform, HEADLINE, { id: 'lesson-2' }, caller.token);
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data.component.alpha.targetRef.version.releaseEligibility).toMatchObject({
+      releaseEligible: false,
+      serveable: false,
+      trustStatus: 'failed',
+      problemCode: 'content.version_not_serveable',
+    });
+  });
+
+  it('resolves nothing across tenants and carries the REST codes in extensions', async () => {
+    await pinnedLesson('lesson-3');
+    const stranger = await newTenant(platform);
+    const hidden = await graphql(platform, HEADLINE, { id: 'lesson-3' }, stranger.token);
+    expect(hidden.body.data.component).toBeNull();
+    const anonymous = await graphql(platform, HEADLINE, { id: 'lesson-3' });
+    expect(anonymous.body.errors[0].extensions.code).toBe('curriculum:unauthenticated');
+    const badToken = await graphql(platform, HEADLINE, { id: 'lesson-3' }, 'not-a-token');
+    expect(badToken.body.errors[0].extensions.code).toBe('curriculum:unauthenticated');
+    const invalid = await graphql(platform, `mutation { createComponent(input: { componentId: "x", kind: "planet" }) { componentId } }`, {}, stranger.token);
+    expect(invalid.body.errors[0].extensions.code).toBe('curriculum:validation_failed');
+    expect(invalid.body.errors[0].extensions.fieldErrors[0].field).toBe('kind');
+  });
+
+  it('creates through GraphQL mutations with the same rules as REST', async () => {
+    const caller = await newTenant(platform);
+    const key = randomUUID();
+    const create = `mutation($key: String!) { createContentItem(idempotencyKey: $key, input: { contentKind: "article", title: "GQL", status: "published" }) { contentId latestVersionNumber } }`;
+    const first = await graphql(platform, create, { key }, caller.token);
+    const replay = await graphql(platform, create, { key }, caller.token);
+    expect(first.body.data.createContentItem.contentId).toBe(replay.body.data.createContentItem.contentId);
+    const rest = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${first.body.data.createContentItem.contentId}`, { token: caller.token });
+    expect(rest.body.title).toBe('GQL');
+    const conflict = await graphql(platform, create.replace('"GQL"', '"Other"'), { key }, caller.token);
+    expect(conflict.body.errors[0].extensions.code).toBe('content.idempotency_conflict');
+  });
+
+  it('serves Apollo Sandbox on GET /graphql', async () => {
+    const response = await fetch(`${platform.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('sandbox');
+  });
+});
+
+describe('query shape', () => {
+  it('resolves 100 pinned components with one SQL statement per entity type', async () => {
+    const caller = await newTenant(platform);
+    const pins = [];
+    for (let index = 0; index < 5; index += 1) pins.push(await eligibleVersion(platform, caller));
+    await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body: { component_id: 'unit', kind: 'unit' } });
+    for (let index = 0; index < 100; index += 1) {
+      const pin = pins[index % pins.length];
+      const created = await http(platform, 'POST', `${curriculumV1}/components`, {
+        token: caller.token,
+        body: {
+          component_id: `lesson-${String(index).padStart(3, '0')}`,
+          kind: 'lesson',
+          parent_component_id: 'unit',
+          alpha: { target_ref: { content_kind: 'article', content_id: pin.contentId, content_version_id: pin.versionId } },
+        },
+      });
+      expect(created.status).toBe(201);
+    }
+    const query = `{ components(parentId: "unit", limit: 100) { data { componentId alpha { targetRef { version { versionId versionNumber item { title } releaseEligibility { releaseEligible trustStatus } } } } } } }`;
+    const before = platform.runtime.database.stats.queries;
+    const result = await graphql(platform, query, {}, caller.token);
+    const statements = platform.runtime.database.stats.queries - before;
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data.components.data).toHaveLength(100);
+    expect(result.body.data.components.data.every((node: any) => node.alpha.targetRef.version.releaseEligibility.releaseEligible)).toBe(true);
+    // components page, versions with eligibility, items: one statement each.
+    expect(statements).toBe(3);
+  });
+
+  it('reads a tree of any depth with one statement per level', async () => {
+    const caller = await newTenant(platform);
+    const post = (body: unknown) => http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body });
+    await post({ component_id: 'c', kind: 'course' });
+    for (const unit of ['u1', 'u2']) {
+      await post({ component_id: unit, kind: 'unit', parent_component_id: 'c' });
+      for (const lesson of ['a', 'b', 'c']) await post({ component_id: `${unit}-${lesson}`, kind: 'lesson', parent_component_id: unit });
+    }
+    const before = platform.runtime.database.stats.queries;
+    const result = await graphql(platform, `{ component(componentId: "c") { children { componentId children { componentId children { componentId } } } } }`, {}, caller.token);
+    const statements = platform.runtime.database.stats.queries - before;
+    expect(result.body.data.component.children.map((unit: any) => unit.children.length)).toEqual([3, 3]);
+    expect(statements).toBe(4);
+  });
+});
