@@ -40,7 +40,7 @@ function lockDataDirectory(dataDir: string): () => void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const holder = Number(fs.readFileSync(lockFile, 'utf8'));
-    if (Number.isInteger(holder) && holder !== process.pid && processIsAlive(holder)) {
+    if (Number.isInteger(holder) && processIsAlive(holder)) {
       throw new Error(
         `DATA_DIR ${dataDir} is in use by process ${holder}; PGlite allows one process per data directory. ` +
           'Stop the other process or choose another DATA_DIR.',
