@@ -86,7 +86,11 @@ export class DomainError extends Error {
     detail?: string,
     options: { fieldErrors?: FieldError[]; extensions?: Record<string, unknown>; headers?: Record<string, string> } = {},
   ) {
+    // A refusal is an answer, not a crash: no stack to capture (costly with source maps on hot paths).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(detail ?? problemDefinition(code).title);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'DomainError';
     this.code = code;
     this.fieldErrors = options.fieldErrors;

@@ -121,6 +121,6 @@ describe('gateway and services as separate processes', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables: { id: componentId } }),
     });
-    expect((await anonymous.json()).errors[0].extensions.code).toBe('curriculum:unauthenticated');
+    expect((await anonymous.json()).errors?.[0].extensions.code).toBe('curriculum:unauthenticated');
   });
 });

@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { SERVICE_ROOTS } from '../platform/config.ts';
+
+/**
+ * `npm run bench`: starts the platform (embedded mode, its own process, a fresh data directory) and
+ * drives it with autocannon, one scenario after another in the same run, so the ratios compare like
+ * with like on a noisy machine. Targets are checked here, never in timed tests.
+ */
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const TARGET_RATIO = 1 / 3;
+const LESSON_ID = 'demo-lesson-what-is-a-fraction';
+const HEADLINE = `query($id: ID!) { component(componentId: $id) { componentId kind alpha { targetRef { contentId contentVersionId contentKind version { versionId versionNumber releaseEligibility { contentId contentVersionId releaseEligible serveable trustStatus usageScope problemCode } } } } } }`;
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function rssMegabytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+interface Scenario {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+async function drive(base: string, token: string, scenario: Scenario, seconds: number) {
+  const result = await autocannon({
+    url: `${base}${scenario.path}`,
+    method: scenario.method,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: scenario.body,
+  });
+  const failures = result.non2xx + result.errors + result.timeouts;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures };
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-bench-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ['--import', 'tsx', 'gateway/main.ts'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        if ((await fetch(`${base}/readyz`)).status === 200) break;
+      } catch {
+        // starting
+      }
+      if (attempt > 300) throw new Error('the platform did not start');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const { token } = await (await fetch(`${base}${SERVICE_ROOTS.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })).json();
+    const component = await (
+      await fetch(`${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}`, { headers: { authorization: `Bearer ${token}` } })
+    ).json();
+    const pin = component.alpha.target_ref;
+    const scenarios: Scenario[] = [
+      { name: 'GraphQL headline query (gateway)', method: 'POST', path: '/graphql', body: JSON.stringify({ query: HEADLINE, variables: { id: LESSON_ID } }) },
+      { name: 'REST component read', method: 'GET', path: `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}` },
+      {
+        name: 'REST release-eligibility read',
+        method: 'GET',
+        path: `${SERVICE_ROOTS.content}/tenants/demo/alpha/content/items/${pin.content_id}/versions/${pin.content_version_id}/release-eligibility`,
+      },
+    ];
+    for (const scenario of scenarios) await drive(base, token, scenario, 1); // warm-up: JIT, caches, query plans
+    const rssBefore = rssMegabytes(server.pid as number);
+    const results = [];
+    for (const scenario of scenarios) results.push({ scenario, ...(await drive(base, token, scenario, DURATION_SECONDS)) });
+    const rssAfter = rssMegabytes(server.pid as number);
+
+    console.log(`\n${DURATION_SECONDS}s per scenario, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`);
+    console.log('scenario                                  req/s     p50 ms   p99 ms   failures');
+    for (const result of results) {
+      console.log(
+        `${result.scenario.name.padEnd(40)} ${result.rps.toFixed(0).padStart(7)} ${String(result.p50).padStart(8)} ${String(result.p99).padStart(8)} ${String(result.failures).padStart(10)}`,
+      );
+    }
+    const ratio = results[0].rps / results[1].rps;
+    console.log(`\nheadline GraphQL / REST component read = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO.toFixed(2)}) ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'}`);
+    console.log(`server RSS: ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after the measured scenarios`);
+    if (results.some((result) => result.failures > 0)) process.exitCode = 1;
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
