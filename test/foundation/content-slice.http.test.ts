@@ -63,6 +63,18 @@ describe('POST {tenant_root}/items', () => {
     expect(changed.body.code).toBe('content.idempotency_conflict');
   });
 
+  it('creates once when identical requests with one Idempotency-Key race', async () => {
+    const caller = await newTenant(platform);
+    const key = randomUUID();
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, { token: caller.token, headers: { 'idempotency-key': key }, body: item }),
+      ),
+    );
+    expect(new Set(replies.map((reply) => reply.body.content_id)).size).toBe(1);
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+  });
+
   it('requires an Idempotency-Key, a token, the path tenant and the author scope', async () => {
     const caller = await newTenant(platform);
     const url = `${tenantRoot(caller.tenantId)}/items`;
