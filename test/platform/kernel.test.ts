@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { CursorCodec, pageOf } from '../../platform/cursor.ts';
+import { DomainError, toProblem } from '../../platform/errors.ts';
+import { checkIfMatch, etagOf } from '../../platform/etag.ts';
+import { canonicalJson, requestHash } from '../../platform/idempotency.ts';
+import { snakeKeys } from '../../platform/naming.ts';
+
+const ids = { requestId: 'r-1', traceId: 't-1' };
+
+describe('problems', () => {
+  it('renders platform codes in the namespace of the answering service', () => {
+    const problem = toProblem(new DomainError('not_found', 'No such thing.'), ids, { prefix: 'curriculum', separator: ':' });
+    expect(problem).toMatchObject({ code: 'curriculum:not_found', status: 404, detail: 'No such thing.', requestId: 'r-1', traceId: 't-1' });
+    expect(toProblem(new DomainError('not_found'), ids, { prefix: 'content', separator: '.' }).code).toBe('content.not_found');
+  });
+
+  it('never leaks the message or stack of an unexpected error', () => {
+    const problem = toProblem(new Error('password=hunter2 at db.ts:12'), ids, { prefix: 'content', separator: '.' });
+    expect(problem).toMatchObject({ status: 500, code: 'content.internal_error' });
+    expect(JSON.stringify(problem)).not.toContain('hunter2');
+  });
+
+  it('answers an unregistered code as an internal error, not as a client error', () => {
+    const problem = toProblem(new DomainError('made_up:code', 'secret detail'), ids);
+    expect(problem.status).toBe(500);
+    expect(JSON.stringify(problem)).not.toContain('secret detail');
+  });
+});
+
+describe('cursors', () => {
+  const codec = new CursorCodec(randomBytes(32));
+
+  it('round-trips a position for the same filters', () => {
+    const cursor = codec.encode(['2026-01-01', 'b'], { kind: 'lesson' });
+    expect(codec.decode(cursor, { kind: 'lesson' }).after).toEqual(['2026-01-01', 'b']);
+  });
+
+  it('refuses edited, foreign and re-filtered cursors with a 400', () => {
+    const cursor = codec.encode([1], { a: 1 });
+    const [body, signature] = cursor.split('.');
+    const edited = `${Buffer.from(JSON.stringify({ a: [999], f: JSON.parse(Buffer.from(body, 'base64url').toString()).f })).toString('base64url')}.${signature}`;
+    for (const bad of [edited, 'garbage', `${cursor}.x`, new CursorCodec(randomBytes(32)).encode([1], { a: 1 })]) {
+      expect(() => codec.decode(bad, { a: 1 })).toThrow(DomainError);
+    }
+    expect(() => codec.decode(cursor, { a: 2 })).toThrow(/other filters/);
+  });
+
+  it('cuts pages from limit + 1 rows', () => {
+    const page = pageOf([1, 2, 3], 2, (row) => [row], (row) => row * 10, codec, {});
+    expect(page.data).toEqual([10, 20]);
+    expect(codec.decode(page.next_cursor as string, {}).after).toEqual([2]);
+    expect(pageOf([1, 2], 2, (row) => [row], (row) => row, codec, {}).next_cursor).toBeNull();
+  });
+});
+
+describe('ETags', () => {
+  it('change with the version and are checked strictly', () => {
+    const current = etagOf('c-1', 2);
+    expect(etagOf('c-1', 1)).not.toBe(current);
+    expect(() => checkIfMatch(current, current)).not.toThrow();
+    expect(() => checkIfMatch(`W/${current}`, current)).not.toThrow();
+    expect(() => checkIfMatch(etagOf('c-1', 1), current)).toThrow(expect.objectContaining({ code: 'precondition_failed' }));
+    expect(() => checkIfMatch(undefined, current)).toThrow(expect.objectContaining({ code: 'precondition_required' }));
+  });
+});
+
+describe('idempotency request hashing', () => {
+  it('ignores key order but not values', () => {
+    expect(canonicalJson({ b: 1, a: [1, { d: 2, c: 3 }] })).toBe('{"a":[1,{"c":3,"d":2}],"b":1}');
+    expect(requestHash({ a: 1, b: 2 })).toBe(requestHash({ b: 2, a: 1 }));
+    expect(requestHash({ a: 1 })).not.toBe(requestHash({ a: 2 }));
+  });
+});
+
+describe('GraphQL input naming', () => {
+  it('turns camelCase keys into the spec names and drops nulls', () => {
+    expect(snakeKeys({ contentVersionId: 'v', targetRef: { contentKind: 'article', module: null }, list: [{ kcRef: 'k' }] })).toEqual({
+      content_version_id: 'v',
+      target_ref: { content_kind: 'article' },
+      list: [{ kc_ref: 'k' }],
+    });
+  });
+});
