@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Authenticator } from '../../platform/auth.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
-import { callService } from '../../platform/service-client.ts';
+import { callService, serviceTokens } from '../../platform/service-client.ts';
 
 /**
  * Curriculum's only way to content: the published release-eligibility read, over HTTP with a
@@ -36,26 +36,9 @@ export interface ContentEligibilityClient {
   requireEligible(ctx: RequestContext, target: TargetRef, options?: { practiceEligible?: boolean }): Promise<EligibilityAnswer>;
 }
 
-const SERVICE_TOKEN_TTL_SECONDS = 300;
-
 /** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
 export function httpContentClient(options: { baseUrl: () => string; timeoutMs: number; auth: Authenticator }): ContentEligibilityClient {
-  /** Service tokens per tenant, reused until shortly before they expire. */
-  const tokens = new Map<string, { token: string; renewAtMs: number }>();
-  async function serviceToken(tenantId: string): Promise<string> {
-    const cached = tokens.get(tenantId);
-    if (cached && cached.renewAtMs > Date.now()) return cached.token;
-    const token = await options.auth.sign({
-      tenantId,
-      subject: 'service:curriculum',
-      scopes: ['read:content'],
-      roles: ['service'],
-      ttlSeconds: SERVICE_TOKEN_TTL_SECONDS,
-    });
-    tokens.set(tenantId, { token, renewAtMs: Date.now() + (SERVICE_TOKEN_TTL_SECONDS - 60) * 1000 });
-    return token;
-  }
-
+  const serviceToken = serviceTokens(options.auth, 'curriculum', ['read:content']);
   return {
     async requireEligible(ctx, target, { practiceEligible = false } = {}) {
       const url =

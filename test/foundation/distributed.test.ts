@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curriculumV1, roots, tenantRoot } from '../kit.ts';
+import { freePort } from '../net.ts';
 
 /**
  * The distributed shape: content, curriculum and the gateway as three processes, as the README
@@ -14,14 +14,6 @@ import { curriculumV1, roots, tenantRoot } from '../kit.ts';
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-distributed-'));
 const keyFile = path.join(workDir, 'platform-keys.json');
 const children: ChildProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function launch(name: string, env: Record<string, string>): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/service-main.ts'], {
