@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { http, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
+
+/** Small builders for content tests: every call goes through the documented REST paths. */
+export async function createItem(platform: TestPlatform, caller: Caller, body: Record<string, unknown>) {
+  const created = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, {
+    token: caller.token,
+    headers: { 'idempotency-key': randomUUID() },
+    body: { title: 'Item', ...body },
+  });
+  if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.body)}`);
+  return created.body as Record<string, any> & { content_id: string; latest_version_id: string; etag: string };
+}
+
+export async function appendVersion(platform: TestPlatform, caller: Caller, contentId: string, body: Record<string, unknown>) {
+  const appended = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${contentId}/versions`, { token: caller.token, body });
+  if (appended.status !== 201) throw new Error(`append failed: ${JSON.stringify(appended.body)}`);
+  return appended.body as Record<string, any> & { version_id: string };
+}
+
+/** Reads a resource before and after a refused write: it must be byte-for-byte unchanged. */
+export async function expectUnchanged(platform: TestPlatform, caller: Caller, path: string, refusedWrite: () => Promise<unknown>) {
+  const before = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token });
+  await refusedWrite();
+  const after = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token });
+  expect(after.status).toBe(before.status);
+  expect(after.body).toEqual(before.body);
+}
+
+export const blueprint = {
+  kc_coverage: { 'kc-fractions': { dok1: 2, dok2: 1 }, 'kc-decimals': { dok3: 1 } },
+  item_type_mix: { choice: 3, text_entry: 1 },
+  difficulty_constraints: { min_p_value: 0.2 },
+  passing_rule: { min_percent: 70 },
+  min_forms: 2,
+  max_item_overlap: 0.25,
+  enemy_item_rule: { pairs: [] },
+};
