@@ -10,6 +10,7 @@ import { itemRoutes } from './items/items.routes.ts';
 import { versionRoutes } from './versions/versions.routes.ts';
 import { eligibilityRoutes } from './eligibility/eligibility.routes.ts';
 import { trustRoutes } from './trust/trust.routes.ts';
+import { publishRoutes } from './publish/publish.routes.ts';
 
 export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
 
@@ -27,6 +28,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       versionRoutes(app, runtime);
       eligibilityRoutes(app, runtime);
       trustRoutes(app, runtime);
+      publishRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
   };

@@ -35,6 +35,8 @@ export const items = contentSchema.table(
     sourceTable: text('source_table'),
     sourceRecordId: text('source_record_id'),
     sourceActivityRef: text('source_activity_ref'),
+    /** test_bank only: how forms are drawn from the bank. */
+    membershipRule: text('membership_rule'),
     latestVersionId: uuid('latest_version_id'),
     latestVersionNumber: integer('latest_version_number').notNull().default(0),
     /** Advances on every metadata change; the ETag is derived from it. */

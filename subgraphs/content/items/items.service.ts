@@ -12,7 +12,7 @@ import { parseInput, isoTimestamp, queryBoolean, queryInteger } from '../../../p
 import { contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
 import {
   ASSESSMENT_ROLES, CONTENT_STATUSES, DOK_LEVELS, FACET_FILTER_KEYS, FACET_KEYS, GRADE_IDS, SEPARATELY_PUBLISHED_KINDS, SOURCE_SYSTEMS,
-  SUBTYPES, TEST_TYPES, USAGE_SCOPES, XP_BAND_ALIASES, XP_BAND_RANGES, assessmentRoleOf, contentKind, subjectId, xpBand, type XpBand,
+  SUBTYPES, TEST_BANK_MEMBERSHIP_RULES, TEST_TYPES, USAGE_SCOPES, XP_BAND_ALIASES, XP_BAND_RANGES, assessmentRoleOf, contentKind, subjectId, xpBand, type XpBand,
 } from '../vocabulary.ts';
 import { insertVersion } from '../versions/versions.service.ts';
 import { ACCESS } from '../access.ts';
@@ -51,6 +51,7 @@ export const CreateItemInput = z
     content_id: z.uuid().optional().describe('Caller-chosen id; minted when absent'),
     content_kind: contentKind,
     assessment_role: z.enum(['form', 'spec', 'bank']).optional().describe('Derived from the kind; when sent it must agree'),
+    membership_rule: z.enum(TEST_BANK_MEMBERSHIP_RULES).optional().describe('test_bank only; fixed at create'),
     title: metadataFields.title,
     ...Object.fromEntries(BLUEPRINT_FIELDS.map((field) => [field, z.unknown().optional().describe('test_spec blueprint field')])),
   })
@@ -58,6 +59,9 @@ export const CreateItemInput = z
   .superRefine((input, issues) => {
     checkSubjectAlias(input, issues);
     checkBlueprintFields(input, issues);
+    if (input.membership_rule !== undefined && input.content_kind !== 'test_bank') {
+      issues.addIssue({ code: 'custom', path: ['membership_rule'], message: 'only a test_bank has a membership_rule' });
+    }
     const role = assessmentRoleOf(input.content_kind);
     if (input.assessment_role !== undefined && input.assessment_role !== role) {
       issues.addIssue({ code: 'custom', path: ['assessment_role'], message: `content_kind ${input.content_kind} has assessment_role ${role ?? 'none'}` });
@@ -110,6 +114,7 @@ export function presentItem(row: ItemRow) {
     source_table: row.sourceTable,
     source_record_id: row.sourceRecordId,
     source_activity_ref: row.sourceActivityRef,
+    membership_rule: row.membershipRule,
     latest_version_id: row.latestVersionId,
     latest_version_number: row.latestVersionNumber,
     etag: etagOf(row.contentId, row.rowVersion),
@@ -162,6 +167,7 @@ export async function createItem(
           sourceTable: input.source_table ?? null,
           sourceRecordId: input.source_record_id ?? null,
           sourceActivityRef: input.source_activity_ref ?? null,
+          membershipRule: input.membership_rule ?? null,
           latestVersionId: version.versionId,
           latestVersionNumber: 1,
           createdBy: ctx.principal.subject,
