@@ -11,6 +11,7 @@ import { versionRoutes } from './versions/versions.routes.ts';
 import { eligibilityRoutes } from './eligibility/eligibility.routes.ts';
 import { trustRoutes } from './trust/trust.routes.ts';
 import { publishRoutes } from './publish/publish.routes.ts';
+import { questionRoutes } from './questions/questions.routes.ts';
 
 export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
 
@@ -29,6 +30,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       eligibilityRoutes(app, runtime);
       trustRoutes(app, runtime);
       publishRoutes(app, runtime);
+      questionRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
   };

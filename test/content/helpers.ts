@@ -44,3 +44,26 @@ function stable(body: unknown): unknown {
   const { requestId: _r, traceId: _t, ...rest } = body as Record<string, unknown>;
   return rest;
 }
+
+export const QTI3_ITEM = `<?xml version="1.0" encoding="UTF-8"?>
+<qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0" identifier="q-fractions" title="Half">
+  <qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier">
+    <qti-correct-response><qti-value>B</qti-value></qti-correct-response>
+  </qti-response-declaration>
+  <qti-response-declaration identifier="R2" cardinality="single" base-type="string">
+    <qti-correct-response><qti-value>0.5</qti-value></qti-correct-response>
+  </qti-response-declaration>
+  <qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float"/>
+  <qti-item-body>
+    <qti-choice-interaction response-identifier="RESPONSE" max-choices="1">
+      <qti-prompt>Which is one half?</qti-prompt>
+      <qti-simple-choice identifier="A">1/3</qti-simple-choice>
+      <qti-simple-choice identifier="B">1/2</qti-simple-choice>
+      <qti-simple-choice identifier="C">2/3</qti-simple-choice>
+    </qti-choice-interaction>
+    <p>As a decimal: <qti-text-entry-interaction response-identifier="R2"/></p>
+    <qti-rubric-block identifier="rb1" view="scorer"><p>Full credit for B.</p></qti-rubric-block>
+  </qti-item-body>
+  <qti-response-processing template="https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/match_correct"/>
+  <qti-modal-feedback identifier="fb1" outcome-identifier="FEEDBACK" show-hide="show">Halves are two equal parts.</qti-modal-feedback>
+</qti-assessment-item>`;
