@@ -109,6 +109,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const env = options.env ?? process.env;
   if (!env.CONTENT_URL && !options.config?.contentUrl) runtime.config.contentUrl = `${url}${SERVICE_ROOTS.content}`;
   if (!env.PEOPLE_URL && !options.config?.peopleUrl) runtime.config.peopleUrl = `${url}${SERVICE_ROOTS.people}`;
+  if (!env.CURRICULUM_URL && !options.config?.curriculumUrl) runtime.config.curriculumUrl = `${url}${SERVICE_ROOTS.curriculum}`;
   if (config.seedDemo && hosted.includes('content') && hosted.includes('curriculum')) {
     await seedDemoTenant(runtime, services);
   }

@@ -19,6 +19,8 @@ export interface PlatformConfig {
   /** Published API roots the services call each other through. */
   contentUrl: string;
   peopleUrl: string;
+  /** {curriculum_root}: content asks the KC registry there. */
+  curriculumUrl: string;
   /** Timeout of one service-to-service call. */
   serviceCallTimeoutMs: number;
   logLevel: string;
@@ -58,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     jwksUrl: env.JWKS_URL || undefined,
     contentUrl: env.CONTENT_URL ?? `${publicOrigin}${SERVICE_ROOTS.content}`,
     peopleUrl: env.PEOPLE_URL ?? `${publicOrigin}${SERVICE_ROOTS.people}`,
+    curriculumUrl: env.CURRICULUM_URL ?? `${publicOrigin}${SERVICE_ROOTS.curriculum}`,
     serviceCallTimeoutMs: intFrom(env.SERVICE_CALL_TIMEOUT_MS, 2000, 'SERVICE_CALL_TIMEOUT_MS'),
     logLevel: env.LOG_LEVEL ?? 'info',
     seedDemo: env.SEED_DEMO !== 'false',

@@ -10,11 +10,16 @@ import { itemRoutes } from './items/items.routes.ts';
 import { versionRoutes } from './versions/versions.routes.ts';
 import { eligibilityRoutes } from './eligibility/eligibility.routes.ts';
 import { trustRoutes } from './trust/trust.routes.ts';
+import { publishRoutes } from './publish/publish.routes.ts';
+import { questionRoutes } from './questions/questions.routes.ts';
+import { kcTagRoutes } from './kc-tags/kc-tags.routes.ts';
+import { contentDeps } from './deps.ts';
 
 export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
 
 /** The content service: its subgraph and its documented REST paths over the same functions. */
 export function contentService(runtime: PlatformRuntime): ServiceDefinition {
+  const deps = contentDeps(runtime);
   return {
     name: 'content',
     title: 'Content service',
@@ -27,6 +32,9 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       versionRoutes(app, runtime);
       eligibilityRoutes(app, runtime);
       trustRoutes(app, runtime);
+      publishRoutes(app, runtime);
+      questionRoutes(app, runtime);
+      kcTagRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
   };

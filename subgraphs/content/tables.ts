@@ -1,4 +1,4 @@
-import { bigserial, boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idempotencyTable } from '../../platform/idempotency.ts';
 
 /**
@@ -6,6 +6,11 @@ import { idempotencyTable } from '../../platform/idempotency.ts';
  * reads these tables: they are reached only through content's published API.
  */
 export const contentSchema = pgSchema('content');
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
 
 export const items = contentSchema.table(
   'items',
@@ -30,6 +35,8 @@ export const items = contentSchema.table(
     sourceTable: text('source_table'),
     sourceRecordId: text('source_record_id'),
     sourceActivityRef: text('source_activity_ref'),
+    /** test_bank only: how forms are drawn from the bank. */
+    membershipRule: text('membership_rule'),
     latestVersionId: uuid('latest_version_id'),
     latestVersionNumber: integer('latest_version_number').notNull().default(0),
     /** Advances on every metadata change; the ETag is derived from it. */
@@ -102,3 +109,206 @@ export const trustEvidence = contentSchema.table(
 );
 
 export const contentIdempotency = idempotencyTable(contentSchema);
+
+/** The test_spec sidecar: the seven blueprint fields, written once with the item. */
+export const testSpecBlueprints = contentSchema.table(
+  'test_spec_blueprints',
+  {
+    tenantId: text('tenant_id').notNull(),
+    contentId: uuid('content_id').notNull(),
+    kcCoverage: jsonb('kc_coverage').notNull(),
+    itemTypeMix: jsonb('item_type_mix').notNull(),
+    difficultyConstraints: jsonb('difficulty_constraints').notNull(),
+    passingRule: jsonb('passing_rule').notNull(),
+    minForms: integer('min_forms').notNull(),
+    maxItemOverlap: doublePrecision('max_item_overlap').notNull(),
+    enemyItemRule: jsonb('enemy_item_rule').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.contentId] })],
+);
+
+/**
+ * Projections of a question version's canonical_xml, written in the same transaction as the
+ * version and never changed afterwards (a new canonical_xml is a new version).
+ */
+export const answerSlots = contentSchema.table(
+  'answer_slots',
+  {
+    tenantId: text('tenant_id').notNull(),
+    versionId: uuid('version_id').notNull(),
+    responseIdentifier: text('response_identifier').notNull(),
+    contentId: uuid('content_id').notNull(),
+    ordinal: integer('ordinal').notNull(),
+    interactionType: text('interaction_type').notNull(),
+    qtiCardinality: text('qti_cardinality').notNull(),
+    qtiBaseType: text('qti_base_type'),
+    choices: jsonb('choices').notNull(),
+    correctValues: jsonb('correct_values'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.versionId, table.responseIdentifier] })],
+);
+
+export const assessmentComponents = contentSchema.table(
+  'assessment_components',
+  {
+    tenantId: text('tenant_id').notNull(),
+    versionId: uuid('version_id').notNull(),
+    componentId: uuid('component_id').notNull(),
+    contentId: uuid('content_id').notNull(),
+    ordinal: integer('ordinal').notNull(),
+    componentRole: text('component_role').notNull(),
+    identifier: text('identifier').notNull(),
+    parentIdentifier: text('parent_identifier'),
+    text: text('text'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.componentId] }),
+    index('assessment_components_version_idx').on(table.tenantId, table.versionId, table.ordinal),
+  ],
+);
+
+export const scoringPlans = contentSchema.table(
+  'scoring_plans',
+  {
+    tenantId: text('tenant_id').notNull(),
+    versionId: uuid('version_id').notNull(),
+    ordinal: integer('ordinal').notNull(),
+    contentId: uuid('content_id').notNull(),
+    scoringRuleScope: text('scoring_rule_scope').notNull(),
+    identifier: text('identifier').notNull(),
+    qtiCardinality: text('qti_cardinality'),
+    qtiBaseType: text('qti_base_type'),
+    template: text('template'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.versionId, table.ordinal] })],
+);
+
+/** Tenant catalog facet definitions (one per key of the twelve). */
+export const catalogFacets = contentSchema.table(
+  'catalog_facets',
+  {
+    tenantId: text('tenant_id').notNull(),
+    facetKey: text('facet_key').notNull(),
+    valueType: text('value_type').notNull(),
+    grain: text('grain').notNull(),
+    status: text('status').notNull(),
+    allowedValues: jsonb('allowed_values'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.facetKey] })],
+);
+
+/** Facet values of items; facet_value is stored as text, typed by the facet's value_type. */
+export const facetAssignments = contentSchema.table(
+  'facet_assignments',
+  {
+    tenantId: text('tenant_id').notNull(),
+    assignmentId: uuid('assignment_id').notNull(),
+    contentId: uuid('content_id').notNull(),
+    facetKey: text('facet_key').notNull(),
+    facetValue: text('facet_value').notNull(),
+    provenance: jsonb('provenance'),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.assignmentId] }),
+    uniqueIndex('facet_assignments_value_idx').on(table.tenantId, table.contentId, table.facetKey, table.facetValue),
+    index('facet_assignments_filter_idx').on(table.tenantId, table.facetKey, table.facetValue),
+  ],
+);
+
+/** Weighted links to active KCs of the curriculum registry; replaced in place, never to CASE ids. */
+export const kcTags = contentSchema.table(
+  'kc_tags',
+  {
+    tenantId: text('tenant_id').notNull(),
+    contentId: uuid('content_id').notNull(),
+    kcId: text('kc_id').notNull(),
+    weight: doublePrecision('weight').notNull(),
+    status: text('status').notNull(),
+    taggedBy: text('tagged_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.contentId, table.kcId] })],
+);
+
+/** Relationships between items; soft-retired, never deleted (the row is the audit). */
+export const contentReferences = contentSchema.table(
+  'content_references',
+  {
+    tenantId: text('tenant_id').notNull(),
+    referenceId: uuid('reference_id').notNull(),
+    contentId: uuid('content_id').notNull(),
+    relationshipKind: text('relationship_kind').notNull(),
+    referencedContentId: uuid('referenced_content_id').notNull(),
+    parentVersionId: uuid('parent_version_id'),
+    referencedVersionId: uuid('referenced_version_id'),
+    ordinal: integer('ordinal'),
+    status: text('status').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    retiredBy: text('retired_by'),
+    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.referenceId] }),
+    index('content_references_parent_idx').on(table.tenantId, table.contentId, table.createdAt),
+  ],
+);
+
+export const externalLinks = contentSchema.table(
+  'external_links',
+  {
+    tenantId: text('tenant_id').notNull(),
+    contentId: uuid('content_id').notNull(),
+    url: text('url').notNull(),
+    externalOpenPolicy: text('external_open_policy').notNull(),
+    provider: text('provider'),
+    title: text('title'),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.contentId]})],
+);
+
+export const mediaAssets = contentSchema.table(
+  'media_assets',
+  {
+    tenantId: text('tenant_id').notNull(),
+    mediaId: uuid('media_id').notNull(),
+    contentId: uuid('content_id').notNull(),
+    mediaKind: text('media_kind').notNull(),
+    mimeType: text('mime_type').notNull(),
+    fileName: text('file_name'),
+    byteSize: integer('byte_size').notNull(),
+    sha256: text('sha256').notNull(),
+    bytes: bytea('bytes').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.mediaId] }),
+    index('media_assets_item_idx').on(table.tenantId, table.contentId, table.createdAt),
+  ],
+);
+
+/** Frozen archive of legacy content-to-curriculum links: read-only, no write path. */
+export const curriculumLinks = contentSchema.table(
+  'curriculum_links',
+  {
+    tenantId: text('tenant_id').notNull(),
+    linkId: uuid('link_id').notNull(),
+    contentId: uuid('content_id').notNull(),
+    curriculumNodeId: text('curriculum_node_id').notNull(),
+    curriculumLinkKind: text('curriculum_link_kind').notNull(),
+    archivedAt: timestamp('archived_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.linkId] }),
+    index('curriculum_links_node_idx').on(table.tenantId, table.curriculumNodeId),
+  ],
+);

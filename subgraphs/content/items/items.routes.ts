@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
-import { CreateItemInput, createItem, getItem } from './items.service.ts';
+import { CreateItemInput, ListItemsQuery, PatchItemInput, createItem, getItem, listItems, patchItem } from './items.service.ts';
+import { getBlueprint } from '../blueprints/blueprint.service.ts';
 
 export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
@@ -28,6 +29,39 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime): void
       const ctx = await tenantContext(runtime, request);
       const item = await getItem(db, ctx, (request.params as { contentId: string }).contentId);
       return reply.header('etag', item.etag).send(item);
+    },
+  });
+  declareRoute(app, 'items', {
+    method: 'PATCH',
+    url: `${TENANT_ROOT}/items/:contentId`,
+    summary: 'Change item metadata under If-Match (body, blocks and composition fields are refused)',
+    params: ItemParams,
+    body: PatchItemInput,
+    handler: async (request, reply) => {
+      const ctx = await tenantContext(runtime, request);
+      const item = await patchItem(db, ctx, (request.params as { contentId: string }).contentId, request.body, headerOf(request, 'if-match'));
+      return reply.header('etag', item.etag).send(item);
+    },
+  });
+  declareRoute(app, 'items', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items`,
+    summary: 'List content items with the documented filters, oldest change first',
+    params: TenantParams,
+    querystring: ListItemsQuery,
+    handler: async (request) => {
+      const ctx = await tenantContext(runtime, request);
+      return listItems(db, runtime.cursors, ctx, request.query);
+    },
+  });
+  declareRoute(app, 'items', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/blueprint`,
+    summary: 'The seven blueprint fields of a test_spec, with spec_id',
+    params: ItemParams,
+    handler: async (request) => {
+      const ctx = await tenantContext(runtime, request);
+      return getBlueprint(db, ctx, (request.params as { contentId: string }).contentId);
     },
   });
 }

@@ -1,20 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { etagOf } from '../../../platform/etag.ts';
+import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
 import { requireIdempotencyKey, runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
-import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
-import { contentIdempotency, items } from '../tables.ts';
+import { parseInput, isoTimestamp, queryBoolean, queryInteger } from '../../../platform/validation.ts';
+import { contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
 import {
-  CONTENT_STATUSES, DOK_LEVELS, GRADE_IDS, SOURCE_SYSTEMS, SUBTYPES, TEST_TYPES, USAGE_SCOPES,
-  assessmentRoleOf, contentKind, subjectId,
+  ASSESSMENT_ROLES, CONTENT_STATUSES, DOK_LEVELS, FACET_FILTER_KEYS, FACET_KEYS, GRADE_IDS, SEPARATELY_PUBLISHED_KINDS, SOURCE_SYSTEMS,
+  SUBTYPES, TEST_BANK_MEMBERSHIP_RULES, TEST_TYPES, USAGE_SCOPES, XP_BAND_ALIASES, XP_BAND_RANGES, assessmentRoleOf, contentKind, subjectId, xpBand, type XpBand,
 } from '../vocabulary.ts';
 import { insertVersion } from '../versions/versions.service.ts';
 import { ACCESS } from '../access.ts';
+import { BLUEPRINT_FIELDS, Blueprint, insertBlueprint } from '../blueprints/blueprint.service.ts';
 
 /**
  * Content items: metadata commands only. Invariants: an item always has at least one version
@@ -49,12 +51,16 @@ export const CreateItemInput = z
     content_id: z.uuid().optional().describe('Caller-chosen id; minted when absent'),
     content_kind: contentKind,
     assessment_role: z.enum(['form', 'spec', 'bank']).optional().describe('Derived from the kind; when sent it must agree'),
+    membership_rule: z.enum(TEST_BANK_MEMBERSHIP_RULES).optional().describe('test_bank only; fixed at create'),
     title: metadataFields.title,
+    ...Object.fromEntries(BLUEPRINT_FIELDS.map((field) => [field, z.unknown().optional().describe('test_spec blueprint field')])),
   })
   .strict()
   .superRefine((input, issues) => {
-    if (input.subject_id && input.alpha_subject_id && input.subject_id !== input.alpha_subject_id) {
-      issues.addIssue({ code: 'custom', path: ['alpha_subject_id'], message: 'must equal subject_id when both are sent' });
+    checkSubjectAlias(input, issues);
+    checkBlueprintFields(input, issues);
+    if (input.membership_rule !== undefined && input.content_kind !== 'test_bank') {
+      issues.addIssue({ code: 'custom', path: ['membership_rule'], message: 'only a test_bank has a membership_rule' });
     }
     const role = assessmentRoleOf(input.content_kind);
     if (input.assessment_role !== undefined && input.assessment_role !== role) {
@@ -62,6 +68,27 @@ export const CreateItemInput = z
     }
   });
 export type CreateItemInput = z.infer<typeof CreateItemInput>;
+
+function checkSubjectAlias(input: { subject_id?: string | null; alpha_subject_id?: string | null }, issues: z.RefinementCtx): void {
+  if (input.subject_id !== undefined && input.alpha_subject_id !== undefined && input.subject_id !== input.alpha_subject_id) {
+    issues.addIssue({ code: 'custom', path: ['alpha_subject_id'], message: 'must equal subject_id when both are sent' });
+  }
+}
+
+/** A test_spec needs all seven blueprint fields, valid; any other kind takes none of them. */
+function checkBlueprintFields(input: Record<string, unknown> & { content_kind: string }, issues: z.RefinementCtx): void {
+  const sent = BLUEPRINT_FIELDS.filter((field) => input[field] !== undefined);
+  if (input.content_kind !== 'test_spec') {
+    for (const field of sent) issues.addIssue({ code: 'custom', path: [field], message: `only a test_spec has ${field}` });
+    return;
+  }
+  const parsed = Blueprint.safeParse(Object.fromEntries(BLUEPRINT_FIELDS.map((field) => [field, input[field]])));
+  if (!parsed.success) for (const issue of parsed.error.issues) issues.addIssue({ ...issue, code: 'custom', message: issue.message } as never);
+}
+
+function blueprintOf(input: CreateItemInput): Blueprint {
+  return Blueprint.parse(Object.fromEntries(BLUEPRINT_FIELDS.map((field) => [field, (input as Record<string, unknown>)[field]])));
+}
 
 export type ItemRow = typeof items.$inferSelect;
 
@@ -87,6 +114,7 @@ export function presentItem(row: ItemRow) {
     source_table: row.sourceTable,
     source_record_id: row.sourceRecordId,
     source_activity_ref: row.sourceActivityRef,
+    membership_rule: row.membershipRule,
     latest_version_id: row.latestVersionId,
     latest_version_number: row.latestVersionNumber,
     etag: etagOf(row.contentId, row.rowVersion),
@@ -115,6 +143,7 @@ export async function createItem(
         .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
       if (existing) throw new DomainError('content.item_exists', `Content item ${contentId} already exists.`);
       const version = await insertVersion(tx, ctx, { contentId, versionNumber: 1, studentView: { blocks: [] } });
+      if (input.content_kind === 'test_spec') await insertBlueprint(tx, ctx, contentId, blueprintOf(input));
       const [row] = await tx
         .insert(items)
         .values({
@@ -138,6 +167,7 @@ export async function createItem(
           sourceTable: input.source_table ?? null,
           sourceRecordId: input.source_record_id ?? null,
           sourceActivityRef: input.source_activity_ref ?? null,
+          membershipRule: input.membership_rule ?? null,
           latestVersionId: version.versionId,
           latestVersionNumber: 1,
           createdBy: ctx.principal.subject,
@@ -179,4 +209,174 @@ export async function getItem(db: Database, ctx: RequestContext, contentId: stri
 
 export function itemNotFound(contentId: string): DomainError {
   return new DomainError('not_found', `No content item ${contentId} in this tenant.`);
+}
+
+/** Fields a PATCH may clear with null; the others always hold a value. */
+const clearable = ['subtype', 'language', 'subject_id', 'alpha_subject_id', 'target_grade_id', 'expected_xp', 'dok', 'test_type',
+  'source_identifier', 'source_system', 'source_table', 'source_record_id', 'source_activity_ref'] as const;
+
+export const PatchItemInput = z
+  .object(
+    Object.fromEntries(
+      Object.entries(metadataFields).map(([field, schema]) => [
+        field,
+        ((clearable as readonly string[]).includes(field) ? schema.nullable() : schema).optional(),
+      ]),
+    ) as { [K in keyof typeof metadataFields]: z.ZodOptional<z.ZodNullable<(typeof metadataFields)[K]>> },
+  )
+  .strict()
+  .superRefine((input, issues) => {
+    checkSubjectAlias(input, issues);
+    if (Object.keys(input).length === 0) issues.addIssue({ code: 'custom', path: [], message: 'send at least one metadata field' });
+    for (const field of ['title', 'status', 'usage_scope', 'is_mastery_gate'] as const) {
+      if (input[field] === null) issues.addIssue({ code: 'custom', path: [field], message: 'cannot be cleared' });
+    }
+  });
+
+/**
+ * PATCH: a metadata command under If-Match, checked after the row is locked. Publication of
+ * test_spec and test_bank versions goes through POST /publish, never through status.
+ */
+export async function patchItem(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+  rawInput: unknown,
+  ifMatch: string | undefined,
+): Promise<ContentItem> {
+  requireAccess(ctx.principal, ACCESS.author, 'change content items');
+  const input = parseInput(PatchItemInput, rawInput);
+  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(items)
+      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
+      .for('update');
+    if (!row) throw itemNotFound(contentId);
+    checkIfMatch(ifMatch, etagOf(row.contentId, row.rowVersion));
+    if (input.status === 'published' && SEPARATELY_PUBLISHED_KINDS.has(row.contentKind)) {
+      throw new DomainError('validation_failed', `A ${row.contentKind} is published version by version through POST /publish.`, {
+        fieldErrors: [{ field: 'status', message: 'use POST /items/{contentId}/publish' }],
+      });
+    }
+    const subject = input.subject_id !== undefined ? input.subject_id : input.alpha_subject_id;
+    const changes: Partial<typeof items.$inferInsert> = {
+      subtype: input.subtype,
+      title: input.title,
+      language: input.language,
+      subjectId: subject,
+      targetGradeId: input.target_grade_id,
+      expectedXp: input.expected_xp,
+      status: input.status,
+      dok: input.dok,
+      usageScope: input.usage_scope,
+      testType: input.test_type,
+      isMasteryGate: input.is_mastery_gate,
+      sourceIdentifier: input.source_identifier,
+      sourceSystem: input.source_system,
+      sourceTable: input.source_table,
+      sourceRecordId: input.source_record_id,
+      sourceActivityRef: input.source_activity_ref,
+    } as Partial<typeof items.$inferInsert>;
+    const [updated] = await tx
+      .update(items)
+      .set({ ...changes, rowVersion: sql`${items.rowVersion} + 1`, updatedAt: ctx.now.toISOString() })
+      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
+      .returning();
+    return presentItem(updated);
+  });
+}
+
+const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional();
+
+export const ListItemsQuery = z
+  .object({
+    content_kind: contentKind.optional(),
+    subtype: optionalEnum(SUBTYPES),
+    dok: optionalEnum(DOK_LEVELS),
+    assessment_role: optionalEnum(ASSESSMENT_ROLES),
+    subject_id: subjectId.optional(),
+    alpha_subject_id: subjectId.optional().describe('alias of subject_id'),
+    target_grade_id: optionalEnum(GRADE_IDS),
+    curriculum_node_id: z.string().min(1).max(200).optional().describe('read-only projection over the frozen curriculum-link archive'),
+    usage_scope: optionalEnum(USAGE_SCOPES),
+    test_type: optionalEnum(TEST_TYPES),
+    is_mastery_gate: queryBoolean.optional(),
+    source_system: optionalEnum(SOURCE_SYSTEMS),
+    source_record_id: z.string().min(1).optional(),
+    source_activity_ref: z.string().min(1).optional(),
+    status: optionalEnum(CONTENT_STATUSES),
+    facet: z
+      .string()
+      .regex(/^[a-z_]+:.+$/, 'facet_key:facet_value')
+      .refine((value) => (FACET_KEYS as readonly string[]).includes(value.split(':')[0]), 'unknown facet_key')
+      .optional()
+      .describe('facet_key:facet_value'),
+    modifiedSince: z.iso.datetime({ offset: true }).optional(),
+    ...Object.fromEntries(FACET_FILTER_KEYS.map((key) => [key, (key === 'expected_xp_band' ? xpBand : z.string().min(1)).optional()])),
+    cursor: z.string().min(1).optional(),
+    limit: queryInteger(1, MAX_PAGE_SIZE).optional(),
+  })
+  .strict()
+  .superRefine((query, issues) => checkSubjectAlias(query, issues));
+
+/**
+ * GET /items: every documented filter, in (updated_at, content_id) order so that modifiedSince
+ * works as a high-watermark and cursors stay stable under concurrent inserts.
+ */
+export async function listItems(db: Database, cursors: CursorCodec, ctx: RequestContext, rawQuery: unknown): Promise<Page<ContentItem>> {
+  requireAccess(ctx.principal, ACCESS.service, 'list content items');
+  const query = parseInput(ListItemsQuery, rawQuery) as z.infer<typeof ListItemsQuery> & Record<string, string | undefined>;
+  const { cursor, limit: rawLimit, ...filters } = query;
+  const limit = rawLimit ?? DEFAULT_PAGE_SIZE;
+  const conditions: SQL[] = [eq(items.tenantId, ctx.tenantId)];
+  const typed = {
+    content_kind: items.contentKind, subtype: items.subtype, dok: items.dok, assessment_role: items.assessmentRole,
+    target_grade_id: items.targetGradeId, usage_scope: items.usageScope, test_type: items.testType, source_system: items.sourceSystem,
+    source_record_id: items.sourceRecordId, source_activity_ref: items.sourceActivityRef, status: items.status,
+  } as const;
+  for (const [name, column] of Object.entries(typed)) {
+    const value = filters[name];
+    if (value !== undefined) conditions.push(eq(column, value));
+  }
+  const subject = filters.subject_id ?? filters.alpha_subject_id;
+  if (subject !== undefined) conditions.push(eq(items.subjectId, subject));
+  if (filters.is_mastery_gate !== undefined) conditions.push(eq(items.isMasteryGate, filters.is_mastery_gate as unknown as boolean));
+  if (filters.modifiedSince !== undefined) conditions.push(sql`${items.updatedAt} >= ${filters.modifiedSince}::timestamptz`);
+  if (filters.curriculum_node_id !== undefined) {
+    conditions.push(sql`exists (select 1 from ${curriculumLinks} where ${curriculumLinks.tenantId} = ${items.tenantId}
+      and ${curriculumLinks.contentId} = ${items.contentId} and ${curriculumLinks.curriculumNodeId} = ${filters.curriculum_node_id})`);
+  }
+  const facetFilters: Array<[string, string]> = FACET_FILTER_KEYS.flatMap((key) => (filters[key] === undefined ? [] : [[key, filters[key] as string]]));
+  if (filters.facet !== undefined) {
+    const separator = filters.facet.indexOf(':');
+    const key = filters.facet.slice(0, separator);
+    const value = filters.facet.slice(separator + 1);
+    facetFilters.push([key, key === 'expected_xp_band' ? (XP_BAND_ALIASES[value] ?? value) : value]);
+  }
+  for (const [key, value] of facetFilters) conditions.push(facetCondition(key, value));
+  if (cursor) {
+    const [updatedAt, contentId] = cursors.decode(cursor, filters).after;
+    conditions.push(sql`(${items.updatedAt}, ${items.contentId}) > (${updatedAt}::timestamptz, ${contentId}::uuid)`);
+  }
+  const rows = await db
+    .select()
+    .from(items)
+    .where(and(...conditions))
+    .orderBy(asc(items.updatedAt), asc(items.contentId))
+    .limit(limit + 1);
+  return pageOf(rows, limit, (row) => [row.updatedAt, row.contentId], presentItem, cursors, filters);
+}
+
+/** An item matches a facet filter through an assignment; expected_xp_band also through expected_xp. */
+function facetCondition(key: string, value: string): SQL {
+  const assigned = sql`exists (select 1 from ${facetAssignments} where ${facetAssignments.tenantId} = ${items.tenantId}
+    and ${facetAssignments.contentId} = ${items.contentId} and ${facetAssignments.facetKey} = ${key} and ${facetAssignments.facetValue} = ${value})`;
+  if (key !== 'expected_xp_band' || !(value in XP_BAND_RANGES)) return assigned;
+  const range = XP_BAND_RANGES[value as XpBand];
+  const inBand = range.below === null
+    ? sql`${items.expectedXp} >= ${range.min}`
+    : sql`(${items.expectedXp} >= ${range.min} and ${items.expectedXp} < ${range.below})`;
+  return or(assigned, inBand) as SQL;
 }

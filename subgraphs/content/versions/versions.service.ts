@@ -12,6 +12,8 @@ import { contentIdempotency, items, versions } from '../tables.ts';
 import { BLOCK_TYPES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { findItemRow, itemNotFound } from '../items/items.service.ts';
+import { projectCanonicalXml } from '../questions/canonical-xml.ts';
+import { insertProjections } from '../questions/questions.service.ts';
 
 /**
  * Exact content versions. Invariants: versions are only ever inserted (the database refuses UPDATE
@@ -107,6 +109,8 @@ export async function appendVersion(
   requireAccess(ctx.principal, ACCESS.author, 'append content versions');
   const input = parseInput(AppendVersionInput, rawInput);
   if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  // Parsed before the transaction: bytes that cannot be projected never become a version.
+  const projection = input.canonical_xml === undefined ? undefined : projectCanonicalXml(input.canonical_xml);
   return db.transaction((tx) =>
     runIdempotent(
       tx,
@@ -130,6 +134,7 @@ export async function appendVersion(
           studentView: input.student_view ?? { blocks: [] },
           canonicalXml: input.canonical_xml ?? null,
         });
+        if (projection) await insertProjections(tx, ctx, contentId, row.versionId, projection);
         await tx
           .update(items)
           .set({

@@ -1,0 +1,1 @@
+ALTER TABLE "content"."items" ADD COLUMN "membership_rule" text;

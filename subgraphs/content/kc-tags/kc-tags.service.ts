@@ -1,0 +1,106 @@
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { lockKey, type Database } from '../../../platform/db.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
+import { items, kcTags } from '../tables.ts';
+import { ACCESS } from '../access.ts';
+import type { ContentDeps } from '../deps.ts';
+import { itemNotFound } from '../items/items.service.ts';
+
+/**
+ * Weighted KC tags: links from an item to active KCs of curriculum's governed registry. The
+ * registry is asked before every write; any doubt (unknown, retired, no answer) refuses the tag.
+ * A CASE KC id is never a registry id, so it is refused too.
+ */
+
+export const KcTagInput = z
+  .object({
+    kc_id: z.uuid().describe('An active registry kc_id of the curriculum service (CASE KC ids are refused)'),
+    weight: z.number().gt(0).max(1).describe('Share of the item attributed to this KC, in (0, 1]'),
+  })
+  .strict();
+
+type KcTagRow = typeof kcTags.$inferSelect;
+
+export function presentKcTag(row: KcTagRow) {
+  return {
+    content_id: row.contentId,
+    kc_id: row.kcId,
+    weight: row.weight,
+    status: row.status,
+    tagged_by: row.taggedBy,
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+export type ContentKcTag = ReturnType<typeof presentKcTag>;
+
+/** POST: create or replace the tag of (item, kc). The registry check runs before the transaction. */
+export async function tagKc(deps: ContentDeps, ctx: RequestContext, contentId: string, rawInput: unknown): Promise<{ value: ContentKcTag; created: boolean }> {
+  requireAccess(ctx.principal, ACCESS.linkKc, 'tag content with KCs');
+  const input = parseInput(KcTagInput, rawInput);
+  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  const [exists] = await deps.db.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
+  if (!exists) throw itemNotFound(contentId);
+  const registry = await deps.kcRegistry.lookup(ctx, input.kc_id);
+  if (registry.outcome === 'failed') {
+    throw new DomainError('content.kc_registry_unavailable', `The KC registry could not confirm ${input.kc_id} (${registry.reason}); nothing was written.`);
+  }
+  if (registry.outcome === 'inactive') {
+    throw new DomainError('content.kc_not_active', `${input.kc_id} is not an active registry KC (${registry.reason}).`, {
+      fieldErrors: [{ field: 'kc_id', message: registry.reason }],
+    });
+  }
+  const now = ctx.now.toISOString();
+  return deps.db.transaction(async (tx) => {
+    await lockKey(tx, `kc-tag|${ctx.tenantId}|${contentId}|${input.kc_id}`);
+    const key = and(eq(kcTags.tenantId, ctx.tenantId), eq(kcTags.contentId, contentId), eq(kcTags.kcId, input.kc_id));
+    const [existing] = await tx.select({ kcId: kcTags.kcId }).from(kcTags).where(key).for('update');
+    const [row] = existing
+      ? await tx.update(kcTags).set({ weight: input.weight, status: 'active', taggedBy: ctx.principal.subject, updatedAt: now }).where(key).returning()
+      : await tx
+          .insert(kcTags)
+          .values({ tenantId: ctx.tenantId, contentId, kcId: input.kc_id, weight: input.weight, status: 'active', taggedBy: ctx.principal.subject, createdAt: now, updatedAt: now })
+          .returning();
+    return { value: presentKcTag(row), created: !existing };
+  });
+}
+
+export const KcTagsQuery = z.object({ limit: queryInteger(1, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() }).strict();
+
+export async function listKcTags(db: Database, cursors: CursorCodec, ctx: RequestContext, contentId: string, rawQuery: unknown): Promise<Page<ContentKcTag>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
+  const query = parseInput(KcTagsQuery, rawQuery);
+  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  const [exists] = await db.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
+  if (!exists) throw itemNotFound(contentId);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const filters = { contentId };
+  const after = query.cursor ? String(cursors.decode(query.cursor, filters).after[0]) : '';
+  const rows = await db
+    .select()
+    .from(kcTags)
+    .where(and(eq(kcTags.tenantId, ctx.tenantId), eq(kcTags.contentId, contentId), gt(kcTags.kcId, after)))
+    .orderBy(asc(kcTags.kcId))
+    .limit(limit + 1);
+  return pageOf(rows, limit, (row) => [row.kcId], presentKcTag, cursors, filters);
+}
+
+/** Batched read of the active tags of many items (GraphQL). */
+export async function activeKcTagsOf(db: Database, ctx: RequestContext, contentIds: readonly string[]): Promise<Map<string, ContentKcTag[]>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
+  const valid = [...new Set(contentIds)].filter((id) => z.uuid().safeParse(id).success);
+  const found = new Map<string, ContentKcTag[]>(valid.map((id) => [id, []]));
+  if (valid.length === 0) return found;
+  const rows = await db
+    .select()
+    .from(kcTags)
+    .where(and(eq(kcTags.tenantId, ctx.tenantId), inArray(kcTags.contentId, valid), eq(kcTags.status, 'active')))
+    .orderBy(asc(kcTags.kcId));
+  for (const row of rows) found.get(row.contentId)?.push(presentKcTag(row));
+  return found;
+}

@@ -1,0 +1,215 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { DomainError, type FieldError } from '../../../platform/errors.ts';
+import { QTI_BASE_TYPES, QTI_CARDINALITIES } from '../vocabulary.ts';
+
+/**
+ * canonical_xml of a question version (a QTI 3 or QTI 2.x assessment item) parsed with a real XML
+ * parser into the version's projections: answer slots, answer keys, assessment components and
+ * the scoring plan. Pure: no database, no clock. Anything it cannot project is refused, so a
+ * stored version always has the projections its bytes imply.
+ */
+
+interface XmlNode {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlNode[];
+  text: string;
+}
+
+export interface AnswerSlotProjection {
+  response_identifier: string;
+  ordinal: number;
+  interaction_type: string;
+  qti_cardinality: string;
+  qti_base_type: string | null;
+  choices: Array<{ identifier: string; text: string }>;
+  correct_values: string[] | null;
+}
+
+export interface ComponentProjection {
+  ordinal: number;
+  component_role: 'question' | 'distractor' | 'rubric' | 'preauthored_feedback';
+  identifier: string;
+  parent_identifier: string | null;
+  text: string | null;
+}
+
+export interface ScoringProjection {
+  ordinal: number;
+  scoring_rule_scope: 'response' | 'outcome' | 'template' | 'expression';
+  identifier: string;
+  qti_cardinality: string | null;
+  qti_base_type: string | null;
+  template: string | null;
+}
+
+export interface QuestionProjection {
+  item_identifier: string;
+  answer_slots: AnswerSlotProjection[];
+  components: ComponentProjection[];
+  scoring: ScoringProjection[];
+}
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  processEntities: true,
+});
+
+/** qti-simple-choice and simpleChoice are the same element: QTI 3 kebab names become QTI 2 camel names. */
+function normalName(name: string): string {
+  const bare = name.includes(':') ? name.slice(name.indexOf(':') + 1) : name;
+  if (!bare.startsWith('qti-')) return bare;
+  return bare.slice(4).replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
+}
+
+function normalAttr(name: string): string {
+  return name.replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
+}
+
+function toTree(nodes: Array<Record<string, unknown>>): XmlNode[] {
+  const tree: XmlNode[] = [];
+  for (const node of nodes) {
+    const name = Object.keys(node).find((key) => key !== ':@');
+    if (!name || name.startsWith('?')) continue;
+    if (name === '#text') {
+      tree.push({ name: '#text', attrs: {}, children: [], text: String(node[name]) });
+      continue;
+    }
+    const attrs = Object.fromEntries(
+      Object.entries((node[':@'] as Record<string, string> | undefined) ?? {}).map(([key, value]) => [normalAttr(key), String(value)]),
+    );
+    const children = toTree((node[name] as Array<Record<string, unknown>>) ?? []);
+    tree.push({ name: normalName(name), attrs, children, text: '' });
+  }
+  return tree;
+}
+
+function textOf(node: XmlNode): string {
+  if (node.name === '#text') return node.text;
+  return node.children.map(textOf).join(' ').replace(/\s+/g, ' ').trim();
+}
+
+function* walk(node: XmlNode): Generator<XmlNode> {
+  yield node;
+  for (const child of node.children) yield* walk(child);
+}
+
+const FEEDBACK = new Set(['feedbackBlock', 'feedbackInline', 'modalFeedback']);
+
+function refuse(errors: FieldError[]): never {
+  throw new DomainError('validation_failed', 'canonical_xml cannot be projected into answer slots and scoring.', { fieldErrors: errors });
+}
+
+const field = (message: string): FieldError => ({ field: 'canonical_xml', message });
+
+export function projectCanonicalXml(xml: string): QuestionProjection {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true) refuse([field(`not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`)]);
+  if (/<!DOCTYPE/i.test(xml)) refuse([field('a DOCTYPE is not accepted')]);
+  const roots = toTree(parser.parse(xml) as Array<Record<string, unknown>>).filter((node) => node.name !== '#text');
+  const item = roots.length === 1 && roots[0].name === 'assessmentItem' ? roots[0] : undefined;
+  if (!item) refuse([field('the root element must be one qti-assessment-item (or assessmentItem)')]);
+  const errors: FieldError[] = [];
+  const itemIdentifier = item.attrs.identifier;
+  if (!itemIdentifier) errors.push(field('the assessment item needs an identifier'));
+
+  const declarations = new Map<string, { cardinality: string; baseType: string | null; correct: string[] | null }>();
+  const scoring: ScoringProjection[] = [];
+  for (const child of item.children) {
+    if (child.name !== 'responseDeclaration' && child.name !== 'outcomeDeclaration') continue;
+    const identifier = child.attrs.identifier;
+    const cardinality = child.attrs.cardinality;
+    const baseType = child.attrs.baseType ?? null;
+    if (!identifier) errors.push(field(`a ${child.name} needs an identifier`));
+    if (!(QTI_CARDINALITIES as readonly string[]).includes(cardinality)) errors.push(field(`${identifier}: cardinality must be one of ${QTI_CARDINALITIES.join(', ')}`));
+    if (baseType !== null && !(QTI_BASE_TYPES as readonly string[]).includes(baseType)) errors.push(field(`${identifier}: base-type ${baseType} is not a QTI base type`));
+    if (child.name === 'responseDeclaration') {
+      if (declarations.has(identifier)) errors.push(field(`response identifier ${identifier} is declared twice`));
+      const correctNode = child.children.find((node) => node.name === 'correctResponse');
+      const correct = correctNode ? correctNode.children.filter((node) => node.name === 'value').map(textOf) : null;
+      declarations.set(identifier, { cardinality, baseType, correct });
+    }
+    scoring.push({
+      ordinal: scoring.length + 1,
+      scoring_rule_scope: child.name === 'responseDeclaration' ? 'response' : 'outcome',
+      identifier,
+      qti_cardinality: cardinality ?? null,
+      qti_base_type: baseType,
+      template: null,
+    });
+  }
+  const processing = item.children.find((node) => node.name === 'responseProcessing');
+  if (processing) {
+    const template = processing.attrs.template ?? processing.attrs.templateLocation ?? null;
+    scoring.push({
+      ordinal: scoring.length + 1,
+      scoring_rule_scope: template ? 'template' : 'expression',
+      identifier: 'response_processing',
+      qti_cardinality: null,
+      qti_base_type: null,
+      template,
+    });
+  }
+
+  const body = item.children.find((node) => node.name === 'itemBody');
+  if (!body) errors.push(field('the assessment item needs an item body'));
+  const slots: AnswerSlotProjection[] = [];
+  const components: ComponentProjection[] = [
+    { ordinal: 1, component_role: 'question', identifier: itemIdentifier ?? '', parent_identifier: null, text: item.attrs.title ?? null },
+  ];
+  for (const node of body ? walk(body) : []) {
+    if (node.name.endsWith('Interaction') && node.attrs.responseIdentifier !== undefined) {
+      const identifier = node.attrs.responseIdentifier;
+      const declaration = declarations.get(identifier);
+      if (!declaration) {
+        errors.push(field(`interaction ${identifier} has no response declaration`));
+        continue;
+      }
+      if (slots.some((slot) => slot.response_identifier === identifier)) errors.push(field(`two interactions answer ${identifier}`));
+      const choices = [...walk(node)]
+        .filter((choice) => /Choice$/.test(choice.name) && choice.attrs.identifier !== undefined)
+        .map((choice) => ({ identifier: choice.attrs.identifier, text: textOf(choice) }));
+      const choiceIds = new Set(choices.map((choice) => choice.identifier));
+      if (choiceIds.size !== choices.length) errors.push(field(`interaction ${identifier} repeats a choice identifier`));
+      if (declaration.correct && declaration.baseType === 'identifier' && choices.length > 0) {
+        for (const value of declaration.correct) if (!choiceIds.has(value)) errors.push(field(`correct response ${value} of ${identifier} is not a choice`));
+      }
+      slots.push({
+        response_identifier: identifier,
+        ordinal: slots.length + 1,
+        interaction_type: node.name.replace(/Interaction$/, '').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+        qti_cardinality: declaration.cardinality,
+        qti_base_type: declaration.baseType,
+        choices,
+        correct_values: declaration.correct,
+      });
+      const correct = new Set(declaration.correct ?? []);
+      for (const choice of choices) {
+        if (!correct.has(choice.identifier)) {
+          components.push({ ordinal: components.length + 1, component_role: 'distractor', identifier: choice.identifier, parent_identifier: identifier, text: choice.text });
+        }
+      }
+    } else if (node.name === 'rubricBlock') {
+      components.push({ ordinal: components.length + 1, component_role: 'rubric', identifier: node.attrs.identifier ?? `rubric-${components.length + 1}`, parent_identifier: itemIdentifier ?? null, text: textOf(node) });
+    }
+  }
+  for (const node of walk(item)) {
+    if (FEEDBACK.has(node.name)) {
+      components.push({
+        ordinal: components.length + 1,
+        component_role: 'preauthored_feedback',
+        identifier: node.attrs.identifier ?? `feedback-${components.length + 1}`,
+        parent_identifier: node.attrs.outcomeIdentifier ?? null,
+        text: textOf(node),
+      });
+    }
+  }
+  if (slots.length === 0) errors.push(field('the item body has no interaction with a response-identifier'));
+  if (errors.length > 0) refuse(errors);
+  return { item_identifier: itemIdentifier, answer_slots: slots, components, scoring };
+}

@@ -1,0 +1,48 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in of curriculum's KC read for content tests, served over real HTTP: it answers
+ * GET .../alpha/curriculum/v1/kcs/{kcId} from a map, and can be told to hang or fail.
+ */
+export interface FakeCurriculum {
+  url: string;
+  kcs: Map<string, Record<string, unknown> | 'hang' | 'error' | 'garbage'>;
+  requests: Array<{ path: string; authorization: string | undefined }>;
+  close(): Promise<void>;
+}
+
+export async function startFakeCurriculum(): Promise<FakeCurriculum> {
+  const kcs: FakeCurriculum['kcs'] = new Map();
+  const requests: FakeCurriculum['requests'] = [];
+  const server = http.createServer((request, response) => {
+    requests.push({ path: request.url ?? '', authorization: request.headers.authorization });
+    const match = /\/alpha\/curriculum\/v1\/kcs\/([^/?]+)$/.exec(request.url ?? '');
+    const answer = match ? kcs.get(decodeURIComponent(match[1])) : undefined;
+    if (!request.headers.authorization?.startsWith('Bearer ')) {
+      response.writeHead(401, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ code: 'curriculum:unauthenticated' }));
+    } else if (answer === 'hang') {
+      setTimeout(() => response.writeHead(200).end('{}'), 3000).unref();
+    } else if (answer === 'error') {
+      response.writeHead(500, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ code: 'curriculum:internal_error' }));
+    } else if (answer === 'garbage') {
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html>');
+    } else if (answer) {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    } else {
+      response.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ code: 'curriculum:not_found' }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/curriculum/alpha/implementation/api`,
+    kcs,
+    requests,
+    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+export function registryKc(kcId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { kc_id: kcId, stored_as: 'alpha.knowledge_component', definition: 'Adds fractions', publication_status: 'published', ...extra };
+}

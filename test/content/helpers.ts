@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { http, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
+
+/** Small builders for content tests: every call goes through the documented REST paths. */
+export async function createItem(platform: TestPlatform, caller: Caller, body: Record<string, unknown>) {
+  const created = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, {
+    token: caller.token,
+    headers: { 'idempotency-key': randomUUID() },
+    body: { title: 'Item', ...body },
+  });
+  if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.body)}`);
+  return created.body as Record<string, any> & { content_id: string; latest_version_id: string; etag: string };
+}
+
+export async function appendVersion(platform: TestPlatform, caller: Caller, contentId: string, body: Record<string, unknown>) {
+  const appended = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${contentId}/versions`, { token: caller.token, body });
+  if (appended.status !== 201) throw new Error(`append failed: ${JSON.stringify(appended.body)}`);
+  return appended.body as Record<string, any> & { version_id: string };
+}
+
+/** Reads a resource before and after a refused write: it must be byte-for-byte unchanged. */
+export async function expectUnchanged(platform: TestPlatform, caller: Caller, path: string, refusedWrite: () => Promise<unknown>) {
+  const before = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token });
+  await refusedWrite();
+  const after = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token });
+  expect(after.status).toBe(before.status);
+  expect(stable(after.body)).toEqual(stable(before.body));
+}
+
+export const blueprint = {
+  kc_coverage: { 'kc-fractions': { dok1: 2, dok2: 1 }, 'kc-decimals': { dok3: 1 } },
+  item_type_mix: { choice: 3, text_entry: 1 },
+  difficulty_constraints: { min_p_value: 0.2 },
+  passing_rule: { min_percent: 70 },
+  min_forms: 2,
+  max_item_overlap: 0.25,
+  enemy_item_rule: { pairs: [] },
+};
+
+/** A body without the per-request ids that problems carry. */
+function stable(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const { requestId: _r, traceId: _t, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
+
+export const QTI3_ITEM = `<?xml version="1.0" encoding="UTF-8"?>
+<qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0" identifier="q-fractions" title="Half">
+  <qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier">
+    <qti-correct-response><qti-value>B</qti-value></qti-correct-response>
+  </qti-response-declaration>
+  <qti-response-declaration identifier="R2" cardinality="single" base-type="string">
+    <qti-correct-response><qti-value>0.5</qti-value></qti-correct-response>
+  </qti-response-declaration>
+  <qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float"/>
+  <qti-item-body>
+    <qti-choice-interaction response-identifier="RESPONSE" max-choices="1">
+      <qti-prompt>Which is one half?</qti-prompt>
+      <qti-simple-choice identifier="A">1/3</qti-simple-choice>
+      <qti-simple-choice identifier="B">1/2</qti-simple-choice>
+      <qti-simple-choice identifier="C">2/3</qti-simple-choice>
+    </qti-choice-interaction>
+    <p>As a decimal: <qti-text-entry-interaction response-identifier="R2"/></p>
+    <qti-rubric-block identifier="rb1" view="scorer"><p>Full credit for B.</p></qti-rubric-block>
+  </qti-item-body>
+  <qti-response-processing template="https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/match_correct"/>
+  <qti-modal-feedback identifier="fb1" outcome-identifier="FEEDBACK" show-hide="show">Halves are two equal parts.</qti-modal-feedback>
+</qti-assessment-item>`;
