@@ -88,7 +88,9 @@ async function assertActiveKcs(tx: Database, tenantId: string, input: ComponentI
         inArray(knowledgeComponents.kcId, [...new Set(referenced.map((ref) => ref.kcId))]),
         eq(knowledgeComponents.status, 'active'),
       ),
-    );
+    )
+    // Shared lock: a concurrent KC retire waits until this reference is committed, then sees it.
+    .for('share');
   const activeIds = new Set(active.map((row) => row.kcId));
   const missing = referenced.filter((ref) => !activeIds.has(ref.kcId));
   if (missing.length > 0) {
@@ -247,7 +249,7 @@ export async function loadChildren(
 }
 
 export function componentNotFound(componentId: string): DomainError {
-  return new DomainError('curriculum:not_found', `No component ${componentId} in this tenant.`);
+  return new DomainError('not_found', `No component ${componentId} in this tenant.`);
 }
 
 /** Batched read by id (retired included), for loaders and single reads. */
