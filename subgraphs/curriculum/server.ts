@@ -9,6 +9,8 @@ import { curriculumResolvers } from './resolvers.ts';
 import { componentRoutes } from './components/components.routes.ts';
 import { kcRoutes } from './kcs/kcs.routes.ts';
 import { kcGraphRoutes } from './kc-graph/kc-graph.routes.ts';
+import { associationRoutes } from './associations/associations.routes.ts';
+import { repointRoutes } from './repoint/repoint.routes.ts';
 import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
 import type { CurriculumDeps } from './components/components.service.ts';
 
@@ -38,6 +40,8 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
       componentRoutes(app, runtime, deps);
       kcRoutes(app, runtime, deps);
       kcGraphRoutes(app, runtime, deps);
+      associationRoutes(app, runtime, deps);
+      repointRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
   };

@@ -59,3 +59,28 @@ export async function tenantRowCounts(platform: RunningPlatform, tenantId: strin
   }
   return counts;
 }
+
+/** A second exact version of an existing item, trusted by another identity. */
+export async function trustedNewVersion(platform: RunningPlatform, author: Caller, contentId: string): Promise<string> {
+  const { sameTenant, tenantRoot } = await import('../kit.ts');
+  const version = await http(platform, 'POST', `${tenantRoot(author.tenantId)}/items/${contentId}/versions`, {
+    token: author.token,
+    body: { student_view: { blocks: [{ type: 'text', text: 'Second body', order: 0 }] } },
+  });
+  expect(version.status, JSON.stringify(version.body)).toBe(201);
+  const reviewer = await sameTenant(platform, author);
+  const qc = await http(platform, 'POST', `${tenantRoot(author.tenantId)}/items/${contentId}/versions/${version.body.version_id}/qc-decisions`, {
+    token: reviewer.token,
+    body: { trust_status: 'trusted', reason: 'reviewed' },
+  });
+  expect(qc.status, JSON.stringify(qc.body)).toBe(201);
+  return version.body.version_id as string;
+}
+
+export function pinOf(version: { contentId: string; versionId: string; contentKind: string }) {
+  return { module: 'content', content_kind: version.contentKind, content_id: version.contentId, content_version_id: version.versionId };
+}
+
+export async function readComponent(platform: RunningPlatform, caller: Caller, componentId: string): Promise<Reply> {
+  return http(platform, 'GET', `${curriculumV1}/components/${componentId}`, { token: caller.token });
+}
