@@ -53,15 +53,16 @@ function patchedComponent(row: ComponentRow, patch: PatchComponentInput): Compon
   return parseInput(ComponentInput, candidate);
 }
 
-/** Rule 17: a gate is published with its exact target_ref and the QTI test renderer in the same patch. */
+/**
+ * Rule 17: the publishing patch itself names the exact target_ref and the renderer (their values are
+ * checked with every other rule on the whole patched component).
+ */
 function checkGatePublication(row: ComponentRow, patch: PatchComponentInput, merged: ComponentInput): void {
   const publishing = merged.alpha.publication_status === 'published' && row.publicationStatus !== 'published';
   if (row.kind !== 'mastery_gate' || !publishing) return;
   const missing = [];
   if (!patch.alpha?.target_ref) missing.push({ field: 'alpha.target_ref', message: 'publishing a mastery_gate names its exact test_bank target_ref' });
-  if (merged.alpha.renderer_ref !== GATE_RENDERER && merged.alpha.renderer_kind !== 'qti_test') {
-    missing.push({ field: 'alpha.renderer_ref', message: `publishing a mastery_gate needs renderer_ref=${GATE_RENDERER}` });
-  } else if (!patch.alpha?.renderer_ref && !patch.alpha?.renderer_kind) {
+  if (!patch.alpha?.renderer_ref && !patch.alpha?.renderer_kind) {
     missing.push({ field: 'alpha.renderer_ref', message: `publishing a mastery_gate names renderer_ref=${GATE_RENDERER}` });
   }
   if (missing.length > 0) throw new DomainError('validation_failed', 'A mastery_gate is published per rule 17.', { fieldErrors: missing });
