@@ -6,6 +6,7 @@ import { appendVersion } from '../subgraphs/content/versions/versions.service.ts
 import { recordQcDecision } from '../subgraphs/content/trust/trust.service.ts';
 import { createComponent, findComponents } from '../subgraphs/curriculum/components/components.service.ts';
 import { curriculumDeps } from '../subgraphs/curriculum/server.ts';
+import { createKc } from '../subgraphs/curriculum/kcs/kcs.service.ts';
 
 /**
  * The demo tenant's first-start data, made through the same service functions the documented paths
@@ -20,9 +21,17 @@ function seedPrincipal(subject: string, roles: string[]): Principal {
   return { subject, tenantId: DEMO_TENANT, scopes: new Set(DEMO_SCOPES), roles: new Set(roles), boundary: {}, token: '' };
 }
 
+/** Registry KCs of the demo course; fixed kc_ids so a re-seed is an exact-kc_id retry. */
+const KCS = [
+  { kc_id: '7a1d0c3e-2b4f-4e6a-9c8d-0f1e2d3c0001', definition: 'A fraction a/b names a of b equal parts of one whole.', knowledgeType: 'conceptual' },
+  { kc_id: '7a1d0c3e-2b4f-4e6a-9c8d-0f1e2d3c0002', definition: 'A fraction is a point on the number line, reached by equal jumps from 0.', knowledgeType: 'conceptual' },
+  { kc_id: '7a1d0c3e-2b4f-4e6a-9c8d-0f1e2d3c0003', definition: 'Name a shaded part of a partitioned shape as a fraction.', knowledgeType: 'procedural' },
+];
+
 const LESSONS = [
   {
     componentId: 'demo-lesson-what-is-a-fraction',
+    kcIds: [KCS[0].kc_id],
     contentId: '5f0c8a52-6a3e-4c51-9d0e-1b7f4a2e0001',
     kind: 'article' as const,
     title: 'What is a fraction?',
@@ -33,6 +42,7 @@ const LESSONS = [
   },
   {
     componentId: 'demo-lesson-number-line',
+    kcIds: [KCS[1].kc_id],
     contentId: '5f0c8a52-6a3e-4c51-9d0e-1b7f4a2e0002',
     kind: 'article' as const,
     title: 'Fractions on a number line',
@@ -43,6 +53,7 @@ const LESSONS = [
   },
   {
     componentId: 'demo-lesson-naming-fractions',
+    kcIds: [KCS[0].kc_id, KCS[2].kc_id],
     contentId: '5f0c8a52-6a3e-4c51-9d0e-1b7f4a2e0003',
     kind: 'question' as const,
     title: 'Name the shaded fraction',
@@ -78,6 +89,16 @@ export async function seedDemoTenant(runtime: PlatformRuntime, _services: Servic
     pins.push({ lesson, version });
   }
 
+  for (const kc of KCS) {
+    await createKc(deps, author, {
+      kc_id: kc.kc_id,
+      stored_as: 'alpha.knowledge_component',
+      definition: kc.definition,
+      publication_status: 'published',
+      alpha: { subject_id: 'math', kc_kind: 'substantive', instructional_classification: { knowledgeType: kc.knowledgeType } },
+    }, undefined);
+  }
+
   await createComponent(deps, author, {
     component_id: DEMO_COURSE_ID,
     kind: 'course',
@@ -104,6 +125,7 @@ export async function seedDemoTenant(runtime: PlatformRuntime, _services: Servic
         publication_status: 'published',
         grade_level: 3,
         expected_xp: 10,
+        scope_kc_refs: lesson.kcIds,
         renderer_ref: 'renderer:interactive-lesson',
         target_ref: { module: 'content', content_kind: lesson.kind, content_id: lesson.contentId, content_version_id: version.version_id },
       },

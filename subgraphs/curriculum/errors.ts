@@ -2,13 +2,27 @@ import { registerProblems, type ProblemNamespace } from '../../platform/errors.t
 
 export const CURRICULUM_NAMESPACE: ProblemNamespace = { prefix: 'curriculum', separator: ':' };
 
-/** Curriculum's own codes; platform codes render as curriculum:<code>. */
+/** Curriculum's own codes; platform codes (not_found, precondition_failed ...) render as curriculum:<code>. */
 registerProblems({
   'curriculum:target_not_serveable': { status: 409, title: 'The pinned exact content version is not release eligible' },
   'curriculum:content_unavailable': { status: 503, title: 'The content service could not answer the eligibility check' },
   'curriculum:content_answer_invalid': { status: 502, title: 'The content service gave an answer that cannot be trusted' },
   'curriculum:component_exists': { status: 409, title: 'An active component with this component_id already exists' },
+  'curriculum:component_retired': { status: 409, title: 'The component is soft-retired; re-POST it to reactivate' },
   'curriculum:parent_not_found': { status: 422, title: 'The parent component does not exist or is retired' },
+  'curriculum:second_parent': { status: 409, title: 'The component already has an active parent; reparent it with PATCH' },
+  'curriculum:containment_cycle': { status: 409, title: 'The containment would make a component its own ancestor' },
   'curriculum:kc_not_active': { status: 422, title: 'A referenced KC is not an active registry KC of this tenant' },
   'curriculum:renderer_unknown': { status: 422, title: 'The renderer is not in the renderer registry' },
+  'curriculum:kc_exists': { status: 409, title: 'A KC with this kc_id already exists with another definition' },
+  'curriculum:source_kc_id_taken': { status: 409, title: 'This source_kc_id is the provenance of another kc_id' },
+  'curriculum:kc_retired': { status: 409, title: 'The KC is soft-retired' },
+  'curriculum:kc_in_use': { status: 409, title: 'The KC still has active references and cannot be retired' },
+  'curriculum:prerequisite_cycle': { status: 409, title: 'The prerequisite edge would close a cycle in the KC graph' },
+  'curriculum:kc_version_already_firm': { status: 409, title: 'This exact KC version is already firm' },
+  'curriculum:firming_source_refused': { status: 422, title: 'Course-approval firming events come only from a course approval' },
+  'curriculum:repoint_pin_stale': { status: 409, title: 'expected_target_ref differs from the current pin' },
+  'curriculum:repoint_identity_mismatch': { status: 409, title: 'A repoint cannot change content_id or content_kind' },
+  'curriculum:repoint_target_not_serveable': { status: 409, title: 'The new exact version is not release eligible for practice' },
+  'curriculum:approved_chain_repoint_frozen': { status: 409, title: 'A published component pinning an assessment chain is frozen' },
 });

@@ -7,6 +7,10 @@ import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } f
 import { CURRICULUM_NAMESPACE } from './errors.ts';
 import { curriculumResolvers } from './resolvers.ts';
 import { componentRoutes } from './components/components.routes.ts';
+import { kcRoutes } from './kcs/kcs.routes.ts';
+import { kcGraphRoutes } from './kc-graph/kc-graph.routes.ts';
+import { associationRoutes } from './associations/associations.routes.ts';
+import { repointRoutes } from './repoint/repoint.routes.ts';
 import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
 import type { CurriculumDeps } from './components/components.service.ts';
 
@@ -34,6 +38,10 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
     schema: buildSubgraphSchema({ typeDefs: parse(CURRICULUM_SDL), resolvers: curriculumResolvers(deps) as never }),
     routes(app) {
       componentRoutes(app, runtime, deps);
+      kcRoutes(app, runtime, deps);
+      kcGraphRoutes(app, runtime, deps);
+      associationRoutes(app, runtime, deps);
+      repointRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
   };

@@ -1,4 +1,5 @@
-import { bigserial, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idempotencyTable } from '../../platform/idempotency.ts';
 
 /**
@@ -58,6 +59,8 @@ export const associations = curriculumSchema.table(
     primaryKey({ columns: [table.tenantId, table.associationId] }),
     index('associations_origin_idx').on(table.tenantId, table.originId, table.associationType),
     index('associations_destination_idx').on(table.tenantId, table.destinationId, table.associationType),
+    // One active parent per child, held by the database as well as by the rule.
+    uniqueIndex('associations_one_parent_idx').on(table.tenantId, table.originId).where(sql`association_type = 'isChildOf' and status = 'active'`),
   ],
 );
 
@@ -81,7 +84,89 @@ export const knowledgeComponents = curriculumSchema.table(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
     retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
   },
-  (table) => [primaryKey({ columns: [table.tenantId, table.kcId] })],
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.kcId] }),
+    // source_kc_id is provenance of one identity only: it can never be reused by another kc_id.
+    uniqueIndex('knowledge_components_source_idx').on(table.tenantId, table.sourceKcId).where(sql`source_kc_id is not null`),
+    index('knowledge_components_updated_idx').on(table.tenantId, table.updatedAt, table.kcId),
+  ],
+);
+
+/** Immutable numbered KC versions (the database refuses UPDATE and DELETE). Firmness is derived from firming events. */
+export const kcVersions = curriculumSchema.table(
+  'kc_versions',
+  {
+    tenantId: text('tenant_id').notNull(),
+    versionId: uuid('version_id').notNull(),
+    kcId: uuid('kc_id').notNull(),
+    versionNumber: integer('version_number').notNull(),
+    definition: text('definition').notNull(),
+    alpha: jsonb('alpha').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.versionId] }),
+    uniqueIndex('kc_versions_number_idx').on(table.tenantId, table.kcId, table.versionNumber),
+  ],
+);
+
+/** Edges of the one acyclic prerequisite graph: prerequisite_kc_id must be learned before dependent_kc_id. */
+export const kcPrerequisites = curriculumSchema.table(
+  'kc_prerequisites',
+  {
+    tenantId: text('tenant_id').notNull(),
+    prerequisiteId: uuid('prerequisite_id').notNull(),
+    prerequisiteKcId: uuid('prerequisite_kc_id').notNull(),
+    dependentKcId: uuid('dependent_kc_id').notNull(),
+    status: text('status').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.prerequisiteId] }),
+    uniqueIndex('kc_prerequisites_pair_idx').on(table.tenantId, table.prerequisiteKcId, table.dependentKcId),
+    index('kc_prerequisites_dependent_idx').on(table.tenantId, table.dependentKcId),
+  ],
+);
+
+/** Immutable review decisions on exact KC versions. */
+export const kcReviewDecisions = curriculumSchema.table(
+  'kc_review_decisions',
+  {
+    tenantId: text('tenant_id').notNull(),
+    decisionId: uuid('decision_id').notNull(),
+    kcId: uuid('kc_id').notNull(),
+    kcVersionId: uuid('kc_version_id').notNull(),
+    decision: text('decision').notNull(),
+    reason: text('reason'),
+    reviewerRef: text('reviewer_ref').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.decisionId] }),
+    index('kc_review_decisions_version_idx').on(table.tenantId, table.kcVersionId),
+  ],
+);
+
+/** Immutable evidence that firms an exact draft KC version; at most one per version. */
+export const kcFirmingEvents = curriculumSchema.table(
+  'kc_firming_events',
+  {
+    tenantId: text('tenant_id').notNull(),
+    firmingEventId: uuid('firming_event_id').notNull(),
+    kcId: uuid('kc_id').notNull(),
+    kcVersionId: uuid('kc_version_id').notNull(),
+    source: text('source').notNull(),
+    evidence: jsonb('evidence').notNull(),
+    recordedBy: text('recorded_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.firmingEventId] }),
+    uniqueIndex('kc_firming_events_version_idx').on(table.tenantId, table.kcVersionId),
+  ],
 );
 
 /** One immutable audit row per accepted pin operation (create, attach, repoint). */

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
+import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
 import { createComponent, getComponent, listComponents, readTree, type CurriculumDeps } from './components.service.ts';
+import { PatchComponentInput } from './component-edits.schema.ts';
+import { patchComponent, retireComponent } from './component-edits.service.ts';
 
 const ComponentParams = z.object({ componentId: z.string().min(1) });
 const CourseParams = z.object({ courseId: z.string().min(1) });
@@ -37,6 +39,34 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
       const ctx = await requestContextOf(runtime.auth, request);
       const component = await getComponent(deps, ctx, (request.params as { componentId: string }).componentId);
       return reply.header('etag', component.etag).send(component);
+    },
+  });
+  const writeHeaders = (request: Parameters<typeof headerOf>[0]) => ({
+    ifMatch: headerOf(request, 'x-curriculum-if-match'),
+    idempotencyKey: headerOf(request, 'idempotency-key'),
+  });
+  declareRoute(app, 'components', {
+    method: 'PATCH',
+    url: `${CURRICULUM_V1}/components/:componentId`,
+    summary: 'Change mutable fields, or reparent in isolation (keeps component and edge identity)',
+    description: 'Needs X-Curriculum-If-Match and Idempotency-Key. Publishing a mastery_gate follows rule 17.',
+    params: ComponentParams,
+    body: PatchComponentInput,
+    handler: async (request, reply) => {
+      const ctx = await requestContextOf(runtime.auth, request);
+      const result = await patchComponent(deps, ctx, (request.params as { componentId: string }).componentId, request.body, writeHeaders(request));
+      return sendCommandResult(reply, result, { etag: result.value.etag });
+    },
+  });
+  declareRoute(app, 'components', {
+    method: 'DELETE',
+    url: `${CURRICULUM_V1}/components/:componentId`,
+    summary: 'Soft-retire a component; its incident isChildOf associations retire with it',
+    params: ComponentParams,
+    handler: async (request, reply) => {
+      const ctx = await requestContextOf(runtime.auth, request);
+      const result = await retireComponent(deps, ctx, (request.params as { componentId: string }).componentId, writeHeaders(request));
+      return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
   declareRoute(app, 'components', {

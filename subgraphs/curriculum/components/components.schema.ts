@@ -68,6 +68,13 @@ export const ComponentInput = z
     if (input.kind === 'mastery_gate' && alpha.publication_status === undefined) {
       issues.addIssue({ code: 'custom', path: at('publication_status'), message: 'a mastery_gate must declare publication_status' });
     }
+    if (input.kind === 'mastery_gate' && alpha.publication_status === 'published') {
+      // Rule 17: a published gate always names its exact bank and the QTI test renderer.
+      if (!alpha.target_ref) issues.addIssue({ code: 'custom', path: at('target_ref'), message: 'a published mastery_gate pins its exact test_bank' });
+      if (alpha.renderer_ref !== 'renderer:qti-test' && alpha.renderer_kind !== 'qti_test') {
+        issues.addIssue({ code: 'custom', path: at('renderer_ref'), message: 'a published mastery_gate uses renderer:qti-test' });
+      }
+    }
     if (alpha.course_grade_mode === 'single_grade' && alpha.course_grade_levels?.length !== 1) {
       issues.addIssue({ code: 'custom', path: at('course_grade_levels'), message: 'single_grade needs exactly one course_grade_levels value' });
     }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -8,7 +7,8 @@ import { etagOf } from '../../../platform/etag.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
 import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
 import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
-import { associations, components, knowledgeComponents, pinAudit } from '../tables.ts';
+import { components, knowledgeComponents, pinAudit } from '../tables.ts';
+import { placeChild } from '../containment.ts';
 import type { ContentEligibilityClient } from '../content-client.ts';
 import { resolveRenderer } from '../renderers.ts';
 import { ACCESS } from '../access.ts';
@@ -52,7 +52,7 @@ export function presentComponent(row: ComponentRow) {
 export type Component = ReturnType<typeof presentComponent>;
 
 /** The stored alpha: as authored, with a renderer_kind alias resolved to its canonical renderer_ref. */
-function normalizedAlpha(input: ComponentInput): Record<string, unknown> {
+export function normalizedAlpha(input: ComponentInput): Record<string, unknown> {
   const alpha: Record<string, unknown> = { ...input.alpha, publication_status: input.alpha.publication_status ?? 'draft' };
   const rendererNames = [input.alpha.renderer_ref, input.alpha.renderer_kind].filter((name): name is string => name !== undefined);
   const rows = rendererNames.map((name) => {
@@ -73,7 +73,7 @@ function normalizedAlpha(input: ComponentInput): Record<string, unknown> {
 }
 
 /** Every KC reference of a component, validated against active registry KCs of the tenant. */
-async function assertActiveKcs(tx: Database, tenantId: string, input: ComponentInput): Promise<void> {
+export async function assertActiveKcs(tx: Database, tenantId: string, input: ComponentInput): Promise<void> {
   const referenced = [
     ...(input.alpha.scope_kc_refs ?? []).map((kcId, index) => ({ kcId, field: `alpha.scope_kc_refs.${index}` })),
     ...(input.alpha.remediation_entries ?? []).map((entry, index) => ({ kcId: entry.kc_ref, field: `alpha.remediation_entries.${index}.kc_ref` })),
@@ -88,7 +88,9 @@ async function assertActiveKcs(tx: Database, tenantId: string, input: ComponentI
         inArray(knowledgeComponents.kcId, [...new Set(referenced.map((ref) => ref.kcId))]),
         eq(knowledgeComponents.status, 'active'),
       ),
-    );
+    )
+    // Shared lock: a concurrent KC retire waits until this reference is committed, then sees it.
+    .for('share');
   const activeIds = new Set(active.map((row) => row.kcId));
   const missing = referenced.filter((ref) => !activeIds.has(ref.kcId));
   if (missing.length > 0) {
@@ -98,7 +100,7 @@ async function assertActiveKcs(tx: Database, tenantId: string, input: ComponentI
   }
 }
 
-async function lockComponent(tx: Database, tenantId: string, componentId: string): Promise<ComponentRow | undefined> {
+export async function lockComponent(tx: Database, tenantId: string, componentId: string): Promise<ComponentRow | undefined> {
   const [row] = await tx
     .select()
     .from(components)
@@ -180,47 +182,7 @@ function sameDefinition(existing: ComponentRow, input: ComponentInput, alpha: Re
 
 /** Checks the parent and records the containment edge; returns the sibling position. */
 async function placeUnderParent(tx: Database, ctx: RequestContext, input: ComponentInput): Promise<number> {
-  const parentId = input.parent_component_id as string;
-  const parent = await lockComponent(tx, ctx.tenantId, parentId);
-  if (!parent || parent.status !== 'active') {
-    throw new DomainError('curriculum:parent_not_found', `Parent component ${parentId} does not exist or is retired.`, {
-      fieldErrors: [{ field: 'parent_component_id', message: 'no active component with this id' }],
-    });
-  }
-  let position = input.position;
-  if (position === undefined) {
-    const [last] = await tx
-      .select({ max: sql<number | null>`max(${components.position})` })
-      .from(components)
-      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.parentComponentId, parentId), eq(components.status, 'active')));
-    position = (last?.max ?? -1) + 1;
-  }
-  const now = ctx.now.toISOString();
-  // An active pair supersedes retired history of the same pair.
-  await tx
-    .delete(associations)
-    .where(
-      and(
-        eq(associations.tenantId, ctx.tenantId),
-        eq(associations.associationType, 'isChildOf'),
-        eq(associations.originId, input.component_id),
-        eq(associations.destinationId, parentId),
-        eq(associations.status, 'retired'),
-      ),
-    );
-  await tx.insert(associations).values({
-    tenantId: ctx.tenantId,
-    associationId: randomUUID(),
-    associationType: 'isChildOf',
-    originId: input.component_id,
-    destinationId: parentId,
-    sequenceNumber: position,
-    status: 'active',
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  });
-  return position;
+  return (await placeChild(tx, ctx, input.component_id, input.parent_component_id as string, input.position)).position;
 }
 
 export async function getComponent(deps: CurriculumDeps, ctx: RequestContext, componentId: string): Promise<Component> {

@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { CURRICULUM_V1 } from '../paths.ts';
+import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
+import { createAssociation, getAssociation, listAssociations, patchAssociation, type AssociationDeps } from './associations.service.ts';
+
+const AssociationParams = z.object({ associationId: z.string().min(1) });
+
+export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: AssociationDeps): void {
+  const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
+  const idOf = (request: { params: unknown }) => (request.params as { associationId: string }).associationId;
+  declareRoute(app, 'associations', {
+    method: 'POST',
+    url: `${CURRICULUM_V1}/associations`,
+    summary: 'Initial containment (isChildOf) or framework alignment',
+    body: CreateAssociationInput,
+    success: { status: 201, description: 'curriculum_association (200 when it already exists)' },
+    handler: async (request, reply) => {
+      const result = await createAssociation(deps, await ctxOf(request), request.body, headerOf(request, 'idempotency-key'));
+      return sendCommandResult(reply, result, { etag: result.value.etag });
+    },
+  });
+  declareRoute(app, 'associations', {
+    method: 'GET',
+    url: `${CURRICULUM_V1}/associations`,
+    summary: 'List associations',
+    querystring: ListAssociationsQuery,
+    handler: async (request) => listAssociations(deps, await ctxOf(request), request.query),
+  });
+  declareRoute(app, 'associations', {
+    method: 'GET',
+    url: `${CURRICULUM_V1}/associations/:associationId`,
+    summary: 'Read an association with its sequence_number; the ETag feeds X-Curriculum-If-Match',
+    params: AssociationParams,
+    handler: async (request, reply) => {
+      const association = await getAssociation(deps, await ctxOf(request), idOf(request));
+      return reply.header('etag', association.etag).send(association);
+    },
+  });
+  declareRoute(app, 'associations', {
+    method: 'PATCH',
+    url: `${CURRICULUM_V1}/associations/:associationId`,
+    summary: 'Reorder siblings by sequence_number',
+    params: AssociationParams,
+    body: PatchAssociationInput,
+    handler: async (request, reply) => {
+      const result = await patchAssociation(deps, await ctxOf(request), idOf(request), request.body, {
+        ifMatch: headerOf(request, 'x-curriculum-if-match'),
+        idempotencyKey: headerOf(request, 'idempotency-key'),
+      });
+      return sendCommandResult(reply, result, { etag: result.value.etag });
+    },
+  });
+}

@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, gt, gte, lt, or, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { etagOf } from '../../../platform/etag.ts';
+import type { CommandResult } from '../../../platform/idempotency.ts';
+import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { associations, components } from '../tables.ts';
+import { ACCESS } from '../access.ts';
+import { checkCurriculumIfMatch, runCommand } from '../commands.ts';
+import { activeParentEdge, lockContainment, placeChild, type AssociationRow } from '../containment.ts';
+import { componentNotFound, lockComponent } from '../components/components.service.ts';
+import type { ComponentWriteHeaders } from '../components/component-edits.schema.ts';
+import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
+
+/**
+ * Associations. Invariants: POST isChildOf only gives a parent to a component that has none (a
+ * reparent is a component PATCH); a child's edge sequence_number always equals its position; an
+ * alignment names an active component as its origin.
+ */
+
+export interface AssociationDeps {
+  db: Database;
+  cursors: CursorCodec;
+}
+
+export function presentAssociation(row: AssociationRow) {
+  return {
+    association_id: row.associationId,
+    associationType: row.associationType,
+    originId: row.originId,
+    destinationId: row.destinationId,
+    sequence_number: row.sequenceNumber,
+    status: row.status,
+    version: row.version,
+    etag: etagOf(row.associationId, row.version),
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+    retired_at: isoTimestamp(row.retiredAt),
+  };
+}
+export type Association = ReturnType<typeof presentAssociation>;
+
+async function requireActiveOrigin(tx: Database, ctx: RequestContext, originId: string) {
+  const origin = await lockComponent(tx, ctx.tenantId, originId);
+  if (!origin || origin.status !== 'active') {
+    throw new DomainError('curriculum:parent_not_found', `Component ${originId} does not exist or is retired.`, {
+      fieldErrors: [{ field: 'originId', message: 'no active component with this id' }],
+    });
+  }
+  return origin;
+}
+
+/** POST /associations: initial containment or a framework alignment. */
+export async function createAssociation(
+  deps: AssociationDeps,
+  ctx: RequestContext,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<Association>> {
+  requireAccess(ctx.principal, ACCESS.write, 'create associations');
+  const input = parseInput(CreateAssociationInput, rawInput);
+  return runCommand(deps.db, ctx, { operation: 'associations.create', key: idempotencyKey, request: input }, async (tx) => {
+    if (input.associationType === 'isChildOf') {
+      await lockContainment(tx, ctx.tenantId);
+      const child = await requireActiveOrigin(tx, ctx, input.originId);
+      const current = await activeParentEdge(tx, ctx.tenantId, input.originId);
+      if (current) {
+        if (current.destinationId === input.destinationId) return { value: presentAssociation(current), created: false };
+        throw new DomainError('curriculum:second_parent', `${input.originId} is already a child of ${current.destinationId}; reparent it with PATCH /components/${input.originId}.`);
+      }
+      const { edge, position } = await placeChild(tx, ctx, input.originId, input.destinationId, input.sequence_number);
+      await tx
+        .update(components)
+        .set({ parentComponentId: input.destinationId, position, version: child.version + 1, updatedAt: ctx.now.toISOString() })
+        .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.originId)));
+      return { value: presentAssociation(edge), created: true };
+    }
+    await requireActiveOrigin(tx, ctx, input.originId);
+    const [same] = await tx
+      .select()
+      .from(associations)
+      .where(
+        and(
+          eq(associations.tenantId, ctx.tenantId),
+          eq(associations.associationType, input.associationType),
+          eq(associations.originId, input.originId),
+          eq(associations.destinationId, input.destinationId),
+          eq(associations.status, 'active'),
+        ),
+      );
+    if (same) return { value: presentAssociation(same), created: false };
+    const now = ctx.now.toISOString();
+    const [row] = await tx
+      .insert(associations)
+      .values({
+        tenantId: ctx.tenantId,
+        associationId: randomUUID(),
+        associationType: input.associationType,
+        originId: input.originId,
+        destinationId: input.destinationId,
+        sequenceNumber: input.sequence_number ?? null,
+        status: 'active',
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return { value: presentAssociation(row), created: true };
+  });
+}
+
+function associationNotFound(associationId: string): DomainError {
+  return new DomainError('not_found', `No association ${associationId} in this tenant.`);
+}
+
+async function findAssociation(db: Database, tenantId: string, associationId: string, lock = false): Promise<AssociationRow | undefined> {
+  if (!z.uuid().safeParse(associationId).success) return undefined;
+  const query = db
+    .select()
+    .from(associations)
+    .where(and(eq(associations.tenantId, tenantId), eq(associations.associationId, associationId)));
+  const [row] = lock ? await query.for('update') : await query;
+  return row;
+}
+
+export async function getAssociation(deps: AssociationDeps, ctx: RequestContext, associationId: string): Promise<Association> {
+  requireAccess(ctx.principal, ACCESS.read, 'read associations');
+  const row = await findAssociation(deps.db, ctx.tenantId, associationId);
+  if (!row) throw associationNotFound(associationId);
+  return presentAssociation(row);
+}
+
+/** PATCH /associations/{id}: sibling reorder; a child's position follows its edge. */
+export async function patchAssociation(
+  deps: AssociationDeps,
+  ctx: RequestContext,
+  associationId: string,
+  rawInput: unknown,
+  headers: ComponentWriteHeaders,
+): Promise<CommandResult<Association>> {
+  requireAccess(ctx.principal, ACCESS.write, 'reorder associations');
+  const input = parseInput(PatchAssociationInput, rawInput);
+  return runCommand(deps.db, ctx, { operation: `associations.patch:${associationId}`, key: headers.idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+    const row = await findAssociation(tx, ctx.tenantId, associationId, true);
+    if (!row) throw associationNotFound(associationId);
+    checkCurriculumIfMatch(headers.ifMatch, etagOf(row.associationId, row.version));
+    if (row.status !== 'active') throw new DomainError('validation_failed', 'A retired association cannot be reordered.');
+    const now = ctx.now.toISOString();
+    const [updated] = await tx
+      .update(associations)
+      .set({ sequenceNumber: input.sequence_number, version: row.version + 1, updatedAt: now })
+      .where(and(eq(associations.tenantId, ctx.tenantId), eq(associations.associationId, associationId)))
+      .returning();
+    if (row.associationType === 'isChildOf') {
+      const child = await lockComponent(tx, ctx.tenantId, row.originId);
+      if (!child) throw componentNotFound(row.originId);
+      await tx
+        .update(components)
+        .set({ position: input.sequence_number, version: child.version + 1, updatedAt: now })
+        .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, row.originId)));
+    }
+    return { value: presentAssociation(updated), created: false };
+  });
+}
+
+const SORT_COLUMNS = { association_id: associations.associationId, updated_at: associations.updatedAt } as const;
+
+export async function listAssociations(deps: AssociationDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<Association>> {
+  requireAccess(ctx.principal, ACCESS.read, 'list associations');
+  const query = parseInput(ListAssociationsQuery, rawQuery);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const sort = query.sort ?? 'association_id';
+  const descending = query.order === 'desc';
+  const { cursor: _cursor, limit: _limit, ...filters } = query;
+  const conditions: Array<SQL | undefined> = [
+    eq(associations.tenantId, ctx.tenantId),
+    query.includeRetired ? undefined : eq(associations.status, 'active'),
+    query.associationType ? eq(associations.associationType, query.associationType) : undefined,
+    query.originId ? eq(associations.originId, query.originId) : undefined,
+    query.destinationId ? eq(associations.destinationId, query.destinationId) : undefined,
+    query.componentId ? or(eq(associations.originId, query.componentId), eq(associations.destinationId, query.componentId)) : undefined,
+    query.updated_since ? gte(associations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+  ];
+  if (query.cursor) {
+    const [lastValue, lastId] = deps.cursors.decode(query.cursor, filters).after as [string, string];
+    const column = SORT_COLUMNS[sort];
+    const beyond = descending ? lt : gt;
+    conditions.push(or(beyond(column, lastValue), and(eq(column, lastValue), beyond(associations.associationId, lastId))));
+  }
+  const direction = descending ? desc : asc;
+  const rows =
+    limit === 0
+      ? []
+      : await deps.db
+          .select()
+          .from(associations)
+          .where(and(...conditions))
+          .orderBy(direction(SORT_COLUMNS[sort]), direction(associations.associationId))
+          .limit(limit + 1);
+  return pageOf(rows, limit, (row) => [sort === 'association_id' ? row.associationId : row.updatedAt, row.associationId], presentAssociation, deps.cursors, filters);
+}

@@ -1,0 +1,182 @@
+import { and, eq } from 'drizzle-orm';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
+import { parseInput } from '../../../platform/validation.ts';
+import type { Database } from '../../../platform/db.ts';
+import { components, pinAudit } from '../tables.ts';
+import { ACCESS } from '../access.ts';
+import { checkCurriculumIfMatch, runCommand, storedReplay } from '../commands.ts';
+import { placeChild, retireIncidentEdges, syncEdgeSequence } from '../containment.ts';
+import type { TargetRef } from '../content-client.ts';
+import { ComponentInput } from './components.schema.ts';
+import { PatchComponentInput, type ComponentWriteHeaders } from './component-edits.schema.ts';
+import {
+  assertActiveKcs,
+  componentNotFound,
+  lockComponent,
+  normalizedAlpha,
+  presentComponent,
+  type Component,
+  type ComponentRow,
+  type CurriculumDeps,
+} from './components.service.ts';
+
+/**
+ * Component edits. Invariants: the X-Curriculum-If-Match tag is compared with the locked row inside
+ * the write transaction; the patched component passes every create rule again as a whole; a new or
+ * published pin is judged by content before the transaction, and the row must not have moved on in
+ * between; a reparent keeps the component's and the edge's identity; retiring a component retires
+ * its incident isChildOf edges in the same transaction.
+ */
+
+export const GATE_RENDERER = 'renderer:qti-test';
+
+/** The whole component a patch would produce, checked with the create schema. */
+function patchedComponent(row: ComponentRow, patch: PatchComponentInput): ComponentInput {
+  const stored = { ...(row.alpha as Record<string, unknown>) };
+  // A renderer named by its alias replaces the stored canonical name.
+  if (patch.alpha?.renderer_kind !== undefined && patch.alpha.renderer_ref === undefined) delete stored.renderer_ref;
+  const candidate = {
+    component_id: row.componentId,
+    kind: row.kind,
+    ...(row.documentId !== null ? { document_id: row.documentId } : {}),
+    ...(row.parentComponentId !== null ? { parent_component_id: row.parentComponentId } : {}),
+    ...(row.position !== null ? { position: row.position } : {}),
+    ...(row.name !== null ? { name: row.name } : {}),
+    ...(row.humanCodingScheme !== null ? { human_coding_scheme: row.humanCodingScheme } : {}),
+    ...(row.studentId !== null ? { student_id: row.studentId } : {}),
+    ...patch,
+    alpha: { ...stored, ...patch.alpha },
+  };
+  return parseInput(ComponentInput, candidate);
+}
+
+/**
+ * Rule 17: the publishing patch itself names the exact target_ref and the renderer (their values are
+ * checked with every other rule on the whole patched component).
+ */
+function checkGatePublication(row: ComponentRow, patch: PatchComponentInput, merged: ComponentInput): void {
+  const publishing = merged.alpha.publication_status === 'published' && row.publicationStatus !== 'published';
+  if (row.kind !== 'mastery_gate' || !publishing) return;
+  const missing = [];
+  if (!patch.alpha?.target_ref) missing.push({ field: 'alpha.target_ref', message: 'publishing a mastery_gate names its exact test_bank target_ref' });
+  if (!patch.alpha?.renderer_ref && !patch.alpha?.renderer_kind) {
+    missing.push({ field: 'alpha.renderer_ref', message: `publishing a mastery_gate names renderer_ref=${GATE_RENDERER}` });
+  }
+  if (missing.length > 0) throw new DomainError('validation_failed', 'A mastery_gate is published per rule 17.', { fieldErrors: missing });
+}
+
+/** The pin content must judge for this patch: a changed pin, or any pin being published. */
+function pinToJudge(row: ComponentRow, merged: ComponentInput): TargetRef | undefined {
+  const target = merged.alpha.target_ref;
+  if (!target) return undefined;
+  const current = (row.alpha as { target_ref?: TargetRef }).target_ref;
+  const changed = canonicalJson(current ?? null) !== canonicalJson(target);
+  const publishing = merged.alpha.publication_status === 'published' && row.publicationStatus !== 'published';
+  return changed || publishing ? target : undefined;
+}
+
+async function readRow(db: Database, tenantId: string, componentId: string): Promise<ComponentRow> {
+  const [row] = await db.select().from(components).where(and(eq(components.tenantId, tenantId), eq(components.componentId, componentId)));
+  if (!row) throw componentNotFound(componentId);
+  return row;
+}
+
+/** Locks the row and applies the precondition; a row changed since it was judged is stale too. */
+async function lockForEdit(tx: Database, ctx: RequestContext, componentId: string, ifMatch: string | undefined, judgedVersion?: number) {
+  const row = await lockComponent(tx, ctx.tenantId, componentId);
+  if (!row) throw componentNotFound(componentId);
+  checkCurriculumIfMatch(ifMatch, presentComponent(row).etag);
+  if (judgedVersion !== undefined && row.version !== judgedVersion) {
+    throw new DomainError('precondition_failed', 'The component changed while this request was checked; read it again.');
+  }
+  return row;
+}
+
+/** PATCH /components/{id}. */
+export async function patchComponent(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  componentId: string,
+  rawInput: unknown,
+  headers: ComponentWriteHeaders,
+): Promise<CommandResult<Component>> {
+  requireAccess(ctx.principal, ACCESS.write, 'change components');
+  const patch = parseInput(PatchComponentInput, rawInput);
+  const call = { operation: `components.patch:${componentId}`, key: headers.idempotencyKey, request: patch, keyRequired: true };
+  const replay = await storedReplay<Component>(deps.db, ctx, call);
+  if (replay) return replay;
+
+  const before = await readRow(deps.db, ctx.tenantId, componentId);
+  if (before.status !== 'active') throw new DomainError('curriculum:component_retired', `Component ${componentId} is retired; re-POST it to reactivate.`);
+  const merged = patchedComponent(before, patch);
+  const alpha = normalizedAlpha(merged);
+  checkGatePublication(before, patch, merged);
+  const target = pinToJudge(before, merged);
+  if (target) await deps.content.requireEligible(ctx, target);
+
+  return runCommand(deps.db, ctx, call, async (tx) => {
+    const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch, before.version);
+    await assertActiveKcs(tx, ctx.tenantId, merged);
+    const now = ctx.now.toISOString();
+    let position = merged.position ?? null;
+    if (patch.parent_component_id !== undefined) {
+      position = (await placeChild(tx, ctx, componentId, patch.parent_component_id, patch.position)).position;
+    } else if (patch.position !== undefined && row.parentComponentId !== null) {
+      await syncEdgeSequence(tx, ctx, componentId, patch.position);
+    }
+    const [updated] = await tx
+      .update(components)
+      .set({
+        documentId: merged.document_id ?? null,
+        parentComponentId: merged.parent_component_id ?? null,
+        position,
+        name: merged.name ?? null,
+        humanCodingScheme: merged.human_coding_scheme ?? null,
+        alpha,
+        publicationStatus: alpha.publication_status as string,
+        subjectId: merged.alpha.subject_id ?? null,
+        version: row.version + 1,
+        updatedAt: now,
+      })
+      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+      .returning();
+    const previous = (row.alpha as { target_ref?: TargetRef }).target_ref;
+    if (merged.alpha.target_ref && canonicalJson(previous ?? null) !== canonicalJson(merged.alpha.target_ref)) {
+      await tx.insert(pinAudit).values({
+        tenantId: ctx.tenantId,
+        componentId,
+        operation: 'patch',
+        previousTargetRef: previous ?? null,
+        targetRef: merged.alpha.target_ref,
+        actor: ctx.principal.subject,
+        recordedAt: now,
+      });
+    }
+    return { value: presentComponent(updated), created: false };
+  });
+}
+
+/** DELETE /components/{id}: soft-retire with its incident isChildOf edges, atomically. */
+export async function retireComponent(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  componentId: string,
+  headers: ComponentWriteHeaders,
+): Promise<CommandResult<Component>> {
+  requireAccess(ctx.principal, ACCESS.write, 'retire components');
+  return runCommand(deps.db, ctx, { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
+    const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);
+    if (row.status !== 'active') return { value: presentComponent(row), created: false };
+    const now = ctx.now.toISOString();
+    await retireIncidentEdges(tx, ctx, componentId);
+    const [updated] = await tx
+      .update(components)
+      .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
+      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+      .returning();
+    return { value: presentComponent(updated), created: false };
+  });
+}

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
+import { queryInteger } from '../../../platform/validation.ts';
+
+export const CreatePrerequisiteInput = z
+  .object({
+    prerequisite_kc_id: z.uuid().describe('The KC to learn first'),
+    dependent_kc_id: z.uuid().describe('The KC that needs it'),
+  })
+  .strict()
+  .refine((input) => input.prerequisite_kc_id !== input.dependent_kc_id, {
+    path: ['dependent_kc_id'],
+    message: 'a KC cannot be its own prerequisite',
+  });
+
+export const ListPrerequisitesQuery = z
+  .object({
+    kcId: z.uuid().optional().describe('Either endpoint'),
+    prerequisiteKcId: z.uuid().optional(),
+    dependentKcId: z.uuid().optional(),
+    updated_since: z.iso.datetime({ offset: true }).optional(),
+    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
+    cursor: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const REVIEW_DECISIONS = ['approved', 'rejected', 'changes_requested'] as const;
+
+export const CreateReviewDecisionInput = z
+  .object({
+    kc_version_id: z.uuid(),
+    decision: z.enum(REVIEW_DECISIONS),
+    reason: z.string().trim().min(1).max(5000).optional(),
+  })
+  .strict();
+
+/** course_approval is a source too, but only the course approval command writes it. */
+export const FIRMING_SOURCES = ['first_genuine_response', 'course_approval'] as const;
+
+export const CreateFirmingEventInput = z
+  .object({
+    kc_version_id: z.uuid(),
+    source: z.enum(FIRMING_SOURCES).describe('first_genuine_response; course_approval events come only from course approval'),
+    evidence: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export const ListByVersionQuery = z
+  .object({
+    kc_version_id: z.uuid().optional().describe('Exact version filter'),
+    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
+    cursor: z.string().min(1).optional(),
+  })
+  .strict();

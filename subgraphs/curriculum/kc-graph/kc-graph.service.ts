@@ -1,0 +1,302 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../../platform/db.ts';
+import { lockKey } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import type { CommandResult } from '../../../platform/idempotency.ts';
+import { DEFAULT_PAGE_SIZE, pageOf, type Page } from '../../../platform/cursor.ts';
+import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions, knowledgeComponents } from '../tables.ts';
+import { ACCESS } from '../access.ts';
+import { runCommand } from '../commands.ts';
+import { findKcVersion, type KcDeps } from '../kcs/kcs.service.ts';
+import {
+  CreateFirmingEventInput,
+  CreatePrerequisiteInput,
+  CreateReviewDecisionInput,
+  ListByVersionQuery,
+  ListPrerequisitesQuery,
+} from './kc-graph.schema.ts';
+
+/**
+ * The KC graph and the evidence on exact KC versions. Invariants: the prerequisite edges of a tenant
+ * form one acyclic graph; every edge is checked against the graph inside the writing transaction
+ * under a per-tenant lock, so two concurrent edges can never close a cycle together; review
+ * decisions and firming events are only inserted; a version is firmed once, and course-approval
+ * firming is written only by the approval command.
+ */
+
+type PrerequisiteRow = typeof kcPrerequisites.$inferSelect;
+
+export function presentPrerequisite(row: PrerequisiteRow) {
+  return {
+    prerequisite_id: row.prerequisiteId,
+    prerequisite_kc_id: row.prerequisiteKcId,
+    dependent_kc_id: row.dependentKcId,
+    status: row.status,
+    created_by: row.createdBy,
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+export type KcPrerequisite = ReturnType<typeof presentPrerequisite>;
+
+/** Active KCs among ids, share-locked so a concurrent retire waits for this write. */
+async function requireActiveKcs(tx: Database, tenantId: string, fields: Array<{ kcId: string; field: string }>): Promise<void> {
+  const rows = await tx
+    .select({ kcId: knowledgeComponents.kcId })
+    .from(knowledgeComponents)
+    .where(
+      and(
+        eq(knowledgeComponents.tenantId, tenantId),
+        eq(knowledgeComponents.status, 'active'),
+        inArray(knowledgeComponents.kcId, [...new Set(fields.map((item) => item.kcId))]),
+      ),
+    )
+    .for('share');
+  const active = new Set(rows.map((row) => row.kcId));
+  const missing = fields.filter((item) => !active.has(item.kcId));
+  if (missing.length > 0) {
+    throw new DomainError('curriculum:kc_not_active', 'Every KC named must be an active registry KC of this tenant.', {
+      fieldErrors: missing.map((item) => ({ field: item.field, message: `${item.kcId} is not an active registry KC` })),
+    });
+  }
+}
+
+/** True when dependent already reaches prerequisite, so the new edge would close a cycle. */
+async function closesCycle(tx: Database, tenantId: string, prerequisiteKcId: string, dependentKcId: string): Promise<boolean> {
+  const found = await tx.execute(sql`
+    with recursive reach(kc_id) as (
+      select ${dependentKcId}::uuid
+      union
+      select p.dependent_kc_id from ${kcPrerequisites} p join reach r on p.prerequisite_kc_id = r.kc_id
+      where p.tenant_id = ${tenantId} and p.status = 'active'
+    ) select 1 as hit from reach where kc_id = ${prerequisiteKcId}::uuid limit 1`);
+  const rows = (Array.isArray(found) ? found : (found as { rows: unknown[] }).rows) as unknown[];
+  return rows.length > 0;
+}
+
+/** POST /kc-prerequisites: one acyclic edge; the same edge again answers the existing one. */
+export async function createPrerequisite(
+  deps: KcDeps,
+  ctx: RequestContext,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<KcPrerequisite>> {
+  requireAccess(ctx.principal, ACCESS.write, 'add KC prerequisites');
+  const input = parseInput(CreatePrerequisiteInput, rawInput);
+  return runCommand(deps.db, ctx, { operation: 'kc-prerequisites.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+    await lockKey(tx, `kc-graph|${ctx.tenantId}`);
+    await requireActiveKcs(tx, ctx.tenantId, [
+      { kcId: input.prerequisite_kc_id, field: 'prerequisite_kc_id' },
+      { kcId: input.dependent_kc_id, field: 'dependent_kc_id' },
+    ]);
+    const [existing] = await tx
+      .select()
+      .from(kcPrerequisites)
+      .where(
+        and(
+          eq(kcPrerequisites.tenantId, ctx.tenantId),
+          eq(kcPrerequisites.prerequisiteKcId, input.prerequisite_kc_id),
+          eq(kcPrerequisites.dependentKcId, input.dependent_kc_id),
+        ),
+      );
+    if (existing) return { value: presentPrerequisite(existing), created: false };
+    if (await closesCycle(tx, ctx.tenantId, input.prerequisite_kc_id, input.dependent_kc_id)) {
+      throw new DomainError('curriculum:prerequisite_cycle', `${input.dependent_kc_id} already leads to ${input.prerequisite_kc_id}; the edge would close a cycle.`);
+    }
+    const now = ctx.now.toISOString();
+    const [row] = await tx
+      .insert(kcPrerequisites)
+      .values({
+        tenantId: ctx.tenantId,
+        prerequisiteId: randomUUID(),
+        prerequisiteKcId: input.prerequisite_kc_id,
+        dependentKcId: input.dependent_kc_id,
+        status: 'active',
+        createdBy: ctx.principal.subject,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return { value: presentPrerequisite(row), created: true };
+  });
+}
+
+export async function listPrerequisites(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcPrerequisite>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC prerequisites');
+  const query = parseInput(ListPrerequisitesQuery, rawQuery);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const { cursor: _cursor, limit: _limit, ...filters } = query;
+  const conditions: Array<SQL | undefined> = [
+    eq(kcPrerequisites.tenantId, ctx.tenantId),
+    eq(kcPrerequisites.status, 'active'),
+    query.kcId ? or(eq(kcPrerequisites.prerequisiteKcId, query.kcId), eq(kcPrerequisites.dependentKcId, query.kcId)) : undefined,
+    query.prerequisiteKcId ? eq(kcPrerequisites.prerequisiteKcId, query.prerequisiteKcId) : undefined,
+    query.dependentKcId ? eq(kcPrerequisites.dependentKcId, query.dependentKcId) : undefined,
+    query.updated_since ? gte(kcPrerequisites.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+  ];
+  if (query.cursor) conditions.push(gt(kcPrerequisites.prerequisiteId, String(deps.cursors.decode(query.cursor, filters).after[0])));
+  const rows =
+    limit === 0
+      ? []
+      : await deps.db.select().from(kcPrerequisites).where(and(...conditions)).orderBy(asc(kcPrerequisites.prerequisiteId)).limit(limit + 1);
+  return pageOf(rows, limit, (row) => [row.prerequisiteId], presentPrerequisite, deps.cursors, filters);
+}
+
+type ReviewRow = typeof kcReviewDecisions.$inferSelect;
+function presentReview(row: ReviewRow) {
+  return {
+    decision_id: row.decisionId,
+    kc_id: row.kcId,
+    kc_version_id: row.kcVersionId,
+    decision: row.decision,
+    reason: row.reason,
+    reviewer_ref: row.reviewerRef,
+    created_at: isoTimestamp(row.createdAt),
+  };
+}
+export type KcReviewDecision = ReturnType<typeof presentReview>;
+
+async function requireVersion(tx: Database, tenantId: string, versionId: string) {
+  const version = await findKcVersion(tx, tenantId, versionId);
+  if (!version) {
+    throw new DomainError('not_found', `No KC version ${versionId} in this tenant.`, {
+      fieldErrors: [{ field: 'kc_version_id', message: 'no such KC version' }],
+    });
+  }
+  return version;
+}
+
+/** POST /kc-review-decisions: an immutable decision on one exact KC version. */
+export async function createReviewDecision(
+  deps: KcDeps,
+  ctx: RequestContext,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<KcReviewDecision>> {
+  requireAccess(ctx.principal, ACCESS.write, 'record KC review decisions');
+  const input = parseInput(CreateReviewDecisionInput, rawInput);
+  return runCommand(deps.db, ctx, { operation: 'kc-review-decisions.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+    const version = await requireVersion(tx, ctx.tenantId, input.kc_version_id);
+    const [row] = await tx
+      .insert(kcReviewDecisions)
+      .values({
+        tenantId: ctx.tenantId,
+        decisionId: randomUUID(),
+        kcId: version.kcId,
+        kcVersionId: version.versionId,
+        decision: input.decision,
+        reason: input.reason ?? null,
+        reviewerRef: ctx.principal.subject,
+        createdAt: ctx.now.toISOString(),
+      })
+      .returning();
+    return { value: presentReview(row), created: true };
+  });
+}
+
+export async function listReviewDecisions(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcReviewDecision>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC review decisions');
+  const query = parseInput(ListByVersionQuery, rawQuery);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const { cursor: _cursor, limit: _limit, ...filters } = query;
+  const conditions: Array<SQL | undefined> = [
+    eq(kcReviewDecisions.tenantId, ctx.tenantId),
+    query.kc_version_id ? eq(kcReviewDecisions.kcVersionId, query.kc_version_id) : undefined,
+  ];
+  if (query.cursor) conditions.push(gt(kcReviewDecisions.decisionId, String(deps.cursors.decode(query.cursor, filters).after[0])));
+  const rows =
+    limit === 0
+      ? []
+      : await deps.db.select().from(kcReviewDecisions).where(and(...conditions)).orderBy(asc(kcReviewDecisions.decisionId)).limit(limit + 1);
+  return pageOf(rows, limit, (row) => [row.decisionId], presentReview, deps.cursors, filters);
+}
+
+type FirmingRow = typeof kcFirmingEvents.$inferSelect;
+function presentFirming(row: FirmingRow) {
+  return {
+    firming_event_id: row.firmingEventId,
+    kc_id: row.kcId,
+    kc_version_id: row.kcVersionId,
+    source: row.source,
+    evidence: row.evidence as Record<string, unknown>,
+    recorded_by: row.recordedBy,
+    created_at: isoTimestamp(row.createdAt),
+  };
+}
+export type KcFirmingEvent = ReturnType<typeof presentFirming>;
+
+/**
+ * Firms one exact draft version inside the caller's transaction. The course approval command calls
+ * this with source course_approval; the public endpoint never can.
+ */
+export async function firmKcVersion(
+  tx: Database,
+  ctx: RequestContext,
+  versionId: string,
+  source: (typeof CreateFirmingEventInput.shape.source.options)[number],
+  evidence: Record<string, unknown>,
+): Promise<KcFirmingEvent> {
+  await lockKey(tx, `kc-firm|${ctx.tenantId}|${versionId}`);
+  const version = await requireVersion(tx, ctx.tenantId, versionId);
+  await requireActiveKcs(tx, ctx.tenantId, [{ kcId: version.kcId, field: 'kc_version_id' }]);
+  const [firm] = await tx
+    .select({ id: kcFirmingEvents.firmingEventId })
+    .from(kcFirmingEvents)
+    .where(and(eq(kcFirmingEvents.tenantId, ctx.tenantId), eq(kcFirmingEvents.kcVersionId, versionId)));
+  if (firm) throw new DomainError('curriculum:kc_version_already_firm', `KC version ${versionId} is already firm (${firm.id}).`);
+  const [row] = await tx
+    .insert(kcFirmingEvents)
+    .values({
+      tenantId: ctx.tenantId,
+      firmingEventId: randomUUID(),
+      kcId: version.kcId,
+      kcVersionId: versionId,
+      source,
+      evidence,
+      recordedBy: ctx.principal.subject,
+      createdAt: ctx.now.toISOString(),
+    })
+    .returning();
+  return presentFirming(row);
+}
+
+/** POST /kc-firming-events: the first-genuine-response backstop. */
+export async function createFirmingEvent(
+  deps: KcDeps,
+  ctx: RequestContext,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<KcFirmingEvent>> {
+  requireAccess(ctx.principal, ACCESS.write, 'record KC firming events');
+  const input = parseInput(CreateFirmingEventInput, rawInput);
+  if (input.source === 'course_approval') {
+    throw new DomainError('curriculum:firming_source_refused', 'Course-approval firming is written only by POST /courses/{courseId}/approvals.', {
+      fieldErrors: [{ field: 'source', message: 'course_approval events come only from course approval' }],
+    });
+  }
+  return runCommand(deps.db, ctx, { operation: 'kc-firming-events.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => ({
+    value: await firmKcVersion(tx, ctx, input.kc_version_id, input.source, input.evidence ?? {}),
+    created: true,
+  }));
+}
+
+export async function listFirmingEvents(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcFirmingEvent>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC firming events');
+  const query = parseInput(ListByVersionQuery, rawQuery);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const { cursor: _cursor, limit: _limit, ...filters } = query;
+  const conditions: Array<SQL | undefined> = [
+    eq(kcFirmingEvents.tenantId, ctx.tenantId),
+    query.kc_version_id ? eq(kcFirmingEvents.kcVersionId, query.kc_version_id) : undefined,
+  ];
+  if (query.cursor) conditions.push(gt(kcFirmingEvents.firmingEventId, String(deps.cursors.decode(query.cursor, filters).after[0])));
+  const rows =
+    limit === 0
+      ? []
+      : await deps.db.select().from(kcFirmingEvents).where(and(...conditions)).orderBy(asc(kcFirmingEvents.firmingEventId)).limit(limit + 1);
+  return pageOf(rows, limit, (row) => [row.firmingEventId], presentFirming, deps.cursors, filters);
+}

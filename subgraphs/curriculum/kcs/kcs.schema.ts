@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
+import { queryBoolean, queryInteger } from '../../../platform/validation.ts';
+
+/** Input schemas of the KC registry (rule 5): no name, no document_id, stored_as fixed. */
+
+export const KC_STORED_AS = 'alpha.knowledge_component';
+
+export const KcAlphaInput = z
+  .object({
+    subject_id: z.string().min(1).optional(),
+    kc_kind: z.string().min(1).optional().describe('substantive is a known value'),
+    positive_examples: z.array(z.string()).optional(),
+    negative_examples: z.array(z.string()).optional(),
+    misconceptions: z.array(z.string()).optional(),
+    boundary_statement: z.string().optional(),
+    instructional_classification: z.object({ knowledgeType: z.string().min(1) }).catchall(z.unknown()).optional(),
+    provenance: z.record(z.string(), z.unknown()).optional(),
+    confidence: z.number().min(0).max(1).optional(),
+    author_ref: z.string().min(1).optional(),
+  })
+  .strict();
+export type KcAlphaInput = z.infer<typeof KcAlphaInput>;
+
+export const CreateKcInput = z
+  .object({
+    kc_id: z.uuid().optional().describe('Owner-issued identity; a retry with the exact kc_id is idempotent'),
+    stored_as: z.literal(KC_STORED_AS, { error: `must be ${KC_STORED_AS}; legacy CASE KC writes are refused` }),
+    definition: z.string().trim().min(1).max(10_000),
+    source_kc_id: z.string().min(1).max(500).optional().describe('Producer provenance only; never a lookup or alias'),
+    document_id: z.never({ error: 'must be absent: registry KCs are not CASE documents' }).optional(),
+    publication_status: z.enum(['draft', 'published']).optional(),
+    alpha: KcAlphaInput.default({}),
+  })
+  .strict();
+export type CreateKcInput = z.infer<typeof CreateKcInput>;
+
+export const PublishKcInput = z.object({ publication_status: z.literal('published') }).strict();
+
+export const AppendKcVersionInput = z
+  .object({ definition: z.string().trim().min(1).max(10_000).optional(), alpha: KcAlphaInput.optional() })
+  .strict()
+  .default({});
+
+export const ListKcsQuery = z
+  .object({
+    subject_id: z.string().min(1).optional(),
+    kc_kind: z.string().min(1).optional(),
+    publication_status: z.enum(['draft', 'published']).optional(),
+    updated_since: z.iso.datetime({ offset: true }).optional(),
+    includeRetired: queryBoolean.optional(),
+    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
+    cursor: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const PageQuery = z
+  .object({ limit: queryInteger(0, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
+  .strict();

@@ -1,0 +1,401 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../../platform/db.ts';
+import { lockKey } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
+import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
+import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { components, kcFirmingEvents, kcPrerequisites, kcVersions, knowledgeComponents } from '../tables.ts';
+import { ACCESS } from '../access.ts';
+import { runCommand } from '../commands.ts';
+import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
+
+/**
+ * The governed KC registry. Invariants: kc_id is the only identity (source_kc_id is provenance of
+ * exactly one identity and never resolves anything); versions are only inserted, numbered densely,
+ * and the identity's current_version_id only moves by appending one; a version is firm exactly when
+ * a firming event names it; publishing the identity never firms a version; a KC with any active
+ * reference is never retired.
+ */
+
+export interface KcDeps {
+  db: Database;
+  cursors: CursorCodec;
+}
+
+type KcRow = typeof knowledgeComponents.$inferSelect;
+type KcVersionRow = typeof kcVersions.$inferSelect;
+
+export function presentKcVersion(row: KcVersionRow, firmingEventId: string | null) {
+  return {
+    version_id: row.versionId,
+    kc_id: row.kcId,
+    version_number: row.versionNumber,
+    state: firmingEventId ? ('firm' as const) : ('draft' as const),
+    firming_event_id: firmingEventId,
+    definition: row.definition,
+    alpha: row.alpha as Record<string, unknown>,
+    created_by: row.createdBy,
+    created_at: isoTimestamp(row.createdAt),
+  };
+}
+export type KcVersion = ReturnType<typeof presentKcVersion>;
+
+export function presentKc(row: KcRow, currentVersion?: KcVersion) {
+  return {
+    kc_id: row.kcId,
+    stored_as: row.storedAs,
+    definition: row.definition,
+    source_kc_id: row.sourceKcId,
+    alpha: row.alpha as Record<string, unknown>,
+    publication_status: row.publicationStatus,
+    status: row.status,
+    current_version_id: row.currentVersionId,
+    ...(currentVersion ? { current_version: currentVersion } : {}),
+    version: row.version,
+    etag: etagOf(row.kcId, row.version),
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+    retired_at: isoTimestamp(row.retiredAt),
+  };
+}
+export type KnowledgeComponent = ReturnType<typeof presentKc>;
+
+export function kcNotFound(kcId: string): DomainError {
+  return new DomainError('not_found', `No KC ${kcId} in this tenant.`);
+}
+
+const isUuid = (value: string) => z.uuid().safeParse(value).success;
+
+async function lockKc(tx: Database, tenantId: string, kcId: string): Promise<KcRow | undefined> {
+  if (!isUuid(kcId)) return undefined;
+  const [row] = await tx
+    .select()
+    .from(knowledgeComponents)
+    .where(and(eq(knowledgeComponents.tenantId, tenantId), eq(knowledgeComponents.kcId, kcId)))
+    .for('update');
+  return row;
+}
+
+async function insertVersion(tx: Database, ctx: RequestContext, kcId: string, number: number, definition: string, alpha: unknown) {
+  const [row] = await tx
+    .insert(kcVersions)
+    .values({
+      tenantId: ctx.tenantId,
+      versionId: randomUUID(),
+      kcId,
+      versionNumber: number,
+      definition,
+      alpha,
+      createdBy: ctx.principal.subject,
+      createdAt: ctx.now.toISOString(),
+    })
+    .returning();
+  return row;
+}
+
+/** What a retry must repeat exactly to be the same creation. */
+function identityOf(input: { definition: string; source_kc_id?: string | null; alpha: unknown }) {
+  return canonicalJson({ definition: input.definition, source_kc_id: input.source_kc_id ?? null, alpha: input.alpha });
+}
+
+/**
+ * POST /kcs. A retry with the same Idempotency-Key replays; a retry with the exact kc_id and the same
+ * definition answers the existing KC (200); anything else under a taken kc_id or source_kc_id is 409.
+ */
+export async function createKc(
+  deps: KcDeps,
+  ctx: RequestContext,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<KnowledgeComponent>> {
+  requireAccess(ctx.principal, ACCESS.write, 'create KCs');
+  const input = parseInput(CreateKcInput, rawInput);
+  return runCommand(deps.db, ctx, { operation: 'kcs.create', key: idempotencyKey, request: input }, async (tx) => {
+    const kcId = input.kc_id ?? randomUUID();
+    await lockKey(tx, `kc|${ctx.tenantId}|${kcId}`);
+    if (input.source_kc_id !== undefined) await lockKey(tx, `kc-source|${ctx.tenantId}|${input.source_kc_id}`);
+    const existing = await lockKc(tx, ctx.tenantId, kcId);
+    if (existing) {
+      if (identityOf({ definition: existing.definition, source_kc_id: existing.sourceKcId, alpha: existing.alpha }) === identityOf(input)) {
+        return { value: await readKc(tx, ctx.tenantId, existing), created: false };
+      }
+      throw new DomainError('curriculum:kc_exists', `KC ${kcId} already exists; semantic edits append a version.`);
+    }
+    if (input.source_kc_id !== undefined) {
+      const [taken] = await tx
+        .select({ kcId: knowledgeComponents.kcId })
+        .from(knowledgeComponents)
+        .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.sourceKcId, input.source_kc_id)));
+      if (taken) {
+        throw new DomainError('curriculum:source_kc_id_taken', `source_kc_id ${input.source_kc_id} already belongs to another KC; retry with its kc_id.`, {
+          fieldErrors: [{ field: 'source_kc_id', message: 'provenance of another kc_id' }],
+        });
+      }
+    }
+    const now = ctx.now.toISOString();
+    const version = await insertVersion(tx, ctx, kcId, 1, input.definition, input.alpha);
+    const [row] = await tx
+      .insert(knowledgeComponents)
+      .values({
+        tenantId: ctx.tenantId,
+        kcId,
+        storedAs: input.stored_as,
+        definition: input.definition,
+        sourceKcId: input.source_kc_id ?? null,
+        subjectId: input.alpha.subject_id ?? null,
+        kcKind: input.alpha.kc_kind ?? null,
+        alpha: input.alpha,
+        publicationStatus: input.publication_status ?? 'draft',
+        status: 'active',
+        currentVersionId: version.versionId,
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return { value: presentKc(row, presentKcVersion(version, null)), created: true };
+  });
+}
+
+async function firmingOf(db: Database, tenantId: string, versionIds: string[]): Promise<Map<string, string>> {
+  if (versionIds.length === 0) return new Map();
+  const rows = await db
+    .select({ versionId: kcFirmingEvents.kcVersionId, eventId: kcFirmingEvents.firmingEventId })
+    .from(kcFirmingEvents)
+    .where(and(eq(kcFirmingEvents.tenantId, tenantId), inArray(kcFirmingEvents.kcVersionId, versionIds)));
+  return new Map(rows.map((row) => [row.versionId, row.eventId]));
+}
+
+async function presentVersions(db: Database, tenantId: string, rows: KcVersionRow[]): Promise<KcVersion[]> {
+  const firm = await firmingOf(db, tenantId, rows.map((row) => row.versionId));
+  return rows.map((row) => presentKcVersion(row, firm.get(row.versionId) ?? null));
+}
+
+async function readKc(db: Database, tenantId: string, row: KcRow): Promise<KnowledgeComponent> {
+  const [current] = row.currentVersionId ? await findVersionRows(db, tenantId, [row.currentVersionId]) : [];
+  return presentKc(row, current ? (await presentVersions(db, tenantId, [current]))[0] : undefined);
+}
+
+async function findVersionRows(db: Database, tenantId: string, versionIds: string[]): Promise<KcVersionRow[]> {
+  const valid = versionIds.filter(isUuid);
+  if (valid.length === 0) return [];
+  return db.select().from(kcVersions).where(and(eq(kcVersions.tenantId, tenantId), inArray(kcVersions.versionId, valid)));
+}
+
+/** Batched read of KC identities with their current versions (loaders, single reads). */
+export async function loadKcs(deps: KcDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<KnowledgeComponent[]> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KCs');
+  const valid = [...new Set(kcIds.filter(isUuid))];
+  if (valid.length === 0) return [];
+  const rows = await deps.db
+    .select()
+    .from(knowledgeComponents)
+    .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), inArray(knowledgeComponents.kcId, valid)));
+  const versions = await findVersionRows(deps.db, ctx.tenantId, rows.map((row) => row.currentVersionId).filter((id): id is string => id !== null));
+  const presented = new Map((await presentVersions(deps.db, ctx.tenantId, versions)).map((version) => [version.version_id, version]));
+  return rows.map((row) => presentKc(row, row.currentVersionId ? presented.get(row.currentVersionId) : undefined));
+}
+
+export async function getKc(deps: KcDeps, ctx: RequestContext, kcId: string): Promise<KnowledgeComponent> {
+  const [found] = await loadKcs(deps, ctx, [kcId]);
+  if (!found) throw kcNotFound(kcId);
+  return found;
+}
+
+export async function listKcs(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KnowledgeComponent>> {
+  requireAccess(ctx.principal, ACCESS.read, 'list KCs');
+  const query = parseInput(ListKcsQuery, rawQuery);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const { cursor: _cursor, limit: _limit, ...filters } = query;
+  const conditions: Array<SQL | undefined> = [
+    eq(knowledgeComponents.tenantId, ctx.tenantId),
+    query.includeRetired ? undefined : eq(knowledgeComponents.status, 'active'),
+    query.subject_id ? eq(knowledgeComponents.subjectId, query.subject_id) : undefined,
+    query.kc_kind ? eq(knowledgeComponents.kcKind, query.kc_kind) : undefined,
+    query.publication_status ? eq(knowledgeComponents.publicationStatus, query.publication_status) : undefined,
+    query.updated_since ? gte(knowledgeComponents.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+  ];
+  if (query.cursor) conditions.push(gt(knowledgeComponents.kcId, String(deps.cursors.decode(query.cursor, filters).after[0])));
+  const rows =
+    limit === 0
+      ? []
+      : await deps.db
+          .select({ kcId: knowledgeComponents.kcId })
+          .from(knowledgeComponents)
+          .where(and(...conditions))
+          .orderBy(asc(knowledgeComponents.kcId))
+          .limit(limit + 1);
+  const page = pageOf(rows, limit, (row) => [row.kcId], (row) => row.kcId, deps.cursors, filters);
+  const byId = new Map((await loadKcs(deps, ctx, page.data)).map((kc) => [kc.kc_id, kc]));
+  return { data: page.data.map((id) => byId.get(id) as KnowledgeComponent), next_cursor: page.next_cursor };
+}
+
+/** Locks an active KC for a mutation after checking its If-Match. */
+async function lockForMutation(tx: Database, ctx: RequestContext, kcId: string, ifMatch: string | undefined): Promise<KcRow> {
+  const row = await lockKc(tx, ctx.tenantId, kcId);
+  if (!row) throw kcNotFound(kcId);
+  checkIfMatch(ifMatch, etagOf(row.kcId, row.version));
+  return row;
+}
+
+/** PATCH /kcs/{id}: identity publication only; it never firms a version. */
+export async function publishKc(
+  deps: KcDeps,
+  ctx: RequestContext,
+  kcId: string,
+  rawInput: unknown,
+  headers: { ifMatch: string | undefined; idempotencyKey: string | undefined },
+): Promise<CommandResult<KnowledgeComponent>> {
+  requireAccess(ctx.principal, ACCESS.write, 'publish KCs');
+  const input = parseInput(PublishKcInput, rawInput);
+  return runCommand(deps.db, ctx, { operation: `kcs.publish:${kcId}`, key: headers.idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+    const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
+    if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
+    if (row.publicationStatus === 'published') return { value: await readKc(tx, ctx.tenantId, row), created: false };
+    const [updated] = await tx
+      .update(knowledgeComponents)
+      .set({ publicationStatus: 'published', version: row.version + 1, updatedAt: ctx.now.toISOString() })
+      .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)))
+      .returning();
+    return { value: await readKc(tx, ctx.tenantId, updated), created: false };
+  });
+}
+
+/** What still points at a KC: any of these blocks its retirement. */
+async function activeReferences(tx: Database, tenantId: string, kcId: string) {
+  const prerequisites = await tx
+    .select({ id: kcPrerequisites.prerequisiteId })
+    .from(kcPrerequisites)
+    .where(
+      and(
+        eq(kcPrerequisites.tenantId, tenantId),
+        eq(kcPrerequisites.status, 'active'),
+        or(eq(kcPrerequisites.prerequisiteKcId, kcId), eq(kcPrerequisites.dependentKcId, kcId)),
+      ),
+    );
+  const referencing = await tx
+    .select({ componentId: components.componentId, alpha: components.alpha })
+    .from(components)
+    .where(
+      and(
+        eq(components.tenantId, tenantId),
+        eq(components.status, 'active'),
+        or(
+          sql`${components.alpha}->'scope_kc_refs' @> ${JSON.stringify([kcId])}::jsonb`,
+          sql`${components.alpha}->'remediation_entries' @> ${JSON.stringify([{ kc_ref: kcId }])}::jsonb`,
+        ),
+      ),
+    );
+  const scoped = referencing.filter((row) => ((row.alpha as { scope_kc_refs?: string[] }).scope_kc_refs ?? []).includes(kcId));
+  const remediating = referencing.filter((row) =>
+    ((row.alpha as { remediation_entries?: Array<{ kc_ref: string }> }).remediation_entries ?? []).some((entry) => entry.kc_ref === kcId),
+  );
+  return {
+    prerequisite_ids: prerequisites.map((row) => row.id),
+    scope_component_ids: scoped.map((row) => row.componentId),
+    remediation_component_ids: remediating.map((row) => row.componentId),
+  };
+}
+
+/** DELETE /kcs/{id}: soft-retire, refused while any active reference remains. */
+export async function retireKc(
+  deps: KcDeps,
+  ctx: RequestContext,
+  kcId: string,
+  headers: { ifMatch: string | undefined; idempotencyKey: string | undefined },
+): Promise<CommandResult<KnowledgeComponent>> {
+  requireAccess(ctx.principal, ACCESS.write, 'retire KCs');
+  return runCommand(deps.db, ctx, { operation: `kcs.retire:${kcId}`, key: headers.idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
+    const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
+    if (row.status !== 'active') return { value: await readKc(tx, ctx.tenantId, row), created: false };
+    const references = await activeReferences(tx, ctx.tenantId, kcId);
+    if (Object.values(references).some((ids) => ids.length > 0)) {
+      throw new DomainError('curriculum:kc_in_use', `KC ${kcId} still has active references; remove them first.`, {
+        extensions: { active_references: references },
+      });
+    }
+    const now = ctx.now.toISOString();
+    const [updated] = await tx
+      .update(knowledgeComponents)
+      .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
+      .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)))
+      .returning();
+    return { value: await readKc(tx, ctx.tenantId, updated), created: false };
+  });
+}
+
+/** POST /kcs/{id}/versions: a semantic edit appends the next immutable draft version. */
+export async function appendKcVersion(
+  deps: KcDeps,
+  ctx: RequestContext,
+  kcId: string,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<KcVersion>> {
+  requireAccess(ctx.principal, ACCESS.write, 'append KC versions');
+  const input = parseInput(AppendKcVersionInput, rawInput);
+  return runCommand(deps.db, ctx, { operation: `kcs.versions.append:${kcId}`, key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+    const row = await lockKc(tx, ctx.tenantId, kcId);
+    if (!row) throw kcNotFound(kcId);
+    if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
+    const [last] = await tx
+      .select({ number: sql<number>`max(${kcVersions.versionNumber})` })
+      .from(kcVersions)
+      .where(and(eq(kcVersions.tenantId, ctx.tenantId), eq(kcVersions.kcId, kcId)));
+    const definition = input.definition ?? row.definition;
+    const alpha = input.alpha ?? row.alpha;
+    const version = await insertVersion(tx, ctx, kcId, Number(last?.number ?? 0) + 1, definition, alpha);
+    const alphaFields = alpha as { subject_id?: string; kc_kind?: string };
+    await tx
+      .update(knowledgeComponents)
+      .set({
+        definition,
+        alpha,
+        subjectId: alphaFields.subject_id ?? null,
+        kcKind: alphaFields.kc_kind ?? null,
+        currentVersionId: version.versionId,
+        version: row.version + 1,
+        updatedAt: ctx.now.toISOString(),
+      })
+      .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)));
+    return { value: presentKcVersion(version, null), created: true };
+  });
+}
+
+export async function listKcVersions(deps: KcDeps, ctx: RequestContext, kcId: string, rawQuery: unknown): Promise<Page<KcVersion>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC versions');
+  const query = parseInput(PageQuery, rawQuery);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const filters = { kcId };
+  await getKc(deps, ctx, kcId);
+  const after = query.cursor ? Number(deps.cursors.decode(query.cursor, filters).after[0]) : 0;
+  const rows =
+    limit === 0
+      ? []
+      : await deps.db
+          .select()
+          .from(kcVersions)
+          .where(and(eq(kcVersions.tenantId, ctx.tenantId), eq(kcVersions.kcId, kcId), gt(kcVersions.versionNumber, after)))
+          .orderBy(asc(kcVersions.versionNumber))
+          .limit(limit + 1);
+  const page = pageOf(rows, limit, (row) => [row.versionNumber], (row) => row, deps.cursors, filters);
+  return { data: await presentVersions(deps.db, ctx.tenantId, page.data), next_cursor: page.next_cursor };
+}
+
+export async function getKcVersion(deps: KcDeps, ctx: RequestContext, kcId: string, versionId: string): Promise<KcVersion> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC versions');
+  const [row] = await findVersionRows(deps.db, ctx.tenantId, [versionId]);
+  if (!row || row.kcId !== kcId) throw new DomainError('not_found', `No version ${versionId} of KC ${kcId} in this tenant.`);
+  return (await presentVersions(deps.db, ctx.tenantId, [row]))[0];
+}
+
+/** The exact version row behind review and firming commands. */
+export async function findKcVersion(db: Database, tenantId: string, versionId: string): Promise<KcVersionRow | undefined> {
+  return (await findVersionRows(db, tenantId, [versionId]))[0];
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { curriculumV1, http, newTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { createComponent, expectProblem, key, readComponent, tenantRowCounts } from './helpers.ts';
+import { startFakeContent, type FakeContent, type FakeMode } from './fake-content.ts';
+
+/**
+ * Every way the content eligibility call can fail, against every command that asks it: each fails
+ * closed with its typed problem and leaves nothing behind.
+ */
+
+let fake: FakeContent;
+let platform: TestPlatform;
+beforeAll(async () => {
+  fake = await startFakeContent();
+  platform = await startTestPlatform({ config: { contentUrl: fake.url, serviceCallTimeoutMs: 300 } });
+});
+afterAll(async () => {
+  await platform?.close();
+  await fake?.close();
+});
+beforeEach(() => {
+  fake.mode = 'eligible';
+});
+
+const componentsUrl = `${curriculumV1}/components`;
+const pin = (contentKind = 'article') => ({ module: 'content', content_kind: contentKind, content_id: randomUUID(), content_version_id: randomUUID() });
+
+const FAULTS: Array<[FakeMode, number, string]> = [
+  ['timeout', 503, 'curriculum:content_unavailable'],
+  ['500', 503, 'curriculum:content_unavailable'],
+  ['503', 503, 'curriculum:content_unavailable'],
+  ['reset', 503, 'curriculum:content_unavailable'],
+  ['truncated', 502, 'curriculum:content_answer_invalid'],
+  ['wrong_id', 502, 'curriculum:content_answer_invalid'],
+  ['ineligible', 409, 'curriculum:target_not_serveable'],
+  ['failed_trust', 409, 'curriculum:target_not_serveable'],
+];
+
+async function pinnedLesson(caller: Caller) {
+  const target = pin();
+  await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
+  const lesson = await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', parent_component_id: 'course', alpha: { target_ref: target } });
+  return { lesson, target };
+}
+
+describe('content eligibility faults: nothing is written', () => {
+  it.each(FAULTS)('POST /components when content answers %s', async (mode, status, code) => {
+    const caller = await newTenant(platform);
+    await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
+    const before = await tenantRowCounts(platform, caller.tenantId);
+    fake.mode = mode;
+    const reply = await http(platform, 'POST', componentsUrl, {
+      token: caller.token,
+      body: { component_id: 'lesson', kind: 'lesson', parent_component_id: 'course', alpha: { target_ref: pin() } },
+    });
+    expectProblem(reply, status, code);
+    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(before);
+  });
+
+  it.each(FAULTS)('PATCH of the target when content answers %s', async (mode, status, code) => {
+    const caller = await newTenant(platform);
+    const { lesson } = await pinnedLesson(caller);
+    const before = await tenantRowCounts(platform, caller.tenantId);
+    fake.mode = mode;
+    const reply = await http(platform, 'PATCH', `${componentsUrl}/lesson`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': lesson.etag },
+      body: { alpha: { target_ref: pin() } },
+    });
+    expectProblem(reply, status, code);
+    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(before);
+    expect((await readComponent(platform, caller, 'lesson')).body).toEqual(lesson);
+  });
+
+  it.each(FAULTS)('repoint when content answers %s', async (mode, status, code) => {
+    const caller = await newTenant(platform);
+    const { lesson, target } = await pinnedLesson(caller);
+    const before = await tenantRowCounts(platform, caller.tenantId);
+    fake.mode = mode;
+    const reply = await http(platform, 'POST', `${componentsUrl}/lesson/repoint`, {
+      token: caller.token,
+      headers: key(),
+      body: { operation: 'repoint', expected_target_ref: target, target_ref: { ...target, content_version_id: randomUUID() } },
+    });
+    expectProblem(reply, status, code === 'curriculum:target_not_serveable' ? 'curriculum:repoint_target_not_serveable' : code);
+    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(before);
+    expect((await readComponent(platform, caller, 'lesson')).body).toEqual(lesson);
+  });
+
+  it('a malformed pin is refused before content is asked', async () => {
+    const caller = await newTenant(platform);
+    const calls = fake.calls;
+    const reply = await http(platform, 'POST', componentsUrl, {
+      token: caller.token,
+      body: { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: { ...pin(), assessment_role: 'summative' } } },
+    });
+    expectProblem(reply, 400, 'curriculum:validation_failed');
+    expect(fake.calls).toBe(calls);
+  });
+
+  it('a repoint to a version that is not practice_eligible is refused', async () => {
+    const caller = await newTenant(platform);
+    const { target } = await pinnedLesson(caller);
+    fake.mode = 'not_practice';
+    const reply = await http(platform, 'POST', `${componentsUrl}/lesson/repoint`, {
+      token: caller.token,
+      headers: key(),
+      body: { operation: 'repoint', expected_target_ref: target, target_ref: { ...target, content_version_id: randomUUID() } },
+    });
+    expectProblem(reply, 409, 'curriculum:repoint_target_not_serveable');
+  });
+});
+
+describe('mastery gate publication (rule 17)', () => {
+  function publish(caller: Caller, etag: string, alpha: Record<string, unknown>) {
+    return http(platform, 'PATCH', `${componentsUrl}/gate`, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': etag }, body: { alpha } });
+  }
+
+  it('publishes only with the exact test_bank target_ref and renderer:qti-test in the same patch, after content agrees', async () => {
+    const caller = await newTenant(platform);
+    const bank = pin('test_bank');
+    fake.kinds.set(bank.content_version_id, 'test_bank');
+    expectProblem(await http(platform, 'POST', componentsUrl, { token: caller.token, body: { component_id: 'g0', kind: 'mastery_gate' } }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await http(platform, 'POST', componentsUrl, { token: caller.token, body: { component_id: 'g1', kind: 'mastery_gate', alpha: { publication_status: 'draft', target_ref: pin('test') } } }),
+      400,
+      'curriculum:validation_failed',
+    );
+    const gate = await createComponent(platform, caller, { component_id: 'gate', kind: 'mastery_gate', alpha: { publication_status: 'draft', target_ref: bank, renderer_ref: 'renderer:qti-test' } });
+    const noTarget = await publish(caller, gate.etag, { publication_status: 'published' });
+    expectProblem(noTarget, 400, 'curriculum:validation_failed');
+    expect(noTarget.body.fieldErrors.map((error: any) => error.field)).toContain('alpha.target_ref');
+    expectProblem(await publish(caller, gate.etag, { publication_status: 'published', target_ref: bank }), 400, 'curriculum:validation_failed');
+    expectProblem(await publish(caller, gate.etag, { publication_status: 'published', target_ref: bank, renderer_ref: 'renderer:interactive-lesson' }), 400, 'curriculum:validation_failed');
+    for (const mode of ['ineligible', 'failed_trust', 'wrong_id', 'timeout'] as const) {
+      fake.mode = mode;
+      const refused = await publish(caller, gate.etag, { publication_status: 'published', target_ref: bank, renderer_ref: 'renderer:qti-test' });
+      expect(refused.status, mode).toBeGreaterThanOrEqual(409);
+    }
+    expect((await readComponent(platform, caller, 'gate')).body.alpha.publication_status).toBe('draft');
+    fake.mode = 'eligible';
+    const published = await publish(caller, gate.etag, { publication_status: 'published', target_ref: bank, renderer_kind: 'qti_test' });
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+    expect(published.body.alpha).toMatchObject({ publication_status: 'published', renderer_ref: 'renderer:qti-test', target_ref: bank });
+  });
+
+  it('a published gate pinning its bank is frozen to repoints', async () => {
+    const caller = await newTenant(platform);
+    const bank = pin('test_bank');
+    fake.kinds.set(bank.content_version_id, 'test_bank');
+    await createComponent(platform, caller, { component_id: 'gate', kind: 'mastery_gate', alpha: { publication_status: 'published', target_ref: bank, renderer_ref: 'renderer:qti-test' } });
+    const next = { ...bank, content_version_id: randomUUID() };
+    fake.kinds.set(next.content_version_id, 'test_bank');
+    const reply = await http(platform, 'POST', `${componentsUrl}/gate/repoint`, {
+      token: caller.token,
+      headers: key(),
+      body: { operation: 'repoint', expected_target_ref: bank, target_ref: next },
+    });
+    expectProblem(reply, 409, 'curriculum:approved_chain_repoint_frozen');
+  });
+});

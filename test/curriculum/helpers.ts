@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { curriculumV1, http, type Caller, type Reply } from '../kit.ts';
+import type { RunningPlatform } from '../../gateway/platform.ts';
+
+/** Small builders shared by the curriculum tests: every call goes through the documented paths. */
+
+export const key = () => ({ 'idempotency-key': randomUUID() });
+
+export function kcBody(overrides: Record<string, unknown> = {}) {
+  return {
+    stored_as: 'alpha.knowledge_component',
+    definition: `Recognise equal parts ${randomUUID()}`,
+    alpha: { subject_id: 'math', kc_kind: 'substantive', positive_examples: ['3/4'], instructional_classification: { knowledgeType: 'conceptual' } },
+    ...overrides,
+  };
+}
+
+export async function createKc(platform: RunningPlatform, caller: Caller, overrides: Record<string, unknown> = {}): Promise<any> {
+  const reply = await http(platform, 'POST', `${curriculumV1}/kcs`, { token: caller.token, body: kcBody(overrides) });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body;
+}
+
+export async function createComponent(platform: RunningPlatform, caller: Caller, body: Record<string, unknown>): Promise<any> {
+  const reply = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body;
+}
+
+export async function addPrerequisite(platform: RunningPlatform, caller: Caller, prerequisite: string, dependent: string): Promise<Reply> {
+  return http(platform, 'POST', `${curriculumV1}/kc-prerequisites`, {
+    token: caller.token,
+    headers: key(),
+    body: { prerequisite_kc_id: prerequisite, dependent_kc_id: dependent },
+  });
+}
+
+export function expectProblem(reply: Reply, status: number, code: string): void {
+  expect([reply.status, reply.body?.code], JSON.stringify(reply.body)).toEqual([status, code]);
+  expect(reply.headers.get('content-type')).toContain('application/problem+json');
+}
+
+/** Rows of a raw statement, whichever driver answered. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+/** Every row of a tenant's curriculum tables, to prove a refused write left nothing behind. */
+export async function tenantRowCounts(platform: RunningPlatform, tenantId: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of ['components', 'associations', 'knowledge_components', 'kc_versions', 'kc_prerequisites', 'pin_audit']) {
+    const result = await platform.runtime.database.db.execute(
+      sql`select count(*)::int as n from ${sql.raw(`curriculum.${table}`)} where tenant_id = ${tenantId}`,
+    );
+    const rows = rowsOf<{ n: number }>(result);
+    counts[table] = Number(rows[0].n);
+  }
+  return counts;
+}
+
+/** A second exact version of an existing item, trusted by another identity. */
+export async function trustedNewVersion(platform: RunningPlatform, author: Caller, contentId: string): Promise<string> {
+  const { sameTenant, tenantRoot } = await import('../kit.ts');
+  const version = await http(platform, 'POST', `${tenantRoot(author.tenantId)}/items/${contentId}/versions`, {
+    token: author.token,
+    body: { student_view: { blocks: [{ type: 'text', text: 'Second body', order: 0 }] } },
+  });
+  expect(version.status, JSON.stringify(version.body)).toBe(201);
+  const reviewer = await sameTenant(platform, author);
+  const qc = await http(platform, 'POST', `${tenantRoot(author.tenantId)}/items/${contentId}/versions/${version.body.version_id}/qc-decisions`, {
+    token: reviewer.token,
+    body: { trust_status: 'trusted', reason: 'reviewed' },
+  });
+  expect(qc.status, JSON.stringify(qc.body)).toBe(201);
+  return version.body.version_id as string;
+}
+
+export function pinOf(version: { contentId: string; versionId: string; contentKind: string }) {
+  return { module: 'content', content_kind: version.contentKind, content_id: version.contentId, content_version_id: version.versionId };
+}
+
+export async function readComponent(platform: RunningPlatform, caller: Caller, componentId: string): Promise<Reply> {
+  return http(platform, 'GET', `${curriculumV1}/components/${componentId}`, { token: caller.token });
+}
