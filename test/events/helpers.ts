@@ -22,3 +22,6 @@ export function viewed(sourceId: string, overrides: Record<string, unknown> = {}
 export async function post(platform: RunningPlatform, caller: Caller, events: unknown[], headers: Record<string, string> = {}) {
   return http(platform, 'POST', `${root}/events`, { token: caller.token, body: { events }, headers });
 }
+
+/** The shared real fixtures (Ed-Fi, Caliper): test data only, read where they are. */
+export const FIXTURES = process.env.FIXTURES_DIR ?? '/work/shared/fixtures';
