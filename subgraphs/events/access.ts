@@ -1,8 +1,63 @@
-import type { AccessRule } from '../../platform/auth.ts';
+import type { AccessRule, Principal } from '../../platform/auth.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { BOUNDARY_REJECTED } from './errors.ts';
 
 /** Scopes and roles of the events document. */
 export const ACCESS = {
   read: { scopes: ['events:read'] },
   write: { scopes: ['events:write'] },
   registerSource: { anyOf: [{ scopes: ['events:sources:write'] }, { anyRole: ['approved_source', 'operator'] }] },
+  /** Source imports write events and school-records moments: events:write plus an import grant or operator. */
+  sourceImport: { scopes: ['events:write'] },
 } satisfies Record<string, AccessRule>;
+
+/**
+ * The identity boundary of a token: each dimension is either unbounded (undefined) or the set of
+ * values the token may touch. orgIds and schoolIds are one dimension: the organization (school)
+ * an event or moment belongs to.
+ */
+export interface BoundaryScope {
+  studentIds?: ReadonlySet<string>;
+  orgIds?: ReadonlySet<string>;
+  contentIds?: ReadonlySet<string>;
+}
+
+export type BoundaryDimension = keyof BoundaryScope;
+
+export function boundaryOf(principal: Principal): BoundaryScope {
+  const { studentIds, orgIds, schoolIds, contentIds } = principal.boundary;
+  const orgs = orgIds || schoolIds ? new Set([...(orgIds ?? []), ...(schoolIds ?? [])]) : undefined;
+  return {
+    ...(studentIds ? { studentIds: new Set(studentIds) } : {}),
+    ...(orgs ? { orgIds: orgs } : {}),
+    ...(contentIds ? { contentIds: new Set(contentIds) } : {}),
+  };
+}
+
+/** The claim name a client sees in the field error of each dimension. */
+const CLAIM: Record<BoundaryDimension, string> = { studentIds: 'studentIds', orgIds: 'orgIds/schoolIds', contentIds: 'contentIds' };
+
+export function boundaryRejected(dimension: BoundaryDimension, field: string, detail: string): DomainError {
+  return new DomainError(BOUNDARY_REJECTED, detail, {
+    fieldErrors: [{ field, message: `outside the token's ${CLAIM[dimension]} boundary` }],
+  });
+}
+
+/**
+ * A record (or a requested filter) against the boundary: every bounded dimension must hold a value
+ * inside it. `fields` maps each dimension to the client's field name and its value.
+ */
+export function requireWithinBoundary(
+  scope: BoundaryScope,
+  values: Partial<Record<BoundaryDimension, { field: string; value: string | null | undefined }>>,
+  what: string,
+): void {
+  for (const dimension of ['studentIds', 'orgIds', 'contentIds'] as const) {
+    const allowed = scope[dimension];
+    const given = values[dimension];
+    if (!allowed || !given) continue;
+    if (given.value == null || !allowed.has(given.value)) {
+      throw boundaryRejected(dimension, given.field, `The token may not ${what} ${given.field} ${given.value ?? '(none)'}.`);
+    }
+  }
+}

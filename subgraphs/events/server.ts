@@ -9,6 +9,11 @@ import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap 
 import type { PlatformRuntime, ServiceDefinition } from '../../platform/service.ts';
 import { EVENTS_NAMESPACE } from './errors.ts';
 import { sourceRoutes } from './sources/sources.routes.ts';
+import { eventRoutes } from './learning/events.routes.ts';
+import { importRoutes } from './imports/imports.routes.ts';
+import { momentRoutes } from './moments/moments.routes.ts';
+import type { EventReads } from './learning/events.service.ts';
+import { httpPeopleClient } from '../../platform/people-client.ts';
 import { ensureDemoSource, findSources, listSources, registerSource, type ActivitySource } from './sources/sources.service.ts';
 
 export const EVENTS_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/events.graphql', import.meta.url)), 'utf8');
@@ -46,6 +51,11 @@ function eventsResolvers(runtime: PlatformRuntime): GraphQLResolverMap<GraphCont
 }
 
 export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
+  const reads: EventReads = {
+    db: runtime.database.db,
+    cursors: runtime.cursors,
+    people: httpPeopleClient({ baseUrl: () => runtime.config.peopleUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth, caller: 'events' }),
+  };
   return {
     name: 'events',
     title: 'Events service',
@@ -55,6 +65,9 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
     schema: buildSubgraphSchema({ typeDefs: parse(EVENTS_SDL), resolvers: eventsResolvers(runtime) as never }),
     routes(app) {
       sourceRoutes(app, runtime);
+      eventRoutes(app, runtime, reads);
+      importRoutes(app, runtime);
+      momentRoutes(app, runtime, reads);
     },
     async mintResponse(minted) {
       const principal = await runtime.auth.authenticate(`Bearer ${minted.token}`);

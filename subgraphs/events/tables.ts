@@ -1,4 +1,4 @@
-import { index, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idempotencyTable } from '../../platform/idempotency.ts';
 
 /** The events service's own schema; every key starts with tenant_id. */
@@ -24,3 +24,122 @@ export const activitySources = eventsSchema.table(
 );
 
 export const eventsIdempotency = idempotencyTable(eventsSchema);
+
+/**
+ * Immutable learning events. `seq` is the tenant's commit sequence, assigned under a per-tenant
+ * advisory lock held until commit, so seq order is commit order and `recordedAt` never goes back:
+ * a modifiedSince poller that keeps its high-watermark cannot miss a committed event.
+ */
+export const learningEvents = eventsSchema.table(
+  'learning_events',
+  {
+    tenantId: text('tenant_id').notNull(),
+    eventId: uuid('event_id').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+    kind: text('kind').notNull(),
+    studentId: text('student_id'),
+    contentId: text('content_id'),
+    orgId: text('org_id'),
+    activitySourceId: uuid('activity_source_id').notNull(),
+    happenedAt: timestamp('happened_at', { withTimezone: true, mode: 'string' }).notNull(),
+    sourceEventId: text('source_event_id'),
+    eventType: text('event_type').notNull(),
+    profile: text('profile').notNull(),
+    action: text('action').notNull(),
+    actorRef: jsonb('actor_ref').notNull(),
+    objectRef: jsonb('object_ref').notNull(),
+    extensions: jsonb('extensions').notNull(),
+    /** What the producer sent, kept as evidence; never part of a response. */
+    rawPayload: jsonb('raw_payload').notNull(),
+    importId: uuid('import_id'),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.eventId] }),
+    uniqueIndex('learning_events_seq_idx').on(table.tenantId, table.seq),
+    index('learning_events_recorded_idx').on(table.tenantId, table.recordedAt),
+    index('learning_events_student_idx').on(table.tenantId, table.studentId, table.seq),
+    index('learning_events_content_idx').on(table.tenantId, table.contentId, table.seq),
+  ],
+);
+
+/** School-records attendance moments, descriptor fields resolved at import. */
+export const attendanceEvents = eventsSchema.table(
+  'attendance_events',
+  {
+    tenantId: text('tenant_id').notNull(),
+    attendanceEventId: uuid('attendance_event_id').notNull(),
+    studentId: text('student_id').notNull(),
+    schoolId: text('school_id').notNull(),
+    classId: text('class_id'),
+    eventDate: date('event_date', { mode: 'string' }).notNull(),
+    category: text('category').notNull(),
+    categoryDescriptor: text('category_descriptor').notNull(),
+    durationDays: doublePrecision('duration_days'),
+    sessionName: text('session_name'),
+    schoolYear: text('school_year'),
+    sourceSystem: text('source_system').notNull(),
+    sourceRecordId: text('source_record_id'),
+    importId: uuid('import_id').notNull(),
+    /** The producer's row, including the free-text reason; never part of a response. */
+    rawPayload: jsonb('raw_payload').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.attendanceEventId] }),
+    index('attendance_events_date_idx').on(table.tenantId, table.eventDate, table.attendanceEventId),
+    index('attendance_events_student_idx').on(table.tenantId, table.studentId, table.eventDate),
+  ],
+);
+
+/** School-records discipline moments; narratives and reporter names stay in the raw payload. */
+export const disciplineEvents = eventsSchema.table(
+  'discipline_events',
+  {
+    tenantId: text('tenant_id').notNull(),
+    disciplineEventId: uuid('discipline_event_id').notNull(),
+    incidentId: text('incident_id').notNull(),
+    studentId: text('student_id').notNull(),
+    schoolId: text('school_id').notNull(),
+    eventDate: date('event_date', { mode: 'string' }).notNull(),
+    incidentTime: text('incident_time'),
+    behavior: text('behavior').notNull(),
+    behaviorDescriptor: text('behavior_descriptor').notNull(),
+    participationCode: text('participation_code'),
+    participationCodeDescriptor: text('participation_code_descriptor'),
+    location: text('location'),
+    locationDescriptor: text('location_descriptor'),
+    disciplineAction: text('discipline_action'),
+    disciplineActionDescriptor: text('discipline_action_descriptor'),
+    reporterDescription: text('reporter_description'),
+    reporterDescriptionDescriptor: text('reporter_description_descriptor'),
+    sourceSystem: text('source_system').notNull(),
+    sourceRecordId: text('source_record_id'),
+    importId: uuid('import_id').notNull(),
+    rawPayload: jsonb('raw_payload').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.disciplineEventId] }),
+    index('discipline_events_date_idx').on(table.tenantId, table.eventDate, table.disciplineEventId),
+    index('discipline_events_student_idx').on(table.tenantId, table.studentId, table.eventDate),
+  ],
+);
+
+/** One row per materialized source import. */
+export const sourceImports = eventsSchema.table(
+  'source_imports',
+  {
+    tenantId: text('tenant_id').notNull(),
+    importId: uuid('import_id').notNull(),
+    label: text('label'),
+    sourceSystem: text('source_system').notNull(),
+    adapter: text('adapter').notNull(),
+    status: text('status').notNull(),
+    acceptedCount: integer('accepted_count').notNull(),
+    materializedCount: integer('materialized_count').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.importId] })],
+);

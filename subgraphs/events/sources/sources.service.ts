@@ -32,7 +32,7 @@ export function presentSource(row: SourceRow) {
 export type ActivitySource = ReturnType<typeof presentSource>;
 
 /** Same sourceIri and name: the original row (replay). Same sourceIri, other name: 409. */
-async function createOrReplay(tx: Database, ctx: RequestContext, input: z.infer<typeof RegisterSourceInput>): Promise<CommandResult<ActivitySource>> {
+export async function createOrReplay(tx: Database, ctx: RequestContext, input: z.infer<typeof RegisterSourceInput>): Promise<CommandResult<ActivitySource>> {
   await lockKey(tx, `events.source|${ctx.tenantId}|${input.sourceIri}`);
   const [existing] = await tx
     .select()

@@ -1,0 +1,133 @@
+import { DomainError, type FieldError } from '../../platform/errors.ts';
+import { UNPROCESSABLE } from './errors.ts';
+import { CALIPER_ACTIONS, CALIPER_CONTEXT, KIND_CATALOGUE, PLAYER_EXTENSION_KEYS, PLAYER_EXTENSION_NAMESPACE } from './vocabulary.ts';
+
+/**
+ * The Caliper 1.2 side of an event: what the server derives when the producer omits it, the
+ * checks on what the producer sent, and the JSON-LD an event is as a Caliper event.
+ */
+
+export interface EntityRef {
+  id: string;
+  type: string;
+  [property: string]: unknown;
+}
+
+/** What the caller sent about one event, after shape validation. */
+export interface EventClaims {
+  kind: string;
+  studentId?: string;
+  contentId?: string;
+  eventType?: string;
+  profile?: string;
+  action?: string;
+  actorRef?: EntityRef;
+  objectRef?: EntityRef;
+  extensions?: Record<string, unknown>;
+}
+
+export interface DerivedCaliper {
+  eventType: string;
+  profile: string;
+  action: string;
+  actorRef: EntityRef;
+  objectRef: EntityRef;
+}
+
+export const studentIri = (studentId: string) => `urn:alpha:student:${encodeURIComponent(studentId)}`;
+export const contentIri = (contentId: string) => `urn:alpha:content:${encodeURIComponent(contentId)}`;
+
+const PLAYER_KEYS: ReadonlySet<string> = new Set(PLAYER_EXTENSION_KEYS);
+const PLAYER_PREFIX = `${PLAYER_EXTENSION_NAMESPACE}/`;
+
+/** Value rules of the registry keys whose type the registry fixes; the others carry any JSON. */
+const PLAYER_VALUE_RULES: Record<string, (value: unknown) => boolean> = {
+  first_attempt: (value) => typeof value === 'boolean',
+  attempt_ordinal: (value) => Number.isInteger(value) && (value as number) >= 1,
+  attempt_count: (value) => Number.isInteger(value) && (value as number) >= 0,
+  response_time_ms: (value) => Number.isInteger(value) && (value as number) >= 0,
+  occurred_at: (value) => typeof value === 'string' && isTimestamp(value),
+};
+
+export function isTimestamp(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+/** Field errors of the extension object: every key must be a registry key in the player namespace. */
+export function extensionErrors(extensions: Record<string, unknown> | undefined, field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [key, value] of Object.entries(extensions ?? {})) {
+    const name = key.startsWith(PLAYER_PREFIX) ? key.slice(PLAYER_PREFIX.length) : undefined;
+    if (name === undefined || !PLAYER_KEYS.has(name)) {
+      errors.push({ field: `${field}.${key}`, message: `not a key of ${PLAYER_PREFIX} in the governed player extension registry` });
+      continue;
+    }
+    const rule = PLAYER_VALUE_RULES[name];
+    if (rule && !rule(value)) errors.push({ field: `${field}.${key}`, message: `invalid value for ${name}` });
+  }
+  return errors;
+}
+
+/**
+ * Derives eventType, profile, action, actor and object from the kind; a sent value must be the one
+ * the kind stands for, so an event is never two different Caliper events at once.
+ */
+export function deriveCaliper(claims: EventClaims, field: string): { value?: DerivedCaliper; errors: FieldError[] } {
+  const definition = KIND_CATALOGUE[claims.kind];
+  if (!definition) {
+    return { errors: [{ field: `${field}.kind`, message: `unknown kind; known kinds: ${Object.keys(KIND_CATALOGUE).join(', ')}` }] };
+  }
+  const errors: FieldError[] = [];
+  for (const property of ['eventType', 'profile', 'action'] as const) {
+    const sent = claims[property];
+    if (sent !== undefined && sent !== definition[property]) {
+      errors.push({ field: `${field}.${property}`, message: `kind ${claims.kind} is ${property} ${definition[property]}` });
+    }
+  }
+  const actorRef = claims.actorRef ?? (claims.studentId ? { id: studentIri(claims.studentId), type: 'Person' } : undefined);
+  const objectRef = claims.objectRef ?? (claims.contentId ? { id: contentIri(claims.contentId), type: definition.objectType } : undefined);
+  if (!actorRef) errors.push({ field: `${field}.studentId`, message: 'send studentId or actorRef: a Caliper event needs an actor' });
+  if (!objectRef) errors.push({ field: `${field}.contentId`, message: 'send contentId or objectRef: a Caliper event needs an object' });
+  if (claims.studentId && claims.actorRef && claims.actorRef.id !== studentIri(claims.studentId)) {
+    errors.push({ field: `${field}.actorRef.id`, message: `must be ${studentIri(claims.studentId)} for studentId ${claims.studentId}` });
+  }
+  if (claims.contentId && claims.objectRef && claims.objectRef.id !== contentIri(claims.contentId)) {
+    errors.push({ field: `${field}.objectRef.id`, message: `must be ${contentIri(claims.contentId)} for contentId ${claims.contentId}` });
+  }
+  errors.push(...extensionErrors(claims.extensions, `${field}.extensions`));
+  if (errors.length > 0 || !actorRef || !objectRef) return { errors };
+  return { value: { eventType: definition.eventType, profile: definition.profile, action: definition.action, actorRef, objectRef }, errors };
+}
+
+export function requireNoErrors(errors: FieldError[], code = UNPROCESSABLE, detail = 'Some events are not acceptable.'): void {
+  if (errors.length > 0) throw new DomainError(code, detail, { fieldErrors: errors });
+}
+
+/** The stored event as a Caliper 1.2 event (JSON-LD). */
+export function caliperEventOf(event: {
+  id: string;
+  eventType: string;
+  profile: string;
+  action: string;
+  actorRef: EntityRef;
+  objectRef: EntityRef;
+  happenedAt: string;
+  edApp: string | null;
+  extensions: Record<string, unknown>;
+}): Record<string, unknown> {
+  if (!(CALIPER_ACTIONS[event.eventType] ?? []).includes(event.action)) {
+    throw new Error(`catalogue defect: ${event.eventType} has no action ${event.action}`);
+  }
+  return {
+    '@context': CALIPER_CONTEXT,
+    id: `urn:uuid:${event.id}`,
+    type: event.eventType,
+    profile: event.profile,
+    actor: event.actorRef,
+    action: event.action,
+    object: event.objectRef,
+    eventTime: event.happenedAt,
+    ...(event.edApp ? { edApp: { id: event.edApp, type: 'SoftwareApplication' } } : {}),
+    ...(Object.keys(event.extensions).length > 0 ? { extensions: event.extensions } : {}),
+  };
+}

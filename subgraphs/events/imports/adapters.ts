@@ -1,0 +1,237 @@
+import { z } from 'zod';
+import type { FieldError } from '../../../platform/errors.ts';
+import { fieldErrorsOf } from '../../../platform/validation.ts';
+import { resolveDescriptor, VENDOR_ACTIVITY_KIND, type DescriptorName } from '../vocabulary.ts';
+
+/**
+ * The three source adapters: each takes one producer row exactly as emitted and answers either the
+ * normalized record or the field errors that name what is wrong with it. Rows never carry fields
+ * the server derives.
+ */
+
+/** Fields only the server derives; a row carrying one is refused rather than trusted. */
+export const CALLER_DERIVED_FIELDS = [
+  'activity_kind', 'activityKind', 'kind', 'eventType', 'event_type', 'profile', 'action', 'actorRef', 'actor_ref', 'objectRef',
+  'object_ref', 'source_course_id', 'sourceCourseId', 'source_course', 'course_alias', 'courseAlias',
+] as const;
+const DERIVED: ReadonlySet<string> = new Set(CALLER_DERIVED_FIELDS);
+
+const dateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD').refine((value) => !Number.isNaN(Date.parse(value)), 'not a calendar date');
+const id = z.union([z.string().trim().min(1).max(200), z.number().int().transform(String)]);
+const count = z.number().int().min(0);
+
+const VendorLearningRow = z
+  .object({
+    id: id,
+    user_id: id,
+    date: z.string().refine((value) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}/.test(value), 'expected an ISO 8601 date or timestamp'),
+    subject: z.string().optional(),
+    app: z.string().optional(),
+    course_id: id.optional(),
+    activity_id: id,
+    total_questions: count.optional(),
+    correct_questions: count.optional(),
+    xp_earned: z.number().min(0).optional(),
+    mastered_units: z.number().min(0).optional(),
+    active_seconds: z.number().min(0).optional(),
+    source_system: z.string().optional(),
+    score_type: z.string().optional(),
+    score_given: z.number().optional(),
+    max_score: z.number().optional(),
+  })
+  .strict()
+  .refine((row) => row.correct_questions === undefined || row.total_questions === undefined || row.correct_questions <= row.total_questions, {
+    path: ['correct_questions'],
+    message: 'greater than total_questions',
+  })
+  .refine((row) => row.score_given === undefined || row.max_score === undefined || row.score_given <= row.max_score, {
+    path: ['score_given'],
+    message: 'greater than max_score',
+  });
+
+const descriptorValue = (name: DescriptorName) =>
+  z.string().min(1).refine((value) => resolveDescriptor(name, value) !== undefined, `not a code value of the Ed-Fi ${name}`);
+
+/** An attendance row as a SIS emits it (Ed-Fi StudentSchoolAttendanceEvent / StudentSectionAttendanceEvent, flattened). */
+const SisAttendanceRow = z
+  .object({
+    id: id.optional(),
+    student_id: id,
+    school_id: id,
+    class_id: id.optional(),
+    event_date: dateOnly,
+    attendance_event_category: descriptorValue('AttendanceEventCategoryDescriptor'),
+    attendance_event_reason: z.string().max(2000).optional(),
+    event_duration: z.number().min(0).max(1).optional(),
+    session_name: z.string().optional(),
+    school_year: z.string().optional(),
+  })
+  .strict();
+
+/** A discipline row: one participant of an Ed-Fi DisciplineIncident with its action, flattened. */
+const SisDisciplineRow = z
+  .object({
+    id: id.optional(),
+    incident_id: id,
+    student_id: id,
+    school_id: id,
+    incident_date: dateOnly,
+    incident_time: z.string().regex(/^\d{2}:\d{2}(:\d{2})?$/, 'expected HH:MM[:SS]').optional(),
+    behavior: descriptorValue('BehaviorDescriptor'),
+    behavior_detailed_description: z.string().max(4000).optional(),
+    participation_code: descriptorValue('DisciplineIncidentParticipationCodeDescriptor').optional(),
+    incident_location: descriptorValue('IncidentLocationDescriptor').optional(),
+    discipline: descriptorValue('DisciplineDescriptor').optional(),
+    reporter_description: descriptorValue('ReporterDescriptionDescriptor').optional(),
+    reporter_name: z.string().max(500).optional(),
+    incident_description: z.string().max(4000).optional(),
+  })
+  .strict();
+
+export interface NormalizedLearning {
+  resource: 'events';
+  kind: string;
+  studentId: string;
+  contentId: string;
+  happenedAt: string;
+  sourceEventId: string;
+}
+
+export interface NormalizedAttendance {
+  resource: 'attendanceEvents';
+  studentId: string;
+  schoolId: string;
+  classId: string | null;
+  eventDate: string;
+  category: string;
+  categoryDescriptor: string;
+  durationDays: number | null;
+  sessionName: string | null;
+  schoolYear: string | null;
+  sourceRecordId: string | null;
+}
+
+export interface NormalizedDiscipline {
+  resource: 'disciplineEvents';
+  incidentId: string;
+  studentId: string;
+  schoolId: string;
+  eventDate: string;
+  incidentTime: string | null;
+  behavior: string;
+  behaviorDescriptor: string;
+  participationCode: string | null;
+  participationCodeDescriptor: string | null;
+  location: string | null;
+  locationDescriptor: string | null;
+  disciplineAction: string | null;
+  disciplineActionDescriptor: string | null;
+  reporterDescription: string | null;
+  reporterDescriptionDescriptor: string | null;
+  sourceRecordId: string | null;
+}
+
+export type Normalized = NormalizedLearning | NormalizedAttendance | NormalizedDiscipline;
+
+interface Adapter {
+  sourceSystem: 'vendor_production' | 'sis_system';
+  row: z.ZodType;
+  normalize(row: never): Normalized;
+}
+
+const resolved = (name: DescriptorName, value: string | undefined) => {
+  const found = value === undefined ? undefined : resolveDescriptor(name, value);
+  return { code: found?.codeValue ?? null, descriptor: found?.descriptor ?? null };
+};
+
+/** A vendor date without a time is the start of that day in UTC. */
+const timestampOf = (value: string) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value).toISOString();
+
+export const ADAPTERS = {
+  vendor_learning_event_v1: {
+    sourceSystem: 'vendor_production',
+    row: VendorLearningRow,
+    normalize: (row: z.infer<typeof VendorLearningRow>): NormalizedLearning => ({
+      resource: 'events',
+      kind: VENDOR_ACTIVITY_KIND,
+      studentId: row.user_id,
+      contentId: row.activity_id,
+      happenedAt: timestampOf(row.date),
+      sourceEventId: row.id,
+    }),
+  },
+  sis_attendance_event_v1: {
+    sourceSystem: 'sis_system',
+    row: SisAttendanceRow,
+    normalize: (row: z.infer<typeof SisAttendanceRow>): NormalizedAttendance => {
+      const category = resolved('AttendanceEventCategoryDescriptor', row.attendance_event_category);
+      return {
+        resource: 'attendanceEvents',
+        studentId: row.student_id,
+        schoolId: row.school_id,
+        classId: row.class_id ?? null,
+        eventDate: row.event_date,
+        category: category.code as string,
+        categoryDescriptor: category.descriptor as string,
+        durationDays: row.event_duration ?? null,
+        sessionName: row.session_name ?? null,
+        schoolYear: row.school_year ?? null,
+        sourceRecordId: row.id ?? null,
+      };
+    },
+  },
+  sis_discipline_event_v1: {
+    sourceSystem: 'sis_system',
+    row: SisDisciplineRow,
+    normalize: (row: z.infer<typeof SisDisciplineRow>): NormalizedDiscipline => {
+      const behavior = resolved('BehaviorDescriptor', row.behavior);
+      const participation = resolved('DisciplineIncidentParticipationCodeDescriptor', row.participation_code);
+      const location = resolved('IncidentLocationDescriptor', row.incident_location);
+      const action = resolved('DisciplineDescriptor', row.discipline);
+      const reporter = resolved('ReporterDescriptionDescriptor', row.reporter_description);
+      return {
+        resource: 'disciplineEvents',
+        incidentId: row.incident_id,
+        studentId: row.student_id,
+        schoolId: row.school_id,
+        eventDate: row.incident_date,
+        incidentTime: row.incident_time ?? null,
+        behavior: behavior.code as string,
+        behaviorDescriptor: behavior.descriptor as string,
+        participationCode: participation.code,
+        participationCodeDescriptor: participation.descriptor,
+        location: location.code,
+        locationDescriptor: location.descriptor,
+        disciplineAction: action.code,
+        disciplineActionDescriptor: action.descriptor,
+        reporterDescription: reporter.code,
+        reporterDescriptionDescriptor: reporter.descriptor,
+        sourceRecordId: row.id ?? null,
+      };
+    },
+  },
+} satisfies Record<string, Adapter>;
+
+export type AdapterName = keyof typeof ADAPTERS;
+
+/** One row through its adapter: field errors are named records.<index>.<field>. */
+export function adaptRow(adapter: AdapterName, row: unknown, index: number): { value?: Normalized; errors: FieldError[] } {
+  const field = `records.${index}`;
+  if (row === null || typeof row !== 'object' || Array.isArray(row)) {
+    return { errors: [{ field, message: 'a record is a JSON object' }] };
+  }
+  const derived = Object.keys(row).filter((key) => DERIVED.has(key));
+  if (derived.length > 0) {
+    return { errors: derived.map((key) => ({ field: `${field}.${key}`, message: 'caller-derived field: the server derives it' })) };
+  }
+  const parsed = ADAPTERS[adapter].row.safeParse(row);
+  if (!parsed.success) {
+    return {
+      errors: fieldErrorsOf(parsed.error).map((error) => ({
+        field: error.field === '(body)' ? field : error.field.split(', ').map((part) => `${field}.${part}`).join(', '),
+        message: error.message,
+      })),
+    };
+  }
+  return { value: (ADAPTERS[adapter].normalize as (row: unknown) => Normalized)(parsed.data), errors: [] };
+}

@@ -1,0 +1,361 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { requireAccess } from '../../../platform/auth.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec } from '../../../platform/cursor.ts';
+import { lockKey, type Database } from '../../../platform/db.ts';
+import { DomainError, type FieldError } from '../../../platform/errors.ts';
+import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import type { PeopleClient } from '../../../platform/people-client.ts';
+import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
+import { ACCESS, boundaryOf, requireWithinBoundary, type BoundaryScope } from '../access.ts';
+import { caliperEventOf, deriveCaliper, isTimestamp, requireNoErrors, type DerivedCaliper, type EntityRef } from '../caliper.ts';
+import { UNPROCESSABLE } from '../errors.ts';
+import { withStudentNames } from '../people.ts';
+import { activitySources, eventsIdempotency, learningEvents } from '../tables.ts';
+
+/**
+ * Immutable learning events. Invariants: ids are server-issued; a stored event never changes; the
+ * tenant's commit sequence (seq) and recordedAt only grow in commit order, so the modifiedSince
+ * feed with seq cursors never skips a committed event; raw payloads never leave the service.
+ */
+
+const MAX_BATCH = 1000;
+
+const EntityRefInput = z.looseObject({ id: z.string().min(1).max(2000), type: z.string().min(1).max(200) });
+const boundedId = z.string().trim().min(1).max(200);
+
+export const EventInput = z
+  .object({
+    kind: z.string().min(1).max(100),
+    studentId: boundedId.optional(),
+    contentId: boundedId.optional(),
+    orgId: boundedId.optional(),
+    activitySourceId: z.string().min(1),
+    happenedAt: z.string().min(1).optional(),
+    occurredAt: z.string().min(1).optional(),
+    sourceEventId: z.string().min(1).max(500).optional(),
+    eventType: z.string().min(1).optional(),
+    profile: z.string().min(1).optional(),
+    action: z.string().min(1).optional(),
+    actorRef: EntityRefInput.optional(),
+    objectRef: EntityRefInput.optional(),
+    extensions: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export const RecordEventsInput = z.object({ events: z.array(EventInput).min(1).max(MAX_BATCH) }).strict();
+
+/** An event ready to store: checked, derived, with its id. */
+export interface PreparedEvent {
+  eventId: string;
+  kind: string;
+  studentId: string | null;
+  contentId: string | null;
+  orgId: string | null;
+  activitySourceId: string;
+  happenedAt: string;
+  sourceEventId: string | null;
+  derived: DerivedCaliper;
+  extensions: Record<string, unknown>;
+  rawPayload: unknown;
+}
+
+/** What a producer may say about one event, checked against the boundary and the vocabularies. */
+export function prepareEvent(
+  scope: BoundaryScope,
+  input: z.infer<typeof EventInput>,
+  field: string,
+  raw: unknown,
+): { value?: PreparedEvent; errors: FieldError[] } {
+  requireWithinBoundary(
+    scope,
+    {
+      studentIds: { field: `${field}.studentId`, value: input.studentId },
+      orgIds: { field: `${field}.orgId`, value: input.orgId },
+      contentIds: { field: `${field}.contentId`, value: input.contentId },
+    },
+    'record events for',
+  );
+  const errors: FieldError[] = [];
+  const happenedAt = input.happenedAt ?? input.occurredAt;
+  if (input.happenedAt !== undefined && input.occurredAt !== undefined && input.happenedAt !== input.occurredAt) {
+    errors.push({ field: `${field}.occurredAt`, message: 'send happenedAt or occurredAt, not two different times' });
+  }
+  if (happenedAt === undefined) errors.push({ field: `${field}.happenedAt`, message: 'required (happenedAt or occurredAt)' });
+  else if (!isTimestamp(happenedAt)) errors.push({ field: `${field}.happenedAt`, message: 'not an ISO 8601 timestamp with offset' });
+  if (!z.uuid().safeParse(input.activitySourceId).success) {
+    errors.push({ field: `${field}.activitySourceId`, message: 'not an activity source id' });
+  }
+  const derived = deriveCaliper(input, field);
+  errors.push(...derived.errors);
+  if (errors.length > 0 || !derived.value || happenedAt === undefined) return { errors };
+  return {
+    errors,
+    value: {
+      eventId: randomUUID(),
+      kind: input.kind,
+      studentId: input.studentId ?? null,
+      contentId: input.contentId ?? null,
+      orgId: input.orgId ?? null,
+      activitySourceId: input.activitySourceId.toLowerCase(),
+      happenedAt: new Date(happenedAt).toISOString(),
+      sourceEventId: input.sourceEventId ?? null,
+      derived: derived.value,
+      extensions: input.extensions ?? {},
+      rawPayload: raw,
+    },
+  };
+}
+
+type EventRow = typeof learningEvents.$inferSelect;
+
+export function presentEvent(row: EventRow, edApp: string | null) {
+  const happenedAt = isoTimestamp(row.happenedAt);
+  const extensions = row.extensions as Record<string, unknown>;
+  const actorRef = row.actorRef as EntityRef;
+  const objectRef = row.objectRef as EntityRef;
+  return {
+    id: row.eventId,
+    kind: row.kind,
+    studentId: row.studentId,
+    contentId: row.contentId,
+    orgId: row.orgId,
+    activitySourceId: row.activitySourceId,
+    happenedAt,
+    occurredAt: happenedAt,
+    sourceEventId: row.sourceEventId,
+    eventType: row.eventType,
+    profile: row.profile,
+    action: row.action,
+    actorRef,
+    objectRef,
+    extensions,
+    modifiedAt: isoTimestamp(row.recordedAt),
+    caliperEvent: caliperEventOf({ ...row, id: row.eventId, actorRef, objectRef, happenedAt, edApp, extensions }),
+  };
+}
+export type EventProjection = ReturnType<typeof presentEvent>;
+
+/** The tenant's activity sources among `ids`, by id, with their IRIs (a Caliper event's edApp). */
+async function sourceIris(db: Database, tenantId: string, ids: string[]): Promise<Map<string, string>> {
+  const distinct = [...new Set(ids)];
+  if (distinct.length === 0) return new Map();
+  const rows = await db
+    .select({ id: activitySources.sourceId, iri: activitySources.sourceIri })
+    .from(activitySources)
+    .where(and(eq(activitySources.tenantId, tenantId), inArray(activitySources.sourceId, distinct)));
+  return new Map(rows.map((row) => [row.id, row.iri]));
+}
+
+/**
+ * Stores prepared events in the caller's transaction. The advisory lock is held to commit, so the
+ * next writer of the tenant takes its seq and recordedAt only after this batch is visible.
+ */
+export async function insertEvents(
+  tx: Database,
+  ctx: RequestContext,
+  events: PreparedEvent[],
+  options: { importId?: string; fieldOf?: (index: number) => string } = {},
+): Promise<EventProjection[]> {
+  const iris = await sourceIris(tx, ctx.tenantId, events.map((event) => event.activitySourceId));
+  const unknown = events.flatMap((event, index) =>
+    iris.has(event.activitySourceId)
+      ? []
+      : [{ field: `${options.fieldOf?.(index) ?? `events.${index}`}.activitySourceId`, message: 'no such activity source in this tenant' }],
+  );
+  requireNoErrors(unknown, UNPROCESSABLE, 'Events name activity sources this tenant has not registered.');
+  await lockKey(tx, `events.commit-sequence|${ctx.tenantId}`);
+  const [head] = await tx
+    .select({
+      seq: sql<string>`coalesce(max(${learningEvents.seq}), 0)::text`,
+      at: sql<string>`to_char(greatest(clock_timestamp(), coalesce(max(${learningEvents.recordedAt}), clock_timestamp())) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    })
+    .from(learningEvents)
+    .where(eq(learningEvents.tenantId, ctx.tenantId));
+  const firstSeq = Number(head.seq) + 1;
+  const recordedAt = new Date(head.at).toISOString();
+  const rows: EventRow[] = events.map((event, index) => ({
+    tenantId: ctx.tenantId,
+    eventId: event.eventId,
+    seq: firstSeq + index,
+    recordedAt,
+    kind: event.kind,
+    studentId: event.studentId,
+    contentId: event.contentId,
+    orgId: event.orgId,
+    activitySourceId: event.activitySourceId,
+    happenedAt: event.happenedAt,
+    sourceEventId: event.sourceEventId,
+    eventType: event.derived.eventType,
+    profile: event.derived.profile,
+    action: event.derived.action,
+    actorRef: event.derived.actorRef,
+    objectRef: event.derived.objectRef,
+    extensions: event.extensions,
+    rawPayload: event.rawPayload,
+    importId: options.importId ?? null,
+  }));
+  for (let start = 0; start < rows.length; start += 200) {
+    await tx.insert(learningEvents).values(rows.slice(start, start + 200));
+  }
+  return rows.map((row) => presentEvent(row, iris.get(row.activitySourceId) ?? null));
+}
+
+/** POST /events: a batch is stored whole or not at all; an Idempotency-Key replays the first answer. */
+export async function recordEvents(
+  db: Database,
+  ctx: RequestContext,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<{ data: EventProjection[] }>> {
+  requireAccess(ctx.principal, ACCESS.write, 'record events');
+  const input = parseInput(RecordEventsInput, rawInput);
+  const scope = boundaryOf(ctx.principal);
+  const raws = (rawInput as { events: unknown[] }).events;
+  const prepared = input.events.map((event, index) => prepareEvent(scope, event, `events.${index}`, raws[index]));
+  requireNoErrors(prepared.flatMap((result) => result.errors));
+  const events = prepared.map((result) => result.value as PreparedEvent);
+  return db.transaction((tx) =>
+    runIdempotent(tx, eventsIdempotency, { tenantId: ctx.tenantId, operation: 'events.record', key: idempotencyKey, request: rawInput }, async () => ({
+      value: { data: await insertEvents(tx, ctx, events) },
+      created: true,
+    })),
+  );
+}
+
+/** Any precondition header on an event write: events are not versioned resources. */
+export const PRECONDITION_HEADERS = ['if-match', 'if-none-match', 'if-unmodified-since', 'if-modified-since'] as const;
+
+export function refusePreconditions(headers: Record<string, unknown>): void {
+  const sent = PRECONDITION_HEADERS.find((name) => headers[name] !== undefined);
+  if (sent) {
+    throw new DomainError('precondition_failed', `Events are immutable; ${sent} has nothing to match on an event write.`, {
+      fieldErrors: [{ field: sent, message: 'not accepted on an immutable event write' }],
+    });
+  }
+}
+
+const queryTimestamp = z.string().refine(isTimestamp, 'not an ISO 8601 timestamp with offset');
+
+export const ListEventsQuery = z
+  .object({
+    studentId: z.string().min(1).optional(),
+    contentId: z.string().min(1).optional(),
+    orgId: z.string().min(1).optional(),
+    activitySourceId: z.uuid().optional(),
+    kind: z.string().min(1).optional(),
+    action: z.string().min(1).optional(),
+    eventType: z.string().min(1).optional(),
+    happenedAtFrom: queryTimestamp.optional(),
+    happenedAtTo: queryTimestamp.optional(),
+    modifiedSince: queryTimestamp.optional(),
+    cursor: z.string().min(1).optional(),
+    pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
+  })
+  .strict();
+
+/**
+ * The filter a bounded token adds to every list: a requested value outside the boundary is 403, an
+ * omitted one is narrowed to the boundary.
+ */
+export function boundaryConditions(
+  scope: BoundaryScope,
+  requested: { studentId?: string; orgId?: string; contentId?: string },
+  columns: { studentId?: PgColumn; orgId?: PgColumn; contentId?: PgColumn },
+  names: { studentId: string; orgId: string; contentId: string } = { studentId: 'studentId', orgId: 'orgId', contentId: 'contentId' },
+): SQL[] {
+  requireWithinBoundary(
+    scope,
+    {
+      ...(requested.studentId !== undefined ? { studentIds: { field: names.studentId, value: requested.studentId } } : {}),
+      ...(requested.orgId !== undefined ? { orgIds: { field: names.orgId, value: requested.orgId } } : {}),
+      ...(requested.contentId !== undefined ? { contentIds: { field: names.contentId, value: requested.contentId } } : {}),
+    },
+    'read',
+  );
+  const conditions: SQL[] = [];
+  const pairs = [
+    [scope.studentIds, columns.studentId],
+    [scope.orgIds, columns.orgId],
+    [scope.contentIds, columns.contentId],
+  ] as const;
+  for (const [allowed, column] of pairs) {
+    if (allowed && column) conditions.push(inArray(column, [...allowed]));
+  }
+  return conditions;
+}
+
+export interface EventReads {
+  db: Database;
+  cursors: CursorCodec;
+  people: PeopleClient;
+}
+
+async function presentWithNames(deps: EventReads, ctx: RequestContext, rows: EventRow[]) {
+  const iris = await sourceIris(deps.db, ctx.tenantId, rows.map((row) => row.activitySourceId));
+  return withStudentNames(deps.people, ctx, rows.map((row) => presentEvent(row, iris.get(row.activitySourceId) ?? null)));
+}
+
+export async function listEvents(deps: EventReads, ctx: RequestContext, rawQuery: unknown) {
+  requireAccess(ctx.principal, ACCESS.read, 'read events');
+  const query = parseInput(ListEventsQuery, rawQuery);
+  const { cursor, pageSize, ...filters } = query;
+  const limit = pageSize ?? DEFAULT_PAGE_SIZE;
+  const after = cursor ? Number(deps.cursors.decode(cursor, filters).after[0]) : undefined;
+  const e = learningEvents;
+  const rows = await deps.db
+    .select()
+    .from(e)
+    .where(
+      and(
+        eq(e.tenantId, ctx.tenantId),
+        ...boundaryConditions(boundaryOf(ctx.principal), filters, { studentId: e.studentId, orgId: e.orgId, contentId: e.contentId }),
+        filters.studentId !== undefined ? eq(e.studentId, filters.studentId) : undefined,
+        filters.contentId !== undefined ? eq(e.contentId, filters.contentId) : undefined,
+        filters.orgId !== undefined ? eq(e.orgId, filters.orgId) : undefined,
+        filters.activitySourceId !== undefined ? eq(e.activitySourceId, filters.activitySourceId.toLowerCase()) : undefined,
+        filters.kind !== undefined ? eq(e.kind, filters.kind) : undefined,
+        filters.action !== undefined ? eq(e.action, filters.action) : undefined,
+        filters.eventType !== undefined ? eq(e.eventType, filters.eventType) : undefined,
+        filters.happenedAtFrom !== undefined ? gte(e.happenedAt, new Date(filters.happenedAtFrom).toISOString()) : undefined,
+        filters.happenedAtTo !== undefined ? lte(e.happenedAt, new Date(filters.happenedAtTo).toISOString()) : undefined,
+        // Inclusive: a poller re-reads its watermark's own instant and de-duplicates by id.
+        filters.modifiedSince !== undefined ? gte(e.recordedAt, new Date(filters.modifiedSince).toISOString()) : undefined,
+        after !== undefined ? gt(e.seq, after) : undefined,
+      ),
+    )
+    .orderBy(asc(e.seq))
+    .limit(limit + 1);
+  const page = pageOf(rows, limit, (row) => [row.seq], (row) => row, deps.cursors, filters);
+  return { data: await presentWithNames(deps, ctx, page.data), nextCursor: page.next_cursor };
+}
+
+/** Events by id for entity reads: absent and out-of-boundary ids are simply not found. */
+export async function findEvents(deps: EventReads, ctx: RequestContext, ids: readonly string[]) {
+  requireAccess(ctx.principal, ACCESS.read, 'read events');
+  const valid = ids.filter((id) => z.uuid().safeParse(id).success).map((id) => id.toLowerCase());
+  if (valid.length === 0) return [];
+  const rows = await deps.db
+    .select()
+    .from(learningEvents)
+    .where(and(eq(learningEvents.tenantId, ctx.tenantId), inArray(learningEvents.eventId, valid)));
+  return presentWithNames(deps, ctx, rows);
+}
+
+export async function getEvent(deps: EventReads, ctx: RequestContext, eventId: string) {
+  const [event] = await findEvents(deps, ctx, [eventId]);
+  if (!event) throw new DomainError('not_found', `No event ${eventId} in this tenant.`);
+  requireWithinBoundary(
+    boundaryOf(ctx.principal),
+    {
+      studentIds: { field: 'studentId', value: event.studentId },
+      orgIds: { field: 'orgId', value: event.orgId },
+      contentIds: { field: 'contentId', value: event.contentId },
+    },
+    'read an event of',
+  );
+  return { data: event };
+}

@@ -1,0 +1,315 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { http, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { FIXTURES, root } from './helpers.ts';
+import { EDFI_DESCRIPTORS } from '../../subgraphs/events/vocabulary.ts';
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+const vendorRow = (index: number, overrides: Record<string, unknown> = {}) => ({
+  id: `v-${index}`,
+  user_id: `stu-${index % 7}`,
+  date: '2026-09-0' + (1 + (index % 9)),
+  subject: 'math',
+  app: 'FractionQuest',
+  course_id: 'course-1',
+  activity_id: `act-${index % 5}`,
+  total_questions: 10,
+  correct_questions: 7,
+  xp_earned: 40,
+  mastered_units: 1,
+  active_seconds: 600,
+  source_system: 'vendor_production',
+  score_type: 'percent',
+  score_given: 70,
+  max_score: 100,
+  ...overrides,
+});
+
+/** Rows as a SIS flattens the Ed-Fi sample files (test/fixtures: /work/shared/fixtures/edfi/samples). */
+const attendanceRow = (overrides: Record<string, unknown> = {}) => ({
+  id: `att-${randomUUID()}`,
+  student_id: '604822',
+  school_id: '255901001',
+  class_id: 'ALG-1-01',
+  event_date: '2021-08-31',
+  attendance_event_category: 'uri://ed-fi.org/AttendanceEventCategoryDescriptor#Excused Absence',
+  attendance_event_reason: 'Absent excused: family emergency',
+  event_duration: 1,
+  session_name: '2021-2022 Fall Semester',
+  school_year: '2021-2022',
+  ...overrides,
+});
+
+const disciplineRow = (overrides: Record<string, unknown> = {}) => ({
+  id: `dis-${randomUUID()}`,
+  incident_id: '10',
+  student_id: '604822',
+  school_id: '255901001',
+  incident_date: '2021-10-18',
+  incident_time: '09:00:00',
+  behavior: 'uri://ed-fi.org/BehaviorDescriptor#State Offense',
+  behavior_detailed_description: 'State Offense Detailed Desciption',
+  participation_code: 'Perpetrator',
+  incident_location: 'uri://ed-fi.org/IncidentLocationDescriptor#Parking lot',
+  discipline: 'In School Suspension',
+  reporter_description: 'Staff',
+  reporter_name: 'Hickman, Dewayne',
+  incident_description: 'A narrative that must never be public',
+  ...overrides,
+});
+
+async function importer(): Promise<Caller> {
+  return newTenant(platform, { scopes: ['events:read', 'events:write'] });
+}
+
+function runImport(caller: Caller, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return http(platform, 'POST', `${root}/source-imports`, { token: caller.token, body, headers });
+}
+
+const vendorImport = (records: unknown[], extra: Record<string, unknown> = {}) => ({
+  sourceSystem: 'vendor_production',
+  adapter: 'vendor_learning_event_v1',
+  records,
+  ...extra,
+});
+
+describe('POST /source-imports: vendor_learning_event_v1', () => {
+  it('materializes every row as a readable Caliper event with derived fields', async () => {
+    const caller = await importer();
+    const reply = await runImport(caller, vendorImport([vendorRow(1), vendorRow(2, { date: '2026-09-03T14:30:00Z' })], { importId: 'nightly-1' }));
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ acceptedCount: 2, materializedCount: 2, import: { status: 'materialized', importId: 'nightly-1' } });
+    const [first, second] = reply.body.data;
+    expect(first.href).toBe(`${root}/events/${first.id}`);
+    const read = await http(platform, 'GET', first.href, { token: caller.token });
+    expect(read.status).toBe(200);
+    expect(read.body.data).toMatchObject({
+      kind: 'activity_completed',
+      studentId: 'stu-1',
+      contentId: 'act-1',
+      sourceEventId: 'v-1',
+      eventType: 'AssignableEvent',
+      action: 'Completed',
+      happenedAt: '2026-09-02T00:00:00.000Z',
+    });
+    expect(JSON.stringify(read.body)).not.toContain('xp_earned');
+    expect((await http(platform, 'GET', second.href, { token: caller.token })).body.data.happenedAt).toBe('2026-09-03T14:30:00.000Z');
+    const listed = await http(platform, 'GET', `${root}/events?kind=activity_completed`, { token: caller.token });
+    expect(listed.body.data).toHaveLength(2);
+  });
+
+  it('is all-or-nothing: one bad row among 1000 writes nothing and is named', async () => {
+    const caller = await importer();
+    const records = Array.from({ length: 1000 }, (_, index) => vendorRow(index));
+    records[637] = vendorRow(637, { correct_questions: 11 });
+    const refused = await runImport(caller, vendorImport(records));
+    expect([refused.status, refused.body.code]).toEqual([422, 'events:adapter_rejected']);
+    expect(refused.body.fieldErrors).toEqual([{ field: 'records.637.correct_questions', message: 'greater than total_questions' }]);
+    expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toEqual([]);
+    records[637] = vendorRow(637);
+    const accepted = await runImport(caller, vendorImport(records));
+    expect(accepted.status).toBe(200);
+    expect([accepted.body.acceptedCount, accepted.body.materializedCount]).toEqual([1000, 1000]);
+    let count = 0;
+    let cursor: string | null = null;
+    do {
+      const page = await http(platform, 'GET', `${root}/events?pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: caller.token });
+      count += page.body.data.length;
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(count).toBe(1000);
+  });
+
+  it('refuses caller-derived fields and unknown fields, naming rows and fields', async () => {
+    const caller = await importer();
+    const refused = await runImport(
+      caller,
+      vendorImport([vendorRow(1), vendorRow(2, { activity_kind: 'lesson' }), vendorRow(3, { eventType: 'ViewEvent', actorRef: {} }), vendorRow(4, { colour: 'red' }), vendorRow(5, { user_id: undefined })]),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body.fieldErrors).toEqual([
+      { field: 'records.1.activity_kind', message: 'caller-derived field: the server derives it' },
+      { field: 'records.2.eventType', message: 'caller-derived field: the server derives it' },
+      { field: 'records.2.actorRef', message: 'caller-derived field: the server derives it' },
+      { field: 'records.3.colour', message: 'unknown field' },
+      expect.objectContaining({ field: 'records.4.user_id' }),
+    ]);
+  });
+
+  it('dryRun validates and writes nothing', async () => {
+    const caller = await importer();
+    const dry = await runImport(caller, vendorImport([vendorRow(1), vendorRow(2)], { dryRun: true }));
+    expect(dry.status).toBe(200);
+    expect(dry.body).toMatchObject({ acceptedCount: 2, materializedCount: 0, import: { status: 'validated', dryRun: true } });
+    expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toEqual([]);
+    const dryBad = await runImport(caller, vendorImport([vendorRow(1, { kind: 'x' })], { dryRun: true }));
+    expect(dryBad.status).toBe(422);
+  });
+
+  it('replays a retried import by importId or Idempotency-Key and refuses a changed one with 409', async () => {
+    const caller = await importer();
+    const first = await runImport(caller, vendorImport([vendorRow(1)], { importId: 'retry-me' }));
+    const again = await runImport(caller, vendorImport([vendorRow(1)], { importId: 'retry-me' }));
+    expect([again.status, again.headers.get('idempotency-replayed'), again.body.data[0].id]).toEqual([200, 'true', first.body.data[0].id]);
+    const changed = await runImport(caller, vendorImport([vendorRow(2)], { importId: 'retry-me' }));
+    expect([changed.status, changed.body.code]).toEqual([409, 'events:idempotency_conflict']);
+    const key = randomUUID();
+    const keyed = await runImport(caller, vendorImport([vendorRow(3)]), { 'idempotency-key': key });
+    const keyedAgain = await runImport(caller, vendorImport([vendorRow(3)]), { 'idempotency-key': key });
+    expect(keyedAgain.body.data[0].id).toBe(keyed.body.data[0].id);
+    expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toHaveLength(2);
+  });
+
+  it('answers 400 for malformed requests, 401, 403 and 415', async () => {
+    const caller = await importer();
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [vendorImport([]), 'records'],
+      [vendorImport(Array.from({ length: 1001 }, (_, index) => vendorRow(index))), 'records'],
+      [vendorImport([vendorRow(1)], { adapter: 'csv_v9' }), 'adapter'],
+      [vendorImport([vendorRow(1)], { sourceSystem: 'sis_system' }), 'sourceSystem'],
+      [vendorImport([vendorRow(1)], { dryRun: 'yes' }), 'dryRun'],
+      [vendorImport([vendorRow(1)], { extra: 1 }), 'extra'],
+    ];
+    for (const [body, field] of cases) {
+      const reply = await runImport(caller, body);
+      expect([field, reply.status, reply.body.code]).toEqual([field, 400, 'events:validation_failed']);
+      expect(reply.body.fieldErrors.map((error: { field: string }) => error.field)).toContain(field);
+    }
+    expect((await http(platform, 'POST', `${root}/source-imports`, { body: vendorImport([vendorRow(1)]) })).status).toBe(401);
+    const reader = await sameTenant(platform, caller, { scopes: ['events:read'] });
+    expect((await runImport(reader, vendorImport([vendorRow(1)]))).status).toBe(403);
+    const text = await http(platform, 'POST', `${root}/source-imports`, { token: caller.token, rawBody: 'a,b', headers: { 'content-type': 'text/csv' } });
+    expect(text.status).toBe(415);
+  });
+});
+
+describe('sis_attendance_event_v1 and GET /attendance-events', () => {
+  it('normalizes with Ed-Fi descriptors, serves read-only rows with every filter and hides reasons and raw payloads', async () => {
+    const caller = await importer();
+    const imported = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_attendance_event_v1',
+      records: [
+        attendanceRow(),
+        attendanceRow({ event_date: '2021-11-09', attendance_event_category: 'Tardy', class_id: 'BIO-2' }),
+        attendanceRow({ student_id: '604823', school_id: '255901044', event_date: '2021-12-15', attendance_event_category: 'unexcused absence' }),
+      ],
+    });
+    expect(imported.status).toBe(200);
+    expect(imported.body.materializedCount).toBe(3);
+    const detail = await http(platform, 'GET', imported.body.data[0].href, { token: caller.token });
+    expect(detail.status).toBe(200);
+    expect(detail.body.data).toMatchObject({
+      studentId: '604822',
+      schoolId: '255901001',
+      classId: 'ALG-1-01',
+      eventDate: '2021-08-31',
+      category: 'Excused Absence',
+      categoryDescriptor: 'uri://ed-fi.org/AttendanceEventCategoryDescriptor#Excused Absence',
+      durationDays: 1,
+      studentName: null,
+    });
+    expect(JSON.stringify(detail.body)).not.toMatch(/family emergency|rawPayload|attendance_event_reason/);
+    const dates = async (query: string) => {
+      const reply = await http(platform, 'GET', `${root}/attendance-events?${query}`, { token: caller.token });
+      expect([query, reply.status]).toEqual([query, 200]);
+      return reply.body.data.map((row: { eventDate: string }) => row.eventDate);
+    };
+    expect(await dates('')).toEqual(['2021-08-31', '2021-11-09', '2021-12-15']);
+    expect(await dates('studentId=604823')).toEqual(['2021-12-15']);
+    expect(await dates('schoolId=255901001')).toEqual(['2021-08-31', '2021-11-09']);
+    expect(await dates('classId=BIO-2')).toEqual(['2021-11-09']);
+    expect(await dates('category=Tardy')).toEqual(['2021-11-09']);
+    expect(await dates(`category=${encodeURIComponent('uri://ed-fi.org/AttendanceEventCategoryDescriptor#Unexcused Absence')}`)).toEqual(['2021-12-15']);
+    expect(await dates('from=2021-11-09&to=2021-11-09')).toEqual(['2021-11-09']);
+    expect(await dates('from=2021-09-01')).toEqual(['2021-11-09', '2021-12-15']);
+    expect(await dates('to=2021-11-08')).toEqual(['2021-08-31']);
+    const first = await http(platform, 'GET', `${root}/attendance-events?pageSize=2`, { token: caller.token });
+    const rest = await http(platform, 'GET', `${root}/attendance-events?pageSize=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, { token: caller.token });
+    expect(rest.body.data.map((row: { eventDate: string }) => row.eventDate)).toEqual(['2021-12-15']);
+    expect(rest.body.nextCursor).toBeNull();
+    for (const query of ['category=Sleeping', 'from=2021-13-01', 'from=2021-09-01T00:00:00Z', 'pageSize=0', 'cursor=abc', 'colour=red']) {
+      expect((await http(platform, 'GET', `${root}/attendance-events?${query}`, { token: caller.token })).status).toBe(400);
+    }
+    expect((await http(platform, 'GET', `${root}/attendance-events/${randomUUID()}`, { token: caller.token })).status).toBe(404);
+    expect((await http(platform, 'GET', `${root}/attendance-events`)).status).toBe(401);
+    const writer = await sameTenant(platform, caller, { scopes: ['events:write'] });
+    expect((await http(platform, 'GET', `${root}/attendance-events`, { token: writer.token })).status).toBe(403);
+    expect((await http(platform, 'POST', `${root}/attendance-events`, { token: caller.token, body: attendanceRow() })).status).toBe(404);
+  });
+
+  it('rejects rows outside the Ed-Fi vocabulary, naming them', async () => {
+    const caller = await importer();
+    const refused = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_attendance_event_v1',
+      records: [attendanceRow(), attendanceRow({ attendance_event_category: 'Sleeping' }), attendanceRow({ event_date: '31/08/2021', kind: 'attendance' })],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual(['records.1.attendance_event_category', 'records.2.kind']);
+    expect((await http(platform, 'GET', `${root}/attendance-events`, { token: caller.token })).body.data).toEqual([]);
+  });
+});
+
+describe('sis_discipline_event_v1 and GET /discipline-events', () => {
+  it('normalizes descriptors, filters, and never publishes narratives or reporter names', async () => {
+    const caller = await importer();
+    const imported = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_discipline_event_v1',
+      records: [
+        disciplineRow(),
+        disciplineRow({ incident_id: '12', incident_date: '2021-10-21', behavior: 'School Code of Conduct', incident_location: 'Classroom', participation_code: 'Witness', student_id: '604900' }),
+      ],
+    });
+    expect(imported.status).toBe(200);
+    const detail = await http(platform, 'GET', imported.body.data[0].href, { token: caller.token });
+    expect(detail.body.data).toMatchObject({
+      incidentId: '10',
+      eventDate: '2021-10-18',
+      behavior: 'State Offense',
+      behaviorDescriptor: 'uri://ed-fi.org/BehaviorDescriptor#State Offense',
+      participationCode: 'Perpetrator',
+      location: 'Parking lot',
+      locationDescriptor: 'uri://ed-fi.org/IncidentLocationDescriptor#Parking lot',
+      disciplineAction: 'In School Suspension',
+      reporterDescription: 'Staff',
+    });
+    expect(JSON.stringify(detail.body)).not.toMatch(/narrative|Hickman|Detailed Desciption|rawPayload/);
+    const incidents = async (query: string) => {
+      const reply = await http(platform, 'GET', `${root}/discipline-events?${query}`, { token: caller.token });
+      expect([query, reply.status]).toEqual([query, 200]);
+      return reply.body.data.map((row: { incidentId: string }) => row.incidentId);
+    };
+    expect(await incidents('')).toEqual(['10', '12']);
+    expect(await incidents('studentId=604900')).toEqual(['12']);
+    expect(await incidents('schoolId=255901001')).toEqual(['10', '12']);
+    expect(await incidents('behavior=State%20Offense')).toEqual(['10']);
+    expect(await incidents('participationCode=Witness')).toEqual(['12']);
+    expect(await incidents(`location=${encodeURIComponent('uri://ed-fi.org/IncidentLocationDescriptor#Classroom')}`)).toEqual(['12']);
+    expect(await incidents('from=2021-10-19')).toEqual(['12']);
+    expect(await incidents('to=2021-10-18')).toEqual(['10']);
+    expect((await http(platform, 'GET', `${root}/discipline-events?behavior=Arson`, { token: caller.token })).status).toBe(400);
+    expect((await http(platform, 'GET', `${root}/discipline-events/not-an-id`, { token: caller.token })).status).toBe(404);
+    const stranger = await importer();
+    expect((await http(platform, 'GET', imported.body.data[0].href, { token: stranger.token })).status).toBe(404);
+  });
+});
+
+describe.skipIf(!fs.existsSync(`${FIXTURES}/edfi`))('Ed-Fi vocabularies', () => {
+  it('holds exactly the code values of the Ed-Fi 5.2 descriptor files', () => {
+    for (const [name, values] of Object.entries(EDFI_DESCRIPTORS)) {
+      const xml = fs.readFileSync(`${FIXTURES}/edfi/descriptors/${name}.xml`, 'utf8');
+      const codes = [...xml.matchAll(/<CodeValue>([^<]*)<\/CodeValue>/g)].map((match) => match[1].replaceAll('&apos;', "'"));
+      expect([name, [...values].sort()]).toEqual([name, codes.sort()]);
+    }
+  });
+});
