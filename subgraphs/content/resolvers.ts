@@ -3,7 +3,7 @@ import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap 
 import { snakeKeys } from '../../platform/naming.ts';
 import { loadVersionsWithEligibility, type VersionWithEligibility } from './eligibility/eligibility.service.ts';
 import { createItem, loadItems, type ContentItem } from './items/items.service.ts';
-import { appendVersion, type ContentVersion } from './versions/versions.service.ts';
+import { appendVersion, loadVersions, type ContentVersion } from './versions/versions.service.ts';
 import { recordQcDecision } from './trust/trust.service.ts';
 
 /** Thin adapters: every rule is in the services; loaders batch entity reads per request. */
@@ -20,6 +20,17 @@ export function contentResolvers(runtime: PlatformRuntime): GraphQLResolverMap<G
       const found = await loadItems(db, ctx, ids);
       return ids.map((id) => found.get(id) ?? null);
     });
+
+  const versionBodyLoader = (context: GraphContext) =>
+    loaderOf<ContentVersion>(context, 'content.versionBody', async (ctx, ids) => {
+      const found = await loadVersions(db, ctx, ids);
+      return ids.map((id) => found.get(id) ?? null);
+    });
+  /** Body fields come with the version when it was just written, otherwise from one batched read. */
+  const bodyField =
+    (field: 'student_view' | 'canonical_xml') =>
+    async (version: Partial<ContentVersion> & { version_id: string }, _args: unknown, context: GraphContext) =>
+      field in version ? version[field] : (await versionBodyLoader(context).load(version.version_id))?.[field];
 
   /** A version object carries its eligibility from the same batched statement. */
   const versionEntity = async (context: GraphContext, versionId: string) => {
@@ -50,6 +61,10 @@ export function contentResolvers(runtime: PlatformRuntime): GraphQLResolverMap<G
     ContentVersion: {
       __resolveReference: (reference: { versionId: string }, context: GraphContext) => versionEntity(context, reference.versionId),
       item: (version: ContentVersion, _args, context) => itemLoader(context).load(version.content_id),
+      releaseEligibility: async (version: ContentVersion & { release_eligibility?: unknown }, _args, context) =>
+        version.release_eligibility ?? (await versionLoader(context).load(version.version_id))?.eligibility,
+      studentView: bodyField('student_view'),
+      canonicalXml: bodyField('canonical_xml'),
     },
   };
 }

@@ -106,6 +106,28 @@ describe('the headline query through the gateway', () => {
     expect(conflict.body.errors[0].extensions.code).toBe('content.idempotency_conflict');
   });
 
+  it('reads version bodies only when asked, and answers eligibility on a version just written', async () => {
+    const caller = await newTenant(platform);
+    const pin = await eligibleVersion(platform, caller);
+    const read = await graphql(platform, `query($id: ID!) { contentVersion(versionId: $id) { versionNumber studentView { blocks { type text order } } releaseEligibility { releaseEligible } } }`, { id: pin.versionId }, caller.token);
+    expect(read.body.data.contentVersion).toEqual({
+      versionNumber: 2,
+      studentView: { blocks: [{ type: 'text', text: 'Body', order: 0 }] },
+      releaseEligibility: { releaseEligible: true },
+    });
+    const appended = await graphql(
+      platform,
+      `mutation($id: ID!) { appendContentVersion(contentId: $id, input: { studentView: { blocks: [{ type: "text", text: "New", order: 0 }] } }) { versionNumber studentView { blocks { text } } releaseEligibility { trustStatus releaseEligible problemCode } } }`,
+      { id: pin.contentId },
+      caller.token,
+    );
+    expect(appended.body.data.appendContentVersion).toEqual({
+      versionNumber: 3,
+      studentView: { blocks: [{ text: 'New' }] },
+      releaseEligibility: { trustStatus: 'unknown', releaseEligible: false, problemCode: 'content.version_not_serveable' },
+    });
+  });
+
   it('serves Apollo Sandbox on GET /graphql', async () => {
     const response = await fetch(`${platform.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);

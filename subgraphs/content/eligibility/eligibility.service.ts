@@ -4,11 +4,11 @@ import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { items, trustEvidence, versionPublications, versions } from '../tables.ts';
 import { SEPARATELY_PUBLISHED_KINDS, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { presentVersion, versionNotFound, type ContentVersion } from '../versions/versions.service.ts';
+import { versionNotFound, type ContentVersion } from '../versions/versions.service.ts';
 
 /**
  * Release eligibility of exact versions. The one rule: release_eligible = serveable = the version is
@@ -53,14 +53,27 @@ const publishedVersion = (tenantId: string) =>
   sql<boolean>`exists (select 1 from ${versionPublications}
     where ${versionPublications.tenantId} = ${tenantId} and ${versionPublications.versionId} = ${versions.versionId})`;
 
+/** An exact version without its body (student_view, canonical_xml), which callers load only when asked. */
+export type VersionHeader = Omit<ContentVersion, 'student_view' | 'canonical_xml'>;
+
 export interface VersionWithEligibility {
-  version: ContentVersion;
+  version: VersionHeader;
   eligibility: ReleaseEligibility;
 }
 
+const versionHeaderColumns = {
+  versionId: versions.versionId,
+  contentId: versions.contentId,
+  versionNumber: versions.versionNumber,
+  supersedesVersionId: versions.supersedesVersionId,
+  contentHash: versions.contentHash,
+  createdAt: versions.createdAt,
+};
+
 /**
  * Exact versions with their eligibility, in one SQL statement for any number of ids: the batch
- * behind the ContentVersion loader and the REST read alike.
+ * behind the ContentVersion loader and the REST read alike. Bodies stay in the database: the hot
+ * path (a pin and its eligibility) never moves content bytes it does not show.
  */
 export async function findVersionsWithEligibility(
   db: Database,
@@ -72,7 +85,7 @@ export async function findVersionsWithEligibility(
   if (valid.length === 0) return found;
   const rows = await db
     .select({
-      version: versions,
+      version: versionHeaderColumns,
       contentKind: items.contentKind,
       usageScope: items.usageScope,
       itemStatus: items.status,
@@ -90,7 +103,14 @@ export async function findVersionsWithEligibility(
       trustStatus: row.trustStatus,
     });
     found.set(row.version.versionId, {
-      version: presentVersion(row.version),
+      version: {
+        version_id: row.version.versionId,
+        content_id: row.version.contentId,
+        version_number: row.version.versionNumber,
+        supersedes_version_id: row.version.supersedesVersionId,
+        content_hash: row.version.contentHash,
+        created_at: isoTimestamp(row.version.createdAt),
+      },
       eligibility: {
         content_id: row.version.contentId,
         content_version_id: row.version.versionId,

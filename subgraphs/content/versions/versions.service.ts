@@ -161,6 +161,13 @@ export function versionNotFound(contentId: string, versionId: string): DomainErr
   return new DomainError('not_found', `No version ${versionId} of content item ${contentId} in this tenant.`);
 }
 
+/** Access-checked batch of whole versions (bodies included), behind GraphQL's body fields. */
+export async function loadVersions(db: Database, ctx: RequestContext, versionIds: readonly string[]): Promise<Map<string, ContentVersion>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read content versions');
+  const rows = await findVersionRows(db, ctx.tenantId, [...new Set(versionIds)]);
+  return new Map(rows.map((row) => [row.versionId, presentVersion(row)]));
+}
+
 /** Batched read of exact versions by id, for loaders. Non-uuid ids simply match nothing. */
 export async function findVersionRows(db: Database, tenantId: string, versionIds: readonly string[]): Promise<VersionRow[]> {
   const valid = versionIds.filter((id) => z.uuid().safeParse(id).success);
