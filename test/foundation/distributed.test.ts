@@ -55,17 +55,19 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all(
+  // Graceful shutdown: every process stops cleanly on SIGTERM.
+  const exitCodes = await Promise.all(
     children.map(
       (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', () => resolve());
+        new Promise<number | null>((resolve) => {
+          if (child.exitCode !== null) return resolve(child.exitCode);
+          child.once('exit', (code) => resolve(code));
           child.kill('SIGTERM');
         }),
     ),
   );
   fs.rmSync(workDir, { recursive: true, force: true });
+  expect(exitCodes).toEqual(children.map(() => 0));
 });
 
 async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
