@@ -14,6 +14,7 @@ import { publishRoutes } from './publish/publish.routes.ts';
 import { questionRoutes } from './questions/questions.routes.ts';
 import { kcTagRoutes } from './kc-tags/kc-tags.routes.ts';
 import { contentDeps } from './deps.ts';
+import { catalogRoutes } from './catalog/catalog.routes.ts';
 
 export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
 
@@ -35,6 +36,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       publishRoutes(app, runtime);
       questionRoutes(app, runtime);
       kcTagRoutes(app, runtime, deps);
+      catalogRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
   };
