@@ -15,6 +15,7 @@ import { questionRoutes } from './questions/questions.routes.ts';
 import { kcTagRoutes } from './kc-tags/kc-tags.routes.ts';
 import { contentDeps } from './deps.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
+import { recordRoutes } from './records/records.routes.ts';
 
 export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
 
@@ -37,6 +38,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       questionRoutes(app, runtime);
       kcTagRoutes(app, runtime, deps);
       catalogRoutes(app, runtime);
+      recordRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
   };
