@@ -16,6 +16,7 @@ import { kcTagRoutes } from './kc-tags/kc-tags.routes.ts';
 import { contentDeps } from './deps.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { recordRoutes } from './records/records.routes.ts';
+import { mediaRoutes } from './media/media.routes.ts';
 
 export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
 
@@ -39,6 +40,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       kcTagRoutes(app, runtime, deps);
       catalogRoutes(app, runtime);
       recordRoutes(app, runtime);
+      mediaRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
   };
