@@ -17,6 +17,7 @@ import { contentDeps } from './deps.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { recordRoutes } from './records/records.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
+import { referenceRoutes } from './references/references.routes.ts';
 
 export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
 
@@ -41,6 +42,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       catalogRoutes(app, runtime);
       recordRoutes(app, runtime);
       mediaRoutes(app, runtime);
+      referenceRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
   };
