@@ -18,6 +18,7 @@ import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { recordRoutes } from './records/records.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { referenceRoutes } from './references/references.routes.ts';
+import { testServeRoutes } from './test-serve/test-serve.routes.ts';
 
 export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
 
@@ -43,6 +44,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       recordRoutes(app, runtime);
       mediaRoutes(app, runtime);
       referenceRoutes(app, runtime);
+      testServeRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
   };
