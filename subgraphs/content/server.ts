@@ -19,6 +19,7 @@ import { recordRoutes } from './records/records.routes.ts';
 import { mediaRoutes } from './media/media.routes.ts';
 import { referenceRoutes } from './references/references.routes.ts';
 import { testServeRoutes } from './test-serve/test-serve.routes.ts';
+import { compositionRoutes } from './composition/composition.routes.ts';
 
 export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
 
@@ -45,6 +46,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       mediaRoutes(app, runtime);
       referenceRoutes(app, runtime);
       testServeRoutes(app, runtime, deps);
+      compositionRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
   };
