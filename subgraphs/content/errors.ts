@@ -21,5 +21,4 @@ registerProblems({
   'content.kc_registry_unavailable': { status: 503, title: 'The curriculum KC registry did not answer; nothing was written' },
   'content.answer_keys_forbidden': { status: 403, title: 'Answer keys need read:answer_key' },
   'content.test_serve_not_authorized': { status: 409, title: 'The test-serve selection is not authorized' },
-  'content.invalid_composition': { status: 409, title: 'The interactive composition breaks its validation rules' },
 });

@@ -14,6 +14,12 @@ import { publishRoutes } from './publish/publish.routes.ts';
 import { questionRoutes } from './questions/questions.routes.ts';
 import { kcTagRoutes } from './kc-tags/kc-tags.routes.ts';
 import { contentDeps } from './deps.ts';
+import { catalogRoutes } from './catalog/catalog.routes.ts';
+import { recordRoutes } from './records/records.routes.ts';
+import { mediaRoutes } from './media/media.routes.ts';
+import { referenceRoutes } from './references/references.routes.ts';
+import { testServeRoutes } from './test-serve/test-serve.routes.ts';
+import { compositionRoutes } from './composition/composition.routes.ts';
 
 export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
 
@@ -35,6 +41,12 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       publishRoutes(app, runtime);
       questionRoutes(app, runtime);
       kcTagRoutes(app, runtime, deps);
+      catalogRoutes(app, runtime);
+      recordRoutes(app, runtime);
+      mediaRoutes(app, runtime);
+      referenceRoutes(app, runtime);
+      testServeRoutes(app, runtime, deps);
+      compositionRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
   };

@@ -312,3 +312,56 @@ export const curriculumLinks = contentSchema.table(
     index('curriculum_links_node_idx').on(table.tenantId, table.curriculumNodeId),
   ],
 );
+
+/**
+ * Provisioned tenant policy rows (read projection through GET /policies). Provisioning is an
+ * operator task outside the documented API; a test_serve_grant row is the server-side grant of
+ * rule 8.
+ */
+export const policies = contentSchema.table(
+  'policies',
+  {
+    tenantId: text('tenant_id').notNull(),
+    policyId: uuid('policy_id').notNull(),
+    policyKey: text('policy_key').notNull(),
+    status: text('status').notNull(),
+    value: jsonb('value').notNull(),
+    provisionedBy: text('provisioned_by').notNull(),
+    provisionedAt: timestamp('provisioned_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.policyId] }), index('policies_key_idx').on(table.tenantId, table.policyKey)],
+);
+
+/** Immutable receipts of test-serve authorizations. */
+export const testServeAuthorizations = contentSchema.table(
+  'test_serve_authorizations',
+  {
+    tenantId: text('tenant_id').notNull(),
+    authorizationId: uuid('authorization_id').notNull(),
+    bankContentId: uuid('bank_content_id').notNull(),
+    bankVersionId: uuid('bank_version_id').notNull(),
+    formContentId: uuid('form_content_id').notNull(),
+    formVersionId: uuid('form_version_id').notNull(),
+    testIdentityId: text('test_identity_id').notNull(),
+    personReality: text('person_reality').notNull(),
+    grantPolicyId: uuid('grant_policy_id').notNull(),
+    producerSurface: text('producer_surface'),
+    authorizedBy: text('authorized_by').notNull(),
+    authorizedAt: timestamp('authorized_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.authorizationId] })],
+);
+
+/** The ordered bindings of an interactive item, replaced as a whole. */
+export const interactiveCompositions = contentSchema.table(
+  'interactive_compositions',
+  {
+    tenantId: text('tenant_id').notNull(),
+    contentId: uuid('content_id').notNull(),
+    composition: jsonb('composition').notNull(),
+    revision: integer('revision').notNull(),
+    updatedBy: text('updated_by').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.contentId] })],
+);

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
+import { FacetAssignmentInput, FacetInput, assignFacet, defineFacet, listAssignments, listFacets } from './catalog.service.ts';
+
+export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+  const { db } = runtime.database;
+  declareRoute(app, 'catalog', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/catalog-facets`,
+    summary: "The tenant's catalog facet definitions",
+    params: TenantParams,
+    handler: async (request) => listFacets(db, await tenantContext(runtime, request)),
+  });
+  declareRoute(app, 'catalog', {
+    method: 'POST',
+    url: `${TENANT_ROOT}/catalog-facets`,
+    summary: 'Define one of the twelve catalog facets for this tenant',
+    params: TenantParams,
+    body: FacetInput,
+    success: { status: 201, description: 'content_catalog_facet' },
+    handler: async (request, reply) => reply.code(201).send(await defineFacet(db, await tenantContext(runtime, request), request.body)),
+  });
+  declareRoute(app, 'catalog', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/catalog-facets`,
+    summary: 'Facet assignments of an item, with provenance',
+    params: ItemParams,
+    handler: async (request) => listAssignments(db, await tenantContext(runtime, request), (request.params as { contentId: string }).contentId),
+  });
+  declareRoute(app, 'catalog', {
+    method: 'POST',
+    url: `${TENANT_ROOT}/items/:contentId/catalog-facets`,
+    summary: 'Assign a facet value to an item (Idempotency-Key required)',
+    params: ItemParams,
+    body: FacetAssignmentInput,
+    success: { status: 201, description: 'content_catalog_facet_assignment (200 when the same value was already assigned)' },
+    handler: async (request, reply) => {
+      const ctx = await tenantContext(runtime, request);
+      const { contentId } = request.params as { contentId: string };
+      return sendCommandResult(reply, await assignFacet(db, ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
+    },
+  });
+}

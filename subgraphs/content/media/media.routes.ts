@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { MediaInput, listMedia, readMediaBytes, uploadMedia } from './media.service.ts';
+
+export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+  const { db } = runtime.database;
+  const contentRoot = () => runtime.config.contentUrl;
+  declareRoute(app, 'media', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/media`,
+    summary: 'Media assets of an item, each with its authenticated delivery_url',
+    params: ItemParams,
+    handler: async (request) => listMedia(db, contentRoot(), await tenantContext(runtime, request), (request.params as { contentId: string }).contentId),
+  });
+  declareRoute(app, 'media', {
+    method: 'POST',
+    url: `${TENANT_ROOT}/items/:contentId/media`,
+    summary: 'Upload a media asset (JSON with base64 bytes)',
+    params: ItemParams,
+    body: MediaInput,
+    success: { status: 201, description: 'media_asset' },
+    handler: async (request, reply) => {
+      const ctx = await tenantContext(runtime, request);
+      const { contentId } = request.params as { contentId: string };
+      return sendCommandResult(reply, await uploadMedia(db, contentRoot(), ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
+    },
+  });
+  declareRoute(app, 'media', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/media/:mediaId`,
+    summary: 'The bytes of a delivery_url (bearer token of the tenant, read:content)',
+    params: ItemParams.extend({ mediaId: z.string() }),
+    success: { status: 200, description: 'media bytes' },
+    handler: async (request, reply) => {
+      const ctx = await tenantContext(runtime, request);
+      const { contentId, mediaId } = request.params as { contentId: string; mediaId: string };
+      const media = await readMediaBytes(db, ctx, contentId, mediaId);
+      return reply
+        .header('content-type', media.mimeType)
+        .header('content-length', String(media.bytes.length))
+        .header('etag', `"${media.sha256}"`)
+        .header('cache-control', 'private, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', media.fileName ? `inline; filename="${media.fileName.replace(/["\\\r\n]/g, '_')}"` : 'inline')
+        .send(media.bytes);
+    },
+  });
+}

@@ -1,0 +1,121 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import type { Page } from '../../../platform/cursor.ts';
+import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { contentIdempotency, items, mediaAssets } from '../tables.ts';
+import { MEDIA_KINDS } from '../vocabulary.ts';
+import { ACCESS } from '../access.ts';
+import { itemNotFound } from '../items/items.service.ts';
+
+/**
+ * Media of an item: uploaded bytes kept by content, delivered only through an authenticated
+ * first-party delivery_url under the tenant root. Bytes are never changed after upload.
+ */
+
+export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
+
+export const MediaInput = z
+  .object({
+    media_kind: z.enum(MEDIA_KINDS),
+    mime_type: z.string().regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i, 'a media type such as image/png'),
+    file_name: z.string().trim().min(1).max(255).regex(/^[^/\\\u0000]+$/, 'a file name without path').optional(),
+    data_base64: z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64').describe(`The bytes, base64; at most ${MAX_MEDIA_BYTES} bytes decoded`),
+  })
+  .strict();
+
+type MediaRow = typeof mediaAssets.$inferSelect;
+
+export function deliveryPath(tenantId: string, contentId: string, mediaId: string): string {
+  return `/tenants/${encodeURIComponent(tenantId)}/alpha/content/items/${contentId}/media/${mediaId}`;
+}
+
+function presentMedia(row: Omit<MediaRow, 'bytes'>, contentRoot: string) {
+  return {
+    media_id: row.mediaId,
+    content_id: row.contentId,
+    media_kind: row.mediaKind,
+    mime_type: row.mimeType,
+    file_name: row.fileName,
+    byte_size: row.byteSize,
+    sha256: row.sha256,
+    delivery_url: `${contentRoot}${deliveryPath(row.tenantId, row.contentId, row.mediaId)}`,
+    created_at: isoTimestamp(row.createdAt),
+  };
+}
+export type MediaAsset = ReturnType<typeof presentMedia>;
+
+async function requireItem(db: Database, tenantId: string, contentId: string): Promise<void> {
+  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  const [row] = await db.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
+  if (!row) throw itemNotFound(contentId);
+}
+
+export async function uploadMedia(
+  db: Database,
+  contentRoot: string,
+  ctx: RequestContext,
+  contentId: string,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<MediaAsset>> {
+  requireAccess(ctx.principal, ACCESS.author, 'upload media');
+  const input = parseInput(MediaInput, rawInput);
+  const bytes = Buffer.from(input.data_base64, 'base64');
+  if (bytes.length === 0 || bytes.length > MAX_MEDIA_BYTES) {
+    throw new DomainError('validation_failed', `Media must be 1 to ${MAX_MEDIA_BYTES} bytes.`, { fieldErrors: [{ field: 'data_base64', message: `${bytes.length} bytes` }] });
+  }
+  await requireItem(db, ctx.tenantId, contentId);
+  return db.transaction((tx) =>
+    runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: `content.media:${contentId}`, key: idempotencyKey, request: input }, async () => {
+      const [row] = await tx
+        .insert(mediaAssets)
+        .values({
+          tenantId: ctx.tenantId,
+          mediaId: randomUUID(),
+          contentId,
+          mediaKind: input.media_kind,
+          mimeType: input.mime_type.toLowerCase(),
+          fileName: input.file_name ?? null,
+          byteSize: bytes.length,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          bytes,
+          createdBy: ctx.principal.subject,
+          createdAt: ctx.now.toISOString(),
+        })
+        .returning();
+      return { value: presentMedia(row, contentRoot), created: true };
+    }),
+  );
+}
+
+const { bytes: _bytes, ...mediaColumns } = getTableColumns(mediaAssets);
+
+export async function listMedia(db: Database, contentRoot: string, ctx: RequestContext, contentId: string): Promise<Page<MediaAsset>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read media');
+  await requireItem(db, ctx.tenantId, contentId);
+  const rows = await db
+    .select(mediaColumns)
+    .from(mediaAssets)
+    .where(and(eq(mediaAssets.tenantId, ctx.tenantId), eq(mediaAssets.contentId, contentId)))
+    .orderBy(asc(mediaAssets.createdAt), asc(mediaAssets.mediaId));
+  return { data: rows.map((row) => presentMedia(row, contentRoot)), next_cursor: null };
+}
+
+/** The bytes behind a delivery_url, for a reader of the same tenant. */
+export async function readMediaBytes(db: Database, ctx: RequestContext, contentId: string, mediaId: string) {
+  requireAccess(ctx.principal, ACCESS.read, 'read media');
+  const notFound = new DomainError('not_found', `No media ${mediaId} of content item ${contentId} in this tenant.`);
+  if (!z.uuid().safeParse(contentId).success || !z.uuid().safeParse(mediaId).success) throw notFound;
+  const [row] = await db
+    .select()
+    .from(mediaAssets)
+    .where(and(eq(mediaAssets.tenantId, ctx.tenantId), eq(mediaAssets.contentId, contentId), eq(mediaAssets.mediaId, mediaId)));
+  if (!row) throw notFound;
+  return { bytes: row.bytes, mimeType: row.mimeType, sha256: row.sha256, fileName: row.fileName };
+}

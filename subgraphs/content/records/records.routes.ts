@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
+import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
+import {
+  ExternalLinkInput, TrustStatusQuery, getExternalLink, listCurriculumLinks, listPolicies, listTrustStatus, putExternalLink, readEffectiveness,
+} from './records.service.ts';
+
+export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+  const { db } = runtime.database;
+  const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
+  declareRoute(app, 'external-link', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/external-link`,
+    summary: 'The governed external link of an external_link item',
+    params: ItemParams,
+    handler: async (request) => getExternalLink(db, await tenantContext(runtime, request), contentIdOf(request)),
+  });
+  declareRoute(app, 'external-link', {
+    method: 'POST',
+    url: `${TENANT_ROOT}/items/:contentId/external-link`,
+    summary: 'Set the external link (no secrets; an open policy)',
+    params: ItemParams,
+    body: ExternalLinkInput,
+    success: { status: 201, description: 'external_link (200 when replaced)' },
+    handler: async (request, reply) => {
+      const result = await putExternalLink(db, await tenantContext(runtime, request), contentIdOf(request), request.body);
+      return sendCommandResult(reply, { ...result, replayed: false });
+    },
+  });
+  declareRoute(app, 'curriculum-links', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/curriculum-links`,
+    summary: 'Frozen read-only archive of legacy curriculum links',
+    params: ItemParams,
+    handler: async (request) => listCurriculumLinks(db, await tenantContext(runtime, request), contentIdOf(request)),
+  });
+  declareRoute(app, 'effectiveness', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/effectiveness`,
+    summary: 'Derived, read-only effectiveness status',
+    params: ItemParams,
+    handler: async (request) => readEffectiveness(db, await tenantContext(runtime, request), contentIdOf(request)),
+  });
+  declareRoute(app, 'policies', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/policies`,
+    summary: 'Provisioned tenant policy rows (read projection)',
+    params: TenantParams,
+    handler: async (request) => listPolicies(db, await tenantContext(runtime, request)),
+  });
+  declareRoute(app, 'trust', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/trust-status`,
+    summary: 'Current trust of exact versions, filterable by trust_status',
+    params: TenantParams,
+    querystring: TrustStatusQuery,
+    handler: async (request) => listTrustStatus(db, runtime.cursors, await tenantContext(runtime, request), request.query),
+  });
+}

@@ -1,0 +1,179 @@
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
+import { curriculumLinks, externalLinks, items, policies, trustEvidence, versions } from '../tables.ts';
+import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES, type TrustStatus } from '../vocabulary.ts';
+import { ACCESS } from '../access.ts';
+import { itemNotFound, type ItemRow } from '../items/items.service.ts';
+
+/**
+ * Small item records: the external link of an external_link item, the frozen curriculum-link
+ * archive, derived effectiveness, provisioned policies and the trust-status list.
+ */
+
+async function requireItem(db: Database, tenantId: string, contentId: string): Promise<ItemRow> {
+  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  const [row] = await db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
+  if (!row) throw itemNotFound(contentId);
+  return row;
+}
+
+/** Query parameter names that carry credentials: a governed link never holds secrets. */
+const SECRET_PARAMS = /^(token|access_token|id_token|api_key|apikey|key|secret|client_secret|password|passwd|signature|sig|x-amz-signature|x-amz-credential|auth|session|sessionid)$/i;
+
+export const ExternalLinkInput = z
+  .object({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .superRefine((value, issues) => {
+        const url = new URL(value);
+        if (url.username || url.password) issues.addIssue({ code: 'custom', message: 'credentials in the URL are not accepted' });
+        for (const name of url.searchParams.keys()) {
+          if (SECRET_PARAMS.test(name)) issues.addIssue({ code: 'custom', message: `query parameter ${name} looks like a secret` });
+        }
+      }),
+    external_open_policy: z.enum(EXTERNAL_OPEN_POLICIES),
+    provider: z.string().trim().min(1).max(200).optional(),
+    title: z.string().trim().min(1).max(500).optional(),
+  })
+  .strict();
+
+type LinkRow = typeof externalLinks.$inferSelect;
+const presentLink = (row: LinkRow) => ({
+  content_id: row.contentId,
+  url: row.url,
+  external_open_policy: row.externalOpenPolicy,
+  provider: row.provider,
+  title: row.title,
+  updated_by: row.updatedBy,
+  updated_at: isoTimestamp(row.updatedAt),
+});
+
+export async function putExternalLink(db: Database, ctx: RequestContext, contentId: string, rawInput: unknown) {
+  requireAccess(ctx.principal, ACCESS.author, 'write external links');
+  const input = parseInput(ExternalLinkInput, rawInput);
+  const item = await requireItem(db, ctx.tenantId, contentId);
+  if (item.contentKind !== 'external_link') {
+    throw new DomainError('validation_failed', `Content item ${contentId} is a ${item.contentKind}; only external_link items hold an external link.`, {
+      fieldErrors: [{ field: 'content_kind', message: 'must be external_link' }],
+    });
+  }
+  const values = {
+    url: input.url,
+    externalOpenPolicy: input.external_open_policy,
+    provider: input.provider ?? null,
+    title: input.title ?? null,
+    updatedBy: ctx.principal.subject,
+    updatedAt: ctx.now.toISOString(),
+  };
+  return db.transaction(async (tx) => {
+    const key = and(eq(externalLinks.tenantId, ctx.tenantId), eq(externalLinks.contentId, contentId));
+    const [existing] = await tx.select({ id: externalLinks.contentId }).from(externalLinks).where(key).for('update');
+    const [row] = existing
+      ? await tx.update(externalLinks).set(values).where(key).returning()
+      : await tx.insert(externalLinks).values({ tenantId: ctx.tenantId, contentId, ...values }).onConflictDoUpdate({ target: [externalLinks.tenantId, externalLinks.contentId], set: values }).returning();
+    return { value: presentLink(row), created: !existing };
+  });
+}
+
+export async function getExternalLink(db: Database, ctx: RequestContext, contentId: string) {
+  requireAccess(ctx.principal, ACCESS.read, 'read external links');
+  await requireItem(db, ctx.tenantId, contentId);
+  const [row] = await db.select().from(externalLinks).where(and(eq(externalLinks.tenantId, ctx.tenantId), eq(externalLinks.contentId, contentId)));
+  if (!row) throw new DomainError('not_found', `Content item ${contentId} has no external link.`);
+  return presentLink(row);
+}
+
+export async function listCurriculumLinks(db: Database, ctx: RequestContext, contentId: string): Promise<Page<unknown>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read the curriculum-link archive');
+  await requireItem(db, ctx.tenantId, contentId);
+  const rows = await db
+    .select()
+    .from(curriculumLinks)
+    .where(and(eq(curriculumLinks.tenantId, ctx.tenantId), eq(curriculumLinks.contentId, contentId)))
+    .orderBy(asc(curriculumLinks.archivedAt), asc(curriculumLinks.linkId));
+  return {
+    data: rows.map((row) => ({
+      link_id: row.linkId,
+      content_id: row.contentId,
+      curriculum_node_id: row.curriculumNodeId,
+      curriculum_link_kind: row.curriculumLinkKind,
+      archived_at: isoTimestamp(row.archivedAt),
+      frozen: true,
+    })),
+    next_cursor: null,
+  };
+}
+
+/**
+ * Effectiveness is derived from learner outcomes, which flow through the events and results
+ * services; content holds none, so every item reads insufficient_data until a derivation exists.
+ */
+export async function readEffectiveness(db: Database, ctx: RequestContext, contentId: string) {
+  requireAccess(ctx.principal, ACCESS.read, 'read effectiveness');
+  const item = await requireItem(db, ctx.tenantId, contentId);
+  return {
+    content_id: contentId,
+    content_version_id: item.latestVersionId,
+    effectiveness_status: 'insufficient_data' as const,
+    evidence_count: 0,
+    derived_at: null,
+  };
+}
+
+export async function listPolicies(db: Database, ctx: RequestContext): Promise<Page<unknown>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read policies');
+  const rows = await db.select().from(policies).where(eq(policies.tenantId, ctx.tenantId)).orderBy(asc(policies.policyKey), asc(policies.provisionedAt));
+  return {
+    data: rows.map((row) => ({
+      policy_id: row.policyId,
+      policy_key: row.policyKey,
+      status: row.status,
+      value: row.value,
+      provisioned_at: isoTimestamp(row.provisionedAt),
+    })),
+    next_cursor: null,
+  };
+}
+
+export const TrustStatusQuery = z
+  .object({
+    trust_status: z.enum(TRUST_STATUSES).optional(),
+    limit: queryInteger(1, MAX_PAGE_SIZE).optional(),
+    cursor: z.string().min(1).optional(),
+  })
+  .strict();
+
+/** Current trust of every exact version of the tenant; versions without evidence are unknown. */
+export async function listTrustStatus(db: Database, cursors: CursorCodec, ctx: RequestContext, rawQuery: unknown) {
+  requireAccess(ctx.principal, ACCESS.read, 'read trust status');
+  const query = parseInput(TrustStatusQuery, rawQuery);
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  const filters = { trust_status: query.trust_status ?? null };
+  const after = query.cursor ? String(cursors.decode(query.cursor, filters).after[0]) : null;
+  const current = sql<TrustStatus>`coalesce((select ${trustEvidence.trustStatus} from ${trustEvidence}
+    where ${trustEvidence.tenantId} = ${versions.tenantId} and ${trustEvidence.versionId} = ${versions.versionId}
+    order by ${trustEvidence.evidenceSeq} desc limit 1), 'unknown')`;
+  const rows = await db
+    .select({ versionId: versions.versionId, contentId: versions.contentId, versionNumber: versions.versionNumber, trustStatus: current })
+    .from(versions)
+    .where(and(
+      eq(versions.tenantId, ctx.tenantId),
+      ...(after ? [gt(versions.versionId, after)] : []),
+      ...(query.trust_status ? [sql`${current} = ${query.trust_status}`] : []),
+    ))
+    .orderBy(asc(versions.versionId))
+    .limit(limit + 1);
+  return pageOf(rows, limit, (row) => [row.versionId], (row) => ({
+    content_id: row.contentId,
+    version_id: row.versionId,
+    version_number: row.versionNumber,
+    trust_status: row.trustStatus,
+  }), cursors, filters);
+}

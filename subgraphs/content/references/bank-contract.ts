@@ -1,0 +1,116 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import type { Database } from '../../../platform/db.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import { contentReferences, items, kcTags, trustEvidence, versionPublications, versions } from '../tables.ts';
+
+/**
+ * Rule 7, the test bank member contract, in one place: used when a bank_member row is created or
+ * retired, when GET /bank-members validates every row, and by test-serve authorization.
+ */
+
+export const INVALID_MEMBER = 'content.invalid_test_bank_member_contract';
+export const ATTRIBUTION_INCOMPLETE = 'content.bank_kc_attribution_incomplete';
+export const MEMBERSHIP_FROZEN = 'content.bank_membership_frozen';
+const BANK_RULES: ReadonlySet<string> = new Set(['same_blueprint_fixed_forms', 'pp100_adaptive_shards']);
+
+type ItemRow = typeof items.$inferSelect;
+export interface MemberShape {
+  parentVersionId: string | null;
+  referencedContentId: string;
+  referencedVersionId: string | null;
+  ordinal: number | null;
+}
+
+const invalid = (detail: string) => new DomainError(INVALID_MEMBER, detail);
+const incomplete = (detail: string) => new DomainError(ATTRIBUTION_INCOMPLETE, detail);
+
+async function versionOwner(db: Database, tenantId: string, versionId: string): Promise<string | undefined> {
+  const [row] = await db.select({ contentId: versions.contentId }).from(versions).where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId)));
+  return row?.contentId;
+}
+
+/** The bank itself may hold bank_member rows (kind, role, rule). */
+export function checkBank(bank: ItemRow): void {
+  if (bank.contentKind !== 'test_bank' || bank.assessmentRole !== 'bank') {
+    throw invalid(`bank_member rows belong to an assessment_role=bank test_bank, not a ${bank.contentKind}.`);
+  }
+  if (bank.membershipRule === 'qti_adaptive_selection') throw invalid('A qti_adaptive_selection bank takes no parallel bank_member rows.');
+  if (!bank.membershipRule || !BANK_RULES.has(bank.membershipRule)) {
+    throw invalid(`The bank's membership_rule ${bank.membershipRule ?? '(none)'} does not take bank_member rows.`);
+  }
+}
+
+/** Membership changes only while the bank is an unretired draft whose exact version has unknown trust. */
+export async function checkNotFrozen(db: Database, tenantId: string, bank: ItemRow, parentVersionId: string): Promise<void> {
+  const [published] = await db
+    .select({ id: versionPublications.versionId })
+    .from(versionPublications)
+    .where(and(eq(versionPublications.tenantId, tenantId), eq(versionPublications.versionId, parentVersionId)));
+  const [trust] = await db
+    .select({ status: trustEvidence.trustStatus })
+    .from(trustEvidence)
+    .where(and(eq(trustEvidence.tenantId, tenantId), eq(trustEvidence.versionId, parentVersionId)))
+    .orderBy(desc(trustEvidence.evidenceSeq))
+    .limit(1);
+  if (bank.status !== 'draft' || published || (trust && trust.status !== 'unknown')) {
+    throw new DomainError(MEMBERSHIP_FROZEN, `Bank ${bank.contentId} membership is frozen (status ${bank.status}${published ? ', version published' : ''}${trust ? `, trust ${trust.status}` : ''}).`);
+  }
+}
+
+/** The structural contract of one row: exact versions of the right owners, a form target, an index. */
+export async function checkMemberShape(db: Database, tenantId: string, bank: ItemRow, member: MemberShape): Promise<ItemRow> {
+  if (!member.parentVersionId || !member.referencedVersionId) {
+    throw invalid('bank_member needs explicit exact parent_version_id and referenced_version_id.');
+  }
+  if (member.ordinal === null || !Number.isInteger(member.ordinal) || member.ordinal < 1) throw invalid('bank_member needs a positive integer ordinal (index).');
+  if ((await versionOwner(db, tenantId, member.parentVersionId)) !== bank.contentId) throw invalid('parent_version_id is not a version of this bank.');
+  const [form] = await db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, member.referencedContentId)));
+  if (!form || form.contentKind !== 'test' || form.assessmentRole !== 'form') throw invalid('A bank_member targets an assessment_role=form test.');
+  if ((await versionOwner(db, tenantId, member.referencedVersionId)) !== form.contentId) throw invalid('referenced_version_id is not a version of the referenced form.');
+  return form;
+}
+
+export interface FormGraph {
+  question_count: number;
+  tagged_question_count: number;
+}
+
+/**
+ * The exact ordered embeds graph of a form version, every embedded question with an active KC
+ * tag. Throws bank_kc_attribution_incomplete when missing, empty, ambiguous or untagged.
+ */
+export async function checkFormGraph(db: Database, tenantId: string, formContentId: string, formVersionId: string): Promise<FormGraph> {
+  const embeds = await db
+    .select({
+      ordinal: contentReferences.ordinal,
+      questionId: contentReferences.referencedContentId,
+      questionVersionId: contentReferences.referencedVersionId,
+      kind: items.contentKind,
+    })
+    .from(contentReferences)
+    .leftJoin(items, and(eq(items.tenantId, contentReferences.tenantId), eq(items.contentId, contentReferences.referencedContentId)))
+    .where(and(
+      eq(contentReferences.tenantId, tenantId),
+      eq(contentReferences.contentId, formContentId),
+      eq(contentReferences.parentVersionId, formVersionId),
+      eq(contentReferences.relationshipKind, 'embeds'),
+      eq(contentReferences.status, 'active'),
+    ));
+  if (embeds.length === 0) throw incomplete(`Form version ${formVersionId} embeds no questions.`);
+  const ordinals = embeds.map((edge) => edge.ordinal);
+  if (ordinals.some((ordinal) => ordinal === null) || new Set(ordinals).size !== ordinals.length) {
+    throw incomplete(`The embeds graph of form version ${formVersionId} is ambiguous (missing or repeated ordinals).`);
+  }
+  if (embeds.some((edge) => edge.kind !== 'question' || edge.questionVersionId === null)) {
+    throw incomplete(`Form version ${formVersionId} embeds something other than exact question versions.`);
+  }
+  const questionIds = [...new Set(embeds.map((edge) => edge.questionId))];
+  const tagged = await db
+    .selectDistinct({ contentId: kcTags.contentId })
+    .from(kcTags)
+    .where(and(eq(kcTags.tenantId, tenantId), inArray(kcTags.contentId, questionIds), eq(kcTags.status, 'active')));
+  const taggedIds = new Set(tagged.map((row) => row.contentId));
+  const untagged = questionIds.filter((id) => !taggedIds.has(id));
+  if (untagged.length > 0) throw incomplete(`Embedded question(s) ${untagged.join(', ')} have no active KC tag.`);
+  return { question_count: embeds.length, tagged_question_count: embeds.length };
+}

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { VersionQuery } from '../questions/questions.service.ts';
+import { ReferenceInput, ReferencesQuery, createReference, listReferences, retireReference } from './references.service.ts';
+import { readBankMembers } from './bank-members.service.ts';
+
+export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+  const { db } = runtime.database;
+  const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
+  declareRoute(app, 'references', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/references`,
+    summary: 'References of an item, active and retired (the audit)',
+    params: ItemParams,
+    querystring: ReferencesQuery,
+    handler: async (request) => listReferences(db, await tenantContext(runtime, request), contentIdOf(request), request.query),
+  });
+  declareRoute(app, 'references', {
+    method: 'POST',
+    url: `${TENANT_ROOT}/items/:contentId/references`,
+    summary: 'Create a typed reference; bank_member rows follow the test bank member contract',
+    params: ItemParams,
+    body: ReferenceInput,
+    success: { status: 201, description: 'content_reference' },
+    handler: async (request, reply) => {
+      const ctx = await tenantContext(runtime, request);
+      return sendCommandResult(reply, await createReference(db, ctx, contentIdOf(request), request.body, headerOf(request, 'idempotency-key')));
+    },
+  });
+  declareRoute(app, 'references', {
+    method: 'DELETE',
+    url: `${TENANT_ROOT}/items/:contentId/references/:referenceId`,
+    summary: 'Soft-retire a reference; the row stays as the audit',
+    params: ItemParams.extend({ referenceId: z.string() }),
+    handler: async (request) => {
+      const ctx = await tenantContext(runtime, request);
+      return retireReference(db, ctx, contentIdOf(request), (request.params as { referenceId: string }).referenceId);
+    },
+  });
+  declareRoute(app, 'bank-members', {
+    method: 'GET',
+    url: `${TENANT_ROOT}/items/:contentId/bank-members`,
+    summary: 'bank_member rows of an exact bank version in graph order and multiplicity, with readiness counts',
+    params: ItemParams,
+    querystring: VersionQuery,
+    handler: async (request) => readBankMembers(db, await tenantContext(runtime, request), contentIdOf(request), request.query),
+  });
+}

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import type { Page } from '../../../platform/cursor.ts';
+import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { contentIdempotency, contentReferences, items, versions } from '../tables.ts';
+import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
+import { ACCESS } from '../access.ts';
+import { itemNotFound } from '../items/items.service.ts';
+import { INVALID_MEMBER, checkBank, checkFormGraph, checkMemberShape, checkNotFrozen } from './bank-contract.ts';
+
+/**
+ * Typed relationships between items. Rows are never deleted: DELETE soft-retires and the row,
+ * with who and when, stays as the audit. bank_member rows follow rule 7 (bank-contract.ts); a
+ * rejected create changes nothing.
+ */
+
+export const ReferenceInput = z
+  .object({
+    relationship_kind: z.enum(RELATIONSHIP_KINDS),
+    referenced_content_id: z.uuid(),
+    parent_version_id: z.uuid().nullable().optional().describe('Exact version of this item (required for bank_member)'),
+    referenced_version_id: z.uuid().nullable().optional().describe('Exact version of the referenced item (required for bank_member)'),
+    ordinal: z.number().int().nullable().optional().describe('Position in an ordered graph (embeds, bank_member)'),
+  })
+  .strict();
+
+type ReferenceRow = typeof contentReferences.$inferSelect;
+
+export function presentReference(row: ReferenceRow) {
+  return {
+    reference_id: row.referenceId,
+    content_id: row.contentId,
+    relationship_kind: row.relationshipKind,
+    referenced_content_id: row.referencedContentId,
+    parent_version_id: row.parentVersionId,
+    referenced_version_id: row.referencedVersionId,
+    ordinal: row.ordinal,
+    status: row.status,
+    created_by: row.createdBy,
+    created_at: isoTimestamp(row.createdAt),
+    retired_by: row.retiredBy,
+    retired_at: isoTimestamp(row.retiredAt),
+  };
+}
+export type ContentReference = ReturnType<typeof presentReference>;
+
+async function lockedItem(tx: Database, tenantId: string, contentId: string) {
+  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  const [row] = await tx.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId))).for('update');
+  if (!row) throw itemNotFound(contentId);
+  return row;
+}
+
+async function ownedBy(tx: Database, tenantId: string, versionId: string, contentId: string): Promise<boolean> {
+  const [row] = await tx.select({ contentId: versions.contentId }).from(versions).where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId)));
+  return row?.contentId === contentId;
+}
+
+export async function createReference(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<ContentReference>> {
+  requireAccess(ctx.principal, ACCESS.author, 'create references');
+  const input = parseInput(ReferenceInput, rawInput);
+  return db.transaction((tx) =>
+    runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: `content.references:${contentId}`, key: idempotencyKey, request: input }, async () => {
+      // The parent's row lock serializes membership changes of one bank.
+      const parent = await lockedItem(tx, ctx.tenantId, contentId);
+      const shape = {
+        parentVersionId: input.parent_version_id ?? null,
+        referencedContentId: input.referenced_content_id,
+        referencedVersionId: input.referenced_version_id ?? null,
+        ordinal: input.ordinal ?? null,
+      };
+      if (input.relationship_kind === 'bank_member') {
+        checkBank(parent);
+        if (shape.parentVersionId) await checkNotFrozen(tx, ctx.tenantId, parent, shape.parentVersionId);
+        await checkMemberShape(tx, ctx.tenantId, parent, shape);
+        const [taken] = await tx
+          .select({ id: contentReferences.referenceId })
+          .from(contentReferences)
+          .where(and(
+            eq(contentReferences.tenantId, ctx.tenantId),
+            eq(contentReferences.contentId, contentId),
+            eq(contentReferences.parentVersionId, shape.parentVersionId!),
+            eq(contentReferences.relationshipKind, 'bank_member'),
+            eq(contentReferences.status, 'active'),
+            eq(contentReferences.ordinal, shape.ordinal!),
+          ));
+        if (taken) throw new DomainError(INVALID_MEMBER, `Index ${shape.ordinal} of bank version ${shape.parentVersionId} is taken.`);
+        await checkFormGraph(tx, ctx.tenantId, shape.referencedContentId, shape.referencedVersionId!);
+      } else {
+        const fieldErrors = [];
+        if (input.referenced_content_id === contentId && shape.parentVersionId === null) fieldErrors.push({ field: 'referenced_content_id', message: 'an item cannot reference itself' });
+        const [target] = await tx.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, input.referenced_content_id)));
+        if (!target) fieldErrors.push({ field: 'referenced_content_id', message: 'no such content item in this tenant' });
+        if (shape.parentVersionId && !(await ownedBy(tx, ctx.tenantId, shape.parentVersionId, contentId))) {
+          fieldErrors.push({ field: 'parent_version_id', message: 'not a version of this item' });
+        }
+        if (shape.referencedVersionId && !(await ownedBy(tx, ctx.tenantId, shape.referencedVersionId, input.referenced_content_id))) {
+          fieldErrors.push({ field: 'referenced_version_id', message: 'not a version of the referenced item' });
+        }
+        if (shape.ordinal !== null && shape.ordinal < 1) fieldErrors.push({ field: 'ordinal', message: 'a positive integer' });
+        if (fieldErrors.length > 0) throw new DomainError('validation_failed', 'The reference is not valid.', { fieldErrors });
+      }
+      const [row] = await tx
+        .insert(contentReferences)
+        .values({
+          tenantId: ctx.tenantId,
+          referenceId: randomUUID(),
+          contentId,
+          relationshipKind: input.relationship_kind,
+          referencedContentId: input.referenced_content_id,
+          parentVersionId: shape.parentVersionId,
+          referencedVersionId: shape.referencedVersionId,
+          ordinal: shape.ordinal,
+          status: 'active',
+          createdBy: ctx.principal.subject,
+          createdAt: ctx.now.toISOString(),
+        })
+        .returning();
+      return { value: presentReference(row), created: true };
+    }),
+  );
+}
+
+export async function retireReference(db: Database, ctx: RequestContext, contentId: string, referenceId: string): Promise<ContentReference> {
+  requireAccess(ctx.principal, ACCESS.author, 'retire references');
+  return db.transaction(async (tx) => {
+    const parent = await lockedItem(tx, ctx.tenantId, contentId);
+    const notFound = new DomainError('not_found', `No reference ${referenceId} of content item ${contentId} in this tenant.`);
+    if (!z.uuid().safeParse(referenceId).success) throw notFound;
+    const key = and(eq(contentReferences.tenantId, ctx.tenantId), eq(contentReferences.contentId, contentId), eq(contentReferences.referenceId, referenceId));
+    const [row] = await tx.select().from(contentReferences).where(key);
+    if (!row) throw notFound;
+    if (row.status === 'retired') return presentReference(row);
+    if (row.relationshipKind === 'bank_member') {
+      checkBank(parent);
+      if (!row.parentVersionId) throw new DomainError(INVALID_MEMBER, `bank_member ${referenceId} has no exact parent version.`);
+      await checkNotFrozen(tx, ctx.tenantId, parent, row.parentVersionId);
+    }
+    const [retired] = await tx
+      .update(contentReferences)
+      .set({ status: 'retired', retiredBy: ctx.principal.subject, retiredAt: ctx.now.toISOString() })
+      .where(key)
+      .returning();
+    return presentReference(retired);
+  });
+}
+
+export const ReferencesQuery = z
+  .object({ relationship_kind: z.enum(RELATIONSHIP_KINDS).optional(), status: z.enum(['active', 'retired']).optional() })
+  .strict();
+
+export async function listReferences(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown): Promise<Page<ContentReference>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read references');
+  const query = parseInput(ReferencesQuery, rawQuery);
+  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  const [item] = await db.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
+  if (!item) throw itemNotFound(contentId);
+  const rows = await db
+    .select()
+    .from(contentReferences)
+    .where(and(
+      eq(contentReferences.tenantId, ctx.tenantId),
+      eq(contentReferences.contentId, contentId),
+      ...(query.relationship_kind ? [eq(contentReferences.relationshipKind, query.relationship_kind)] : []),
+      ...(query.status ? [eq(contentReferences.status, query.status)] : []),
+    ))
+    .orderBy(asc(contentReferences.createdAt), asc(contentReferences.referenceId));
+  return { data: rows.map(presentReference), next_cursor: null };
+}
