@@ -113,7 +113,8 @@ async function openPostgres(url: string, stats: { queries: number }): Promise<Da
       const reserved = await client.reserve();
       try {
         await reserved`select pg_advisory_lock(${lockId})`;
-        await migrate(drizzle(reserved as never) as never, migrationOptions(service));
+        // The reserved session only holds the lock (drizzle cannot wrap a reserved connection).
+        await migrate(db as never, migrationOptions(service));
       } finally {
         await reserved`select pg_advisory_unlock(${lockId})`;
         reserved.release();
