@@ -113,12 +113,14 @@ export function formatGraphQLError(
       },
     };
   }
-  if (original && !(original instanceof GraphQLError)) {
+  // A downstream subgraph's error reaches the gateway as the plain object that subgraph already formatted.
+  if (original instanceof Error && !(original instanceof GraphQLError)) {
     return { message: problemDefinition('internal_error').title, path: formatted.path, extensions: { code: qualifyCode('internal_error', namespace), status: 500 } };
   }
   // graphql-js validation and parse errors are the client's.
-  const code = formatted.extensions?.code;
-  return { ...formatted, extensions: { ...formatted.extensions, code: typeof code === 'string' ? code : 'GRAPHQL_VALIDATION_FAILED' } };
+  const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
+  const code = extensions.code;
+  return { ...formatted, extensions: { ...extensions, code: typeof code === 'string' ? code : 'GRAPHQL_VALIDATION_FAILED' } };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
 import { snakeKeys } from '../../platform/naming.ts';
 import type { TargetRef } from './content-client.ts';
@@ -9,8 +10,84 @@ import {
   type Component,
   type CurriculumDeps,
 } from './components/components.service.ts';
+import { patchComponent, retireComponent } from './components/component-edits.service.ts';
+import { readRendererRegistry, repointComponent } from './repoint/repoint.service.ts';
+import { createAssociation, getAssociation, listAssociations, patchAssociation } from './associations/associations.service.ts';
+import { appendKcVersion, createKc, listKcVersions, listKcs, loadKcs, publishKc, retireKc, type KnowledgeComponent } from './kcs/kcs.service.ts';
+import { createFirmingEvent, createPrerequisite, createReviewDecision, listPrerequisites, type KcPrerequisite } from './kc-graph/kc-graph.service.ts';
 
-/** Thin adapters over the component functions; loaders batch by id and by parent. */
+/**
+ * Thin adapters over the curriculum service functions: inputs become the REST body shape, results
+ * are the REST records read through the snake_case resolver. Loaders batch by id and by parent.
+ */
+
+type Args = Record<string, unknown>;
+
+const snakeName = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** Like snakeKeys, but the values of `keep` (free-form objects whose keys are data) are passed unchanged. */
+function snakeKeepingValues(value: unknown, keep: readonly string[]): Record<string, unknown> | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const source = value as Record<string, unknown>;
+  const rest = Object.fromEntries(Object.entries(source).filter(([name]) => !keep.includes(name)));
+  const kept = Object.fromEntries(keep.filter((name) => source[name] !== undefined && source[name] !== null).map((name) => [snakeName(name), source[name]]));
+  return { ...(snakeKeys(rest) as Record<string, unknown>), ...kept };
+}
+
+const KC_ALPHA_OBJECTS = ['instructionalClassification', 'provenance'] as const;
+
+function kcInputOf(input: Args | undefined): Args {
+  if (!input) return {};
+  const { alpha, ...rest } = input;
+  const body = snakeKeys(rest) as Args;
+  const converted = snakeKeepingValues(alpha, KC_ALPHA_OBJECTS);
+  return converted ? { ...body, alpha: converted } : body;
+}
+
+/** GraphQL list arguments become the REST query string the service parses. */
+function queryOf(args: Args, renames: Record<string, string> = {}): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (value === undefined || value === null) continue;
+    query[renames[name] ?? (name === 'updatedSince' ? 'updated_since' : name)] = String(value);
+  }
+  return query;
+}
+
+/** Free-form objects (provenance, evidence): any JSON object, keys passed through unchanged. */
+function objectValue(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new GraphQLError('JSONObject must be an object');
+  return value as Record<string, unknown>;
+}
+function literalValue(node: ValueNode, variables: Record<string, unknown> | null | undefined): unknown {
+  switch (node.kind) {
+    case Kind.OBJECT:
+      return Object.fromEntries(node.fields.map((field) => [field.name.value, literalValue(field.value, variables)]));
+    case Kind.LIST:
+      return node.values.map((item) => literalValue(item, variables));
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(node.value);
+    case Kind.STRING:
+    case Kind.ENUM:
+      return node.value;
+    case Kind.BOOLEAN:
+      return node.value;
+    case Kind.NULL:
+      return null;
+    case Kind.VARIABLE:
+      return variables?.[node.name.value];
+  }
+}
+const JSONObject = new GraphQLScalarType({
+  name: 'JSONObject',
+  serialize: objectValue,
+  parseValue: objectValue,
+  parseLiteral: (node, variables) => objectValue(literalValue(node, variables)),
+});
+
+const KC_QUERY_NAMES = { subjectId: 'subject_id', kcKind: 'kc_kind', publicationStatus: 'publication_status' };
+
 export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<GraphContext> {
   const componentLoader = (context: GraphContext) =>
     loaderOf<Component>(context, 'curriculum.component', async (ctx, ids) => {
@@ -22,16 +99,69 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
       const byParent = await loadChildren(deps, ctx, parentIds, includeRetired);
       return parentIds.map((id) => byParent.get(id) ?? []);
     });
+  const kcLoader = (context: GraphContext) =>
+    loaderOf<KnowledgeComponent>(context, 'curriculum.kc', async (ctx, ids) => {
+      const found = new Map((await loadKcs(deps, ctx, ids)).map((kc) => [kc.kc_id, kc]));
+      return ids.map((id) => found.get(id) ?? null);
+    });
+  const ctxOf = requestContextOf;
 
   return {
+    JSONObject,
     Query: {
       component: (_root, args: { componentId: string }, context) => componentLoader(context).load(args.componentId),
-      components: (_root, args: Record<string, unknown>, context) =>
-        listComponents(deps, requestContextOf(context), stringifyQuery(args)),
+      components: (_root, args: Args, context) => listComponents(deps, ctxOf(context), queryOf(args)),
+      kc: (_root, args: { kcId: string }, context) => kcLoader(context).load(args.kcId),
+      kcs: (_root, args: Args, context) => listKcs(deps, ctxOf(context), queryOf(args, KC_QUERY_NAMES)),
+      kcVersions: (_root, { kcId, ...args }: Args, context) => listKcVersions(deps, ctxOf(context), kcId as string, queryOf(args)),
+      kcPrerequisites: (_root, args: Args, context) => listPrerequisites(deps, ctxOf(context), queryOf(args)),
+      association: async (_root, args: { associationId: string }, context) => {
+        try {
+          return await getAssociation(deps, ctxOf(context), args.associationId);
+        } catch (error) {
+          if ((error as { code?: string }).code === 'not_found') return null;
+          throw error;
+        }
+      },
+      associations: (_root, args: Args, context) => listAssociations(deps, ctxOf(context), queryOf(args)),
+      rendererRegistry: (_root, args: Args, context) => readRendererRegistry(ctxOf(context), queryOf(args, { rendererRef: 'renderer_ref', rendererKind: 'renderer_kind' })).data,
     },
     Mutation: {
-      createComponent: async (_root, args: { input: unknown }, context) =>
-        (await createComponent(deps, requestContextOf(context), snakeKeys(args.input))).value,
+      createComponent: async (_root, args: { input: unknown }, context) => (await createComponent(deps, ctxOf(context), snakeKeys(args.input))).value,
+      updateComponent: async (_root, args: { componentId: string; ifMatch: string; idempotencyKey: string; input: unknown }, context) =>
+        (await patchComponent(deps, ctxOf(context), args.componentId, snakeKeys(args.input), { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
+      retireComponent: async (_root, args: { componentId: string; ifMatch: string; idempotencyKey: string }, context) =>
+        (await retireComponent(deps, ctxOf(context), args.componentId, { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
+      repointComponent: async (_root, args: { componentId: string; idempotencyKey: string; input: unknown }, context) =>
+        (await repointComponent(deps, ctxOf(context), args.componentId, snakeKeys(args.input), args.idempotencyKey)).value,
+      createAssociation: async (_root, args: { input: Args; idempotencyKey?: string }, context) => {
+        const { sequenceNumber, ...names } = args.input;
+        const body = { ...names, ...(sequenceNumber !== undefined && sequenceNumber !== null ? { sequence_number: sequenceNumber } : {}) };
+        return (await createAssociation(deps, ctxOf(context), body, args.idempotencyKey ?? undefined)).value;
+      },
+      reorderAssociation: async (_root, args: { associationId: string; ifMatch: string; idempotencyKey: string; sequenceNumber: number }, context) =>
+        (
+          await patchAssociation(deps, ctxOf(context), args.associationId, { sequence_number: args.sequenceNumber }, {
+            ifMatch: args.ifMatch,
+            idempotencyKey: args.idempotencyKey,
+          })
+        ).value,
+      createKc: async (_root, args: { input: Args; idempotencyKey?: string }, context) =>
+        (await createKc(deps, ctxOf(context), kcInputOf(args.input), args.idempotencyKey ?? undefined)).value,
+      publishKc: async (_root, args: { kcId: string; ifMatch: string; idempotencyKey: string }, context) =>
+        (await publishKc(deps, ctxOf(context), args.kcId, { publication_status: 'published' }, { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
+      retireKc: async (_root, args: { kcId: string; ifMatch: string; idempotencyKey: string }, context) =>
+        (await retireKc(deps, ctxOf(context), args.kcId, { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
+      appendKcVersion: async (_root, args: { kcId: string; idempotencyKey: string; input?: Args }, context) =>
+        (await appendKcVersion(deps, ctxOf(context), args.kcId, kcInputOf(args.input ?? undefined), args.idempotencyKey)).value,
+      createKcPrerequisite: async (_root, args: { prerequisiteKcId: string; dependentKcId: string; idempotencyKey: string }, context) =>
+        (
+          await createPrerequisite(deps, ctxOf(context), { prerequisite_kc_id: args.prerequisiteKcId, dependent_kc_id: args.dependentKcId }, args.idempotencyKey)
+        ).value,
+      recordKcReviewDecision: async (_root, { idempotencyKey, ...input }: Args, context) =>
+        (await createReviewDecision(deps, ctxOf(context), snakeKeys(input), idempotencyKey as string)).value,
+      recordKcFirmingEvent: async (_root, { idempotencyKey, ...input }: Args, context) =>
+        (await createFirmingEvent(deps, ctxOf(context), snakeKeepingValues(input, ['evidence']), idempotencyKey as string)).value,
     },
     Component: {
       __resolveReference: (reference: { componentId: string }, context: GraphContext) => componentLoader(context).load(reference.componentId),
@@ -40,18 +170,20 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
       children: async (component: Component, args: { includeRetired: boolean }, context) =>
         (await childrenLoader(context, args.includeRetired).load(component.component_id)) ?? [],
     },
+    ComponentAlpha: {
+      scopeKcs: async (alpha: { scope_kc_refs?: string[] }, _args, context) =>
+        (await kcLoader(context).loadMany(alpha.scope_kc_refs ?? [])).filter((kc): kc is KnowledgeComponent => kc !== null && !(kc instanceof Error)),
+    },
     TargetRef: {
       version: (ref: TargetRef) => ({ __typename: 'ContentVersion', versionId: ref.content_version_id }),
     },
+    KnowledgeComponent: {
+      __resolveReference: (reference: { kcId: string }, context: GraphContext) => kcLoader(context).load(reference.kcId),
+      versions: (kc: KnowledgeComponent, args: Args, context) => listKcVersions(deps, ctxOf(context), kc.kc_id, queryOf(args)),
+    },
+    KcPrerequisite: {
+      prerequisite: (edge: KcPrerequisite, _args, context) => kcLoader(context).load(edge.prerequisite_kc_id),
+      dependent: (edge: KcPrerequisite, _args, context) => kcLoader(context).load(edge.dependent_kc_id),
+    },
   };
-}
-
-/** GraphQL list arguments become the REST query string the service parses. */
-function stringifyQuery(args: Record<string, unknown>): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [key, value] of Object.entries(args)) {
-    if (value === undefined || value === null) continue;
-    query[key === 'updatedSince' ? 'updated_since' : key] = String(value);
-  }
-  return query;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { curriculumV1, http, type Caller, type Reply } from '../kit.ts';
+import { curriculumV1, http, sameTenant, tenantRoot, type Caller, type Reply } from '../kit.ts';
 import type { RunningPlatform } from '../../gateway/platform.ts';
 
 /** Small builders shared by the curriculum tests: every call goes through the documented paths. */
@@ -62,7 +62,6 @@ export async function tenantRowCounts(platform: RunningPlatform, tenantId: strin
 
 /** A second exact version of an existing item, trusted by another identity. */
 export async function trustedNewVersion(platform: RunningPlatform, author: Caller, contentId: string): Promise<string> {
-  const { sameTenant, tenantRoot } = await import('../kit.ts');
   const version = await http(platform, 'POST', `${tenantRoot(author.tenantId)}/items/${contentId}/versions`, {
     token: author.token,
     body: { student_view: { blocks: [{ type: 'text', text: 'Second body', order: 0 }] } },
