@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '@apollo/gateway';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import httpProxy from '@fastify/http-proxy';
@@ -10,7 +11,7 @@ import { Authenticator, loadKeyring } from '../platform/auth.ts';
 import { loadConfig, SERVICE_ROOTS, type PlatformConfig, type ServiceName } from '../platform/config.ts';
 import { CursorCodec } from '../platform/cursor.ts';
 import { noDatabase, openDatabase } from '../platform/db.ts';
-import { formatGraphQLError, graphContextFrom, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
+import { formatGatewayError, formatGraphQLError, graphContextFrom, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
 import { createHttpApp } from '../platform/http.ts';
 import { mountService, type PlatformRuntime, type ServiceDefinition } from '../platform/service.ts';
 import { contentService } from '../subgraphs/content/server.ts';
@@ -152,8 +153,13 @@ async function mountGateway(
   const apollo = new ApolloServer<GraphContext>({
     gateway,
     introspection: true,
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
-    formatError: (formatted, error) => formatGraphQLError(formatted, error, undefined),
+    plugins: [
+      fastifyApolloDrainPlugin(app),
+      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
+      // No HTTP cache hints are served, so computing them per field is wasted work on the hot path.
+      ApolloServerPluginCacheControlDisabled(),
+    ],
+    formatError: formatGatewayError,
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {
@@ -168,7 +174,8 @@ async function mountSubgraph(app: FastifyInstance, runtime: PlatformRuntime, ser
     schema: service.schema,
     fieldResolver: snakeCaseFieldResolver,
     introspection: true,
-    plugins: [fastifyApolloDrainPlugin(app)],
+    // Federated traces go to Apollo's hosted reporting, which this platform does not use.
+    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled()],
     formatError: (formatted, error) => formatGraphQLError(formatted, error, service.namespace),
   });
   await apollo.start();

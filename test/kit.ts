@@ -98,8 +98,8 @@ export async function http<T = any>(
   return { status: response.status, headers: response.headers, body: body as T };
 }
 
-export async function graphql<T = any>(platform: RunningPlatform, query: string, variables: Record<string, unknown> = {}, token?: string) {
-  return http<{ data?: T; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }>(platform, 'POST', '/graphql', {
+export async function graphql(platform: RunningPlatform, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<Reply> {
+  return http(platform, 'POST', '/graphql', {
     token,
     body: { query, variables },
   });

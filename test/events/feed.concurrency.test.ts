@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { http, type Reply, startTestPlatform, type TestPlatform } from '../kit.ts';
 import { post, producer, root, viewed } from './helpers.ts';
 
 let platform: TestPlatform;
@@ -68,7 +68,7 @@ describe('the modifiedSince feed under concurrent writers', () => {
     const all: Array<{ modifiedAt: string }> = [];
     let cursor: string | null = null;
     do {
-      const page = await http(platform, 'GET', `${root}/events?pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: caller.token });
+      const page: Reply = await http(platform, 'GET', `${root}/events?pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: caller.token });
       all.push(...page.body.data);
       cursor = page.body.nextCursor;
     } while (cursor);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { http, type Reply, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
 import { FIXTURES, root } from './helpers.ts';
 import { EDFI_DESCRIPTORS } from '../../subgraphs/events/vocabulary.ts';
 
@@ -121,7 +121,7 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
     let count = 0;
     let cursor: string | null = null;
     do {
-      const page = await http(platform, 'GET', `${root}/events?pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: caller.token });
+      const page: Reply = await http(platform, 'GET', `${root}/events?pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: caller.token });
       count += page.body.data.length;
       cursor = page.body.nextCursor;
     } while (cursor);

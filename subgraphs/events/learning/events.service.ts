@@ -345,9 +345,8 @@ export async function findEvents(deps: EventReads, ctx: RequestContext, ids: rea
   return presentWithNames(deps, ctx, rows);
 }
 
-export async function getEvent(deps: EventReads, ctx: RequestContext, eventId: string) {
-  const [event] = await findEvents(deps, ctx, [eventId]);
-  if (!event) throw new DomainError('not_found', `No event ${eventId} in this tenant.`);
+/** An event read by id is 403 outside the token's boundary (the spec's rule for any out-of-boundary use). */
+export function requireEventWithinBoundary(ctx: RequestContext, event: { studentId: string | null; orgId: string | null; contentId: string | null }): void {
   requireWithinBoundary(
     boundaryOf(ctx.principal),
     {
@@ -357,5 +356,11 @@ export async function getEvent(deps: EventReads, ctx: RequestContext, eventId: s
     },
     'read an event of',
   );
+}
+
+export async function getEvent(deps: EventReads, ctx: RequestContext, eventId: string) {
+  const [event] = await findEvents(deps, ctx, [eventId]);
+  if (!event) throw new DomainError('not_found', `No event ${eventId} in this tenant.`);
+  requireEventWithinBoundary(ctx, event);
   return { data: event };
 }
