@@ -2,6 +2,7 @@ import { JSONObjectResolver } from 'graphql-scalars';
 import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 import { findEvents, getEvent, requireEventWithinBoundary, listEvents, recordEvents, type EventProjection, type EventReads } from './learning/events.service.ts';
+import { runSourceImport } from './imports/imports.service.ts';
 import { getAttendanceEvent, getDisciplineEvent, listAttendanceEvents, listDisciplineEvents } from './moments/moments.service.ts';
 import { findSources, listSources, registerSource, type ActivitySource } from './sources/sources.service.ts';
 
@@ -54,6 +55,8 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Gr
         (await registerSource(db, ctxOf(context), args)).value,
       recordEvents: async (_root, args: { events: Args[]; idempotencyKey?: string | null }, context) =>
         (await recordEvents(db, ctxOf(context), { events: args.events.map(sent) }, args.idempotencyKey ?? undefined)).value,
+      importSourceRecords: async (_root, args: { input: Args; idempotencyKey?: string | null }, context) =>
+        (await runSourceImport(db, ctxOf(context), sent(args.input), args.idempotencyKey ?? undefined)).value,
     },
     ActivitySource: {
       __resolveReference: (reference: { id: string }, context: GraphContext) => sourceLoader(context).load(reference.id),

@@ -136,12 +136,17 @@ describe('events subgraph', () => {
     expect(anonymous.body.errors[0].extensions.code).toBe('events:unauthenticated');
   });
 
-  it('serves attendance and discipline moments', async () => {
+  it('imports source records and serves attendance and discipline moments', async () => {
     const { caller } = await setup();
-    await http(platform, 'POST', `${root}/source-imports`, {
-      token: caller.token,
-      body: { sourceSystem: 'sis_system', adapter: 'sis_attendance_event_v1', records: [{ student_id: 'stu-g', school_id: 'sch-1', event_date: '2022-03-01', attendance_event_category: 'Tardy' }] },
-    });
+    const IMPORT = `mutation Import($input: SourceImportInput!) {
+      importSourceRecords(input: $input) { import { status dryRun } acceptedCount materializedCount data { record resource href } }
+    }`;
+    const attendance = { sourceSystem: 'sis_system', adapter: 'sis_attendance_event_v1', records: [{ student_id: 'stu-g', school_id: 'sch-1', event_date: '2022-03-01', attendance_event_category: 'Tardy' }] };
+    const imported = await graphql(platform, IMPORT, { input: attendance }, caller.token);
+    expect(imported.body.errors).toBeUndefined();
+    expect(imported.body.data.importSourceRecords).toMatchObject({ import: { status: 'materialized', dryRun: false }, acceptedCount: 1, materializedCount: 1, data: [{ record: 0, resource: 'attendanceEvents' }] });
+    const rejected = await graphql(platform, IMPORT, { input: { ...attendance, records: [{ ...attendance.records[0], kind: 'absence' }] } }, caller.token);
+    expect(rejected.body.errors[0].extensions).toMatchObject({ code: 'events:adapter_rejected', fieldErrors: [{ field: 'records.0.kind' }] });
     await http(platform, 'POST', `${root}/source-imports`, {
       token: caller.token,
       body: { sourceSystem: 'sis_system', adapter: 'sis_discipline_event_v1', records: [{ incident_id: 'i-1', student_id: 'stu-g', school_id: 'sch-1', incident_date: '2022-03-02', behavior: 'Other' }] },
