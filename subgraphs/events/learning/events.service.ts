@@ -29,20 +29,20 @@ const boundedId = z.string().trim().min(1).max(200);
 
 export const EventInput = z
   .object({
-    kind: z.string().min(1).max(100),
-    studentId: boundedId.optional(),
-    contentId: boundedId.optional(),
-    orgId: boundedId.optional(),
-    activitySourceId: z.string().min(1),
-    happenedAt: z.string().min(1).optional(),
-    occurredAt: z.string().min(1).optional(),
-    sourceEventId: z.string().min(1).max(500).optional(),
-    eventType: z.string().min(1).optional(),
-    profile: z.string().min(1).optional(),
-    action: z.string().min(1).optional(),
-    actorRef: EntityRefInput.optional(),
-    objectRef: EntityRefInput.optional(),
-    extensions: z.record(z.string(), z.unknown()).optional(),
+    kind: z.string().min(1).max(100).describe('School-language kind from the catalogue, e.g. content_viewed'),
+    studentId: boundedId.optional().describe('Identity boundary value; the people service personId'),
+    contentId: boundedId.optional().describe('The id the content and results services use'),
+    orgId: boundedId.optional().describe('Organization (school) of the event; bounded by orgIds/schoolIds'),
+    activitySourceId: z.string().min(1).describe('Id from activity-source registration or the demo mint'),
+    happenedAt: z.string().min(1).optional().describe('ISO 8601 timestamp with offset (or send occurredAt)'),
+    occurredAt: z.string().min(1).optional().describe('Alias of happenedAt'),
+    sourceEventId: z.string().min(1).max(500).optional().describe("The producer's own id (compatibility; never deduplicated)"),
+    eventType: z.string().min(1).optional().describe('Caliper 1.2 event type; derived from kind when omitted'),
+    profile: z.string().min(1).optional().describe('Caliper 1.2 profile; derived from kind when omitted'),
+    action: z.string().min(1).optional().describe('Caliper 1.2 action; derived from kind when omitted'),
+    actorRef: EntityRefInput.optional().describe('Caliper actor {id, type}; derived from studentId when omitted'),
+    objectRef: EntityRefInput.optional().describe('Caliper object {id, type}; derived from contentId when omitted'),
+    extensions: z.record(z.string(), z.unknown()).optional().describe('Governed player extension keys only: urn:alpha:events:player/<key>'),
   })
   .strict();
 
@@ -251,7 +251,7 @@ export const ListEventsQuery = z
     eventType: z.string().min(1).optional(),
     happenedAtFrom: queryTimestamp.optional(),
     happenedAtTo: queryTimestamp.optional(),
-    modifiedSince: queryTimestamp.optional(),
+    modifiedSince: queryTimestamp.optional().describe('Inclusive: events committed at or after this instant; keep max(modifiedAt) as the watermark'),
     cursor: z.string().min(1).optional(),
     pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
   })
