@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -10,7 +9,7 @@ import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
 import type { PeopleClient } from '../../../platform/people-client.ts';
 import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
-import { ACCESS, boundaryOf, requireWithinBoundary, type BoundaryScope } from '../access.ts';
+import { ACCESS, boundaryConditions, boundaryOf, requireWithinBoundary, type BoundaryScope } from '../access.ts';
 import { caliperEventOf, deriveCaliper, isTimestamp, requireNoErrors, type DerivedCaliper, type EntityRef } from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
@@ -256,37 +255,6 @@ export const ListEventsQuery = z
     pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
   })
   .strict();
-
-/**
- * The filter a bounded token adds to every list: a requested value outside the boundary is 403, an
- * omitted one is narrowed to the boundary.
- */
-export function boundaryConditions(
-  scope: BoundaryScope,
-  requested: { studentId?: string; orgId?: string; contentId?: string },
-  columns: { studentId?: PgColumn; orgId?: PgColumn; contentId?: PgColumn },
-  names: { studentId: string; orgId: string; contentId: string } = { studentId: 'studentId', orgId: 'orgId', contentId: 'contentId' },
-): SQL[] {
-  requireWithinBoundary(
-    scope,
-    {
-      ...(requested.studentId !== undefined ? { studentIds: { field: names.studentId, value: requested.studentId } } : {}),
-      ...(requested.orgId !== undefined ? { orgIds: { field: names.orgId, value: requested.orgId } } : {}),
-      ...(requested.contentId !== undefined ? { contentIds: { field: names.contentId, value: requested.contentId } } : {}),
-    },
-    'read',
-  );
-  const conditions: SQL[] = [];
-  const pairs = [
-    [scope.studentIds, columns.studentId],
-    [scope.orgIds, columns.orgId],
-    [scope.contentIds, columns.contentId],
-  ] as const;
-  for (const [allowed, column] of pairs) {
-    if (allowed && column) conditions.push(inArray(column, [...allowed]));
-  }
-  return conditions;
-}
 
 export interface EventReads {
   db: Database;
