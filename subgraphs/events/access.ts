@@ -1,3 +1,5 @@
+import { inArray, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AccessRule, Principal } from '../../platform/auth.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { BOUNDARY_REJECTED } from './errors.ts';
@@ -60,4 +62,35 @@ export function requireWithinBoundary(
       throw boundaryRejected(dimension, given.field, `The token may not ${what} ${given.field} ${given.value ?? '(none)'}.`);
     }
   }
+}
+
+/**
+ * The filter a bounded token adds to every list: a requested value outside the boundary is 403, an
+ * omitted one is narrowed to the boundary.
+ */
+export function boundaryConditions(
+  scope: BoundaryScope,
+  requested: { studentId?: string; orgId?: string; contentId?: string },
+  columns: { studentId?: PgColumn; orgId?: PgColumn; contentId?: PgColumn },
+  names: { studentId: string; orgId: string; contentId: string } = { studentId: 'studentId', orgId: 'orgId', contentId: 'contentId' },
+): SQL[] {
+  requireWithinBoundary(
+    scope,
+    {
+      ...(requested.studentId !== undefined ? { studentIds: { field: names.studentId, value: requested.studentId } } : {}),
+      ...(requested.orgId !== undefined ? { orgIds: { field: names.orgId, value: requested.orgId } } : {}),
+      ...(requested.contentId !== undefined ? { contentIds: { field: names.contentId, value: requested.contentId } } : {}),
+    },
+    'read',
+  );
+  const conditions: SQL[] = [];
+  const pairs = [
+    [scope.studentIds, columns.studentId],
+    [scope.orgIds, columns.orgId],
+    [scope.contentIds, columns.contentId],
+  ] as const;
+  for (const [allowed, column] of pairs) {
+    if (allowed && column) conditions.push(inArray(column, [...allowed]));
+  }
+  return conditions;
 }

@@ -5,7 +5,6 @@ import { parse } from 'graphql';
 import { DEMO_TENANT } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { contextFor } from '../../platform/context.ts';
-import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
 import type { PlatformRuntime, ServiceDefinition } from '../../platform/service.ts';
 import { EVENTS_NAMESPACE } from './errors.ts';
 import { sourceRoutes } from './sources/sources.routes.ts';
@@ -14,7 +13,8 @@ import { importRoutes } from './imports/imports.routes.ts';
 import { momentRoutes } from './moments/moments.routes.ts';
 import type { EventReads } from './learning/events.service.ts';
 import { httpPeopleClient } from '../../platform/people-client.ts';
-import { ensureDemoSource, findSources, listSources, registerSource, type ActivitySource } from './sources/sources.service.ts';
+import { ensureDemoSource } from './sources/sources.service.ts';
+import { eventsResolvers } from './resolvers.ts';
 
 export const EVENTS_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/events.graphql', import.meta.url)), 'utf8');
 
@@ -26,29 +26,6 @@ const IDENTITY_BOUNDARY_CONTRACT = {
   demoTokenBoundary: null,
   canRegisterActivitySources: false,
 };
-
-function eventsResolvers(runtime: PlatformRuntime): GraphQLResolverMap<GraphContext> {
-  const { db } = runtime.database;
-  const sourceLoader = (context: GraphContext) =>
-    loaderOf<ActivitySource>(context, 'events.source', async (ctx, ids) => {
-      const found = new Map((await findSources(db, ctx, ids)).map((source) => [source.id, source]));
-      return ids.map((id) => found.get(id) ?? null);
-    });
-  return {
-    Query: {
-      activitySources: (_root, args: Record<string, unknown>, context) =>
-        listSources(db, runtime.cursors, requestContextOf(context), Object.fromEntries(Object.entries(args).filter(([, v]) => v != null).map(([k, v]) => [k, String(v)]))),
-      activitySource: (_root, args: { id: string }, context) => sourceLoader(context).load(args.id),
-    },
-    Mutation: {
-      registerActivitySource: async (_root, args: { sourceIri: string; name: string }, context) =>
-        (await registerSource(db, requestContextOf(context), args)).value,
-    },
-    ActivitySource: {
-      __resolveReference: (reference: { id: string }, context: GraphContext) => sourceLoader(context).load(reference.id),
-    },
-  };
-}
 
 export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
   const reads: EventReads = {
@@ -62,7 +39,7 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Immutable learning events over Caliper 1.2, source imports, attendance and discipline views.',
     root: SERVICE_ROOTS.events,
     namespace: EVENTS_NAMESPACE,
-    schema: buildSubgraphSchema({ typeDefs: parse(EVENTS_SDL), resolvers: eventsResolvers(runtime) as never }),
+    schema: buildSubgraphSchema({ typeDefs: parse(EVENTS_SDL), resolvers: eventsResolvers(runtime, reads) as never }),
     routes(app) {
       sourceRoutes(app, runtime);
       eventRoutes(app, runtime, reads);

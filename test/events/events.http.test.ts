@@ -64,6 +64,19 @@ describe('POST /events', () => {
     expect(list.body.data).toEqual([]);
   });
 
+  it('checks actorRef and objectRef against studentId and contentId and accepts them in their place', async () => {
+    const caller = await producer(platform);
+    const refs = await post(platform, caller, [
+      { kind: 'tool_used', actorRef: { id: 'https://sis.example/users/9', type: 'Person' }, objectRef: { id: 'https://tools.example/calc', type: 'SoftwareApplication', name: 'Calc' }, activitySourceId: caller.sourceId, occurredAt: '2026-09-01T10:00:00Z' },
+    ]);
+    expect(refs.status).toBe(202);
+    expect(refs.body.data[0]).toMatchObject({ studentId: null, eventType: 'ToolUseEvent', objectRef: { name: 'Calc' } });
+    const mismatch = await post(platform, caller, [viewed(caller.sourceId, { actorRef: { id: 'urn:alpha:student:someone-else', type: 'Person' } })]);
+    expect([mismatch.status, mismatch.body.fieldErrors[0].field]).toEqual([422, 'events.0.actorRef.id']);
+    const twoTimes = await post(platform, caller, [viewed(caller.sourceId, { occurredAt: '2026-09-01T11:00:00Z' })]);
+    expect([twoTimes.status, twoTimes.body.fieldErrors[0].field]).toEqual([422, 'events.0.occurredAt']);
+  });
+
   it('accepts player extension keys of the governed registry only', async () => {
     const caller = await producer(platform);
     const known = await post(platform, caller, [
@@ -261,6 +274,9 @@ describe('activity sources', () => {
       const refused = await http(platform, 'POST', `${root}/activity-sources`, { token: caller.token, body: { ...body, ...extra } });
       expect(refused.status).toBe(400);
     }
+    const text = await http(platform, 'POST', `${root}/activity-sources`, { token: caller.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect((await http(platform, 'POST', `${root}/activity-sources`, { body })).status).toBe(401);
     const listed = await http(platform, 'GET', `${root}/activity-sources?status=active&pageSize=10`, { token: caller.token });
     expect(listed.body.data.map((source: { id: string }) => source.id)).toEqual([created.body.id]);
     expect((await http(platform, 'GET', `${root}/activity-sources/${created.body.id}`, { token: caller.token })).body.data.id).toBe(created.body.id);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, startTestPlatform, type Reply, type TestPlatform } from '../kit.ts';
+import { http, type Reply, startTestPlatform, type TestPlatform } from '../kit.ts';
 import { post, producer, root, viewed } from './helpers.ts';
 
 let platform: TestPlatform;

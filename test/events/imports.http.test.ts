@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, sameTenant, startTestPlatform, type Caller, type Reply, type TestPlatform } from '../kit.ts';
+import { http, type Reply, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
 import { FIXTURES, root } from './helpers.ts';
 import { EDFI_DESCRIPTORS } from '../../subgraphs/events/vocabulary.ts';
 

@@ -25,11 +25,11 @@ export const MAX_RECORDS = 1000;
 
 export const SourceImportInput = z
   .object({
-    sourceSystem: z.enum(['vendor_production', 'sis_system']),
+    sourceSystem: z.enum(['vendor_production', 'sis_system']).describe('vendor_production for the vendor adapter, sis_system for the SIS ones'),
     adapter: z.enum(Object.keys(ADAPTERS) as [AdapterName, ...AdapterName[]]),
-    importId: z.string().trim().min(1).max(200).optional(),
-    records: z.array(z.unknown()).min(1).max(MAX_RECORDS),
-    dryRun: z.boolean().default(false),
+    importId: z.string().trim().min(1).max(200).optional().describe('Retry and correlation label (replays like an Idempotency-Key)'),
+    records: z.array(z.unknown()).min(1).max(MAX_RECORDS).describe('1..1000 rows exactly as the producer emits them'),
+    dryRun: z.boolean().default(false).describe('Validate only; writes nothing'),
   })
   .strict()
   .refine((input) => ADAPTERS[input.adapter].sourceSystem === input.sourceSystem, {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -10,7 +9,7 @@ import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
 import type { PeopleClient } from '../../../platform/people-client.ts';
 import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
-import { ACCESS, boundaryOf, requireWithinBoundary, type BoundaryScope } from '../access.ts';
+import { ACCESS, boundaryConditions, boundaryOf, requireWithinBoundary, type BoundaryScope } from '../access.ts';
 import { caliperEventOf, deriveCaliper, isTimestamp, requireNoErrors, type DerivedCaliper, type EntityRef } from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
@@ -29,20 +28,20 @@ const boundedId = z.string().trim().min(1).max(200);
 
 export const EventInput = z
   .object({
-    kind: z.string().min(1).max(100),
-    studentId: boundedId.optional(),
-    contentId: boundedId.optional(),
-    orgId: boundedId.optional(),
-    activitySourceId: z.string().min(1),
-    happenedAt: z.string().min(1).optional(),
-    occurredAt: z.string().min(1).optional(),
-    sourceEventId: z.string().min(1).max(500).optional(),
-    eventType: z.string().min(1).optional(),
-    profile: z.string().min(1).optional(),
-    action: z.string().min(1).optional(),
-    actorRef: EntityRefInput.optional(),
-    objectRef: EntityRefInput.optional(),
-    extensions: z.record(z.string(), z.unknown()).optional(),
+    kind: z.string().min(1).max(100).describe('School-language kind from the catalogue, e.g. content_viewed'),
+    studentId: boundedId.optional().describe('Identity boundary value; the people service personId'),
+    contentId: boundedId.optional().describe('The id the content and results services use'),
+    orgId: boundedId.optional().describe('Organization (school) of the event; bounded by orgIds/schoolIds'),
+    activitySourceId: z.string().min(1).describe('Id from activity-source registration or the demo mint'),
+    happenedAt: z.string().min(1).optional().describe('ISO 8601 timestamp with offset (or send occurredAt)'),
+    occurredAt: z.string().min(1).optional().describe('Alias of happenedAt'),
+    sourceEventId: z.string().min(1).max(500).optional().describe("The producer's own id (compatibility; never deduplicated)"),
+    eventType: z.string().min(1).optional().describe('Caliper 1.2 event type; derived from kind when omitted'),
+    profile: z.string().min(1).optional().describe('Caliper 1.2 profile; derived from kind when omitted'),
+    action: z.string().min(1).optional().describe('Caliper 1.2 action; derived from kind when omitted'),
+    actorRef: EntityRefInput.optional().describe('Caliper actor {id, type}; derived from studentId when omitted'),
+    objectRef: EntityRefInput.optional().describe('Caliper object {id, type}; derived from contentId when omitted'),
+    extensions: z.record(z.string(), z.unknown()).optional().describe('Governed player extension keys only: urn:alpha:events:player/<key>'),
   })
   .strict();
 
@@ -251,42 +250,11 @@ export const ListEventsQuery = z
     eventType: z.string().min(1).optional(),
     happenedAtFrom: queryTimestamp.optional(),
     happenedAtTo: queryTimestamp.optional(),
-    modifiedSince: queryTimestamp.optional(),
+    modifiedSince: queryTimestamp.optional().describe('Inclusive: events committed at or after this instant; keep max(modifiedAt) as the watermark'),
     cursor: z.string().min(1).optional(),
     pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
   })
   .strict();
-
-/**
- * The filter a bounded token adds to every list: a requested value outside the boundary is 403, an
- * omitted one is narrowed to the boundary.
- */
-export function boundaryConditions(
-  scope: BoundaryScope,
-  requested: { studentId?: string; orgId?: string; contentId?: string },
-  columns: { studentId?: PgColumn; orgId?: PgColumn; contentId?: PgColumn },
-  names: { studentId: string; orgId: string; contentId: string } = { studentId: 'studentId', orgId: 'orgId', contentId: 'contentId' },
-): SQL[] {
-  requireWithinBoundary(
-    scope,
-    {
-      ...(requested.studentId !== undefined ? { studentIds: { field: names.studentId, value: requested.studentId } } : {}),
-      ...(requested.orgId !== undefined ? { orgIds: { field: names.orgId, value: requested.orgId } } : {}),
-      ...(requested.contentId !== undefined ? { contentIds: { field: names.contentId, value: requested.contentId } } : {}),
-    },
-    'read',
-  );
-  const conditions: SQL[] = [];
-  const pairs = [
-    [scope.studentIds, columns.studentId],
-    [scope.orgIds, columns.orgId],
-    [scope.contentIds, columns.contentId],
-  ] as const;
-  for (const [allowed, column] of pairs) {
-    if (allowed && column) conditions.push(inArray(column, [...allowed]));
-  }
-  return conditions;
-}
 
 export interface EventReads {
   db: Database;
@@ -345,9 +313,8 @@ export async function findEvents(deps: EventReads, ctx: RequestContext, ids: rea
   return presentWithNames(deps, ctx, rows);
 }
 
-export async function getEvent(deps: EventReads, ctx: RequestContext, eventId: string) {
-  const [event] = await findEvents(deps, ctx, [eventId]);
-  if (!event) throw new DomainError('not_found', `No event ${eventId} in this tenant.`);
+/** An event read by id is 403 outside the token's boundary (the spec's rule for any out-of-boundary use). */
+export function requireEventWithinBoundary(ctx: RequestContext, event: { studentId: string | null; orgId: string | null; contentId: string | null }): void {
   requireWithinBoundary(
     boundaryOf(ctx.principal),
     {
@@ -357,5 +324,11 @@ export async function getEvent(deps: EventReads, ctx: RequestContext, eventId: s
     },
     'read an event of',
   );
+}
+
+export async function getEvent(deps: EventReads, ctx: RequestContext, eventId: string) {
+  const [event] = await findEvents(deps, ctx, [eventId]);
+  if (!event) throw new DomainError('not_found', `No event ${eventId} in this tenant.`);
+  requireEventWithinBoundary(ctx, event);
   return { data: event };
 }

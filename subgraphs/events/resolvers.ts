@@ -1,0 +1,91 @@
+import { JSONObjectResolver } from 'graphql-scalars';
+import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
+import type { PlatformRuntime } from '../../platform/service.ts';
+import { findEvents, getEvent, requireEventWithinBoundary, listEvents, recordEvents, type EventProjection, type EventReads } from './learning/events.service.ts';
+import { runSourceImport } from './imports/imports.service.ts';
+import { getAttendanceEvent, getDisciplineEvent, listAttendanceEvents, listDisciplineEvents } from './moments/moments.service.ts';
+import { findSources, listSources, registerSource, type ActivitySource } from './sources/sources.service.ts';
+
+type Args = Record<string, unknown>;
+
+/** GraphQL sends omitted optional arguments as absent and explicit ones as null: both mean "not sent". */
+const sent = (args: Args): Args => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined));
+
+/** Thin adapters over the same service functions as REST; entity reads batch through loaders. */
+export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): GraphQLResolverMap<GraphContext> {
+  const { db } = runtime.database;
+  const sourceLoader = (context: GraphContext) =>
+    loaderOf<ActivitySource>(context, 'events.source', async (ctx, ids) => {
+      const found = new Map((await findSources(db, ctx, ids)).map((source) => [source.id, source]));
+      return ids.map((id) => found.get(id) ?? null);
+    });
+  const eventLoader = (context: GraphContext) =>
+    loaderOf<EventProjection>(context, 'events.event', async (ctx, ids) => {
+      const found = new Map((await findEvents(reads, ctx, ids)).map((event) => [event.id, event]));
+      return ids.map((id) => found.get(id.toLowerCase()) ?? null);
+    });
+  /** A person's names, one people-service lookup per person per request; no answer is no name. */
+  const personLoader = (context: GraphContext) =>
+    loaderOf<{ personId: string; givenName: string | null; familyName: string | null }>(context, 'events.person', async (ctx, ids) =>
+      Promise.all(
+        ids.map(async (personId) => {
+          const answer = await reads.people.lookup(ctx, personId).catch(() => ({ outcome: 'failed' as const }));
+          return answer.outcome === 'found'
+            ? { personId, givenName: answer.person.givenName ?? null, familyName: answer.person.familyName ?? null }
+            : { personId, givenName: null, familyName: null };
+        }),
+      ),
+    );
+  const ctxOf = requestContextOf;
+  return {
+    JSONObject: JSONObjectResolver,
+    Query: {
+      activitySources: (_root, args: Args, context) =>
+        listSources(db, runtime.cursors, ctxOf(context), Object.fromEntries(Object.entries(sent(args)).map(([k, v]) => [k, String(v)]))),
+      activitySource: (_root, args: { id: string }, context) => sourceLoader(context).load(args.id),
+      events: (_root, args: Args, context) => listEvents(reads, ctxOf(context), sent(args)),
+      event: async (_root, args: { id: string }, context) => (await getEvent(reads, ctxOf(context), args.id)).data,
+      attendanceEvents: (_root, args: Args, context) => listAttendanceEvents(reads, ctxOf(context), sent(args)),
+      attendanceEvent: async (_root, args: { id: string }, context) => (await getAttendanceEvent(reads, ctxOf(context), args.id)).data,
+      disciplineEvents: (_root, args: Args, context) => listDisciplineEvents(reads, ctxOf(context), sent(args)),
+      disciplineEvent: async (_root, args: { id: string }, context) => (await getDisciplineEvent(reads, ctxOf(context), args.id)).data,
+    },
+    Mutation: {
+      registerActivitySource: async (_root, args: { sourceIri: string; name: string }, context) =>
+        (await registerSource(db, ctxOf(context), args)).value,
+      recordEvents: async (_root, args: { events: Args[]; idempotencyKey?: string | null }, context) =>
+        (await recordEvents(db, ctxOf(context), { events: args.events.map(sent) }, args.idempotencyKey ?? undefined)).value,
+      importSourceRecords: async (_root, args: { input: Args; idempotencyKey?: string | null }, context) =>
+        (await runSourceImport(db, ctxOf(context), sent(args.input), args.idempotencyKey ?? undefined)).value,
+    },
+    ActivitySource: {
+      __resolveReference: (reference: { id: string }, context: GraphContext) => sourceLoader(context).load(reference.id),
+    },
+    Event: {
+      __resolveReference: async (reference: { id: string }, context: GraphContext) => {
+        const event = await eventLoader(context).load(reference.id);
+        if (event) requireEventWithinBoundary(ctxOf(context), event);
+        return event;
+      },
+      student: (event: EventProjection) => (event.studentId ? { personId: event.studentId } : null),
+      contentItem: (event: EventProjection) => (event.contentId ? { contentId: event.contentId } : null),
+      activitySource: (event: EventProjection, _args, context) => sourceLoader(context).load(event.activitySourceId),
+    },
+    ContentItem: {
+      __resolveReference: (reference: { contentId: string }) => reference,
+      events: (item: { contentId: string }, args: Args, context) => listEvents(reads, ctxOf(context), { ...sent(args), contentId: item.contentId }),
+    },
+    Person: {
+      __resolveReference: (reference: { personId: string }) => reference,
+      givenName: async (person: { personId: string }, _args, context) => (await personLoader(context).load(person.personId))?.givenName ?? null,
+      familyName: async (person: { personId: string }, _args, context) => (await personLoader(context).load(person.personId))?.familyName ?? null,
+      events: (person: { personId: string }, args: Args, context) => listEvents(reads, ctxOf(context), { ...sent(args), studentId: person.personId }),
+    },
+    AttendanceEvent: {
+      student: (moment: { studentId: string }) => ({ personId: moment.studentId }),
+    },
+    DisciplineEvent: {
+      student: (moment: { studentId: string }) => ({ personId: moment.studentId }),
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../platform/db.ts';
+import { contextFor } from '../../platform/context.ts';
+import { runSourceImport } from '../../subgraphs/events/imports/imports.service.ts';
+import { http, newTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { root } from './helpers.ts';
+
+let platform: TestPlatform;
+beforeAll(async () => {
+  platform = await startTestPlatform();
+});
+afterAll(async () => {
+  await platform?.close();
+});
+
+/** The database, except that the transaction's n-th insert fails: a crash in the middle of a write. */
+function failingOnInsert(db: Database, failAt: number): Database {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      if (property !== 'transaction') return Reflect.get(target, property, receiver);
+      return (work: (tx: Database) => Promise<unknown>) =>
+        target.transaction((tx) => {
+          let inserts = 0;
+          const faulty = new Proxy(tx, {
+            get(inner, name, innerReceiver) {
+              const value = Reflect.get(inner, name, innerReceiver);
+              if (name !== 'insert') return typeof value === 'function' ? value.bind(inner) : value;
+              return (...args: unknown[]) => {
+                inserts += 1;
+                if (inserts === failAt) throw new Error('injected failure');
+                return (value as (...a: unknown[]) => unknown).apply(inner, args);
+              };
+            },
+          });
+          return work(faulty as Database);
+        });
+    },
+  });
+}
+
+describe('source import atomicity', () => {
+  it('leaves nothing behind when the write fails after part of 1000 rows was inserted', async () => {
+    const caller = await newTenant(platform, { scopes: ['events:read', 'events:write'] });
+    const ctx = contextFor(await platform.runtime.auth.authenticate(`Bearer ${caller.token}`), { requestId: 'r', traceId: 't' });
+    const records = Array.from({ length: 1000 }, (_, index) => ({ id: `v-${index}`, user_id: `s-${index % 9}`, date: '2026-09-01', activity_id: `a-${index % 4}` }));
+    const body = { sourceSystem: 'vendor_production', adapter: 'vendor_learning_event_v1', records };
+    // Insert 1 registers the source-system activity source, 2..6 are the five 200-row chunks.
+    await expect(runSourceImport(failingOnInsert(platform.runtime.database.db, 5), ctx, body, undefined)).rejects.toThrow('injected failure');
+    expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toEqual([]);
+    expect((await http(platform, 'GET', `${root}/activity-sources`, { token: caller.token })).body.data).toEqual([]);
+    const retried = await runSourceImport(platform.runtime.database.db, ctx, body, undefined);
+    expect([retried.value.acceptedCount, retried.value.materializedCount]).toEqual([1000, 1000]);
+  });
+});
