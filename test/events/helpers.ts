@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { http, newTenant, roots, type Caller } from '../kit.ts';
 import type { RunningPlatform } from '../../gateway/platform.ts';
@@ -24,4 +25,4 @@ export async function post(platform: RunningPlatform, caller: Caller, events: un
 }
 
 /** The shared real fixtures (Ed-Fi, Caliper): test data only, read where they are. */
-export const FIXTURES = process.env.FIXTURES_DIR ?? '/work/shared/fixtures';
+export const FIXTURES = process.env.FIXTURES_DIR ?? fileURLToPath(new URL('../../../shared/fixtures', import.meta.url));
