@@ -36,6 +36,9 @@ export const components = curriculumSchema.table(
     index('components_parent_idx').on(table.tenantId, table.parentComponentId, table.position),
     index('components_kind_idx').on(table.tenantId, table.kind, table.componentId),
     index('components_updated_idx').on(table.tenantId, table.updatedAt, table.componentId),
+    // KC retirement asks which components still reference a KC.
+    index('components_scope_kcs_idx').using('gin', sql`(alpha -> 'scope_kc_refs')`),
+    index('components_remediation_kcs_idx').using('gin', sql`(alpha -> 'remediation_entries')`),
   ],
 );
 

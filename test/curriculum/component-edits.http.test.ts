@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curriculumV1, eligibleVersion, http, newTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
 import { createComponent, createKc, expectProblem, key, pinOf, readComponent, tenantRowCounts } from './helpers.ts';
@@ -118,6 +119,50 @@ describe('PATCH /components/{id}: isolated reparent', () => {
     const root = (await readComponent(platform, caller, 'course')).body;
     expectProblem(await patch(caller, 'course', root.etag, { parent_component_id: 'lesson-1' }), 409, 'curriculum:containment_cycle');
     expectProblem(await patch(caller, 'course', root.etag, { parent_component_id: 'course' }), 400, 'curriculum:validation_failed');
+  });
+});
+
+describe('containment property', () => {
+  it('any sequence of reparents keeps one loop-free tree whose edges mirror parent and position', async () => {
+    const size = 5;
+    const op = fc.tuple(fc.integer({ min: 0, max: size - 1 }), fc.integer({ min: -1, max: size - 1 }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 10 }), async (ops) => {
+        const caller = await newTenant(platform);
+        const name = (index: number) => (index < 0 ? 'root' : `n${index}`);
+        await createComponent(platform, caller, { component_id: 'root', kind: 'course' });
+        const parent = new Map<string, string>();
+        for (let index = 0; index < size; index += 1) {
+          await createComponent(platform, caller, { component_id: name(index), kind: 'unit', parent_component_id: 'root' });
+          parent.set(name(index), 'root');
+        }
+        const inside = (node: string, ancestor: string): boolean => {
+          for (let at: string | undefined = node; at; at = parent.get(at)) if (at === ancestor) return true;
+          return false;
+        };
+        for (const [child, target] of ops) {
+          const current = (await readComponent(platform, caller, name(child))).body;
+          const reply = await patch(caller, name(child), current.etag, { parent_component_id: name(target) });
+          if (inside(name(target), name(child))) {
+            expect(reply.status, JSON.stringify(reply.body)).toBe(name(target) === name(child) ? 400 : 409);
+          } else {
+            expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+            parent.set(name(child), name(target));
+          }
+        }
+        const edges = (await http(platform, 'GET', `${curriculumV1}/associations?associationType=isChildOf`, { token: caller.token })).body.data;
+        expect(edges).toHaveLength(size);
+        for (let index = 0; index < size; index += 1) {
+          const component = (await readComponent(platform, caller, name(index))).body;
+          const edge = edges.find((row: any) => row.originId === name(index));
+          expect([component.parent_component_id, edge.destinationId, edge.sequence_number]).toEqual([parent.get(name(index)), parent.get(name(index)), component.position]);
+        }
+        const tree = (await http(platform, 'GET', `${curriculumV1}/courses/root/tree`, { token: caller.token })).body;
+        const count = (node: any): number => 1 + node.children.reduce((sum: number, child: any) => sum + count(child), 0);
+        expect(count(tree)).toBe(size + 1);
+      }),
+      { numRuns: 10 },
+    );
   });
 });
 

@@ -90,6 +90,15 @@ describe('POST /components', () => {
     expect((await tenantRowCounts(platform, caller.tenantId)).components).toBe(0);
   });
 
+  it('parallel creates of one id create it once', async () => {
+    const caller = await newTenant(platform);
+    await createComponent(platform, caller, { component_id: 'c', kind: 'course' });
+    const body = { component_id: 'u', kind: 'unit', parent_component_id: 'c' };
+    const replies = await Promise.all([0, 1, 2, 3].map(() => post(caller, body)));
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 200, 200, 201]);
+    expect((await tenantRowCounts(platform, caller.tenantId)).associations).toBe(1);
+  });
+
   it('needs a token, curriculum:write, and keeps tenants apart', async () => {
     const caller = await newTenant(platform);
     expectProblem(await http(platform, 'POST', componentsUrl, { body: { component_id: 'x', kind: 'unit' } }), 401, 'curriculum:unauthenticated');

@@ -35,6 +35,10 @@ const FAULTS: Array<[FakeMode, number, string]> = [
   ['wrong_id', 502, 'curriculum:content_answer_invalid'],
   ['ineligible', 409, 'curriculum:target_not_serveable'],
   ['failed_trust', 409, 'curriculum:target_not_serveable'],
+  ['missing', 409, 'curriculum:target_not_serveable'],
+  ['missing_fields', 502, 'curriculum:content_answer_invalid'],
+  ['kind_mismatch', 409, 'curriculum:target_not_serveable'],
+  ['untyped_problem', 502, 'curriculum:content_answer_invalid'],
 ];
 
 async function pinnedLesson(caller: Caller) {

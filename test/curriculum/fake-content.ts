@@ -7,7 +7,9 @@ import type { AddressInfo } from 'node:net';
  * eligible answer always names the version that was asked.
  */
 
-export type FakeMode = 'eligible' | 'timeout' | '500' | '503' | 'reset' | 'truncated' | 'wrong_id' | 'ineligible' | 'not_practice' | 'failed_trust';
+export type FakeMode =
+  | 'eligible' | 'timeout' | '500' | '503' | 'reset' | 'truncated' | 'wrong_id' | 'ineligible' | 'not_practice' | 'failed_trust'
+  | 'missing' | 'missing_fields' | 'kind_mismatch' | 'untyped_problem';
 
 export interface FakeContent {
   url: string;
@@ -64,6 +66,16 @@ export async function startFakeContent(): Promise<FakeContent> {
         return json(200, { ...answer, usage_scope: 'secure_form' });
       case 'failed_trust':
         return json(200, { ...answer, trust_status: 'failed' });
+      case 'missing':
+        return json(404, { code: 'content.not_found', status: 404 });
+      case 'missing_fields': {
+        const { serveable: _serveable, ...partial } = answer;
+        return json(200, partial);
+      }
+      case 'kind_mismatch':
+        return json(200, { ...answer, content_kind: 'video' });
+      case 'untyped_problem':
+        return json(422, { message: 'no code here' });
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

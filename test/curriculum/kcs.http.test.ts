@@ -169,12 +169,19 @@ describe('KC versions', () => {
     expectProblem(await http(platform, 'POST', `${kcs}/${randomUUID()}/versions`, { token: caller.token, headers: key(), body: {} }), 404, 'curriculum:not_found');
   });
 
-  it('the database refuses UPDATE and DELETE of a version row', async () => {
+  it('the database refuses UPDATE and DELETE of versions, review decisions and firming events', async () => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const { db } = platform.runtime.database;
     await expect(db.execute(sql`update curriculum.kc_versions set definition = 'x' where tenant_id = ${caller.tenantId}`)).rejects.toThrow();
     await expect(db.execute(sql`delete from curriculum.kc_versions where tenant_id = ${caller.tenantId}`)).rejects.toThrow();
+    const versionId = kc.current_version_id;
+    await http(platform, 'POST', `${curriculumV1}/kc-review-decisions`, { token: caller.token, headers: key(), body: { kc_version_id: versionId, decision: 'approved' } });
+    await http(platform, 'POST', `${curriculumV1}/kc-firming-events`, { token: caller.token, headers: key(), body: { kc_version_id: versionId, source: 'first_genuine_response' } });
+    for (const table of ['kc_review_decisions', 'kc_firming_events']) {
+      await expect(db.execute(sql`update ${sql.raw(`curriculum.${table}`)} set kc_id = kc_id where tenant_id = ${caller.tenantId}`)).rejects.toThrow();
+      await expect(db.execute(sql`delete from ${sql.raw(`curriculum.${table}`)} where tenant_id = ${caller.tenantId}`)).rejects.toThrow();
+    }
     const read = await http(platform, 'GET', `${kcs}/${kc.kc_id}/versions`, { token: caller.token });
     expect(read.body.data).toHaveLength(1);
   });

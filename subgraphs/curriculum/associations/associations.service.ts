@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gt, gte, lt, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../../platform/db.ts';
+import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -80,6 +80,7 @@ export async function createAssociation(
         .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.originId)));
       return { value: presentAssociation(edge), created: true };
     }
+    await lockKey(tx, `alignment|${ctx.tenantId}|${input.associationType}|${input.originId}|${input.destinationId}`);
     await requireActiveOrigin(tx, ctx, input.originId);
     const [same] = await tx
       .select()

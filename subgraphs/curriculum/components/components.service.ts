@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../../platform/db.ts';
+import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -119,6 +119,8 @@ export async function createComponent(deps: CurriculumDeps, ctx: RequestContext,
   const alpha = normalizedAlpha(input);
   if (input.alpha.target_ref) await deps.content.requireEligible(ctx, input.alpha.target_ref);
   return deps.db.transaction(async (tx) => {
+    // A row lock cannot hold an id that does not exist yet; concurrent creates of one id queue here.
+    await lockKey(tx, `component|${ctx.tenantId}|${input.component_id}`);
     await assertActiveKcs(tx, ctx.tenantId, input);
     const existing = await lockComponent(tx, ctx.tenantId, input.component_id);
     if (existing?.status === 'active') {

@@ -1,0 +1,2 @@
+CREATE INDEX "components_scope_kcs_idx" ON "curriculum"."components" USING gin ((alpha -> 'scope_kc_refs'));--> statement-breakpoint
+CREATE INDEX "components_remediation_kcs_idx" ON "curriculum"."components" USING gin ((alpha -> 'remediation_entries'));
