@@ -30,11 +30,16 @@ export function queryInteger(min: number, max?: number) {
   return max === undefined ? base : base.max(max);
 }
 
-export const uuid = z.uuid();
 
 /** Timestamps leave the platform as ISO 8601 with a Z offset, whatever the driver returned. */
 export function isoTimestamp(value: string): string;
 export function isoTimestamp(value: string | null): string | null;
 export function isoTimestamp(value: string | null): string | null {
   return value === null ? null : new Date(value).toISOString();
+}
+
+const uuid = z.uuid();
+/** Whether an id from a path or a batch can name a row at all (uuid columns refuse anything else). */
+export function isUuid(value: string): boolean {
+  return uuid.safeParse(value).success;
 }

@@ -8,7 +8,7 @@ import { DomainError } from '../../../platform/errors.ts';
 import { etagOf } from '../../../platform/etag.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { associations, components } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { checkCurriculumIfMatch, runCommand } from '../commands.ts';
@@ -120,7 +120,7 @@ function associationNotFound(associationId: string): DomainError {
 }
 
 async function findAssociation(db: Database, tenantId: string, associationId: string, lock = false): Promise<AssociationRow | undefined> {
-  if (!z.uuid().safeParse(associationId).success) return undefined;
+  if (!isUuid(associationId)) return undefined;
   const query = db
     .select()
     .from(associations)

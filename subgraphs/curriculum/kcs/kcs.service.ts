@@ -9,7 +9,7 @@ import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
 import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { components, kcFirmingEvents, kcPrerequisites, kcVersions, knowledgeComponents } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../commands.ts';
@@ -70,7 +70,6 @@ export function kcNotFound(kcId: string): DomainError {
   return new DomainError('not_found', `No KC ${kcId} in this tenant.`);
 }
 
-const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
 async function lockKc(tx: Database, tenantId: string, kcId: string): Promise<KcRow | undefined> {
   if (!isUuid(kcId)) return undefined;

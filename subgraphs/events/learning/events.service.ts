@@ -8,7 +8,7 @@ import { lockKey, type Database } from '../../../platform/db.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
 import type { PeopleClient } from '../../../platform/people-client.ts';
-import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import { ACCESS, boundaryConditions, boundaryOf, requireWithinBoundary, type BoundaryScope } from '../access.ts';
 import { caliperEventOf, deriveCaliper, isTimestamp, requireNoErrors, type DerivedCaliper, type EntityRef } from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
@@ -85,7 +85,7 @@ export function prepareEvent(
   }
   if (happenedAt === undefined) errors.push({ field: `${field}.happenedAt`, message: 'required (happenedAt or occurredAt)' });
   else if (!isTimestamp(happenedAt)) errors.push({ field: `${field}.happenedAt`, message: 'not an ISO 8601 timestamp with offset' });
-  if (!z.uuid().safeParse(input.activitySourceId).success) {
+  if (!isUuid(input.activitySourceId)) {
     errors.push({ field: `${field}.activitySourceId`, message: 'not an activity source id' });
   }
   const derived = deriveCaliper(input, field);
@@ -304,7 +304,7 @@ export async function listEvents(deps: EventReads, ctx: RequestContext, rawQuery
 /** Events by id for entity reads: absent and out-of-boundary ids are simply not found. */
 export async function findEvents(deps: EventReads, ctx: RequestContext, ids: readonly string[]) {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
-  const valid = ids.filter((id) => z.uuid().safeParse(id).success).map((id) => id.toLowerCase());
+  const valid = ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
   if (valid.length === 0) return [];
   const rows = await deps.db
     .select()

@@ -5,7 +5,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../../../platform/cursor.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import { ACCESS, boundaryConditions, boundaryOf, requireWithinBoundary } from '../access.ts';
 import type { EventReads } from '../learning/events.service.ts';
 import { withStudentNames } from '../people.ts';
@@ -178,7 +178,7 @@ async function listMoments<Row, Query extends z.ZodType>(deps: EventReads, ctx: 
 
 async function getMoment<Row, Query extends z.ZodType>(deps: EventReads, ctx: RequestContext, view: MomentView<Row, Query>, id: string) {
   requireAccess(ctx.principal, ACCESS.read, `read ${view.what}s`);
-  const rows = z.uuid().safeParse(id).success
+  const rows = isUuid(id)
     ? ((await deps.db.select().from(view.table).where(and(eq(view.tenantId, ctx.tenantId), inArray(view.id, [id.toLowerCase()])))) as Row[])
     : [];
   if (rows.length === 0) throw new DomainError('not_found', `No ${view.what} ${id} in this tenant.`);

@@ -8,7 +8,7 @@ import { DomainError } from '../../../platform/errors.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec } from '../../../platform/cursor.ts';
-import { parseInput, queryInteger, isoTimestamp } from '../../../platform/validation.ts';
+import { parseInput, queryInteger, isoTimestamp, isUuid } from '../../../platform/validation.ts';
 import { activitySources } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 
@@ -108,7 +108,7 @@ export async function listSources(db: Database, cursors: CursorCodec, ctx: Reque
 
 export async function findSources(db: Database, ctx: RequestContext, sourceIds: readonly string[]): Promise<ActivitySource[]> {
   requireAccess(ctx.principal, ACCESS.read, 'read activity sources');
-  const valid = sourceIds.filter((id) => z.uuid().safeParse(id).success);
+  const valid = sourceIds.filter((id) => isUuid(id));
   if (valid.length === 0) return [];
   const rows = await db
     .select()
