@@ -1,10 +1,10 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
 import { items, trustEvidence, versionPublications, versions } from '../tables.ts';
 import { SEPARATELY_PUBLISHED_KINDS, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -44,14 +44,12 @@ export function isServeable(facts: EligibilityFacts): boolean {
   return published && live && trusted;
 }
 
-const currentTrust = (tenantId: string) =>
-  sql<TrustStatus | null>`(select ${trustEvidence.trustStatus} from ${trustEvidence}
-    where ${trustEvidence.tenantId} = ${tenantId} and ${trustEvidence.versionId} = ${versions.versionId}
+const currentTrust = sql<TrustStatus | null>`(select ${trustEvidence.trustStatus} from ${trustEvidence}
+    where ${trustEvidence.tenantId} = ${versions.tenantId} and ${trustEvidence.versionId} = ${versions.versionId}
     order by ${trustEvidence.evidenceSeq} desc limit 1)`;
 
-const publishedVersion = (tenantId: string) =>
-  sql<boolean>`exists (select 1 from ${versionPublications}
-    where ${versionPublications.tenantId} = ${tenantId} and ${versionPublications.versionId} = ${versions.versionId})`;
+const publishedVersion = sql<boolean>`exists (select 1 from ${versionPublications}
+    where ${versionPublications.tenantId} = ${versions.tenantId} and ${versionPublications.versionId} = ${versions.versionId})`;
 
 /** An exact version without its body (student_view, canonical_xml), which callers load only when asked. */
 export type VersionHeader = Omit<ContentVersion, 'student_view' | 'canonical_xml'>;
@@ -71,6 +69,35 @@ const versionHeaderColumns = {
 };
 
 /**
+ * The hottest statement of the platform (every pin read and every launch check), so it is built
+ * once per database handle and reused, instead of being rebuilt for every call.
+ */
+function prepareEligibilityStatement(db: Database) {
+  return db
+    .select({
+      version: versionHeaderColumns,
+      contentKind: items.contentKind,
+      usageScope: items.usageScope,
+      itemStatus: items.status,
+      trustStatus: currentTrust,
+      versionPublished: publishedVersion,
+    })
+    .from(versions)
+    .innerJoin(items, and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId)))
+    .where(and(eq(versions.tenantId, sql.placeholder('tenantId')), sql`${versions.versionId} = any(${sql.placeholder('versionIds')}::uuid[])`))
+    .prepare('content_versions_with_eligibility');
+}
+const eligibilityStatements = new WeakMap<Database, ReturnType<typeof prepareEligibilityStatement>>();
+function eligibilityStatement(db: Database) {
+  let statement = eligibilityStatements.get(db);
+  if (!statement) {
+    statement = prepareEligibilityStatement(db);
+    eligibilityStatements.set(db, statement);
+  }
+  return statement;
+}
+
+/**
  * Exact versions with their eligibility, in one SQL statement for any number of ids: the batch
  * behind the ContentVersion loader and the REST read alike. Bodies stay in the database: the hot
  * path (a pin and its eligibility) never moves content bytes it does not show.
@@ -80,21 +107,10 @@ export async function findVersionsWithEligibility(
   tenantId: string,
   versionIds: readonly string[],
 ): Promise<Map<string, VersionWithEligibility>> {
-  const valid = [...new Set(versionIds)].filter((id) => z.uuid().safeParse(id).success);
+  const valid = [...new Set(versionIds)].filter(isUuid);
   const found = new Map<string, VersionWithEligibility>();
   if (valid.length === 0) return found;
-  const rows = await db
-    .select({
-      version: versionHeaderColumns,
-      contentKind: items.contentKind,
-      usageScope: items.usageScope,
-      itemStatus: items.status,
-      trustStatus: currentTrust(tenantId),
-      versionPublished: publishedVersion(tenantId),
-    })
-    .from(versions)
-    .innerJoin(items, and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId)))
-    .where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, valid)));
+  const rows = await eligibilityStatement(db).execute({ tenantId, versionIds: valid });
   for (const row of rows) {
     const serveable = isServeable({
       contentKind: row.contentKind,
