@@ -11,8 +11,9 @@ import { freePort } from '../test/net.ts';
  * drives it with autocannon, one scenario after another in the same run, so the ratios compare like
  * with like on a noisy machine. Targets are checked here, never in timed tests.
  */
-const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const ROUNDS = 4;
 const TARGET_RATIO = 1 / 3;
 const LESSON_ID = 'demo-lesson-what-is-a-fraction';
 const HEADLINE = `query($id: ID!) { component(componentId: $id) { componentId kind alpha { targetRef { contentId contentVersionId contentKind version { versionId versionNumber releaseEligibility { contentId contentVersionId releaseEligible serveable trustStatus usageScope problemCode } } } } } }`;
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'gateway/main.ts'], {
+  const server = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'gateway/main.ts'], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -74,17 +75,26 @@ async function main(): Promise<void> {
         path: `${SERVICE_ROOTS.content}/tenants/demo/alpha/content/items/${pin.content_id}/versions/${pin.content_version_id}/release-eligibility`,
       },
     ];
-    for (const scenario of scenarios) await drive(base, token, scenario, 1); // warm-up: JIT, caches, query plans
+    for (const scenario of scenarios) await drive(base, token, scenario, 2); // warm-up: JIT, caches, query plans
     const rssBefore = rssMegabytes(server.pid as number);
-    const results = [];
-    for (const scenario of scenarios) results.push({ scenario, ...(await drive(base, token, scenario, DURATION_SECONDS)) });
+    // Rounds in alternating order, so drift on a noisy machine does not favour one scenario.
+    const samples = new Map<Scenario, Array<Awaited<ReturnType<typeof drive>>>>(scenarios.map((scenario) => [scenario, []]));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const order = round % 2 === 0 ? scenarios : [...scenarios].reverse();
+      for (const scenario of order) samples.get(scenario)?.push(await drive(base, token, scenario, DURATION_SECONDS / ROUNDS));
+    }
+    const results = scenarios.map((scenario) => {
+      const runs = samples.get(scenario) ?? [];
+      const mean = (pick: (run: (typeof runs)[number]) => number) => runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+      return { scenario, rps: mean((run) => run.rps), p50: mean((run) => run.p50), p99: mean((run) => run.p99), failures: runs.reduce((sum, run) => sum + run.failures, 0) };
+    });
     const rssAfter = rssMegabytes(server.pid as number);
 
-    console.log(`\n${DURATION_SECONDS}s per scenario, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`);
+    console.log(`\n${DURATION_SECONDS}s per scenario in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`);
     console.log('scenario                                  req/s     p50 ms   p99 ms   failures');
     for (const result of results) {
       console.log(
-        `${result.scenario.name.padEnd(40)} ${result.rps.toFixed(0).padStart(7)} ${String(result.p50).padStart(8)} ${String(result.p99).padStart(8)} ${String(result.failures).padStart(10)}`,
+        `${result.scenario.name.padEnd(40)} ${result.rps.toFixed(0).padStart(7)} ${result.p50.toFixed(0).padStart(8)} ${result.p99.toFixed(0).padStart(8)} ${String(result.failures).padStart(10)}`,
       );
     }
     const ratio = results[0].rps / results[1].rps;
