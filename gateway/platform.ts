@@ -10,7 +10,7 @@ import { Authenticator, loadKeyring } from '../platform/auth.ts';
 import { loadConfig, SERVICE_ROOTS, type PlatformConfig, type ServiceName } from '../platform/config.ts';
 import { CursorCodec } from '../platform/cursor.ts';
 import { noDatabase, openDatabase } from '../platform/db.ts';
-import { formatGraphQLError, graphContextFrom, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
+import { formatGatewayError, formatGraphQLError, graphContextFrom, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
 import { createHttpApp } from '../platform/http.ts';
 import { mountService, type PlatformRuntime, type ServiceDefinition } from '../platform/service.ts';
 import { contentService } from '../subgraphs/content/server.ts';
@@ -154,7 +154,7 @@ async function mountGateway(
     gateway,
     introspection: true,
     plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })],
-    formatError: (formatted, error) => formatGraphQLError(formatted, error, undefined),
+    formatError: formatGatewayError,
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), {

@@ -122,6 +122,15 @@ export function formatGraphQLError(
 }
 
 /**
+ * The gateway's formatter: a subgraph's error was already made safe (and given its service's code)
+ * by that subgraph, so it passes through; anything raised in the gateway itself is formatted here.
+ */
+export function formatGatewayError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  if (typeof formatted.extensions?.serviceName === 'string' && typeof formatted.extensions.code === 'string') return formatted;
+  return formatGraphQLError(formatted, error, undefined);
+}
+
+/**
  * The embedded gateway's way to a subgraph: no network hop, and unlike Apollo's
  * LocalGraphQLDataSource it parses and validates each generated subgraph operation once, since the
  * query planner emits the same few operation texts again and again.
