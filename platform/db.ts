@@ -108,12 +108,13 @@ async function openPostgres(url: string, stats: { queries: number }): Promise<Da
     driver: 'postgres',
     stats,
     async migrate(service) {
-      // Services started together must not race on creating the same schema.
+      // Services started together must not race on creating the same schema: whoever holds the
+      // session lock migrates, the others wait for it and then find nothing left to do.
       const lockId = 0x5e7c1ce;
       const reserved = await client.reserve();
       try {
         await reserved`select pg_advisory_lock(${lockId})`;
-        await migrate(drizzle(reserved as never) as never, migrationOptions(service));
+        await migrate(db as never, migrationOptions(service));
       } finally {
         await reserved`select pg_advisory_unlock(${lockId})`;
         reserved.release();
