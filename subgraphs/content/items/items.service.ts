@@ -180,6 +180,15 @@ export async function createItem(
   );
 }
 
+/** The item a path names, or the tenant's 404; `lock` takes its row lock inside a transaction. */
+export async function requireItemRow(db: Database, tenantId: string, contentId: string, options: { lock?: boolean } = {}): Promise<ItemRow> {
+  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  const query = db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
+  const [row] = options.lock ? await query.for('update') : await query;
+  if (!row) throw itemNotFound(contentId);
+  return row;
+}
+
 export async function findItemRow(db: Database, tenantId: string, contentId: string): Promise<ItemRow | undefined> {
   if (!z.uuid().safeParse(contentId).success) return undefined;
   const [row] = await db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));

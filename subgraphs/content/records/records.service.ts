@@ -6,22 +6,15 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
-import { curriculumLinks, externalLinks, items, policies, trustEvidence, versions } from '../tables.ts';
+import { curriculumLinks, externalLinks, policies, trustEvidence, versions } from '../tables.ts';
 import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { itemNotFound, type ItemRow } from '../items/items.service.ts';
+import { requireItemRow as requireItem } from '../items/items.service.ts';
 
 /**
  * Small item records: the external link of an external_link item, the frozen curriculum-link
  * archive, derived effectiveness, provisioned policies and the trust-status list.
  */
-
-async function requireItem(db: Database, tenantId: string, contentId: string): Promise<ItemRow> {
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
-  const [row] = await db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
-  if (!row) throw itemNotFound(contentId);
-  return row;
-}
 
 /** Query parameter names that carry credentials: a governed link never holds secrets. */
 const SECRET_PARAMS = /^(token|access_token|id_token|api_key|apikey|key|secret|client_secret|password|passwd|signature|sig|x-amz-signature|x-amz-credential|auth|session|sessionid)$/i;
