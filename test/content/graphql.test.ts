@@ -109,3 +109,27 @@ describe('content subgraph: what an authoring UI reads and writes', () => {
     expect(retired.body.data.retireContentReference.status).toBe('retired');
   });
 });
+
+describe('batching', () => {
+  it('reads items with their tags, facets and latest versions in the same number of statements for 1 or 6 items', async () => {
+    const caller = await newTenant(platform);
+    await graphql(platform, `mutation { defineCatalogFacet(input: { facetKey: "modality", valueType: "text" }) { facetKey } }`, {}, caller.token);
+    for (let i = 0; i < 6; i += 1) {
+      const created = await graphql(platform, `mutation($key: String!) { createContentItem(idempotencyKey: $key, input: { contentKind: "article", title: "A" }) { contentId } }`, { key: randomUUID() }, caller.token);
+      await graphql(platform, `mutation($id: ID!, $key: String!) { assignCatalogFacet(contentId: $id, idempotencyKey: $key, input: { facetKey: "modality", facetValue: "visual" }) { facetKey } }`, { id: created.body.data.createContentItem.contentId, key: randomUUID() }, caller.token);
+    }
+    const query = `query($limit: Int) { contentItems(limit: $limit) { data { contentId kcTags { kcId } facets { facetKey } latestVersion { versionId releaseEligibility { releaseEligible } } } } }`;
+    const { stats } = platform.runtime.database;
+    const count = async (limit: number) => {
+      const before = stats.queries;
+      const reply = await graphql(platform, query, { limit }, caller.token);
+      expect(reply.body.errors).toBeUndefined();
+      expect(reply.body.data.contentItems.data).toHaveLength(limit);
+      return stats.queries - before;
+    };
+    const one = await count(1);
+    const six = await count(6);
+    expect(six).toBe(one);
+    expect(six).toBeLessThanOrEqual(4);
+  });
+});
