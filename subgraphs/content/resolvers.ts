@@ -55,7 +55,7 @@ export function contentResolvers(runtime: PlatformRuntime, deps: ContentDeps): G
       contentItem: (_root, args: { contentId: string }, context) => itemLoader(context).load(args.contentId),
       contentVersion: (_root, args: { versionId: string }, context) => versionEntity(context, args.versionId),
       contentItems: (_root, args: { filter?: unknown; cursor?: string; limit?: number }, context) =>
-        listItems(db, runtime.cursors, requestContextOf(context), {
+        listItems(deps, requestContextOf(context), {
           ...asQuery(args.filter),
           ...(args.cursor ? { cursor: args.cursor } : {}),
           ...(args.limit !== undefined && args.limit !== null ? { limit: String(args.limit) } : {}),

@@ -34,7 +34,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
     namespace: CONTENT_NAMESPACE,
     schema: buildSubgraphSchema({ typeDefs: parse(CONTENT_SDL), resolvers: contentResolvers(runtime, deps) as never }),
     routes(app) {
-      itemRoutes(app, runtime);
+      itemRoutes(app, runtime, deps);
       versionRoutes(app, runtime);
       eligibilityRoutes(app, runtime);
       trustRoutes(app, runtime);

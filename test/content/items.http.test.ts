@@ -138,7 +138,6 @@ describe('GET {tenant_root}/items', () => {
       ['expected_xp_band=quick', [a.content_id]],
       ['expected_xp_band=extended', [b.content_id]],
       ['expected_xp_band=intensive', [c.content_id]],
-      ['curriculum_node_id=node-1', []],
     ];
     for (const [query, expected] of cases) {
       const listed = await http(platform, 'GET', `${root}/items?${query}`, { token: caller.token });

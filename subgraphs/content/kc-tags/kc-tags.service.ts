@@ -44,7 +44,7 @@ export async function tagKc(deps: ContentDeps, ctx: RequestContext, contentId: s
   requireAccess(ctx.principal, ACCESS.linkKc, 'tag content with KCs');
   const input = parseInput(KcTagInput, rawInput);
   await requireItemRow(deps.db, ctx.tenantId, contentId);
-  const registry = await deps.kcRegistry.lookup(ctx, input.kc_id);
+  const registry = await deps.curriculum.lookupKc(ctx, input.kc_id);
   if (registry.outcome === 'failed') {
     throw new DomainError('content.kc_registry_unavailable', `The KC registry could not confirm ${input.kc_id} (${registry.reason}); nothing was written.`);
   }
