@@ -3,8 +3,9 @@ import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap 
 import { snakeKeys } from '../../platform/naming.ts';
 import { loadVersionsWithEligibility, type VersionWithEligibility } from './eligibility/eligibility.service.ts';
 import { createItem, loadItems, type ContentItem } from './items/items.service.ts';
-import { appendVersion, type ContentVersion } from './versions/versions.service.ts';
-import { recordQcDecision } from './trust/trust.service.ts';
+import { appendVersion, listVersions, type ContentVersion } from './versions/versions.service.ts';
+import { readStudentView } from './questions/questions.service.ts';
+import { readTrust, recordQcDecision } from './trust/trust.service.ts';
 import { JSONResolver } from 'graphql-scalars';
 import { DomainError } from '../../platform/errors.ts';
 import { listItems, patchItem } from './items/items.service.ts';
@@ -100,6 +101,20 @@ export function contentResolvers(runtime: PlatformRuntime, deps: ContentDeps): G
       __resolveReference: (reference: { contentId: string }, context: GraphContext) => itemLoader(context).load(reference.contentId),
       latestVersion: (item: ContentItem, _args, context) => (item.latest_version_id ? versionEntity(context, item.latest_version_id) : null),
       kcTags: (item: ContentItem, _args, context) => kcTagLoader(context).load(item.content_id),
+      versions: async (item: ContentItem, args: { limit?: number; cursor?: string }, context) => {
+        const page = await listVersions(db, runtime.cursors, requestContextOf(context), item.content_id, {
+          ...(args.limit !== undefined && args.limit !== null ? { limit: String(args.limit) } : {}),
+          ...(args.cursor ? { cursor: args.cursor } : {}),
+        });
+        return { data: await Promise.all(page.data.map((version) => versionEntity(context, version.version_id))), next_cursor: page.next_cursor };
+      },
+      studentView: (item: ContentItem, args: { versionId?: string; includeAnswerKeys?: boolean }, context) =>
+        readStudentView(db, requestContextOf(context), item.content_id, {
+          ...(args.versionId ? { version_id: args.versionId } : {}),
+          ...(args.includeAnswerKeys !== undefined && args.includeAnswerKeys !== null ? { includeAnswerKeys: String(args.includeAnswerKeys) } : {}),
+        }),
+      trust: (item: ContentItem, args: { versionId?: string }, context) =>
+        readTrust(db, requestContextOf(context), item.content_id, args.versionId ? { version_id: args.versionId } : {}),
       facets: (item: ContentItem, _args, context) => facetLoader(context).load(item.content_id),
       blueprint: async (item: ContentItem, _args, context) => {
         if (item.content_kind !== 'test_spec') return null;

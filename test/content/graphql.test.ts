@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
-import { blueprint } from './helpers.ts';
+import { QTI3_ITEM, appendVersion, blueprint } from './helpers.ts';
 import { registryKc, startFakeCurriculum, type FakeCurriculum } from './fake-curriculum.ts';
 
 let platform: TestPlatform;
@@ -131,5 +131,36 @@ describe('batching', () => {
     const six = await count(6);
     expect(six).toBe(one);
     expect(six).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('versions, student view and trust through the item', () => {
+  it('reads versions with eligibility, the student view with keys only when allowed, and trust evidence', async () => {
+    const caller = await newTenant(platform);
+    const created = await graphql(platform, `mutation($key: String!) { createContentItem(idempotencyKey: $key, input: { contentKind: "question", title: "Q", status: "published" }) { contentId } }`, { key: randomUUID() }, caller.token);
+    const contentId = created.body.data.createContentItem.contentId;
+    const v2 = await appendVersion(platform, caller, contentId, { canonical_xml: QTI3_ITEM, student_view: { blocks: [{ type: 'probe', text: 'Which is one half?', order: 0 }] } });
+    const reviewer = await sameTenant(platform, caller);
+    await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${contentId}/versions/${v2.version_id}/qc-decisions`, { token: reviewer.token, body: { trust_status: 'trusted', reason: 'ok' } });
+    const query = `query($id: ID!, $keys: Boolean) { contentItem(contentId: $id) {
+      versions { data { versionNumber releaseEligibility { releaseEligible trustStatus } } nextCursor }
+      studentView(includeAnswerKeys: $keys) { versionId blocks { text } answerKeysIncluded answerSlots { responseIdentifier choices { identifier } correctResponse { values } } }
+      trust { versionId trustStatus evidence { trustStatus source } }
+    } }`;
+    const read = await graphql(platform, query, { id: contentId, keys: true }, caller.token);
+    expect(read.body.errors).toBeUndefined();
+    const item = read.body.data.contentItem;
+    expect(item.versions.data).toEqual([
+      { versionNumber: 1, releaseEligibility: { releaseEligible: false, trustStatus: 'unknown' } },
+      { versionNumber: 2, releaseEligibility: { releaseEligible: true, trustStatus: 'trusted' } },
+    ]);
+    expect(item.studentView).toMatchObject({ versionId: v2.version_id, blocks: [{ text: 'Which is one half?' }], answerKeysIncluded: true });
+    expect(item.studentView.answerSlots[0].correctResponse).toEqual({ values: ['B'] });
+    expect(item.trust).toEqual({ versionId: v2.version_id, trustStatus: 'trusted', evidence: [{ trustStatus: 'trusted', source: 'qc_decision' }] });
+    const reader = await sameTenant(platform, caller, { scopes: ['read:content'], roles: ['demo'] });
+    const noKeys = await graphql(platform, query, { id: contentId, keys: false }, reader.token);
+    expect(noKeys.body.data.contentItem.studentView.answerSlots[0].correctResponse).toBeNull();
+    const refused = await graphql(platform, query, { id: contentId, keys: true }, reader.token);
+    expect(refused.body.errors?.[0].extensions?.code).toBe('content.forbidden');
   });
 });
