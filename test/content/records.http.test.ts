@@ -102,3 +102,16 @@ describe('read-only records', () => {
     expect((await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/trust-status?trust_status=great`, { token: caller.token })).status).toBe(400);
   });
 });
+
+describe('demo provisioning', () => {
+  it('the seeded demo tenant carries one active test-serve grant', async () => {
+    const demo = await startTestPlatform({ seedDemo: true });
+    try {
+      const caller = await newTenant(demo, { tenantId: 'demo' });
+      const listed = await http(demo, 'GET', `${tenantRoot('demo')}/policies`, { token: caller.token });
+      expect(listed.body.data).toMatchObject([{ policy_key: 'test_serve_grant', status: 'active' }]);
+    } finally {
+      await demo.close();
+    }
+  });
+});

@@ -60,6 +60,8 @@ export const CreateItemInput = z
   .superRefine((input, issues) => {
     checkSubjectAlias(input, issues);
     checkBlueprintFields(input, issues);
+    const problem = statusProblem(input.content_kind, input.status);
+    if (problem) issues.addIssue({ code: 'custom', path: ['status'], message: problem });
     if (input.membership_rule !== undefined && input.content_kind !== 'test_bank') {
       issues.addIssue({ code: 'custom', path: ['membership_rule'], message: 'only a test_bank has a membership_rule' });
     }
@@ -69,6 +71,13 @@ export const CreateItemInput = z
     }
   });
 export type CreateItemInput = z.infer<typeof CreateItemInput>;
+
+/** test_spec and test_bank versions are published one by one through POST /publish, never by status. */
+function statusProblem(kind: string, status: string | null | undefined): string | null {
+  return status === 'published' && SEPARATELY_PUBLISHED_KINDS.has(kind)
+    ? `a ${kind} is published version by version through POST /items/{contentId}/publish`
+    : null;
+}
 
 function checkSubjectAlias(input: { subject_id?: string | null; alpha_subject_id?: string | null }, issues: z.RefinementCtx): void {
   if (input.subject_id !== undefined && input.alpha_subject_id !== undefined && input.subject_id !== input.alpha_subject_id) {
@@ -265,11 +274,8 @@ export async function patchItem(
       .for('update');
     if (!row) throw itemNotFound(contentId);
     checkIfMatch(ifMatch, etagOf(row.contentId, row.rowVersion));
-    if (input.status === 'published' && SEPARATELY_PUBLISHED_KINDS.has(row.contentKind)) {
-      throw new DomainError('validation_failed', `A ${row.contentKind} is published version by version through POST /publish.`, {
-        fieldErrors: [{ field: 'status', message: 'use POST /items/{contentId}/publish' }],
-      });
-    }
+    const problem = statusProblem(row.contentKind, input.status);
+    if (problem) throw new DomainError('validation_failed', 'The status cannot be set this way.', { fieldErrors: [{ field: 'status', message: problem }] });
     const subject = input.subject_id !== undefined ? input.subject_id : input.alpha_subject_id;
     const changes: Partial<typeof items.$inferInsert> = {
       subtype: input.subtype,

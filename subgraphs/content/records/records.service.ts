@@ -170,3 +170,20 @@ export async function listTrustStatus(db: Database, cursors: CursorCodec, ctx: R
     trust_status: row.trustStatus,
   }), cursors, filters);
 }
+
+/** The demo tenant's provisioned policies: one test-serve grant for every demo caller. Idempotent. */
+export const DEMO_TEST_SERVE_GRANT_ID = '5f0c8a52-6a3e-4c51-9d0e-1b7f4a2e0f01';
+export async function provisionDemoPolicies(db: Database, tenantId: string, now: Date): Promise<void> {
+  await db
+    .insert(policies)
+    .values({
+      tenantId,
+      policyId: DEMO_TEST_SERVE_GRANT_ID,
+      policyKey: 'test_serve_grant',
+      status: 'active',
+      value: { purpose: 'demo and test-cohort serving of draft banks' },
+      provisionedBy: 'system:demo-seed',
+      provisionedAt: now.toISOString(),
+    })
+    .onConflictDoNothing();
+}
