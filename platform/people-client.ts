@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Authenticator } from './auth.ts';
 import type { RequestContext } from './context.ts';
-import { callService } from './service-client.ts';
+import { callService, serviceTokens } from './service-client.ts';
 
 /**
  * The people service's published read, GET {people_root}/people/{personId}, with a timeout and a
@@ -24,24 +24,9 @@ export interface PeopleClient {
   lookup(ctx: RequestContext, personId: string): Promise<PersonLookup>;
 }
 
-const TOKEN_TTL_SECONDS = 300;
-
 /** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
 export function httpPeopleClient(options: { baseUrl: () => string; timeoutMs: number; auth: Authenticator; caller: string }): PeopleClient {
-  const tokens = new Map<string, { token: string; renewAtMs: number }>();
-  async function serviceToken(tenantId: string): Promise<string> {
-    const cached = tokens.get(tenantId);
-    if (cached && cached.renewAtMs > Date.now()) return cached.token;
-    const token = await options.auth.sign({
-      tenantId,
-      subject: `service:${options.caller}`,
-      scopes: ['people_orgs:read'],
-      roles: ['service'],
-      ttlSeconds: TOKEN_TTL_SECONDS,
-    });
-    tokens.set(tenantId, { token, renewAtMs: Date.now() + (TOKEN_TTL_SECONDS - 60) * 1000 });
-    return token;
-  }
+  const serviceToken = serviceTokens(options.auth, options.caller, ['people_orgs:read']);
   return {
     async lookup(ctx, personId) {
       const result = await callService(`${options.baseUrl()}/people/${encodeURIComponent(personId)}`, {

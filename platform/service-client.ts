@@ -1,3 +1,20 @@
+import type { Authenticator } from './auth.ts';
+
+/**
+ * Short-lived tokens a service signs to call another service for one tenant: role service and only
+ * the scopes that call needs, reused until a minute before they expire.
+ */
+export function serviceTokens(auth: Authenticator, caller: string, scopes: string[], ttlSeconds = 300) {
+  const tokens = new Map<string, { token: string; renewAtMs: number }>();
+  return async function tokenFor(tenantId: string): Promise<string> {
+    const cached = tokens.get(tenantId);
+    if (cached && cached.renewAtMs > Date.now()) return cached.token;
+    const token = await auth.sign({ tenantId, subject: `service:${caller}`, scopes, roles: ['service'], ttlSeconds });
+    tokens.set(tenantId, { token, renewAtMs: Date.now() + (ttlSeconds - 60) * 1000 });
+    return token;
+  };
+}
+
 /**
  * The one way a service calls another service's published API: HTTP with a timeout, no retries,
  * and every anomaly reported as a typed failure so the caller can fail closed.

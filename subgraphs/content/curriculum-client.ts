@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Authenticator } from '../../platform/auth.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { callService } from '../../platform/service-client.ts';
+import { callService, serviceTokens } from '../../platform/service-client.ts';
 
 /**
  * Content's only way to curriculum: its published reads GET .../v1/kcs/{kcId} (the governed KC
@@ -44,25 +44,11 @@ const TreeAnswer: z.ZodType<TreeNode> = z.lazy(() =>
   }).passthrough(),
 ) as z.ZodType<TreeNode>;
 
-const TOKEN_TTL_SECONDS = 300;
 const RETIRED = new Set(['retired', 'soft_retired', 'soft-retired']);
 
 /** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
 export function httpCurriculumClient(options: { baseUrl: () => string; timeoutMs: number; auth: Authenticator }): CurriculumClient {
-  const tokens = new Map<string, { token: string; renewAtMs: number }>();
-  async function serviceToken(tenantId: string): Promise<string> {
-    const cached = tokens.get(tenantId);
-    if (cached && cached.renewAtMs > Date.now()) return cached.token;
-    const token = await options.auth.sign({
-      tenantId,
-      subject: 'service:content',
-      scopes: ['curriculum:read'],
-      roles: ['service'],
-      ttlSeconds: TOKEN_TTL_SECONDS,
-    });
-    tokens.set(tenantId, { token, renewAtMs: Date.now() + (TOKEN_TTL_SECONDS - 60) * 1000 });
-    return token;
-  }
+  const serviceToken = serviceTokens(options.auth, 'content', ['curriculum:read']);
   const get = async (ctx: RequestContext, path: string) =>
     callService(`${options.baseUrl()}/alpha/curriculum/v1/${path}`, {
       timeoutMs: options.timeoutMs,
