@@ -4,6 +4,7 @@ import type { PlatformRuntime, ServiceDefinition } from '../platform/service.ts'
 import { createItem } from '../subgraphs/content/items/items.service.ts';
 import { appendVersion } from '../subgraphs/content/versions/versions.service.ts';
 import { recordQcDecision } from '../subgraphs/content/trust/trust.service.ts';
+import { provisionDemoPolicies } from '../subgraphs/content/records/records.service.ts';
 import { createComponent, findComponents } from '../subgraphs/curriculum/components/components.service.ts';
 import { curriculumDeps } from '../subgraphs/curriculum/server.ts';
 import { createKc } from '../subgraphs/curriculum/kcs/kcs.service.ts';
@@ -67,6 +68,7 @@ export async function seedDemoTenant(runtime: PlatformRuntime, _services: Servic
   const reviewer: RequestContext = contextFor(seedPrincipal('system:demo-seed-qc-reviewer', ['reviewer']), ids);
   const deps = curriculumDeps(runtime);
   const { db } = runtime.database;
+  await provisionDemoPolicies(db, DEMO_TENANT, author.now);
   if ((await findComponents(db, DEMO_TENANT, [DEMO_COURSE_ID])).length > 0) return;
 
   const pins = [];

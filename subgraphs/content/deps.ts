@@ -2,13 +2,13 @@ import type { CursorCodec } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db.ts';
 import { httpPeopleClient, type PeopleClient } from '../../platform/people-client.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
-import { httpKcRegistryClient, type KcRegistryClient } from './kc-registry-client.ts';
+import { httpCurriculumClient, type CurriculumClient } from './curriculum-client.ts';
 
 /** What content's rules need beyond their input: its database and the published APIs it asks. */
 export interface ContentDeps {
   db: Database;
   cursors: CursorCodec;
-  kcRegistry: KcRegistryClient;
+  curriculum: CurriculumClient;
   people: PeopleClient;
   /** Public origin of delivery URLs. */
   contentUrl: () => string;
@@ -19,7 +19,7 @@ export function contentDeps(runtime: PlatformRuntime): ContentDeps {
   return {
     db: runtime.database.db,
     cursors: runtime.cursors,
-    kcRegistry: httpKcRegistryClient({ baseUrl: () => runtime.config.curriculumUrl, timeoutMs, auth: runtime.auth }),
+    curriculum: httpCurriculumClient({ baseUrl: () => runtime.config.curriculumUrl, timeoutMs, auth: runtime.auth }),
     people: httpPeopleClient({ baseUrl: () => runtime.config.peopleUrl, timeoutMs, auth: runtime.auth, caller: 'content' }),
     contentUrl: () => runtime.config.contentUrl,
   };

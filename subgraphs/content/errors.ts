@@ -18,6 +18,7 @@ registerProblems({
   'content.curriculum_node_not_found': { status: 404, title: 'Unknown curriculum component or node outside its scope' },
   'content.catalog_facet_exists': { status: 409, title: 'This tenant already defines that catalog facet' },
   'content.kc_not_active': { status: 409, title: 'The KC is not an active KC of the governed registry' },
+  'content.curriculum_unavailable': { status: 503, title: 'The curriculum service did not answer; nothing was read or written' },
   'content.kc_registry_unavailable': { status: 503, title: 'The curriculum KC registry did not answer; nothing was written' },
   'content.answer_keys_forbidden': { status: 403, title: 'Answer keys need read:answer_key' },
   'content.test_serve_not_authorized': { status: 409, title: 'The test-serve selection is not authorized' },

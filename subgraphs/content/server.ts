@@ -32,9 +32,9 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Items, append-only exact versions, release eligibility and trust.',
     root: SERVICE_ROOTS.content,
     namespace: CONTENT_NAMESPACE,
-    schema: buildSubgraphSchema({ typeDefs: parse(CONTENT_SDL), resolvers: contentResolvers(runtime) as never }),
+    schema: buildSubgraphSchema({ typeDefs: parse(CONTENT_SDL), resolvers: contentResolvers(runtime, deps) as never }),
     routes(app) {
-      itemRoutes(app, runtime);
+      itemRoutes(app, runtime, deps);
       versionRoutes(app, runtime);
       eligibilityRoutes(app, runtime);
       trustRoutes(app, runtime);

@@ -8,17 +8,21 @@ import type { AddressInfo } from 'node:net';
 export interface FakeCurriculum {
   url: string;
   kcs: Map<string, Record<string, unknown> | 'hang' | 'error' | 'garbage'>;
+  /** Component trees by root id, answered at .../v1/components/{id}/tree. */
+  trees: Map<string, Record<string, unknown> | 'error'>;
   requests: Array<{ path: string; authorization: string | undefined }>;
   close(): Promise<void>;
 }
 
 export async function startFakeCurriculum(): Promise<FakeCurriculum> {
   const kcs: FakeCurriculum['kcs'] = new Map();
+  const trees: FakeCurriculum['trees'] = new Map();
   const requests: FakeCurriculum['requests'] = [];
   const server = http.createServer((request, response) => {
     requests.push({ path: request.url ?? '', authorization: request.headers.authorization });
     const match = /\/alpha\/curriculum\/v1\/kcs\/([^/?]+)$/.exec(request.url ?? '');
-    const answer = match ? kcs.get(decodeURIComponent(match[1])) : undefined;
+    const tree = /\/alpha\/curriculum\/v1\/components\/([^/?]+)\/tree$/.exec(request.url ?? '');
+    const answer = match ? kcs.get(decodeURIComponent(match[1])) : tree ? trees.get(decodeURIComponent(tree[1])) : undefined;
     if (!request.headers.authorization?.startsWith('Bearer ')) {
       response.writeHead(401, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ code: 'curriculum:unauthenticated' }));
     } else if (answer === 'hang') {
@@ -38,6 +42,7 @@ export async function startFakeCurriculum(): Promise<FakeCurriculum> {
   return {
     url: `http://127.0.0.1:${port}/curriculum/alpha/implementation/api`,
     kcs,
+    trees,
     requests,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };

@@ -138,7 +138,6 @@ describe('GET {tenant_root}/items', () => {
       ['expected_xp_band=quick', [a.content_id]],
       ['expected_xp_band=extended', [b.content_id]],
       ['expected_xp_band=intensive', [c.content_id]],
-      ['curriculum_node_id=node-1', []],
     ];
     for (const [query, expected] of cases) {
       const listed = await http(platform, 'GET', `${root}/items?${query}`, { token: caller.token });
@@ -253,5 +252,21 @@ describe('test_spec blueprint', () => {
         },
       ),
     );
+  });
+});
+
+describe('status of separately published kinds', () => {
+  it('refuses status=published at create for test_spec and test_bank, creating nothing', async () => {
+    const caller = await newTenant(platform);
+    for (const body of [{ content_kind: 'test_spec', ...blueprint }, { content_kind: 'test_bank', membership_rule: 'same_blueprint_fixed_forms' }]) {
+      const contentId = randomUUID();
+      const refused = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, {
+        token: caller.token,
+        headers: { 'idempotency-key': randomUUID() },
+        body: { title: 'x', status: 'published', content_id: contentId, ...body },
+      });
+      expect([refused.status, refused.body.code]).toEqual([400, 'content.validation_failed']);
+      expect((await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${contentId}`, { token: caller.token })).status).toBe(404);
+    }
   });
 });

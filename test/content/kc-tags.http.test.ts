@@ -88,3 +88,37 @@ describe('{tenant_root}/items/{contentId}/kc-tags', () => {
     expect((await http(platform, 'GET', url, { token: stranger.token })).body.code).toBe('content.tenant_mismatch');
   });
 });
+
+describe('GET {tenant_root}/items?curriculum_node_id (rule 11)', () => {
+  it('projects archive links of the subtree plus the targets of its active components, and fails closed without an answer', async () => {
+    const caller = await newTenant(platform);
+    const targeted = await createItem(platform, caller, { content_kind: 'article' });
+    const archivedItem = await createItem(platform, caller, { content_kind: 'article' });
+    const retiredTarget = await createItem(platform, caller, { content_kind: 'article' });
+    await createItem(platform, caller, { content_kind: 'article' });
+    const { curriculumLinks } = await import('../../subgraphs/content/tables.ts');
+    await platform.runtime.database.db.insert(curriculumLinks).values({
+      tenantId: caller.tenantId, linkId: randomUUID(), contentId: archivedItem.content_id, curriculumNodeId: 'lesson-2', curriculumLinkKind: 'practices', archivedAt: new Date().toISOString(),
+    });
+    const root = `course-${randomUUID()}`;
+    curriculum.trees.set(root, {
+      component_id: root, status: 'active', alpha: {},
+      children: [
+        { component_id: 'lesson-1', status: 'active', alpha: { target_ref: { content_id: targeted.content_id } }, children: [] },
+        { component_id: 'lesson-2', status: 'active', alpha: {}, children: [] },
+        { component_id: 'lesson-3', status: 'retired', alpha: { target_ref: { content_id: retiredTarget.content_id } }, children: [] },
+      ],
+    });
+    const url = `${tenantRoot(caller.tenantId)}/items?curriculum_node_id=`;
+    const projected = await http(platform, 'GET', `${url}${root}`, { token: caller.token });
+    expect(projected.status).toBe(200);
+    expect(projected.body.data.map((item: any) => item.content_id).sort()).toEqual([targeted.content_id, archivedItem.content_id].sort());
+    const legacy = await http(platform, 'GET', `${url}lesson-2`, { token: caller.token });
+    expect(legacy.body.data.map((item: any) => item.content_id)).toEqual([archivedItem.content_id]);
+    curriculum.trees.set('broken', 'error');
+    const before = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${archivedItem.content_id}`, { token: caller.token });
+    expect(before.body.etag).toBe(archivedItem.etag);
+    const failed = await http(platform, 'GET', `${url}broken`, { token: caller.token });
+    expect([failed.status, failed.body.code]).toEqual([503, 'content.curriculum_unavailable']);
+  });
+});

@@ -139,3 +139,13 @@ describe('GET {tenant_root}/items/{contentId}/student-view', () => {
     expect(badRole.status).toBe(400);
   });
 });
+
+describe('hostile canonical_xml', () => {
+  it('answers 400, never 5xx, for pathological nesting', async () => {
+    const caller = await newTenant(platform);
+    const question = await createItem(platform, caller, { content_kind: 'question' });
+    const deep = `<qti-assessment-item identifier="x"><qti-item-body>${'<div>'.repeat(20000)}${'</div>'.repeat(20000)}</qti-item-body></qti-assessment-item>`;
+    const refused = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${question.content_id}/versions`, { token: caller.token, body: { canonical_xml: deep } });
+    expect([refused.status, refused.body.code]).toEqual([400, 'content.validation_failed']);
+  });
+});

@@ -8,10 +8,10 @@ import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { requireIdempotencyKey, runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
-import { catalogFacets, contentIdempotency, facetAssignments, items } from '../tables.ts';
+import { catalogFacets, contentIdempotency, facetAssignments } from '../tables.ts';
 import { FACET_GRAINS, FACET_KEYS, FACET_STATUSES, FACET_VALUE_TYPES, xpBand } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { itemNotFound } from '../items/items.service.ts';
+import { requireItemRow } from '../items/items.service.ts';
 
 /**
  * Catalog facets: a tenant defines each of the twelve facet keys once (value type, grain), then
@@ -134,11 +134,9 @@ export async function assignFacet(
   requireAccess(ctx.principal, ACCESS.author, 'assign catalog facets');
   const key = requireIdempotencyKey(idempotencyKey);
   const input = parseInput(FacetAssignmentInput, rawInput);
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
   return db.transaction((tx) =>
     runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: `content.facet_assignments:${contentId}`, key, request: input }, async () => {
-      const [item] = await tx.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
-      if (!item) throw itemNotFound(contentId);
+      await requireItemRow(tx, ctx.tenantId, contentId);
       const [facet] = await tx
         .select()
         .from(catalogFacets)
@@ -196,8 +194,6 @@ export async function assignmentsOf(db: Database, ctx: RequestContext, contentId
 
 export async function listAssignments(db: Database, ctx: RequestContext, contentId: string): Promise<Page<FacetAssignment>> {
   requireAccess(ctx.principal, ACCESS.read, 'read facet assignments');
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
-  const [item] = await db.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
-  if (!item) throw itemNotFound(contentId);
+  await requireItemRow(db, ctx.tenantId, contentId);
   return { data: (await assignmentsOf(db, ctx, [contentId])).get(contentId) ?? [], next_cursor: null };
 }

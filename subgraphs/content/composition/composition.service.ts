@@ -7,7 +7,7 @@ import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { assessmentComponents, interactiveCompositions, items, versions } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { itemNotFound } from '../items/items.service.ts';
+import { requireItemRow } from '../items/items.service.ts';
 
 /**
  * Interactive composition (rule 9): the ordered question bindings of an interactive item, replaced
@@ -110,10 +110,8 @@ async function resolutionErrors(db: Database, tenantId: string, composition: Com
 export async function putComposition(db: Database, ctx: RequestContext, contentId: string, rawInput: unknown) {
   requireAccess(ctx.principal, ACCESS.author, 'compose interactive items');
   const input = parseInput(CompositionInput, rawInput);
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
   return db.transaction(async (tx) => {
-    const [item] = await tx.select().from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId))).for('update');
-    if (!item) throw itemNotFound(contentId);
+    const item = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
     const errors: FieldError[] = item.contentKind === 'interactive' ? [] : [{ field: 'content_kind', message: `a ${item.contentKind} has no interactive composition` }];
     errors.push(...(await resolutionErrors(tx, ctx.tenantId, input)));
     if (errors.length > 0) throw new DomainError('validation_failed', 'The interactive composition is not valid.', { fieldErrors: errors });
@@ -129,9 +127,7 @@ export async function putComposition(db: Database, ctx: RequestContext, contentI
 
 export async function getComposition(db: Database, ctx: RequestContext, contentId: string) {
   requireAccess(ctx.principal, ACCESS.read, 'read interactive compositions');
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
-  const [item] = await db.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
-  if (!item) throw itemNotFound(contentId);
+  await requireItemRow(db, ctx.tenantId, contentId);
   const [row] = await db.select().from(interactiveCompositions).where(and(eq(interactiveCompositions.tenantId, ctx.tenantId), eq(interactiveCompositions.contentId, contentId)));
   if (!row) throw new DomainError('not_found', `Content item ${contentId} has no interactive composition.`);
   return presentComposition(row);

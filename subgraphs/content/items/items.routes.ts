@@ -4,8 +4,9 @@ import { declareRoute, headerOf, sendCommandResult } from '../../../platform/htt
 import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
 import { CreateItemInput, ListItemsQuery, PatchItemInput, createItem, getItem, listItems, patchItem } from './items.service.ts';
 import { getBlueprint } from '../blueprints/blueprint.service.ts';
+import type { ContentDeps } from '../deps.ts';
 
-export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
   const { db } = runtime.database;
   declareRoute(app, 'items', {
     method: 'POST',
@@ -51,7 +52,7 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime): void
     querystring: ListItemsQuery,
     handler: async (request) => {
       const ctx = await tenantContext(runtime, request);
-      return listItems(db, runtime.cursors, ctx, request.query);
+      return listItems(deps, ctx, request.query);
     },
   });
   declareRoute(app, 'items', {

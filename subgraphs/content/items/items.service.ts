@@ -6,7 +6,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type Page } from '../../../platform/cursor.ts';
 import { requireIdempotencyKey, runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
 import { parseInput, isoTimestamp, queryBoolean, queryInteger } from '../../../platform/validation.ts';
 import { contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
@@ -16,6 +16,7 @@ import {
 } from '../vocabulary.ts';
 import { insertVersion } from '../versions/versions.service.ts';
 import { ACCESS } from '../access.ts';
+import type { ContentDeps } from '../deps.ts';
 import { BLUEPRINT_FIELDS, Blueprint, insertBlueprint } from '../blueprints/blueprint.service.ts';
 
 /**
@@ -59,6 +60,8 @@ export const CreateItemInput = z
   .superRefine((input, issues) => {
     checkSubjectAlias(input, issues);
     checkBlueprintFields(input, issues);
+    const problem = statusProblem(input.content_kind, input.status);
+    if (problem) issues.addIssue({ code: 'custom', path: ['status'], message: problem });
     if (input.membership_rule !== undefined && input.content_kind !== 'test_bank') {
       issues.addIssue({ code: 'custom', path: ['membership_rule'], message: 'only a test_bank has a membership_rule' });
     }
@@ -68,6 +71,13 @@ export const CreateItemInput = z
     }
   });
 export type CreateItemInput = z.infer<typeof CreateItemInput>;
+
+/** test_spec and test_bank versions are published one by one through POST /publish, never by status. */
+function statusProblem(kind: string, status: string | null | undefined): string | null {
+  return status === 'published' && SEPARATELY_PUBLISHED_KINDS.has(kind)
+    ? `a ${kind} is published version by version through POST /items/{contentId}/publish`
+    : null;
+}
 
 function checkSubjectAlias(input: { subject_id?: string | null; alpha_subject_id?: string | null }, issues: z.RefinementCtx): void {
   if (input.subject_id !== undefined && input.alpha_subject_id !== undefined && input.subject_id !== input.alpha_subject_id) {
@@ -180,6 +190,15 @@ export async function createItem(
   );
 }
 
+/** The item a path names, or the tenant's 404; `lock` takes its row lock inside a transaction. */
+export async function requireItemRow(db: Database, tenantId: string, contentId: string, options: { lock?: boolean } = {}): Promise<ItemRow> {
+  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  const query = db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
+  const [row] = options.lock ? await query.for('update') : await query;
+  if (!row) throw itemNotFound(contentId);
+  return row;
+}
+
 export async function findItemRow(db: Database, tenantId: string, contentId: string): Promise<ItemRow | undefined> {
   if (!z.uuid().safeParse(contentId).success) return undefined;
   const [row] = await db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
@@ -255,11 +274,8 @@ export async function patchItem(
       .for('update');
     if (!row) throw itemNotFound(contentId);
     checkIfMatch(ifMatch, etagOf(row.contentId, row.rowVersion));
-    if (input.status === 'published' && SEPARATELY_PUBLISHED_KINDS.has(row.contentKind)) {
-      throw new DomainError('validation_failed', `A ${row.contentKind} is published version by version through POST /publish.`, {
-        fieldErrors: [{ field: 'status', message: 'use POST /items/{contentId}/publish' }],
-      });
-    }
+    const problem = statusProblem(row.contentKind, input.status);
+    if (problem) throw new DomainError('validation_failed', 'The status cannot be set this way.', { fieldErrors: [{ field: 'status', message: problem }] });
     const subject = input.subject_id !== undefined ? input.subject_id : input.alpha_subject_id;
     const changes: Partial<typeof items.$inferInsert> = {
       subtype: input.subtype,
@@ -325,8 +341,9 @@ export const ListItemsQuery = z
  * GET /items: every documented filter, in (updated_at, content_id) order so that modifiedSince
  * works as a high-watermark and cursors stay stable under concurrent inserts.
  */
-export async function listItems(db: Database, cursors: CursorCodec, ctx: RequestContext, rawQuery: unknown): Promise<Page<ContentItem>> {
+export async function listItems(deps: Pick<ContentDeps, 'db' | 'cursors' | 'curriculum'>, ctx: RequestContext, rawQuery: unknown): Promise<Page<ContentItem>> {
   requireAccess(ctx.principal, ACCESS.service, 'list content items');
+  const { db, cursors } = deps;
   const query = parseInput(ListItemsQuery, rawQuery) as z.infer<typeof ListItemsQuery> & Record<string, string | undefined>;
   const { cursor, limit: rawLimit, ...filters } = query;
   const limit = rawLimit ?? DEFAULT_PAGE_SIZE;
@@ -344,10 +361,7 @@ export async function listItems(db: Database, cursors: CursorCodec, ctx: Request
   if (subject !== undefined) conditions.push(eq(items.subjectId, subject));
   if (filters.is_mastery_gate !== undefined) conditions.push(eq(items.isMasteryGate, filters.is_mastery_gate as unknown as boolean));
   if (filters.modifiedSince !== undefined) conditions.push(sql`${items.updatedAt} >= ${filters.modifiedSince}::timestamptz`);
-  if (filters.curriculum_node_id !== undefined) {
-    conditions.push(sql`exists (select 1 from ${curriculumLinks} where ${curriculumLinks.tenantId} = ${items.tenantId}
-      and ${curriculumLinks.contentId} = ${items.contentId} and ${curriculumLinks.curriculumNodeId} = ${filters.curriculum_node_id})`);
-  }
+  if (filters.curriculum_node_id !== undefined) conditions.push(await curriculumNodeCondition(deps, ctx, filters.curriculum_node_id));
   const facetFilters: Array<[string, string]> = FACET_FILTER_KEYS.flatMap((key) => (filters[key] === undefined ? [] : [[key, filters[key] as string]]));
   if (filters.facet !== undefined) {
     const separator = filters.facet.indexOf(':');
@@ -367,6 +381,23 @@ export async function listItems(db: Database, cursors: CursorCodec, ctx: Request
     .orderBy(asc(items.updatedAt), asc(items.contentId))
     .limit(limit + 1);
   return pageOf(rows, limit, (row) => [row.updatedAt, row.contentId], presentItem, cursors, filters);
+}
+
+/**
+ * Rule 11: the read-only projection of a component's subtree: archive links to any node of the
+ * subtree plus the content its active components target. A node curriculum does not know (a
+ * legacy archive node) projects its archive links only; no answer from curriculum fails closed.
+ */
+async function curriculumNodeCondition(deps: Pick<ContentDeps, 'curriculum'>, ctx: RequestContext, nodeId: string): Promise<SQL> {
+  const subtree = await deps.curriculum.subtree(ctx, nodeId);
+  if (subtree.outcome === 'failed') {
+    throw new DomainError('content.curriculum_unavailable', `The curriculum service could not answer for ${nodeId} (${subtree.reason}).`);
+  }
+  const nodeIds = subtree.outcome === 'found' ? subtree.nodeIds : [nodeId];
+  const targets = subtree.outcome === 'found' ? subtree.contentIds.filter((id) => z.uuid().safeParse(id).success) : [];
+  const archived = sql`exists (select 1 from ${curriculumLinks} where ${curriculumLinks.tenantId} = ${items.tenantId}
+    and ${curriculumLinks.contentId} = ${items.contentId} and ${inArray(curriculumLinks.curriculumNodeId, nodeIds)})`;
+  return targets.length === 0 ? archived : (or(archived, inArray(items.contentId, targets)) as SQL);
 }
 
 /** An item matches a facet filter through an assignment; expected_xp_band also through expected_xp. */

@@ -6,10 +6,10 @@ import { DomainError } from '../../../platform/errors.ts';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
-import { items, kcTags } from '../tables.ts';
+import { kcTags } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
-import { itemNotFound } from '../items/items.service.ts';
+import { requireItemRow } from '../items/items.service.ts';
 
 /**
  * Weighted KC tags: links from an item to active KCs of curriculum's governed registry. The
@@ -43,10 +43,8 @@ export type ContentKcTag = ReturnType<typeof presentKcTag>;
 export async function tagKc(deps: ContentDeps, ctx: RequestContext, contentId: string, rawInput: unknown): Promise<{ value: ContentKcTag; created: boolean }> {
   requireAccess(ctx.principal, ACCESS.linkKc, 'tag content with KCs');
   const input = parseInput(KcTagInput, rawInput);
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
-  const [exists] = await deps.db.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
-  if (!exists) throw itemNotFound(contentId);
-  const registry = await deps.kcRegistry.lookup(ctx, input.kc_id);
+  await requireItemRow(deps.db, ctx.tenantId, contentId);
+  const registry = await deps.curriculum.lookupKc(ctx, input.kc_id);
   if (registry.outcome === 'failed') {
     throw new DomainError('content.kc_registry_unavailable', `The KC registry could not confirm ${input.kc_id} (${registry.reason}); nothing was written.`);
   }
@@ -75,9 +73,7 @@ export const KcTagsQuery = z.object({ limit: queryInteger(1, MAX_PAGE_SIZE).opti
 export async function listKcTags(db: Database, cursors: CursorCodec, ctx: RequestContext, contentId: string, rawQuery: unknown): Promise<Page<ContentKcTag>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
   const query = parseInput(KcTagsQuery, rawQuery);
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
-  const [exists] = await db.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
-  if (!exists) throw itemNotFound(contentId);
+  await requireItemRow(db, ctx.tenantId, contentId);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const filters = { contentId };
   const after = query.cursor ? String(cursors.decode(query.cursor, filters).after[0]) : '';

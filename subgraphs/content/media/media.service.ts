@@ -8,10 +8,10 @@ import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
-import { contentIdempotency, items, mediaAssets } from '../tables.ts';
+import { contentIdempotency, mediaAssets } from '../tables.ts';
 import { MEDIA_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { itemNotFound } from '../items/items.service.ts';
+import { requireItemRow } from '../items/items.service.ts';
 
 /**
  * Media of an item: uploaded bytes kept by content, delivered only through an authenticated
@@ -50,12 +50,6 @@ function presentMedia(row: Omit<MediaRow, 'bytes'>, contentRoot: string) {
 }
 export type MediaAsset = ReturnType<typeof presentMedia>;
 
-async function requireItem(db: Database, tenantId: string, contentId: string): Promise<void> {
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
-  const [row] = await db.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
-  if (!row) throw itemNotFound(contentId);
-}
-
 export async function uploadMedia(
   db: Database,
   contentRoot: string,
@@ -70,7 +64,7 @@ export async function uploadMedia(
   if (bytes.length === 0 || bytes.length > MAX_MEDIA_BYTES) {
     throw new DomainError('validation_failed', `Media must be 1 to ${MAX_MEDIA_BYTES} bytes.`, { fieldErrors: [{ field: 'data_base64', message: `${bytes.length} bytes` }] });
   }
-  await requireItem(db, ctx.tenantId, contentId);
+  await requireItemRow(db, ctx.tenantId, contentId);
   return db.transaction((tx) =>
     runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: `content.media:${contentId}`, key: idempotencyKey, request: input }, async () => {
       const [row] = await tx
@@ -98,7 +92,7 @@ const { bytes: _bytes, ...mediaColumns } = getTableColumns(mediaAssets);
 
 export async function listMedia(db: Database, contentRoot: string, ctx: RequestContext, contentId: string): Promise<Page<MediaAsset>> {
   requireAccess(ctx.principal, ACCESS.read, 'read media');
-  await requireItem(db, ctx.tenantId, contentId);
+  await requireItemRow(db, ctx.tenantId, contentId);
   const rows = await db
     .select(mediaColumns)
     .from(mediaAssets)

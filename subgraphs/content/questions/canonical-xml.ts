@@ -108,6 +108,16 @@ function refuse(errors: FieldError[]): never {
 const field = (message: string): FieldError => ({ field: 'canonical_xml', message });
 
 export function projectCanonicalXml(xml: string): QuestionProjection {
+  try {
+    return project(xml);
+  } catch (error) {
+    // Whatever the parser chokes on (depth, entities) is the client's bytes, never a server fault.
+    if (error instanceof DomainError) throw error;
+    return refuse([field('the XML cannot be parsed')]);
+  }
+}
+
+function project(xml: string): QuestionProjection {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) refuse([field(`not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`)]);
   if (/<!DOCTYPE/i.test(xml)) refuse([field('a DOCTYPE is not accepted')]);

@@ -6,22 +6,15 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
-import { curriculumLinks, externalLinks, items, policies, trustEvidence, versions } from '../tables.ts';
+import { curriculumLinks, externalLinks, policies, trustEvidence, versions } from '../tables.ts';
 import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { itemNotFound, type ItemRow } from '../items/items.service.ts';
+import { requireItemRow as requireItem } from '../items/items.service.ts';
 
 /**
  * Small item records: the external link of an external_link item, the frozen curriculum-link
  * archive, derived effectiveness, provisioned policies and the trust-status list.
  */
-
-async function requireItem(db: Database, tenantId: string, contentId: string): Promise<ItemRow> {
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
-  const [row] = await db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
-  if (!row) throw itemNotFound(contentId);
-  return row;
-}
 
 /** Query parameter names that carry credentials: a governed link never holds secrets. */
 const SECRET_PARAMS = /^(token|access_token|id_token|api_key|apikey|key|secret|client_secret|password|passwd|signature|sig|x-amz-signature|x-amz-credential|auth|session|sessionid)$/i;
@@ -176,4 +169,21 @@ export async function listTrustStatus(db: Database, cursors: CursorCodec, ctx: R
     version_number: row.versionNumber,
     trust_status: row.trustStatus,
   }), cursors, filters);
+}
+
+/** The demo tenant's provisioned policies: one test-serve grant for every demo caller. Idempotent. */
+export const DEMO_TEST_SERVE_GRANT_ID = '5f0c8a52-6a3e-4c51-9d0e-1b7f4a2e0f01';
+export async function provisionDemoPolicies(db: Database, tenantId: string, now: Date): Promise<void> {
+  await db
+    .insert(policies)
+    .values({
+      tenantId,
+      policyId: DEMO_TEST_SERVE_GRANT_ID,
+      policyKey: 'test_serve_grant',
+      status: 'active',
+      value: { purpose: 'demo and test-cohort serving of draft banks' },
+      provisionedBy: 'system:demo-seed',
+      provisionedAt: now.toISOString(),
+    })
+    .onConflictDoNothing();
 }

@@ -11,7 +11,7 @@ import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { contentIdempotency, contentReferences, items, versions } from '../tables.ts';
 import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { itemNotFound } from '../items/items.service.ts';
+import { requireItemRow } from '../items/items.service.ts';
 import { INVALID_MEMBER, checkBank, checkFormGraph, checkMemberShape, checkNotFrozen } from './bank-contract.ts';
 
 /**
@@ -50,13 +50,6 @@ export function presentReference(row: ReferenceRow) {
 }
 export type ContentReference = ReturnType<typeof presentReference>;
 
-async function lockedItem(tx: Database, tenantId: string, contentId: string) {
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
-  const [row] = await tx.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId))).for('update');
-  if (!row) throw itemNotFound(contentId);
-  return row;
-}
-
 async function ownedBy(tx: Database, tenantId: string, versionId: string, contentId: string): Promise<boolean> {
   const [row] = await tx.select({ contentId: versions.contentId }).from(versions).where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId)));
   return row?.contentId === contentId;
@@ -74,7 +67,7 @@ export async function createReference(
   return db.transaction((tx) =>
     runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: `content.references:${contentId}`, key: idempotencyKey, request: input }, async () => {
       // The parent's row lock serializes membership changes of one bank.
-      const parent = await lockedItem(tx, ctx.tenantId, contentId);
+      const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
       const shape = {
         parentVersionId: input.parent_version_id ?? null,
         referencedContentId: input.referenced_content_id,
@@ -136,7 +129,7 @@ export async function createReference(
 export async function retireReference(db: Database, ctx: RequestContext, contentId: string, referenceId: string): Promise<ContentReference> {
   requireAccess(ctx.principal, ACCESS.author, 'retire references');
   return db.transaction(async (tx) => {
-    const parent = await lockedItem(tx, ctx.tenantId, contentId);
+    const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
     const notFound = new DomainError('not_found', `No reference ${referenceId} of content item ${contentId} in this tenant.`);
     if (!z.uuid().safeParse(referenceId).success) throw notFound;
     const key = and(eq(contentReferences.tenantId, ctx.tenantId), eq(contentReferences.contentId, contentId), eq(contentReferences.referenceId, referenceId));
@@ -164,9 +157,7 @@ export const ReferencesQuery = z
 export async function listReferences(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown): Promise<Page<ContentReference>> {
   requireAccess(ctx.principal, ACCESS.read, 'read references');
   const query = parseInput(ReferencesQuery, rawQuery);
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
-  const [item] = await db.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
-  if (!item) throw itemNotFound(contentId);
+  await requireItemRow(db, ctx.tenantId, contentId);
   const rows = await db
     .select()
     .from(contentReferences)
