@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { isUuid } from '../../../platform/validation.ts';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -89,7 +90,7 @@ export async function findBlueprintRow(db: Database, tenantId: string, contentId
 export async function getBlueprint(db: Database, ctx: RequestContext, contentId: string): Promise<TestSpec> {
   requireAccess(ctx.principal, ACCESS.read, 'read blueprints');
   // Items other than test_specs have no blueprint: the same 404 as an unknown item.
-  const row = z.uuid().safeParse(contentId).success ? await findBlueprintRow(db, ctx.tenantId, contentId) : undefined;
+  const row = isUuid(contentId) ? await findBlueprintRow(db, ctx.tenantId, contentId) : undefined;
   if (!row) throw new DomainError('not_found', `No test_spec ${contentId} with a blueprint in this tenant.`);
   return presentBlueprint(row);
 }

@@ -8,7 +8,7 @@ import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type Page } from '../../../platform/cursor.ts';
 import { requireIdempotencyKey, runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
-import { parseInput, isoTimestamp, queryBoolean, queryInteger } from '../../../platform/validation.ts';
+import { parseInput, isoTimestamp, queryBoolean, queryInteger, isUuid } from '../../../platform/validation.ts';
 import { contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
 import {
   ASSESSMENT_ROLES, CONTENT_STATUSES, DOK_LEVELS, FACET_FILTER_KEYS, FACET_KEYS, GRADE_IDS, SEPARATELY_PUBLISHED_KINDS, SOURCE_SYSTEMS,
@@ -192,7 +192,7 @@ export async function createItem(
 
 /** The item a path names, or the tenant's 404; `lock` takes its row lock inside a transaction. */
 export async function requireItemRow(db: Database, tenantId: string, contentId: string, options: { lock?: boolean } = {}): Promise<ItemRow> {
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  if (!isUuid(contentId)) throw itemNotFound(contentId);
   const query = db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
   const [row] = options.lock ? await query.for('update') : await query;
   if (!row) throw itemNotFound(contentId);
@@ -200,14 +200,14 @@ export async function requireItemRow(db: Database, tenantId: string, contentId: 
 }
 
 export async function findItemRow(db: Database, tenantId: string, contentId: string): Promise<ItemRow | undefined> {
-  if (!z.uuid().safeParse(contentId).success) return undefined;
+  if (!isUuid(contentId)) return undefined;
   const [row] = await db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
   return row;
 }
 
 /** Batched read of items by id, for loaders. Non-uuid ids simply match nothing. */
 export async function findItemRows(db: Database, tenantId: string, contentIds: readonly string[]): Promise<Map<string, ContentItem>> {
-  const valid = [...new Set(contentIds)].filter((id) => z.uuid().safeParse(id).success);
+  const valid = [...new Set(contentIds)].filter(isUuid);
   if (valid.length === 0) return new Map();
   const rows = await db.select().from(items).where(and(eq(items.tenantId, tenantId), inArray(items.contentId, valid)));
   return new Map(rows.map((row) => [row.contentId, presentItem(row)]));
@@ -265,7 +265,7 @@ export async function patchItem(
 ): Promise<ContentItem> {
   requireAccess(ctx.principal, ACCESS.author, 'change content items');
   const input = parseInput(PatchItemInput, rawInput);
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  if (!isUuid(contentId)) throw itemNotFound(contentId);
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -394,7 +394,7 @@ async function curriculumNodeCondition(deps: Pick<ContentDeps, 'curriculum'>, ct
     throw new DomainError('content.curriculum_unavailable', `The curriculum service could not answer for ${nodeId} (${subtree.reason}).`);
   }
   const nodeIds = subtree.outcome === 'found' ? subtree.nodeIds : [nodeId];
-  const targets = subtree.outcome === 'found' ? subtree.contentIds.filter((id) => z.uuid().safeParse(id).success) : [];
+  const targets = subtree.outcome === 'found' ? subtree.contentIds.filter(isUuid) : [];
   const archived = sql`exists (select 1 from ${curriculumLinks} where ${curriculumLinks.tenantId} = ${items.tenantId}
     and ${curriculumLinks.contentId} = ${items.contentId} and ${inArray(curriculumLinks.curriculumNodeId, nodeIds)})`;
   return targets.length === 0 ? archived : (or(archived, inArray(items.contentId, targets)) as SQL);

@@ -5,7 +5,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
-import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import { kcTags } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
@@ -89,7 +89,7 @@ export async function listKcTags(db: Database, cursors: CursorCodec, ctx: Reques
 /** Batched read of the active tags of many items (GraphQL). */
 export async function activeKcTagsOf(db: Database, ctx: RequestContext, contentIds: readonly string[]): Promise<Map<string, ContentKcTag[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
-  const valid = [...new Set(contentIds)].filter((id) => z.uuid().safeParse(id).success);
+  const valid = [...new Set(contentIds)].filter(isUuid);
   const found = new Map<string, ContentKcTag[]>(valid.map((id) => [id, []]));
   if (valid.length === 0) return found;
   const rows = await db

@@ -7,7 +7,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { contentIdempotency, mediaAssets } from '../tables.ts';
 import { MEDIA_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -105,7 +105,7 @@ export async function listMedia(db: Database, contentRoot: string, ctx: RequestC
 export async function readMediaBytes(db: Database, ctx: RequestContext, contentId: string, mediaId: string) {
   requireAccess(ctx.principal, ACCESS.read, 'read media');
   const notFound = new DomainError('not_found', `No media ${mediaId} of content item ${contentId} in this tenant.`);
-  if (!z.uuid().safeParse(contentId).success || !z.uuid().safeParse(mediaId).success) throw notFound;
+  if (!isUuid(contentId) || !isUuid(mediaId)) throw notFound;
   const [row] = await db
     .select()
     .from(mediaAssets)

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { contentIdempotency, contentReferences, items, testSpecBlueprints, versionPublications, versions } from '../tables.ts';
 import { SEPARATELY_PUBLISHED_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -43,7 +43,7 @@ export async function publishVersion(
 ): Promise<CommandResult<ContentPublication>> {
   requireAccess(ctx.principal, ACCESS.publish, 'publish content');
   const input = parseInput(PublishInput, rawInput);
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  if (!isUuid(contentId)) throw itemNotFound(contentId);
   return db.transaction((tx) =>
     runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: `content.publish:${contentId}`, key: idempotencyKey, request: input }, async () => {
       const [item] = await tx

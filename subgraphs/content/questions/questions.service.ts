@@ -6,7 +6,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { allows, requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
-import { parseInput, queryBoolean } from '../../../platform/validation.ts';
+import { parseInput, queryBoolean, isUuid } from '../../../platform/validation.ts';
 import { answerSlots, assessmentComponents, items, scoringPlans, versions } from '../tables.ts';
 import { COMPONENT_ROLES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -90,7 +90,7 @@ const versionIdParam = z.uuid().optional().describe('An exact version; the newes
 
 /** The exact version a read is about: the one named, which must belong to the item, or the newest. */
 export async function resolveVersion(db: Database, tenantId: string, contentId: string, versionId: string | undefined) {
-  if (!z.uuid().safeParse(contentId).success) throw new DomainError('not_found', `No content item ${contentId} in this tenant.`);
+  if (!isUuid(contentId)) throw new DomainError('not_found', `No content item ${contentId} in this tenant.`);
   const [item] = await db
     .select({ kind: items.contentKind, title: items.title, latestVersionId: items.latestVersionId })
     .from(items)

@@ -7,7 +7,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { contentIdempotency, contentReferences, items, versions } from '../tables.ts';
 import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -131,7 +131,7 @@ export async function retireReference(db: Database, ctx: RequestContext, content
   return db.transaction(async (tx) => {
     const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
     const notFound = new DomainError('not_found', `No reference ${referenceId} of content item ${contentId} in this tenant.`);
-    if (!z.uuid().safeParse(referenceId).success) throw notFound;
+    if (!isUuid(referenceId)) throw notFound;
     const key = and(eq(contentReferences.tenantId, ctx.tenantId), eq(contentReferences.contentId, contentId), eq(contentReferences.referenceId, referenceId));
     const [row] = await tx.select().from(contentReferences).where(key);
     if (!row) throw notFound;

@@ -7,7 +7,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { canonicalJson, runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
-import { parseInput, queryInteger, isoTimestamp } from '../../../platform/validation.ts';
+import { parseInput, queryInteger, isoTimestamp, isUuid } from '../../../platform/validation.ts';
 import { contentIdempotency, items, versions } from '../tables.ts';
 import { BLOCK_TYPES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -108,7 +108,7 @@ export async function appendVersion(
 ): Promise<CommandResult<ContentVersion>> {
   requireAccess(ctx.principal, ACCESS.author, 'append content versions');
   const input = parseInput(AppendVersionInput, rawInput);
-  if (!z.uuid().safeParse(contentId).success) throw itemNotFound(contentId);
+  if (!isUuid(contentId)) throw itemNotFound(contentId);
   // Parsed before the transaction: bytes that cannot be projected never become a version.
   const projection = input.canonical_xml === undefined ? undefined : projectCanonicalXml(input.canonical_xml);
   return db.transaction((tx) =>
@@ -170,7 +170,7 @@ export async function loadVersions(db: Database, ctx: RequestContext, versionIds
 
 /** Batched read of exact versions by id, for loaders. Non-uuid ids simply match nothing. */
 export async function findVersionRows(db: Database, tenantId: string, versionIds: readonly string[]): Promise<VersionRow[]> {
-  const valid = versionIds.filter((id) => z.uuid().safeParse(id).success);
+  const valid = versionIds.filter(isUuid);
   if (valid.length === 0) return [];
   return db.select().from(versions).where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, valid)));
 }
