@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, gt, gte, lt, or, type SQL } from 'drizzle-orm';
+import { and, eq, gte, or, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -7,6 +7,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { etagOf } from '../../../platform/etag.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
+import { keysetOrder, rowsAfter } from '../../../platform/keyset.ts';
 import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { associations, components } from '../tables.ts';
@@ -187,13 +188,8 @@ export async function listAssociations(deps: AssociationDeps, ctx: RequestContex
     query.componentId ? or(eq(associations.originId, query.componentId), eq(associations.destinationId, query.componentId)) : undefined,
     query.updated_since ? gte(associations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
   ];
-  if (query.cursor) {
-    const [lastValue, lastId] = deps.cursors.decode(query.cursor, filters).after as [string, string];
-    const column = SORT_COLUMNS[sort];
-    const beyond = descending ? lt : gt;
-    conditions.push(or(beyond(column, lastValue), and(eq(column, lastValue), beyond(associations.associationId, lastId))));
-  }
-  const direction = descending ? desc : asc;
+  const keyset = { sortColumn: SORT_COLUMNS[sort], idColumn: associations.associationId, descending };
+  if (query.cursor) conditions.push(rowsAfter(keyset, deps.cursors.decode(query.cursor, filters).after));
   const rows =
     limit === 0
       ? []
@@ -201,7 +197,7 @@ export async function listAssociations(deps: AssociationDeps, ctx: RequestContex
           .select()
           .from(associations)
           .where(and(...conditions))
-          .orderBy(direction(SORT_COLUMNS[sort]), direction(associations.associationId))
+          .orderBy(...keysetOrder(keyset))
           .limit(limit + 1);
   return pageOf(rows, limit, (row) => [sort === 'association_id' ? row.associationId : row.updatedAt, row.associationId], presentAssociation, deps.cursors, filters);
 }

@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { etagOf } from '../../../platform/etag.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
+import { keysetOrder, rowsAfter } from '../../../platform/keyset.ts';
 import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
 import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
 import { components, knowledgeComponents, pinAudit } from '../tables.ts';
@@ -268,13 +269,8 @@ export async function listComponents(deps: CurriculumDeps, ctx: RequestContext, 
     query.updated_since ? gte(components.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
     query.courseId ? inArray(components.componentId, descendantsOf(ctx.tenantId, query.courseId)) : undefined,
   ];
-  if (query.cursor) {
-    const [lastValue, lastId] = deps.cursors.decode(query.cursor, filters).after as [string, string];
-    const column = SORT_COLUMNS[sort];
-    const beyond = descending ? lt : gt;
-    conditions.push(or(beyond(column, lastValue), and(eq(column, lastValue), beyond(components.componentId, lastId))));
-  }
-  const direction = descending ? desc : asc;
+  const keyset = { sortColumn: SORT_COLUMNS[sort], idColumn: components.componentId, descending };
+  if (query.cursor) conditions.push(rowsAfter(keyset, deps.cursors.decode(query.cursor, filters).after));
   const rows =
     limit === 0
       ? []
@@ -282,7 +278,7 @@ export async function listComponents(deps: CurriculumDeps, ctx: RequestContext, 
           .select()
           .from(components)
           .where(and(...conditions))
-          .orderBy(direction(SORT_COLUMNS[sort]), direction(components.componentId))
+          .orderBy(...keysetOrder(keyset))
           .limit(limit + 1);
   return pageOf(rows, limit, (row) => [sort === 'component_id' ? row.componentId : row.updatedAt, row.componentId], presentComponent, deps.cursors, filters);
 }
