@@ -1,5 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFakeService } from '../fake-service.ts';
 
 /**
  * A stand-in of curriculum's KC read for content tests, served over real HTTP: it answers
@@ -18,7 +17,8 @@ export async function startFakeCurriculum(): Promise<FakeCurriculum> {
   const kcs: FakeCurriculum['kcs'] = new Map();
   const trees: FakeCurriculum['trees'] = new Map();
   const requests: FakeCurriculum['requests'] = [];
-  const server = http.createServer((request, response) => {
+  const service = await startFakeService();
+  service.behave((request, response) => {
     requests.push({ path: request.url ?? '', authorization: request.headers.authorization });
     const match = /\/alpha\/curriculum\/v1\/kcs\/([^/?]+)$/.exec(request.url ?? '');
     const tree = /\/alpha\/curriculum\/v1\/components\/([^/?]+)\/tree$/.exec(request.url ?? '');
@@ -37,14 +37,12 @@ export async function startFakeCurriculum(): Promise<FakeCurriculum> {
       response.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ code: 'curriculum:not_found' }));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/curriculum/alpha/implementation/api`,
+    url: `${service.url}/curriculum/alpha/implementation/api`,
     kcs,
     trees,
     requests,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () => service.close(),
   };
 }
 

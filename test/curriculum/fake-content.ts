@@ -1,5 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFakeService } from '../fake-service.ts';
 
 /**
  * A stand-in for content's release-eligibility read, started by a test, so every failure of the
@@ -24,7 +23,8 @@ const PATH = /\/tenants\/[^/]+\/alpha\/content\/items\/([^/]+)\/versions\/([^/]+
 
 export async function startFakeContent(): Promise<FakeContent> {
   const fake: FakeContent = { url: '', mode: 'eligible', kinds: new Map(), calls: 0, close: async () => {} };
-  const server = http.createServer((request, response) => {
+  const service = await startFakeService();
+  service.behave((request, response) => {
     fake.calls += 1;
     const match = PATH.exec((request.url ?? '').split('?')[0]);
     if (!match) {
@@ -78,12 +78,7 @@ export async function startFakeContent(): Promise<FakeContent> {
         return json(422, { message: 'no code here' });
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  fake.url = service.url;
+  fake.close = () => service.close();
   return fake;
 }
