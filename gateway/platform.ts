@@ -55,7 +55,8 @@ export interface RunningPlatform {
 }
 
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
-  const base = loadConfig(options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const base = loadConfig(env);
   const config: PlatformConfig = { ...base, ...options.config };
   const hosted = options.services ?? ALL_SERVICES;
   const database = hosted.length > 0 ? await openDatabase(config) : noDatabase();
@@ -88,7 +89,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   });
 
   for (const service of services) await mountService(app, runtime, service);
-  if (options.peopleStandIn ?? (hosted.length === ALL_SERVICES.length && !process.env.PEOPLE_URL)) {
+  if (options.peopleStandIn ?? (hosted.length === ALL_SERVICES.length && !env.PEOPLE_URL)) {
     await mountPeopleStandIn(app, runtime);
   }
 
@@ -106,12 +107,16 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host}:${port}`;
   // Service-to-service calls go to where this process really listens (PORT may have been 0).
-  const env = options.env ?? process.env;
-  if (!env.CONTENT_URL && !options.config?.contentUrl) runtime.config.contentUrl = `${url}${SERVICE_ROOTS.content}`;
-  if (!env.PEOPLE_URL && !options.config?.peopleUrl) runtime.config.peopleUrl = `${url}${SERVICE_ROOTS.people}`;
-  if (!env.CURRICULUM_URL && !options.config?.curriculumUrl) runtime.config.curriculumUrl = `${url}${SERVICE_ROOTS.curriculum}`;
+  const ownRoots = [
+    ['contentUrl', 'CONTENT_URL', SERVICE_ROOTS.content],
+    ['peopleUrl', 'PEOPLE_URL', SERVICE_ROOTS.people],
+    ['curriculumUrl', 'CURRICULUM_URL', SERVICE_ROOTS.curriculum],
+  ] as const;
+  for (const [key, variable, root] of ownRoots) {
+    if (!env[variable] && !options.config?.[key]) runtime.config[key] = `${url}${root}`;
+  }
   if (config.seedDemo && hosted.includes('content') && hosted.includes('curriculum')) {
-    await seedDemoTenant(runtime, services);
+    await seedDemoTenant(runtime);
   }
   ready = true;
 

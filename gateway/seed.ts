@@ -1,6 +1,6 @@
 import { DEMO_SCOPES, DEMO_TENANT, type Principal } from '../platform/auth.ts';
 import { contextFor, type RequestContext } from '../platform/context.ts';
-import type { PlatformRuntime, ServiceDefinition } from '../platform/service.ts';
+import type { PlatformRuntime } from '../platform/service.ts';
 import { createItem } from '../subgraphs/content/items/items.service.ts';
 import { appendVersion } from '../subgraphs/content/versions/versions.service.ts';
 import { recordQcDecision } from '../subgraphs/content/trust/trust.service.ts';
@@ -62,7 +62,7 @@ const LESSONS = [
   },
 ];
 
-export async function seedDemoTenant(runtime: PlatformRuntime, _services: ServiceDefinition[]): Promise<void> {
+export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
   const ids = { requestId: 'demo-seed', traceId: 'demo-seed' };
   const author: RequestContext = contextFor(seedPrincipal('system:demo-seed-author', ['service']), ids);
   const reviewer: RequestContext = contextFor(seedPrincipal('system:demo-seed-qc-reviewer', ['reviewer']), ids);

@@ -13,3 +13,17 @@ export function snakeKeys(value: unknown): unknown {
   }
   return value;
 }
+
+/**
+ * GraphQL list arguments as the query string the REST path would send, so the service parses both
+ * with one schema: unsent (null) arguments dropped, names renamed where the spec's differ, values
+ * as strings.
+ */
+export function queryStringOf(args: Record<string, unknown>, renames: Record<string, string> = {}): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (value === undefined || value === null) continue;
+    query[renames[name] ?? name] = String(value);
+  }
+  return query;
+}

@@ -1,6 +1,6 @@
 import type { PlatformRuntime } from '../../platform/service.ts';
 import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
-import { snakeKeys } from '../../platform/naming.ts';
+import { queryStringOf, snakeKeys } from '../../platform/naming.ts';
 import { loadVersionsWithEligibility, type VersionWithEligibility } from './eligibility/eligibility.service.ts';
 import { createItem, loadItems, type ContentItem } from './items/items.service.ts';
 import { appendVersion, listVersions, loadVersions, type ContentVersion } from './versions/versions.service.ts';
@@ -32,7 +32,7 @@ export function contentResolvers(runtime: PlatformRuntime, deps: ContentDeps): G
     });
   /** GraphQL booleans and numbers become the query strings the REST filter schema reads. */
   const asQuery = (filter: unknown) =>
-    Object.fromEntries(Object.entries((snakeKeys(filter ?? {}) as Record<string, unknown>)).map(([key, value]) => [key, String(value)]));
+    queryStringOf(snakeKeys(filter ?? {}) as Record<string, unknown>);
 
   const versionLoader = (context: GraphContext) =>
     loaderOf<VersionWithEligibility>(context, 'content.versionWithEligibility', async (ctx, ids) => {

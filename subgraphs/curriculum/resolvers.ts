@@ -1,6 +1,6 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
-import { snakeKeys } from '../../platform/naming.ts';
+import { snakeKeys, queryStringOf } from '../../platform/naming.ts';
 import type { TargetRef } from './content-client.ts';
 import {
   createComponent,
@@ -46,12 +46,7 @@ function kcInputOf(input: Args | undefined): Args {
 
 /** GraphQL list arguments become the REST query string the service parses. */
 function queryOf(args: Args, renames: Record<string, string> = {}): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const [name, value] of Object.entries(args)) {
-    if (value === undefined || value === null) continue;
-    query[renames[name] ?? (name === 'updatedSince' ? 'updated_since' : name)] = String(value);
-  }
-  return query;
+  return queryStringOf(args, { updatedSince: 'updated_since', ...renames });
 }
 
 /** Free-form objects (provenance, evidence): any JSON object, keys passed through unchanged. */

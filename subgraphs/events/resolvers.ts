@@ -1,3 +1,4 @@
+import { queryStringOf } from '../../platform/naming.ts';
 import { JSONObjectResolver } from 'graphql-scalars';
 import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
@@ -41,7 +42,7 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Gr
     JSONObject: JSONObjectResolver,
     Query: {
       activitySources: (_root, args: Args, context) =>
-        listSources(db, runtime.cursors, ctxOf(context), Object.fromEntries(Object.entries(sent(args)).map(([k, v]) => [k, String(v)]))),
+        listSources(db, runtime.cursors, ctxOf(context), queryStringOf(args)),
       activitySource: (_root, args: { id: string }, context) => sourceLoader(context).load(args.id),
       events: (_root, args: Args, context) => listEvents(reads, ctxOf(context), sent(args)),
       event: async (_root, args: { id: string }, context) => (await getEvent(reads, ctxOf(context), args.id)).data,
