@@ -14,7 +14,16 @@ import { patchComponent, retireComponent } from './components/component-edits.se
 import { readRendererRegistry, repointComponent } from './repoint/repoint.service.ts';
 import { createAssociation, getAssociation, listAssociations, patchAssociation } from './associations/associations.service.ts';
 import { appendKcVersion, createKc, listKcVersions, listKcs, loadKcs, publishKc, retireKc, type KnowledgeComponent } from './kcs/kcs.service.ts';
-import { createFirmingEvent, createPrerequisite, createReviewDecision, listPrerequisites, type KcPrerequisite } from './kc-graph/kc-graph.service.ts';
+import {
+  createFirmingEvent,
+  createPrerequisite,
+  createReviewDecision,
+  getPrerequisite,
+  listPrerequisites,
+  retirePrerequisite,
+  type KcPrerequisite,
+} from './kc-graph/kc-graph.service.ts';
+import { createRelation, getRelation, listRelations, loadRelationsOf, retireRelation, type KcRelation } from './kc-graph/kc-relations.service.ts';
 
 /**
  * Thin adapters over the curriculum service functions: inputs become the REST body shape, results
@@ -81,6 +90,16 @@ const JSONObject = new GraphQLScalarType({
   parseLiteral: (node, variables) => objectValue(literalValue(node, variables)),
 });
 
+/** A single read by id answers null for an unknown id, as GraphQL lookups do. */
+async function nullWhenNotFound<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'not_found') return null;
+    throw error;
+  }
+}
+
 const KC_QUERY_NAMES = { subjectId: 'subject_id', kcKind: 'kc_kind', publicationStatus: 'publication_status' };
 
 export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<GraphContext> {
@@ -99,6 +118,11 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
       const found = new Map((await loadKcs(deps, ctx, ids)).map((kc) => [kc.kc_id, kc]));
       return ids.map((id) => found.get(id) ?? null);
     });
+  const relationsLoader = (context: GraphContext) =>
+    loaderOf<KcRelation[]>(context, 'curriculum.kc-relations', async (ctx, kcIds) => {
+      const byKc = await loadRelationsOf(deps, ctx, kcIds);
+      return kcIds.map((id) => byKc.get(id) ?? []);
+    });
   const ctxOf = requestContextOf;
 
   return {
@@ -110,14 +134,10 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
       kcs: (_root, args: Args, context) => listKcs(deps, ctxOf(context), queryOf(args, KC_QUERY_NAMES)),
       kcVersions: (_root, { kcId, ...args }: Args, context) => listKcVersions(deps, ctxOf(context), kcId as string, queryOf(args)),
       kcPrerequisites: (_root, args: Args, context) => listPrerequisites(deps, ctxOf(context), queryOf(args)),
-      association: async (_root, args: { associationId: string }, context) => {
-        try {
-          return await getAssociation(deps, ctxOf(context), args.associationId);
-        } catch (error) {
-          if ((error as { code?: string }).code === 'not_found') return null;
-          throw error;
-        }
-      },
+      kcPrerequisite: (_root, args: { prerequisiteId: string }, context) => nullWhenNotFound(getPrerequisite(deps, ctxOf(context), args.prerequisiteId)),
+      kcRelations: (_root, args: Args, context) => listRelations(deps, ctxOf(context), queryOf(args)),
+      kcRelation: (_root, args: { relationId: string }, context) => nullWhenNotFound(getRelation(deps, ctxOf(context), args.relationId)),
+      association: (_root, args: { associationId: string }, context) => nullWhenNotFound(getAssociation(deps, ctxOf(context), args.associationId)),
       associations: (_root, args: Args, context) => listAssociations(deps, ctxOf(context), queryOf(args)),
       rendererRegistry: (_root, args: Args, context) => readRendererRegistry(ctxOf(context), queryOf(args, { rendererRef: 'renderer_ref', rendererKind: 'renderer_kind' })).data,
     },
@@ -153,6 +173,12 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
         (
           await createPrerequisite(deps, ctxOf(context), { prerequisite_kc_id: args.prerequisiteKcId, dependent_kc_id: args.dependentKcId }, args.idempotencyKey)
         ).value,
+      retireKcPrerequisite: async (_root, args: { prerequisiteId: string; idempotencyKey: string }, context) =>
+        (await retirePrerequisite(deps, ctxOf(context), args.prerequisiteId, args.idempotencyKey)).value,
+      createKcRelation: async (_root, { idempotencyKey, ...input }: Args, context) =>
+        (await createRelation(deps, ctxOf(context), snakeKeys(input), idempotencyKey as string)).value,
+      retireKcRelation: async (_root, args: { relationId: string; idempotencyKey: string }, context) =>
+        (await retireRelation(deps, ctxOf(context), args.relationId, args.idempotencyKey)).value,
       recordKcReviewDecision: async (_root, { idempotencyKey, ...input }: Args, context) =>
         (await createReviewDecision(deps, ctxOf(context), snakeKeys(input), idempotencyKey as string)).value,
       recordKcFirmingEvent: async (_root, { idempotencyKey, ...input }: Args, context) =>
@@ -175,6 +201,11 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
     KnowledgeComponent: {
       __resolveReference: (reference: { kcId: string }, context: GraphContext) => kcLoader(context).load(reference.kcId),
       versions: (kc: KnowledgeComponent, args: Args, context) => listKcVersions(deps, ctxOf(context), kc.kc_id, queryOf(args)),
+      relations: (kc: KnowledgeComponent, _args, context) => relationsLoader(context).load(kc.kc_id),
+    },
+    KcRelation: {
+      from: (relation: KcRelation, _args, context) => kcLoader(context).load(relation.from_kc_id),
+      to: (relation: KcRelation, _args, context) => kcLoader(context).load(relation.to_kc_id),
     },
     KcPrerequisite: {
       prerequisite: (edge: KcPrerequisite, _args, context) => kcLoader(context).load(edge.prerequisite_kc_id),

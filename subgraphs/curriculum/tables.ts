@@ -24,6 +24,8 @@ export const components = curriculumSchema.table(
     alpha: jsonb('alpha').notNull(),
     publicationStatus: text('publication_status').notNull(),
     subjectId: text('subject_id'),
+    /** The producer's course this component came from (alpha.source_course_ref), for the sourceCourseRef filter. */
+    sourceCourseRef: text('source_course_ref'),
     status: text('status').notNull(),
     /** Advances on every change, reactivation included; the ETag is derived from it. */
     version: integer('version').notNull(),
@@ -36,6 +38,7 @@ export const components = curriculumSchema.table(
     index('components_parent_idx').on(table.tenantId, table.parentComponentId, table.position),
     index('components_kind_idx').on(table.tenantId, table.kind, table.componentId),
     index('components_updated_idx').on(table.tenantId, table.updatedAt, table.componentId),
+    index('components_source_course_idx').on(table.tenantId, table.sourceCourseRef).where(sql`source_course_ref is not null`),
     // KC retirement asks which components still reference a KC.
     index('components_scope_kcs_idx').using('gin', sql`(alpha -> 'scope_kc_refs')`),
     index('components_remediation_kcs_idx').using('gin', sql`(alpha -> 'remediation_entries')`),
@@ -131,6 +134,30 @@ export const kcPrerequisites = curriculumSchema.table(
     primaryKey({ columns: [table.tenantId, table.prerequisiteId] }),
     uniqueIndex('kc_prerequisites_pair_idx').on(table.tenantId, table.prerequisiteKcId, table.dependentKcId),
     index('kc_prerequisites_dependent_idx').on(table.tenantId, table.dependentKcId),
+  ],
+);
+
+/**
+ * Typed KC relations other than prerequisites, a store of their own: they never enter the acyclic
+ * prerequisite graph. Symmetric types are stored once, whichever direction was sent first.
+ */
+export const kcRelations = curriculumSchema.table(
+  'kc_relations',
+  {
+    tenantId: text('tenant_id').notNull(),
+    relationId: uuid('relation_id').notNull(),
+    relationType: text('relation_type').notNull(),
+    fromKcId: uuid('from_kc_id').notNull(),
+    toKcId: uuid('to_kc_id').notNull(),
+    status: text('status').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.relationId] }),
+    uniqueIndex('kc_relations_triple_idx').on(table.tenantId, table.fromKcId, table.toKcId, table.relationType),
+    index('kc_relations_to_idx').on(table.tenantId, table.toKcId),
   ],
 );
 

@@ -38,10 +38,12 @@ describe('PATCH /components/{id}: mutable fields', () => {
     const kc = await createKc(platform, caller);
     const lesson = await course(caller);
     const idempotencyKey = randomUUID();
-    const body = { name: 'Renamed', alpha: { scope_kc_refs: [kc.kc_id], expected_xp: 20 } };
+    const body = { name: 'Renamed', alpha: { scope_kc_refs: [kc.kc_id], expected_xp: 20, source_course_ref: 'vendor-7' } };
     const changed = await patch(caller, 'lesson-1', lesson.etag, body, idempotencyKey);
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ name: 'Renamed', version: 2, alpha: { publication_status: 'draft', scope_kc_refs: [kc.kc_id], expected_xp: 20 } });
+    const bySource = await http(platform, 'GET', `${componentsUrl}?sourceCourseRef=vendor-7`, { token: caller.token });
+    expect(bySource.body.data.map((row: any) => row.component_id)).toEqual(['lesson-1']);
     expect(changed.headers.get('etag')).toBe(changed.body.etag);
     expect((await readComponent(platform, caller, 'lesson-1')).headers.get('etag')).toBe(changed.body.etag);
     const replay = await patch(caller, 'lesson-1', lesson.etag, body, idempotencyKey);

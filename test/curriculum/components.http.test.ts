@@ -113,11 +113,15 @@ describe('POST /components', () => {
 });
 
 describe('GET /components', () => {
-  it('filters by kind, parentId, courseId, studentId, subjectId, publicationStatus and updated_since; pages and sorts', async () => {
+  it('filters by kind, parentId, courseId, sourceCourseRef, studentId, subjectId, publicationStatus and updated_since; pages and sorts', async () => {
     const caller = await newTenant(platform);
-    await createComponent(platform, caller, { component_id: 'c1', kind: 'course', alpha: { subject_id: 'math', publication_status: 'published' } });
+    await createComponent(platform, caller, {
+      component_id: 'c1',
+      kind: 'course',
+      alpha: { subject_id: 'math', publication_status: 'published', source_course_ref: 'vendor-course-9' },
+    });
     await createComponent(platform, caller, { component_id: 'c2', kind: 'course', student_id: 'student-7', alpha: { subject_id: 'reading' } });
-    await createComponent(platform, caller, { component_id: 'u1', kind: 'unit', parent_component_id: 'c1' });
+    await createComponent(platform, caller, { component_id: 'u1', kind: 'unit', parent_component_id: 'c1', alpha: { source_course_ref: 'vendor-course-9' } });
     await createComponent(platform, caller, { component_id: 'l1', kind: 'lesson', parent_component_id: 'u1', alpha: { subject_id: 'math' } });
     await createComponent(platform, caller, { component_id: 'l2', kind: 'lesson', parent_component_id: 'c2' });
     const ids = async (query: string) => (await http(platform, 'GET', `${componentsUrl}?${query}`, { token: caller.token })).body.data.map((row: any) => row.component_id);
@@ -127,6 +131,9 @@ describe('GET /components', () => {
     expect(await ids('kind=course&studentId=student-7')).toEqual(['c2']);
     expect(await ids('studentId=student-8')).toEqual([]);
     expect(await ids('subjectId=math')).toEqual(['c1', 'l1']);
+    expect(await ids('sourceCourseRef=vendor-course-9')).toEqual(['c1', 'u1']);
+    expect(await ids('sourceCourseRef=vendor-course-9&kind=course')).toEqual(['c1']);
+    expect(await ids('sourceCourseRef=vendor-course')).toEqual([]);
     expect(await ids('publicationStatus=published')).toEqual(['c1']);
     expect(await ids('updated_since=2999-01-01T00:00:00Z')).toEqual([]);
     expect(await ids('sort=component_id&order=desc&limit=2')).toEqual(['u1', 'l2']);
@@ -136,6 +143,7 @@ describe('GET /components', () => {
     expect((await http(platform, 'GET', `${componentsUrl}?limit=0`, { token: caller.token })).body.data).toEqual([]);
     expectProblem(await http(platform, 'GET', `${componentsUrl}?limit=-1`, { token: caller.token }), 400, 'curriculum:validation_failed');
     expectProblem(await http(platform, 'GET', `${componentsUrl}?studentId=`, { token: caller.token }), 400, 'curriculum:validation_failed');
+    expectProblem(await http(platform, 'GET', `${componentsUrl}?sourceCourseRef=`, { token: caller.token }), 400, 'curriculum:validation_failed');
     expectProblem(await http(platform, 'GET', `${componentsUrl}?kind=chapter`, { token: caller.token }), 400, 'curriculum:validation_failed');
     expectProblem(await http(platform, 'GET', `${componentsUrl}?limit=2&cursor=${first.body.next_cursor}&kind=lesson`, { token: caller.token }), 400, 'curriculum:validation_failed');
   });

@@ -50,7 +50,7 @@ export function rowsOf<T>(result: unknown): T[] {
 /** Every row of a tenant's curriculum tables, to prove a refused write left nothing behind. */
 export async function tenantRowCounts(platform: RunningPlatform, tenantId: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const table of ['components', 'associations', 'knowledge_components', 'kc_versions', 'kc_prerequisites', 'pin_audit']) {
+  for (const table of ['components', 'associations', 'knowledge_components', 'kc_versions', 'kc_prerequisites', 'kc_relations', 'pin_audit']) {
     const result = await platform.runtime.database.db.execute(
       sql`select count(*)::int as n from ${sql.raw(`curriculum.${table}`)} where tenant_id = ${tenantId}`,
     );

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, gte, or, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';

@@ -15,6 +15,7 @@ import { PatchComponentInput, type ComponentWriteHeaders } from './component-edi
 import {
   assertActiveKcs,
   componentNotFound,
+  filterColumnsOf,
   lockComponent,
   normalizedAlpha,
   presentComponent,
@@ -136,8 +137,7 @@ export async function patchComponent(
         name: merged.name ?? null,
         humanCodingScheme: merged.human_coding_scheme ?? null,
         alpha,
-        publicationStatus: alpha.publication_status as string,
-        subjectId: merged.alpha.subject_id ?? null,
+        ...filterColumnsOf(alpha),
         version: row.version + 1,
         updatedAt: now,
       })

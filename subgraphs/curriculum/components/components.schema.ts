@@ -40,6 +40,7 @@ export const AlphaInput = z
     renderer_ref: z.string().min(1).optional(),
     renderer_kind: z.string().min(1).optional(),
     remediation_entries: z.array(z.object({ kc_ref: z.uuid() }).catchall(z.unknown())).optional(),
+    source_course_ref: z.string().min(1).max(200).optional().describe("The producer's own reference of the course this component came from; provenance only"),
   })
   .strict();
 
@@ -112,6 +113,7 @@ export const ListComponentsQuery = z
     parentId: z.string().min(1).optional(),
     courseId: z.string().min(1).optional(),
     studentId: z.string().min(1).optional().describe('Exact match on personalized course roots only'),
+    sourceCourseRef: z.string().min(1).optional().describe('Exact match on alpha.source_course_ref'),
     subjectId: z.string().min(1).optional(),
     publicationStatus: z.enum(['draft', 'published']).optional(),
     updated_since: z.iso.datetime({ offset: true }).optional(),

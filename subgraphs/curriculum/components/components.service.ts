@@ -73,6 +73,15 @@ export function normalizedAlpha(input: ComponentInput): Record<string, unknown> 
   return alpha;
 }
 
+/** The alpha fields that list filters read, kept in columns of their own. */
+export function filterColumnsOf(alpha: Record<string, unknown>) {
+  return {
+    publicationStatus: alpha.publication_status as string,
+    subjectId: (alpha.subject_id as string | undefined) ?? null,
+    sourceCourseRef: (alpha.source_course_ref as string | undefined) ?? null,
+  };
+}
+
 /** Every KC reference of a component, validated against active registry KCs of the tenant. */
 export async function assertActiveKcs(tx: Database, tenantId: string, input: ComponentInput): Promise<void> {
   const referenced = [
@@ -139,8 +148,7 @@ export async function createComponent(deps: CurriculumDeps, ctx: RequestContext,
       humanCodingScheme: input.human_coding_scheme ?? null,
       studentId: input.student_id ?? null,
       alpha,
-      publicationStatus: alpha.publication_status as string,
-      subjectId: input.alpha.subject_id ?? null,
+      ...filterColumnsOf(alpha),
       status: 'active',
       updatedAt: now,
       retiredAt: null,
@@ -265,6 +273,7 @@ export async function listComponents(deps: CurriculumDeps, ctx: RequestContext, 
     query.parentId ? eq(components.parentComponentId, query.parentId) : undefined,
     query.studentId ? and(eq(components.studentId, query.studentId), eq(components.kind, 'course'), isNull(components.parentComponentId)) : undefined,
     query.subjectId ? eq(components.subjectId, query.subjectId) : undefined,
+    query.sourceCourseRef ? eq(components.sourceCourseRef, query.sourceCourseRef) : undefined,
     query.publicationStatus ? eq(components.publicationStatus, query.publicationStatus) : undefined,
     query.updated_since ? gte(components.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
     query.courseId ? inArray(components.componentId, descendantsOf(ctx.tenantId, query.courseId)) : undefined,

@@ -1,22 +1,37 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { KcDeps } from '../kcs/kcs.service.ts';
-import { CreateFirmingEventInput, CreatePrerequisiteInput, CreateReviewDecisionInput, ListByVersionQuery, ListPrerequisitesQuery } from './kc-graph.schema.ts';
+import {
+  CreateFirmingEventInput,
+  CreatePrerequisiteInput,
+  CreateRelationInput,
+  CreateReviewDecisionInput,
+  ListByVersionQuery,
+  ListPrerequisitesQuery,
+  ListRelationsQuery,
+} from './kc-graph.schema.ts';
 import {
   createFirmingEvent,
   createPrerequisite,
   createReviewDecision,
+  getPrerequisite,
   listFirmingEvents,
   listPrerequisites,
   listReviewDecisions,
+  retirePrerequisite,
 } from './kc-graph.service.ts';
+import { createRelation, getRelation, listRelations, retireRelation } from './kc-relations.service.ts';
+
+const EdgeParams = z.object({ id: z.string().min(1) });
 
 export function kcGraphRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: KcDeps): void {
   const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
   const collections = [
     { path: 'kc-prerequisites', tag: 'kc prerequisites', body: CreatePrerequisiteInput, query: ListPrerequisitesQuery, create: createPrerequisite, list: listPrerequisites, what: 'one acyclic prerequisite edge between active KCs' },
+    { path: 'kc-relations', tag: 'kc relations', body: CreateRelationInput, query: ListRelationsQuery, create: createRelation, list: listRelations, what: 'one typed relation (not a prerequisite) between active KCs' },
     { path: 'kc-review-decisions', tag: 'kc review', body: CreateReviewDecisionInput, query: ListByVersionQuery, create: createReviewDecision, list: listReviewDecisions, what: 'an immutable review decision on an exact KC version' },
     { path: 'kc-firming-events', tag: 'kc review', body: CreateFirmingEventInput, query: ListByVersionQuery, create: createFirmingEvent, list: listFirmingEvents, what: 'immutable evidence that firms an exact draft KC version' },
   ] as const;
@@ -33,9 +48,31 @@ export function kcGraphRoutes(app: FastifyInstance, runtime: PlatformRuntime, de
     declareRoute(app, collection.tag, {
       method: 'GET',
       url: `${CURRICULUM_V1}/${collection.path}`,
-      summary: `List ${collection.path}`,
+      summary: `List active ${collection.path}`,
       querystring: collection.query,
       handler: async (request) => collection.list(deps, await ctxOf(request), request.query),
+    });
+  }
+  // Edges can be retired, so a KC can leave the graph before it is retired itself.
+  const edges = [
+    { path: 'kc-prerequisites', tag: 'kc prerequisites', get: getPrerequisite, retire: retirePrerequisite },
+    { path: 'kc-relations', tag: 'kc relations', get: getRelation, retire: retireRelation },
+  ] as const;
+  for (const edge of edges) {
+    const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
+    declareRoute(app, edge.tag, {
+      method: 'GET',
+      url: `${CURRICULUM_V1}/${edge.path}/:id`,
+      summary: `Read one of ${edge.path} (retired ones too)`,
+      params: EdgeParams,
+      handler: async (request) => edge.get(deps, await ctxOf(request), idOf(request)),
+    });
+    declareRoute(app, edge.tag, {
+      method: 'DELETE',
+      url: `${CURRICULUM_V1}/${edge.path}/:id`,
+      summary: `Retire one of ${edge.path}; retiring a retired one answers it unchanged`,
+      params: EdgeParams,
+      handler: async (request, reply) => sendCommandResult(reply, await edge.retire(deps, await ctxOf(request), idOf(request), headerOf(request, 'idempotency-key'))),
     });
   }
 }

@@ -52,3 +52,29 @@ export const ListByVersionQuery = z
     cursor: z.string().min(1).optional(),
   })
   .strict();
+
+/** Typed relations besides prerequisites; a prerequisite is never a relation type. */
+export const KC_RELATION_TYPES = ['related_to', 'confusable_with', 'part_of'] as const;
+/** Types that read the same in both directions: A related_to B is B related_to A. */
+export const SYMMETRIC_RELATION_TYPES: ReadonlySet<string> = new Set(['related_to', 'confusable_with']);
+
+export const CreateRelationInput = z
+  .object({
+    relation_type: z.enum(KC_RELATION_TYPES).describe('related_to and confusable_with are symmetric; from_kc_id part_of to_kc_id is directed'),
+    from_kc_id: z.uuid(),
+    to_kc_id: z.uuid(),
+  })
+  .strict()
+  .refine((input) => input.from_kc_id !== input.to_kc_id, { path: ['to_kc_id'], message: 'a KC cannot relate to itself' });
+
+export const ListRelationsQuery = z
+  .object({
+    kcId: z.uuid().optional().describe('Either end'),
+    fromKcId: z.uuid().optional(),
+    toKcId: z.uuid().optional(),
+    relationType: z.enum(KC_RELATION_TYPES).optional(),
+    updated_since: z.iso.datetime({ offset: true }).optional(),
+    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
+    cursor: z.string().min(1).optional(),
+  })
+  .strict();

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, or, sql } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
-import { DEFAULT_PAGE_SIZE, pageOf, type Page } from '../../../platform/cursor.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import type { Page } from '../../../platform/cursor.ts';
+import { pageInIdOrder } from '../../../platform/keyset.ts';
+import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
 import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions, knowledgeComponents } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../commands.ts';
@@ -44,7 +45,7 @@ export function presentPrerequisite(row: PrerequisiteRow) {
 export type KcPrerequisite = ReturnType<typeof presentPrerequisite>;
 
 /** Active KCs among ids, share-locked so a concurrent retire waits for this write. */
-async function requireActiveKcs(tx: Database, tenantId: string, fields: Array<{ kcId: string; field: string }>): Promise<void> {
+export async function requireActiveKcs(tx: Database, tenantId: string, fields: Array<{ kcId: string; field: string }>): Promise<void> {
   const rows = await tx
     .select({ kcId: knowledgeComponents.kcId })
     .from(knowledgeComponents)
@@ -78,7 +79,7 @@ async function closesCycle(tx: Database, tenantId: string, prerequisiteKcId: str
   return rows.length > 0;
 }
 
-/** POST /kc-prerequisites: one acyclic edge; the same edge again answers the existing one. */
+/** POST /kc-prerequisites: one acyclic edge; the same edge again answers it, reactivated if it was retired. */
 export async function createPrerequisite(
   deps: KcDeps,
   ctx: RequestContext,
@@ -103,11 +104,19 @@ export async function createPrerequisite(
           eq(kcPrerequisites.dependentKcId, input.dependent_kc_id),
         ),
       );
-    if (existing) return { value: presentPrerequisite(existing), created: false };
+    if (existing?.status === 'active') return { value: presentPrerequisite(existing), created: false };
     if (await closesCycle(tx, ctx.tenantId, input.prerequisite_kc_id, input.dependent_kc_id)) {
       throw new DomainError('curriculum:prerequisite_cycle', `${input.dependent_kc_id} already leads to ${input.prerequisite_kc_id}; the edge would close a cycle.`);
     }
     const now = ctx.now.toISOString();
+    if (existing) {
+      const [reactivated] = await tx
+        .update(kcPrerequisites)
+        .set({ status: 'active', updatedAt: now })
+        .where(and(eq(kcPrerequisites.tenantId, ctx.tenantId), eq(kcPrerequisites.prerequisiteId, existing.prerequisiteId)))
+        .returning();
+      return { value: presentPrerequisite(reactivated), created: false };
+    }
     const [row] = await tx
       .insert(kcPrerequisites)
       .values({
@@ -125,25 +134,54 @@ export async function createPrerequisite(
   });
 }
 
+async function findPrerequisite(db: Database, tenantId: string, prerequisiteId: string): Promise<KcPrerequisite> {
+  const [row] = isUuid(prerequisiteId)
+    ? await db.select().from(kcPrerequisites).where(and(eq(kcPrerequisites.tenantId, tenantId), eq(kcPrerequisites.prerequisiteId, prerequisiteId)))
+    : [];
+  if (!row) throw new DomainError('not_found', `No KC prerequisite ${prerequisiteId} in this tenant.`);
+  return presentPrerequisite(row);
+}
+
+export async function getPrerequisite(deps: KcDeps, ctx: RequestContext, prerequisiteId: string): Promise<KcPrerequisite> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC prerequisites');
+  return findPrerequisite(deps.db, ctx.tenantId, prerequisiteId);
+}
+
+/**
+ * DELETE /kc-prerequisites/{id}: retires the edge, so a KC can leave the graph before it is retired.
+ * Retiring a retired edge answers it unchanged.
+ */
+export async function retirePrerequisite(
+  deps: KcDeps,
+  ctx: RequestContext,
+  prerequisiteId: string,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<KcPrerequisite>> {
+  requireAccess(ctx.principal, ACCESS.write, 'retire KC prerequisites');
+  return runCommand(deps.db, ctx, { operation: `kc-prerequisites.retire:${prerequisiteId}`, key: idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
+    const [retired] = isUuid(prerequisiteId)
+      ? await tx
+          .update(kcPrerequisites)
+          .set({ status: 'retired', updatedAt: ctx.now.toISOString() })
+          .where(and(eq(kcPrerequisites.tenantId, ctx.tenantId), eq(kcPrerequisites.prerequisiteId, prerequisiteId), eq(kcPrerequisites.status, 'active')))
+          .returning()
+      : [];
+    return { value: retired ? presentPrerequisite(retired) : await findPrerequisite(tx, ctx.tenantId, prerequisiteId), created: false };
+  });
+}
+
 export async function listPrerequisites(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcPrerequisite>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC prerequisites');
   const query = parseInput(ListPrerequisitesQuery, rawQuery);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const { cursor: _cursor, limit: _limit, ...filters } = query;
-  const conditions: Array<SQL | undefined> = [
+  const source = { table: kcPrerequisites, idColumn: kcPrerequisites.prerequisiteId, idOf: (row: PrerequisiteRow) => row.prerequisiteId };
+  return pageInIdOrder(deps.db, deps.cursors, source, query, [
     eq(kcPrerequisites.tenantId, ctx.tenantId),
     eq(kcPrerequisites.status, 'active'),
     query.kcId ? or(eq(kcPrerequisites.prerequisiteKcId, query.kcId), eq(kcPrerequisites.dependentKcId, query.kcId)) : undefined,
     query.prerequisiteKcId ? eq(kcPrerequisites.prerequisiteKcId, query.prerequisiteKcId) : undefined,
     query.dependentKcId ? eq(kcPrerequisites.dependentKcId, query.dependentKcId) : undefined,
     query.updated_since ? gte(kcPrerequisites.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-  ];
-  if (query.cursor) conditions.push(gt(kcPrerequisites.prerequisiteId, String(deps.cursors.decode(query.cursor, filters).after[0])));
-  const rows =
-    limit === 0
-      ? []
-      : await deps.db.select().from(kcPrerequisites).where(and(...conditions)).orderBy(asc(kcPrerequisites.prerequisiteId)).limit(limit + 1);
-  return pageOf(rows, limit, (row) => [row.prerequisiteId], presentPrerequisite, deps.cursors, filters);
+  ], presentPrerequisite);
 }
 
 type ReviewRow = typeof kcReviewDecisions.$inferSelect;
@@ -201,18 +239,11 @@ export async function createReviewDecision(
 export async function listReviewDecisions(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcReviewDecision>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC review decisions');
   const query = parseInput(ListByVersionQuery, rawQuery);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const { cursor: _cursor, limit: _limit, ...filters } = query;
-  const conditions: Array<SQL | undefined> = [
+  const source = { table: kcReviewDecisions, idColumn: kcReviewDecisions.decisionId, idOf: (row: ReviewRow) => row.decisionId };
+  return pageInIdOrder(deps.db, deps.cursors, source, query, [
     eq(kcReviewDecisions.tenantId, ctx.tenantId),
     query.kc_version_id ? eq(kcReviewDecisions.kcVersionId, query.kc_version_id) : undefined,
-  ];
-  if (query.cursor) conditions.push(gt(kcReviewDecisions.decisionId, String(deps.cursors.decode(query.cursor, filters).after[0])));
-  const rows =
-    limit === 0
-      ? []
-      : await deps.db.select().from(kcReviewDecisions).where(and(...conditions)).orderBy(asc(kcReviewDecisions.decisionId)).limit(limit + 1);
-  return pageOf(rows, limit, (row) => [row.decisionId], presentReview, deps.cursors, filters);
+  ], presentReview);
 }
 
 type FirmingRow = typeof kcFirmingEvents.$inferSelect;
@@ -287,16 +318,9 @@ export async function createFirmingEvent(
 export async function listFirmingEvents(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcFirmingEvent>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC firming events');
   const query = parseInput(ListByVersionQuery, rawQuery);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const { cursor: _cursor, limit: _limit, ...filters } = query;
-  const conditions: Array<SQL | undefined> = [
+  const source = { table: kcFirmingEvents, idColumn: kcFirmingEvents.firmingEventId, idOf: (row: FirmingRow) => row.firmingEventId };
+  return pageInIdOrder(deps.db, deps.cursors, source, query, [
     eq(kcFirmingEvents.tenantId, ctx.tenantId),
     query.kc_version_id ? eq(kcFirmingEvents.kcVersionId, query.kc_version_id) : undefined,
-  ];
-  if (query.cursor) conditions.push(gt(kcFirmingEvents.firmingEventId, String(deps.cursors.decode(query.cursor, filters).after[0])));
-  const rows =
-    limit === 0
-      ? []
-      : await deps.db.select().from(kcFirmingEvents).where(and(...conditions)).orderBy(asc(kcFirmingEvents.firmingEventId)).limit(limit + 1);
-  return pageOf(rows, limit, (row) => [row.firmingEventId], presentFirming, deps.cursors, filters);
+  ], presentFirming);
 }

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gte, inArray, or } from 'drizzle-orm';
+import { lockKey, type Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import type { CommandResult } from '../../../platform/idempotency.ts';
+import type { Page } from '../../../platform/cursor.ts';
+import { pageInIdOrder } from '../../../platform/keyset.ts';
+import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
+import { kcRelations } from '../tables.ts';
+import { ACCESS } from '../access.ts';
+import { runCommand } from '../commands.ts';
+import type { KcDeps } from '../kcs/kcs.service.ts';
+import { requireActiveKcs } from './kc-graph.service.ts';
+import { CreateRelationInput, ListRelationsQuery, SYMMETRIC_RELATION_TYPES } from './kc-graph.schema.ts';
+
+/**
+ * Typed KC relations: a store apart from the prerequisite graph, so they never take part in its
+ * cycle check. Invariants: both ends are active registry KCs of the tenant when the relation is
+ * made; one row per relation (a symmetric type is one row whichever way it was sent); retiring keeps
+ * the row, and the same relation sent again reactivates it.
+ */
+
+type RelationRow = typeof kcRelations.$inferSelect;
+
+export function presentRelation(row: RelationRow) {
+  return {
+    relation_id: row.relationId,
+    relation_type: row.relationType,
+    from_kc_id: row.fromKcId,
+    to_kc_id: row.toKcId,
+    status: row.status,
+    created_by: row.createdBy,
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+export type KcRelation = ReturnType<typeof presentRelation>;
+
+/** POST /kc-relations: the same relation again answers the existing row, reactivated if it was retired. */
+export async function createRelation(
+  deps: KcDeps,
+  ctx: RequestContext,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<KcRelation>> {
+  requireAccess(ctx.principal, ACCESS.write, 'relate KCs');
+  const input = parseInput(CreateRelationInput, rawInput);
+  return runCommand(deps.db, ctx, { operation: 'kc-relations.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+    const ends = [input.from_kc_id, input.to_kc_id].sort();
+    // A row lock cannot hold a relation that does not exist yet; both directions of a pair queue here.
+    await lockKey(tx, `kc-relation|${ctx.tenantId}|${input.relation_type}|${ends.join('|')}`);
+    await requireActiveKcs(tx, ctx.tenantId, [
+      { kcId: input.from_kc_id, field: 'from_kc_id' },
+      { kcId: input.to_kc_id, field: 'to_kc_id' },
+    ]);
+    const sameDirection = and(eq(kcRelations.fromKcId, input.from_kc_id), eq(kcRelations.toKcId, input.to_kc_id));
+    const [existing] = await tx
+      .select()
+      .from(kcRelations)
+      .where(
+        and(
+          eq(kcRelations.tenantId, ctx.tenantId),
+          eq(kcRelations.relationType, input.relation_type),
+          SYMMETRIC_RELATION_TYPES.has(input.relation_type)
+            ? or(sameDirection, and(eq(kcRelations.fromKcId, input.to_kc_id), eq(kcRelations.toKcId, input.from_kc_id)))
+            : sameDirection,
+        ),
+      );
+    const now = ctx.now.toISOString();
+    if (existing?.status === 'active') return { value: presentRelation(existing), created: false };
+    if (existing) {
+      const [reactivated] = await tx
+        .update(kcRelations)
+        .set({ status: 'active', updatedAt: now })
+        .where(and(eq(kcRelations.tenantId, ctx.tenantId), eq(kcRelations.relationId, existing.relationId)))
+        .returning();
+      return { value: presentRelation(reactivated), created: false };
+    }
+    const [row] = await tx
+      .insert(kcRelations)
+      .values({
+        tenantId: ctx.tenantId,
+        relationId: randomUUID(),
+        relationType: input.relation_type,
+        fromKcId: input.from_kc_id,
+        toKcId: input.to_kc_id,
+        status: 'active',
+        createdBy: ctx.principal.subject,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return { value: presentRelation(row), created: true };
+  });
+}
+
+async function findRelation(db: Database, tenantId: string, relationId: string): Promise<KcRelation> {
+  const [row] = isUuid(relationId)
+    ? await db.select().from(kcRelations).where(and(eq(kcRelations.tenantId, tenantId), eq(kcRelations.relationId, relationId)))
+    : [];
+  if (!row) throw new DomainError('not_found', `No KC relation ${relationId} in this tenant.`);
+  return presentRelation(row);
+}
+
+export async function getRelation(deps: KcDeps, ctx: RequestContext, relationId: string): Promise<KcRelation> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
+  return findRelation(deps.db, ctx.tenantId, relationId);
+}
+
+/** DELETE /kc-relations/{id}: retires the relation; retiring a retired one answers it unchanged. */
+export async function retireRelation(
+  deps: KcDeps,
+  ctx: RequestContext,
+  relationId: string,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<KcRelation>> {
+  requireAccess(ctx.principal, ACCESS.write, 'retire KC relations');
+  return runCommand(deps.db, ctx, { operation: `kc-relations.retire:${relationId}`, key: idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
+    const [retired] = isUuid(relationId)
+      ? await tx
+          .update(kcRelations)
+          .set({ status: 'retired', updatedAt: ctx.now.toISOString() })
+          .where(and(eq(kcRelations.tenantId, ctx.tenantId), eq(kcRelations.relationId, relationId), eq(kcRelations.status, 'active')))
+          .returning()
+      : [];
+    return { value: retired ? presentRelation(retired) : await findRelation(tx, ctx.tenantId, relationId), created: false };
+  });
+}
+
+/** Active relations touching any of kcIds, in relation order, for the KnowledgeComponent.relations loader. */
+export async function loadRelationsOf(deps: KcDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<Map<string, KcRelation[]>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
+  const byKc = new Map<string, KcRelation[]>(kcIds.map((id) => [id, []]));
+  const ids = [...new Set(kcIds)].filter(isUuid);
+  if (ids.length === 0) return byKc;
+  const rows = await deps.db
+    .select()
+    .from(kcRelations)
+    .where(and(eq(kcRelations.tenantId, ctx.tenantId), eq(kcRelations.status, 'active'), or(inArray(kcRelations.fromKcId, ids), inArray(kcRelations.toKcId, ids))))
+    .orderBy(asc(kcRelations.relationId));
+  for (const row of rows) {
+    const relation = presentRelation(row);
+    byKc.get(row.fromKcId)?.push(relation);
+    byKc.get(row.toKcId)?.push(relation);
+  }
+  return byKc;
+}
+
+export async function listRelations(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcRelation>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
+  const query = parseInput(ListRelationsQuery, rawQuery);
+  const source = { table: kcRelations, idColumn: kcRelations.relationId, idOf: (row: RelationRow) => row.relationId };
+  return pageInIdOrder(deps.db, deps.cursors, source, query, [
+    eq(kcRelations.tenantId, ctx.tenantId),
+    eq(kcRelations.status, 'active'),
+    query.kcId ? or(eq(kcRelations.fromKcId, query.kcId), eq(kcRelations.toKcId, query.kcId)) : undefined,
+    query.fromKcId ? eq(kcRelations.fromKcId, query.fromKcId) : undefined,
+    query.toKcId ? eq(kcRelations.toKcId, query.toKcId) : undefined,
+    query.relationType ? eq(kcRelations.relationType, query.relationType) : undefined,
+    query.updated_since ? gte(kcRelations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+  ], presentRelation);
+}
