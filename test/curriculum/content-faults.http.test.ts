@@ -33,6 +33,7 @@ const FAULTS: Array<[FakeMode, number, string]> = [
   ['reset', 503, 'curriculum:content_unavailable'],
   ['truncated', 502, 'curriculum:content_answer_invalid'],
   ['wrong_id', 502, 'curriculum:content_answer_invalid'],
+  ['wrong_version', 502, 'curriculum:content_answer_invalid'],
   ['ineligible', 409, 'curriculum:target_not_serveable'],
   ['failed_trust', 409, 'curriculum:target_not_serveable'],
   ['missing', 409, 'curriculum:target_not_serveable'],
@@ -90,6 +91,14 @@ describe('content eligibility faults: nothing is written', () => {
     expectProblem(reply, status, code === 'curriculum:target_not_serveable' ? 'curriculum:repoint_target_not_serveable' : code);
     expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(before);
     expect((await readComponent(platform, caller, 'lesson')).body).toEqual(lesson);
+  });
+
+  it('asks for the exact version with the caller tenant, and stores the pin when content answers eligible', async () => {
+    const caller = await newTenant(platform);
+    const target = pin();
+    await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: target } });
+    expect(fake.lastPath).toBe(`/tenants/${caller.tenantId}/alpha/content/items/${target.content_id}/versions/${target.content_version_id}/release-eligibility`);
+    expect((await readComponent(platform, caller, 'lesson')).body.alpha.target_ref).toEqual(target);
   });
 
   it('a malformed pin is refused before content is asked', async () => {

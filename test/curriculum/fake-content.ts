@@ -7,7 +7,7 @@ import { startFakeService } from '../fake-service.ts';
  */
 
 export type FakeMode =
-  | 'eligible' | 'timeout' | '500' | '503' | 'reset' | 'truncated' | 'wrong_id' | 'ineligible' | 'not_practice' | 'failed_trust'
+  | 'eligible' | 'timeout' | '500' | '503' | 'reset' | 'truncated' | 'wrong_id' | 'wrong_version' | 'ineligible' | 'not_practice' | 'failed_trust'
   | 'missing' | 'missing_fields' | 'kind_mismatch' | 'untyped_problem';
 
 export interface FakeContent {
@@ -16,17 +16,20 @@ export interface FakeContent {
   /** content_kind answered per content_version_id (article otherwise). */
   kinds: Map<string, string>;
   calls: number;
+  /** The path of the last call, to show which tenant and exact version were asked. */
+  lastPath: string;
   close(): Promise<void>;
 }
 
 const PATH = /\/tenants\/[^/]+\/alpha\/content\/items\/([^/]+)\/versions\/([^/]+)\/release-eligibility$/;
 
 export async function startFakeContent(): Promise<FakeContent> {
-  const fake: FakeContent = { url: '', mode: 'eligible', kinds: new Map(), calls: 0, close: async () => {} };
+  const fake: FakeContent = { url: '', mode: 'eligible', kinds: new Map(), calls: 0, lastPath: '', close: async () => {} };
   const service = await startFakeService();
   service.behave((request, response) => {
     fake.calls += 1;
-    const match = PATH.exec((request.url ?? '').split('?')[0]);
+    fake.lastPath = (request.url ?? '').split('?')[0];
+    const match = PATH.exec(fake.lastPath);
     if (!match) {
       response.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ code: 'content.not_found', status: 404 }));
       return;
@@ -60,6 +63,8 @@ export async function startFakeContent(): Promise<FakeContent> {
         return;
       case 'wrong_id':
         return json(200, { ...answer, content_id: '00000000-0000-4000-8000-000000000000' });
+      case 'wrong_version':
+        return json(200, { ...answer, content_version_id: '00000000-0000-4000-8000-000000000000' });
       case 'ineligible':
         return json(200, { ...answer, serveable: false, release_eligible: false, problem_code: 'content.version_not_serveable' });
       case 'not_practice':

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, eligibleVersion, http, newTenant, roots, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
-import { json, startFakeService, type FakeService } from '../fake-service.ts';
+
+// Every failure of the eligibility call, on every command that asks it: test/curriculum/content-faults.http.test.ts.
+import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -138,77 +139,5 @@ describe('POST /components with an exact content pin', () => {
     const badLimit = await http(platform, 'GET', `${curriculumV1}/components?limit=-1`, { token: caller.token });
     expect(badLimit.status).toBe(400);
     expect((await http(platform, 'GET', `${curriculumV1}/components/nope`, { token: caller.token })).body.code).toBe('curriculum:not_found');
-  });
-});
-
-describe('the eligibility call to content fails closed', () => {
-  let faulty: TestPlatform;
-  let content: FakeService;
-  const pin = { contentId: randomUUID(), versionId: randomUUID(), contentKind: 'article' };
-  const eligible = {
-    content_id: pin.contentId,
-    content_version_id: pin.versionId,
-    content_kind: 'article',
-    usage_scope: 'practice_eligible',
-    trust_status: 'trusted',
-    serveable: true,
-    release_eligible: true,
-    problem_code: null,
-  };
-
-  beforeAll(async () => {
-    content = await startFakeService();
-    faulty = await startTestPlatform({ config: { contentUrl: `${content.url}${roots.content}`, serviceCallTimeoutMs: 300 } });
-  });
-  afterAll(async () => {
-    await faulty?.close();
-    await content?.close();
-  });
-
-  const cases: Array<[string, Parameters<FakeService['behave']>[0], number, string]> = [
-    ['times out', () => undefined, 503, 'curriculum:content_unavailable'],
-    ['answers 500', json(500, { code: 'content.internal_error' }), 503, 'curriculum:content_unavailable'],
-    ['answers 503', json(503, {}), 503, 'curriculum:content_unavailable'],
-    ['resets the connection', (request) => request.socket.destroy(), 503, 'curriculum:content_unavailable'],
-    ['answers malformed JSON', (_q, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('{"content_id": "'), 502, 'curriculum:content_answer_invalid'],
-    ['answers without the eight fields', json(200, { release_eligible: true }), 502, 'curriculum:content_answer_invalid'],
-    ['answers for another version', json(200, { ...eligible, content_version_id: randomUUID() }), 502, 'curriculum:content_answer_invalid'],
-    ['answers for another item', json(200, { ...eligible, content_id: randomUUID() }), 502, 'curriculum:content_answer_invalid'],
-    ['answers ineligible', json(200, { ...eligible, trust_status: 'failed', serveable: false, release_eligible: false, problem_code: 'content.version_not_serveable' }), 409, 'curriculum:target_not_serveable'],
-    ['answers eligible but untrusted', json(200, { ...eligible, trust_status: 'unknown' }), 409, 'curriculum:target_not_serveable'],
-    ['answers a problem without a code', json(409, { title: 'nope' }), 502, 'curriculum:content_answer_invalid'],
-  ];
-
-  it.each(cases)('when content %s, nothing is written', async (_name, behaviour, status, code) => {
-    content.behave(behaviour);
-    const caller = await newTenant(faulty);
-    const refused = await http(faulty, 'POST', `${curriculumV1}/components`, { token: caller.token, body: lesson('l-f', pin) });
-    expect(refused.status).toBe(status);
-    expect(refused.body.code).toBe(code);
-    expect(refused.body).not.toHaveProperty('stack');
-    const read = await http(faulty, 'GET', `${curriculumV1}/components/l-f`, { token: caller.token });
-    expect(read.status).toBe(404);
-  });
-
-  it('asks with the caller tenant and stores the pin when content answers eligible', async () => {
-    const caller = await newTenant(faulty);
-    let askedPath = '';
-    content.behave((request, response) => {
-      askedPath = request.url ?? '';
-      json(200, eligible)(request, response);
-    });
-    const created = await http(faulty, 'POST', `${curriculumV1}/components`, { token: caller.token, body: lesson('l-ok', pin) });
-    expect(created.status).toBe(201);
-    expect(askedPath).toBe(`${roots.content}/tenants/${caller.tenantId}/alpha/content/items/${pin.contentId}/versions/${pin.versionId}/release-eligibility`);
-  });
-
-  it('never calls content for a malformed pin', async () => {
-    const before = content.requests;
-    const caller = await newTenant(faulty);
-    await http(faulty, 'POST', `${curriculumV1}/components`, {
-      token: caller.token,
-      body: lesson('l-bad', pin, { target_ref: { content_kind: 'article', content_id: 'x', content_version_id: 'y' } }),
-    });
-    expect(content.requests).toBe(before);
   });
 });
