@@ -60,8 +60,38 @@ export interface IdempotentCall {
 const MAX_KEY_LENGTH = 255;
 
 /**
- * Runs `command` inside `tx` at most once per (tenant, operation, key). Without a key the command
- * simply runs. Must be called inside the command's transaction.
+ * How long a key is remembered. Past it, the key is free again and the request runs as new; the
+ * sweep deletes the records. Long enough for a school's nightly or weekly import to retry.
+ */
+export const IDEMPOTENCY_RETENTION_DAYS = 7;
+const RETENTION = sql.raw(`interval '${IDEMPOTENCY_RETENTION_DAYS} days'`);
+
+/**
+ * The stored answer of an identical earlier request under this key, if it is still retained;
+ * a changed request under a retained key is refused.
+ */
+export async function storedAnswer<T>(db: Database, table: IdempotencyTable, call: IdempotentCall & { key: string }): Promise<CommandResult<T> | undefined> {
+  const [stored] = await db
+    .select({ requestHash: table.requestHash, response: table.response })
+    .from(table)
+    .where(
+      and(
+        eq(table.tenantId, call.tenantId),
+        eq(table.operation, call.operation),
+        eq(table.idempotencyKey, call.key),
+        sql`${table.createdAt} > now() - ${RETENTION}`,
+      ),
+    );
+  if (!stored) return undefined;
+  if (stored.requestHash !== requestHash(call.request)) {
+    throw new DomainError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.');
+  }
+  return { value: stored.response as T, created: false, replayed: true };
+}
+
+/**
+ * Runs `command` inside `tx` at most once per (tenant, operation, key) within the retention window.
+ * Without a key the command simply runs. Must be called inside the command's transaction.
  */
 export async function runIdempotent<T>(
   tx: Database,
@@ -75,25 +105,23 @@ export async function runIdempotent<T>(
       fieldErrors: [{ field: 'Idempotency-Key', message: 'invalid length' }],
     });
   }
-  const hash = requestHash(call.request);
   await lockKey(tx, `idem|${call.tenantId}|${call.operation}|${call.key}`);
-  const [stored] = await tx
-    .select({ requestHash: table.requestHash, response: table.response })
-    .from(table)
-    .where(
-      and(eq(table.tenantId, call.tenantId), eq(table.operation, call.operation), eq(table.idempotencyKey, call.key)),
-    );
-  if (stored) {
-    if (stored.requestHash !== hash) {
-      throw new DomainError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.');
-    }
-    return { value: stored.response as T, created: false, replayed: true };
-  }
+  const replay = await storedAnswer<T>(tx, table, { ...call, key: call.key });
+  if (replay) return replay;
   const result = await command();
+  const record = { requestHash: requestHash(call.request), response: sql`${JSON.stringify(result.value)}::jsonb`, createdAt: sql`now()` };
   await tx
     .insert(table)
-    .values({ tenantId: call.tenantId, operation: call.operation, idempotencyKey: call.key, requestHash: hash, response: sql`${JSON.stringify(result.value)}::jsonb` });
+    .values({ tenantId: call.tenantId, operation: call.operation, idempotencyKey: call.key, ...record })
+    // A record past retention still holds the key's row; the new answer takes its place.
+    .onConflictDoUpdate({ target: [table.tenantId, table.operation, table.idempotencyKey], set: record });
   return { ...result, replayed: false };
+}
+
+/** Deletes the records past retention; returns how many. */
+export async function sweepIdempotencyRecords(db: Database, table: IdempotencyTable): Promise<number> {
+  const deleted = await db.delete(table).where(sql`${table.createdAt} <= now() - ${RETENTION}`).returning({ key: table.idempotencyKey });
+  return deleted.length;
 }
 
 export function requireIdempotencyKey(key: string | undefined): string {

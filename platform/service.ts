@@ -9,6 +9,7 @@ import type { CursorCodec } from './cursor.ts';
 import type { DatabaseHandle } from './db.ts';
 import { DomainError, type ProblemNamespace } from './errors.ts';
 import { declareRoute, describeOnlySchemas, installProblemHandlers } from './http.ts';
+import { sweepIdempotencyRecords, type IdempotencyTable } from './idempotency.ts';
 
 /** What every service is built from: shared by all services of one process. */
 export interface PlatformRuntime {
@@ -38,6 +39,8 @@ export interface ServiceDefinition {
   routes(app: FastifyInstance): void;
   /** The mint answer in the service's own shape. */
   mintResponse(minted: MintedToken): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** The service's Idempotency-Key records, swept past retention while the service runs. */
+  idempotency: IdempotencyTable;
 }
 
 /** The mint answer of the snake_case services (content, curriculum). */
@@ -121,4 +124,21 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
     },
     { prefix: service.root },
   );
+  sweepPeriodically(app, runtime, service.idempotency);
+}
+
+const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Once at start, then hourly; a failed sweep is logged and tried again next time. */
+function sweepPeriodically(app: FastifyInstance, runtime: PlatformRuntime, table: IdempotencyTable): void {
+  let running: Promise<unknown> = Promise.resolve();
+  const sweep = () => {
+    running = sweepIdempotencyRecords(runtime.database.db, table).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency sweep failed'));
+  };
+  const timer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
+  app.addHook('onReady', async () => sweep());
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import { contentIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
 import { CONTENT_NAMESPACE } from './errors.ts';
@@ -49,5 +50,6 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       compositionRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
+    idempotency: contentIdempotency,
   };
 }

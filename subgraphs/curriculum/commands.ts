@@ -1,8 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../platform/db.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { DomainError } from '../../platform/errors.ts';
-import { requestHash, requireIdempotencyKey, runIdempotent, type CommandResult } from '../../platform/idempotency.ts';
+import { requireIdempotencyKey, runIdempotent, storedAnswer, type CommandResult } from '../../platform/idempotency.ts';
 import { checkIfMatch } from '../../platform/etag.ts';
 import { curriculumIdempotency } from './tables.ts';
 
@@ -36,21 +34,7 @@ export async function runCommand<T>(
 export async function storedReplay<T>(db: Database, ctx: RequestContext, call: CommandCall): Promise<CommandResult<T> | undefined> {
   const key = call.keyRequired ? requireIdempotencyKey(call.key) : call.key;
   if (key === undefined) return undefined;
-  const [stored] = await db
-    .select({ requestHash: curriculumIdempotency.requestHash, response: curriculumIdempotency.response })
-    .from(curriculumIdempotency)
-    .where(
-      and(
-        eq(curriculumIdempotency.tenantId, ctx.tenantId),
-        eq(curriculumIdempotency.operation, call.operation),
-        eq(curriculumIdempotency.idempotencyKey, key),
-      ),
-    );
-  if (!stored) return undefined;
-  if (stored.requestHash !== requestHash(call.request)) {
-    throw new DomainError('idempotency_conflict', 'This Idempotency-Key was already used with a different request.');
-  }
-  return { value: stored.response as T, created: false, replayed: true };
+  return storedAnswer<T>(db, curriculumIdempotency, { tenantId: ctx.tenantId, operation: call.operation, key, request: call.request });
 }
 
 /** X-Curriculum-If-Match on component and association mutations. */

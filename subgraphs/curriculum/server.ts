@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import { curriculumIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
 import { CURRICULUM_NAMESPACE } from './errors.ts';
@@ -44,5 +45,6 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
       repointRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
+    idempotency: curriculumIdempotency,
   };
 }

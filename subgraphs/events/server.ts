@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import { eventsIdempotency } from './tables.ts';
 import { DEMO_TENANT } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { contextFor } from '../../platform/context.ts';
@@ -57,5 +58,6 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
         identityBoundary: IDENTITY_BOUNDARY_CONTRACT,
       };
     },
+    idempotency: eventsIdempotency,
   };
 }
