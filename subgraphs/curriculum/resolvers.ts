@@ -24,6 +24,7 @@ import {
   type KcPrerequisite,
 } from './kc-graph/kc-graph.service.ts';
 import { createRelation, getRelation, listRelations, loadRelationsOf, retireRelation, type KcRelation } from './kc-graph/kc-relations.service.ts';
+import { getFramework, listFrameworks, listStandardKcMaps, loadStandardMapsOf, type StandardKcMap } from './standards/standards.service.ts';
 
 /**
  * Thin adapters over the curriculum service functions: inputs become the REST body shape, results
@@ -123,6 +124,11 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
       const byKc = await loadRelationsOf(deps, ctx, kcIds);
       return kcIds.map((id) => byKc.get(id) ?? []);
     });
+  const standardMapsLoader = (context: GraphContext) =>
+    loaderOf<StandardKcMap[]>(context, 'curriculum.standard-maps', async (ctx, kcIds) => {
+      const byKc = await loadStandardMapsOf(deps, ctx, kcIds);
+      return kcIds.map((id) => byKc.get(id) ?? []);
+    });
   const ctxOf = requestContextOf;
 
   return {
@@ -137,6 +143,10 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
       kcPrerequisite: (_root, args: { prerequisiteId: string }, context) => nullWhenNotFound(getPrerequisite(deps, ctxOf(context), args.prerequisiteId)),
       kcRelations: (_root, args: Args, context) => listRelations(deps, ctxOf(context), queryOf(args)),
       kcRelation: (_root, args: { relationId: string }, context) => nullWhenNotFound(getRelation(deps, ctxOf(context), args.relationId)),
+      standardsFrameworks: (_root, args: Args, context) => listFrameworks(deps, ctxOf(context), queryOf(args)),
+      standardsFramework: (_root, args: { frameworkId: string }, context) => nullWhenNotFound(getFramework(deps, ctxOf(context), args.frameworkId)),
+      standardKcMaps: (_root, args: Args, context) =>
+        listStandardKcMaps(deps, ctxOf(context), queryOf(args, { sourceReleaseId: 'source_release_id', standardId: 'standard_id', kcId: 'kc_id' })),
       association: (_root, args: { associationId: string }, context) => nullWhenNotFound(getAssociation(deps, ctxOf(context), args.associationId)),
       associations: (_root, args: Args, context) => listAssociations(deps, ctxOf(context), queryOf(args)),
       rendererRegistry: (_root, args: Args, context) => readRendererRegistry(ctxOf(context), queryOf(args, { rendererRef: 'renderer_ref', rendererKind: 'renderer_kind' })).data,
@@ -202,6 +212,10 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
       __resolveReference: (reference: { kcId: string }, context: GraphContext) => kcLoader(context).load(reference.kcId),
       versions: (kc: KnowledgeComponent, args: Args, context) => listKcVersions(deps, ctxOf(context), kc.kc_id, queryOf(args)),
       relations: (kc: KnowledgeComponent, _args, context) => relationsLoader(context).load(kc.kc_id),
+      standardMaps: (kc: KnowledgeComponent, _args, context) => standardMapsLoader(context).load(kc.kc_id),
+    },
+    StandardKcMap: {
+      kc: (map: StandardKcMap, _args, context) => kcLoader(context).load(map.kc_id),
     },
     KcRelation: {
       from: (relation: KcRelation, _args, context) => kcLoader(context).load(relation.from_kc_id),

@@ -12,6 +12,7 @@ import { kcRoutes } from './kcs/kcs.routes.ts';
 import { kcGraphRoutes } from './kc-graph/kc-graph.routes.ts';
 import { associationRoutes } from './associations/associations.routes.ts';
 import { repointRoutes } from './repoint/repoint.routes.ts';
+import { standardsRoutes } from './standards/standards.routes.ts';
 import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
 import type { CurriculumDeps } from './components/components.service.ts';
 
@@ -43,6 +44,7 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
       kcGraphRoutes(app, runtime, deps);
       associationRoutes(app, runtime, deps);
       repointRoutes(app, runtime, deps);
+      standardsRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
     idempotency: curriculumIdempotency,

@@ -199,6 +199,82 @@ export const kcFirmingEvents = curriculumSchema.table(
   ],
 );
 
+/**
+ * Imported standards frameworks (CASE CFDocuments), one row per CFDocument identifier; each import
+ * of a new checksum appends a frozen release and advances current_release_id.
+ */
+export const standardsFrameworks = curriculumSchema.table(
+  'standards_frameworks',
+  {
+    tenantId: text('tenant_id').notNull(),
+    standardsFrameworkId: uuid('standards_framework_id').notNull(),
+    frameworkIdentifier: text('framework_identifier').notNull(),
+    title: text('title').notNull(),
+    creator: text('creator'),
+    /** CFDocument.subject values and CFSubject identifiers of the current release, for the subjectId filter. */
+    subjectIds: jsonb('subject_ids').notNull(),
+    language: text('language'),
+    frameworkVersion: text('framework_version'),
+    caseVersion: text('case_version'),
+    currentReleaseId: uuid('current_release_id').notNull(),
+    currentChecksum: text('current_checksum').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.standardsFrameworkId] }),
+    uniqueIndex('standards_frameworks_identifier_idx').on(table.tenantId, table.frameworkIdentifier),
+    index('standards_frameworks_updated_idx').on(table.tenantId, table.updatedAt, table.standardsFrameworkId),
+  ],
+);
+
+/** Frozen standards releases, addressed by the SHA-256 of their canonical package (the database refuses UPDATE and DELETE). */
+export const standardsReleases = curriculumSchema.table(
+  'standards_releases',
+  {
+    tenantId: text('tenant_id').notNull(),
+    releaseId: uuid('release_id').notNull(),
+    standardsFrameworkId: uuid('standards_framework_id').notNull(),
+    checksumSha256: text('checksum_sha256').notNull(),
+    package: jsonb('package').notNull(),
+    itemCount: integer('item_count').notNull(),
+    associationCount: integer('association_count').notNull(),
+    mapCount: integer('map_count').notNull(),
+    importedBy: text('imported_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.releaseId] }),
+    uniqueIndex('standards_releases_checksum_idx').on(table.tenantId, table.checksumSha256),
+  ],
+);
+
+/**
+ * Standard-to-KC maps, pinned to the release they came with; not associations. A newer release of
+ * the framework retires them. match_type is a legacy column that no response carries.
+ */
+export const standardKcMaps = curriculumSchema.table(
+  'standard_kc_maps',
+  {
+    tenantId: text('tenant_id').notNull(),
+    mapId: uuid('map_id').notNull(),
+    sourceReleaseId: uuid('source_release_id').notNull(),
+    standardsFrameworkId: uuid('standards_framework_id').notNull(),
+    standardId: text('standard_id').notNull(),
+    kcId: uuid('kc_id').notNull(),
+    relationship: text('relationship').notNull(),
+    matchType: text('match_type'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.mapId] }),
+    uniqueIndex('standard_kc_maps_pair_idx').on(table.tenantId, table.sourceReleaseId, table.standardId, table.kcId),
+    index('standard_kc_maps_kc_idx').on(table.tenantId, table.kcId).where(sql`retired_at is null`),
+  ],
+);
+
 /** One immutable audit row per accepted pin operation (create, attach, repoint). */
 export const pinAudit = curriculumSchema.table(
   'pin_audit',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
-import { createComponent, createKc, expectProblem, pinOf, readComponent, tenantRowCounts } from './helpers.ts';
+import { casePackage, createComponent, createKc, expectProblem, importStandards, pinOf, readComponent, tenantRowCounts } from './helpers.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -19,6 +19,7 @@ describe('POST /components', () => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const version = await eligibleVersion(platform, caller);
+    const framework = (await importStandards(platform, caller, casePackage())).body;
     await createComponent(platform, caller, { component_id: 'track', kind: 'track', alpha: { engine_ref: 'engine:v1', entry_policy_ref: 'p:in', exit_policy_ref: 'p:out' } });
     const course = await createComponent(platform, caller, {
       component_id: 'course',
@@ -27,7 +28,7 @@ describe('POST /components', () => {
       document_id: randomUUID(),
       name: 'Fractions',
       human_coding_scheme: 'MATH.3.NF',
-      alpha: { subject_id: 'math', audience: 'shared', course_kind: 'static', course_grade_mode: 'multi_grade', course_grade_levels: [-1, 0], standards_framework_refs: [randomUUID()] },
+      alpha: { subject_id: 'math', audience: 'shared', course_kind: 'static', course_grade_mode: 'multi_grade', course_grade_levels: [-1, 0], standards_framework_refs: [framework.standards_framework_id] },
     });
     expect(course).toMatchObject({ component_id: 'course', parent_component_id: 'track', position: 0, version: 1, status: 'active', alpha: { publication_status: 'draft' } });
     await createComponent(platform, caller, { component_id: 'unit', kind: 'unit', parent_component_id: 'course', alpha: { grade_level: 12 } });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { curriculumV1, http, sameTenant, tenantRoot, type Caller, type Reply } from '../kit.ts';
@@ -82,4 +82,58 @@ export function pinOf(version: { contentId: string; versionId: string; contentKi
 
 export async function readComponent(platform: RunningPlatform, caller: Caller, componentId: string): Promise<Reply> {
   return http(platform, 'GET', `${curriculumV1}/components/${componentId}`, { token: caller.token });
+}
+
+/** SHA-256 of the canonical JSON (RFC 8785) of a value, written apart from the service's own. */
+export function checksumOf(value: unknown): string {
+  const sorted = (item: unknown): unknown =>
+    Array.isArray(item)
+      ? item.map(sorted)
+      : item && typeof item === 'object'
+        ? Object.fromEntries(Object.keys(item).sort().map((name) => [name, sorted((item as Record<string, unknown>)[name])]))
+        : item;
+  return createHash('sha256').update(JSON.stringify(sorted(value))).digest('hex');
+}
+
+/** A small CASE 1.1 package: one document, standards S1 and S2 under it. */
+export function casePackage(overrides: { identifier?: string; title?: string; subject?: string[] } = {}) {
+  const identifier = overrides.identifier ?? randomUUID();
+  const item = (code: string) => ({
+    identifier: randomUUID(),
+    uri: `https://example.org/case/${code}`,
+    humanCodingScheme: code,
+    fullStatement: `Standard ${code}`,
+    educationLevel: ['03'],
+    CFDocumentURI: { identifier, title: 'Doc', uri: `https://example.org/case/${identifier}` },
+  });
+  const items = [item('S1'), item('S2')];
+  return {
+    CFDocument: {
+      identifier,
+      uri: `https://example.org/case/${identifier}`,
+      title: overrides.title ?? 'Fractions standards',
+      creator: 'Example',
+      caseVersion: '1.1',
+      subject: overrides.subject ?? ['Math'],
+      language: 'en',
+      version: '1',
+      lastChangeDateTime: '2026-01-01T00:00:00Z',
+    },
+    CFItems: items,
+    CFAssociations: items.map((child, index) => ({
+      identifier: randomUUID(),
+      associationType: 'isChildOf',
+      originNodeURI: { identifier: child.identifier, title: child.humanCodingScheme, uri: child.uri },
+      destinationNodeURI: { identifier, title: 'Doc', uri: `https://example.org/case/${identifier}` },
+      sequenceNumber: index + 1,
+    })),
+  };
+}
+
+export async function importStandards(platform: RunningPlatform, caller: Caller, pkg: unknown, maps: unknown[] = [], headers: Record<string, string> = {}): Promise<Reply> {
+  return http(platform, 'POST', `${curriculumV1}/standards-frameworks/import`, {
+    token: caller.token,
+    headers,
+    body: { checksum_sha256: checksumOf(pkg), package: pkg, standard_kc_maps: maps },
+  });
 }

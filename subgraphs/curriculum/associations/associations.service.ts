@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gte, or, type SQL } from 'drizzle-orm';
+import { and, eq, gte, or } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { etagOf } from '../../../platform/etag.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
-import { keysetOrder, rowsAfter } from '../../../platform/keyset.ts';
-import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { pageInSortOrder } from '../../../platform/keyset.ts';
+import type { CursorCodec, Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { associations, components } from '../tables.ts';
 import { ACCESS } from '../access.ts';
@@ -174,11 +174,10 @@ const SORT_COLUMNS = { association_id: associations.associationId, updated_at: a
 export async function listAssociations(deps: AssociationDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<Association>> {
   requireAccess(ctx.principal, ACCESS.read, 'list associations');
   const query = parseInput(ListAssociationsQuery, rawQuery);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const sort = query.sort ?? 'association_id';
-  const descending = query.order === 'desc';
-  const { cursor: _cursor, limit: _limit, ...filters } = query;
-  const conditions: Array<SQL | undefined> = [
+  const keyset = { sortColumn: SORT_COLUMNS[sort], idColumn: associations.associationId, descending: query.order === 'desc' };
+  const keyOf = (row: AssociationRow) => [sort === 'association_id' ? row.associationId : row.updatedAt, row.associationId];
+  return pageInSortOrder(deps.db, deps.cursors, { table: associations, keyset, keyOf }, query, [
     eq(associations.tenantId, ctx.tenantId),
     query.includeRetired ? undefined : eq(associations.status, 'active'),
     query.associationType ? eq(associations.associationType, query.associationType) : undefined,
@@ -186,17 +185,5 @@ export async function listAssociations(deps: AssociationDeps, ctx: RequestContex
     query.destinationId ? eq(associations.destinationId, query.destinationId) : undefined,
     query.componentId ? or(eq(associations.originId, query.componentId), eq(associations.destinationId, query.componentId)) : undefined,
     query.updated_since ? gte(associations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-  ];
-  const keyset = { sortColumn: SORT_COLUMNS[sort], idColumn: associations.associationId, descending };
-  if (query.cursor) conditions.push(rowsAfter(keyset, deps.cursors.decode(query.cursor, filters).after));
-  const rows =
-    limit === 0
-      ? []
-      : await deps.db
-          .select()
-          .from(associations)
-          .where(and(...conditions))
-          .orderBy(...keysetOrder(keyset))
-          .limit(limit + 1);
-  return pageOf(rows, limit, (row) => [sort === 'association_id' ? row.associationId : row.updatedAt, row.associationId], presentAssociation, deps.cursors, filters);
+  ], presentAssociation);
 }

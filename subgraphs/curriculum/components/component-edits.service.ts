@@ -13,7 +13,7 @@ import type { TargetRef } from '../content-client.ts';
 import { ComponentInput } from './components.schema.ts';
 import { PatchComponentInput, type ComponentWriteHeaders } from './component-edits.schema.ts';
 import {
-  assertActiveKcs,
+  assertReferences,
   componentNotFound,
   filterColumnsOf,
   lockComponent,
@@ -120,7 +120,7 @@ export async function patchComponent(
 
   return runCommand(deps.db, ctx, call, async (tx) => {
     const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch, before.version);
-    await assertActiveKcs(tx, ctx.tenantId, merged);
+    await assertReferences(tx, ctx.tenantId, merged);
     const now = ctx.now.toISOString();
     let position = merged.position ?? null;
     if (patch.parent_component_id !== undefined) {

@@ -5,13 +5,15 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { etagOf } from '../../../platform/etag.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
-import { keysetOrder, rowsAfter } from '../../../platform/keyset.ts';
-import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { pageInSortOrder } from '../../../platform/keyset.ts';
+import type { CursorCodec, Page } from '../../../platform/cursor.ts';
 import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
-import { components, knowledgeComponents, pinAudit } from '../tables.ts';
+import { components, pinAudit } from '../tables.ts';
 import { placeChild } from '../containment.ts';
 import type { ContentEligibilityClient } from '../content-client.ts';
 import { resolveRenderer } from '../renderers.ts';
+import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
+import { requireImportedFrameworks } from '../standards/standards.service.ts';
 import { ACCESS } from '../access.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
 
@@ -82,32 +84,13 @@ export function filterColumnsOf(alpha: Record<string, unknown>) {
   };
 }
 
-/** Every KC reference of a component, validated against active registry KCs of the tenant. */
-export async function assertActiveKcs(tx: Database, tenantId: string, input: ComponentInput): Promise<void> {
-  const referenced = [
+/** Every KC and framework reference of a component: active registry KCs and imported frameworks of the tenant. */
+export async function assertReferences(tx: Database, tenantId: string, input: ComponentInput): Promise<void> {
+  await requireActiveKcs(tx, tenantId, [
     ...(input.alpha.scope_kc_refs ?? []).map((kcId, index) => ({ kcId, field: `alpha.scope_kc_refs.${index}` })),
     ...(input.alpha.remediation_entries ?? []).map((entry, index) => ({ kcId: entry.kc_ref, field: `alpha.remediation_entries.${index}.kc_ref` })),
-  ];
-  if (referenced.length === 0) return;
-  const active = await tx
-    .select({ kcId: knowledgeComponents.kcId })
-    .from(knowledgeComponents)
-    .where(
-      and(
-        eq(knowledgeComponents.tenantId, tenantId),
-        inArray(knowledgeComponents.kcId, [...new Set(referenced.map((ref) => ref.kcId))]),
-        eq(knowledgeComponents.status, 'active'),
-      ),
-    )
-    // Shared lock: a concurrent KC retire waits until this reference is committed, then sees it.
-    .for('share');
-  const activeIds = new Set(active.map((row) => row.kcId));
-  const missing = referenced.filter((ref) => !activeIds.has(ref.kcId));
-  if (missing.length > 0) {
-    throw new DomainError('curriculum:kc_not_active', 'Every KC reference must be an active registry KC of this tenant.', {
-      fieldErrors: missing.map((ref) => ({ field: ref.field, message: `${ref.kcId} is not an active registry KC` })),
-    });
-  }
+  ]);
+  await requireImportedFrameworks(tx, tenantId, input.alpha.standards_framework_refs ?? []);
 }
 
 export async function lockComponent(tx: Database, tenantId: string, componentId: string): Promise<ComponentRow | undefined> {
@@ -131,7 +114,7 @@ export async function createComponent(deps: CurriculumDeps, ctx: RequestContext,
   return deps.db.transaction(async (tx) => {
     // A row lock cannot hold an id that does not exist yet; concurrent creates of one id queue here.
     await lockKey(tx, `component|${ctx.tenantId}|${input.component_id}`);
-    await assertActiveKcs(tx, ctx.tenantId, input);
+    await assertReferences(tx, ctx.tenantId, input);
     const existing = await lockComponent(tx, ctx.tenantId, input.component_id);
     if (existing?.status === 'active') {
       if (sameDefinition(existing, input, alpha)) return { value: presentComponent(existing), created: false, replayed: false };
@@ -262,11 +245,10 @@ const SORT_COLUMNS = { component_id: components.componentId, updated_at: compone
 export async function listComponents(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<Component>> {
   requireAccess(ctx.principal, ACCESS.read, 'list components');
   const query = parseInput(ListComponentsQuery, rawQuery);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   const sort = query.sort ?? 'component_id';
-  const descending = query.order === 'desc';
-  const { cursor: _cursor, limit: _limit, ...filters } = query;
-  const conditions: Array<SQL | undefined> = [
+  const keyset = { sortColumn: SORT_COLUMNS[sort], idColumn: components.componentId, descending: query.order === 'desc' };
+  const keyOf = (row: ComponentRow) => [sort === 'component_id' ? row.componentId : row.updatedAt, row.componentId];
+  return pageInSortOrder(deps.db, deps.cursors, { table: components, keyset, keyOf }, query, [
     eq(components.tenantId, ctx.tenantId),
     query.includeRetired ? undefined : eq(components.status, 'active'),
     query.kind ? eq(components.kind, query.kind) : undefined,
@@ -277,19 +259,7 @@ export async function listComponents(deps: CurriculumDeps, ctx: RequestContext, 
     query.publicationStatus ? eq(components.publicationStatus, query.publicationStatus) : undefined,
     query.updated_since ? gte(components.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
     query.courseId ? inArray(components.componentId, descendantsOf(ctx.tenantId, query.courseId)) : undefined,
-  ];
-  const keyset = { sortColumn: SORT_COLUMNS[sort], idColumn: components.componentId, descending };
-  if (query.cursor) conditions.push(rowsAfter(keyset, deps.cursors.decode(query.cursor, filters).after));
-  const rows =
-    limit === 0
-      ? []
-      : await deps.db
-          .select()
-          .from(components)
-          .where(and(...conditions))
-          .orderBy(...keysetOrder(keyset))
-          .limit(limit + 1);
-  return pageOf(rows, limit, (row) => [sort === 'component_id' ? row.componentId : row.updatedAt, row.componentId], presentComponent, deps.cursors, filters);
+  ], presentComponent);
 }
 
 /** Component ids in a course's subtree (the course itself included), by containment. */

@@ -44,8 +44,9 @@ export function presentPrerequisite(row: PrerequisiteRow) {
 }
 export type KcPrerequisite = ReturnType<typeof presentPrerequisite>;
 
-/** Active KCs among ids, share-locked so a concurrent retire waits for this write. */
+/** Every KC named is an active registry KC of the tenant, share-locked so a concurrent retire waits for this write and then sees it. */
 export async function requireActiveKcs(tx: Database, tenantId: string, fields: Array<{ kcId: string; field: string }>): Promise<void> {
+  if (fields.length === 0) return;
   const rows = await tx
     .select({ kcId: knowledgeComponents.kcId })
     .from(knowledgeComponents)

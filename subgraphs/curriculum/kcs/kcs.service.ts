@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, gte, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -9,7 +9,7 @@ import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
 import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
-import { components, kcFirmingEvents, kcPrerequisites, kcRelations, kcVersions, knowledgeComponents } from '../tables.ts';
+import { components, kcFirmingEvents, kcPrerequisites, kcRelations, kcVersions, knowledgeComponents, standardKcMaps } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../commands.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
@@ -281,6 +281,10 @@ async function activeReferences(tx: Database, tenantId: string, kcId: string) {
     .select({ id: kcRelations.relationId })
     .from(kcRelations)
     .where(and(eq(kcRelations.tenantId, tenantId), eq(kcRelations.status, 'active'), or(eq(kcRelations.fromKcId, kcId), eq(kcRelations.toKcId, kcId))));
+  const standardMaps = await tx
+    .select({ id: standardKcMaps.mapId })
+    .from(standardKcMaps)
+    .where(and(eq(standardKcMaps.tenantId, tenantId), eq(standardKcMaps.kcId, kcId), isNull(standardKcMaps.retiredAt)));
   const referencing = await tx
     .select({ componentId: components.componentId, alpha: components.alpha })
     .from(components)
@@ -301,6 +305,7 @@ async function activeReferences(tx: Database, tenantId: string, kcId: string) {
   return {
     prerequisite_ids: prerequisites.map((row) => row.id),
     relation_ids: relations.map((row) => row.id),
+    standard_map_ids: standardMaps.map((row) => row.id),
     scope_component_ids: scoped.map((row) => row.componentId),
     remediation_component_ids: remediating.map((row) => row.componentId),
   };

@@ -1,0 +1,297 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { lockKey, type Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError, type FieldError } from '../../../platform/errors.ts';
+import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
+import type { Page } from '../../../platform/cursor.ts';
+import { pageInIdOrder, pageInSortOrder } from '../../../platform/keyset.ts';
+import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
+import { standardKcMaps, standardsFrameworks, standardsReleases } from '../tables.ts';
+import { ACCESS } from '../access.ts';
+import { runCommand } from '../commands.ts';
+import type { KcDeps } from '../kcs/kcs.service.ts';
+import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
+import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery, type CasePackage } from './standards.schema.ts';
+
+/**
+ * Standards frameworks and standard-to-KC maps (rules 2, 15, 16). Invariants: a release is frozen
+ * and addressed by the SHA-256 of its canonical package, so the same package imported again is the
+ * same release; an import never creates KCs, and every mapped KC is an active registry KC of the
+ * tenant, share-locked so a concurrent KC retire waits; the maps of a framework's newest release are
+ * the live ones; the whole import is one transaction.
+ */
+
+type FrameworkRow = typeof standardsFrameworks.$inferSelect;
+type ReleaseRow = typeof standardsReleases.$inferSelect;
+type MapRow = typeof standardKcMaps.$inferSelect;
+
+export function presentFramework(row: FrameworkRow) {
+  return {
+    standards_framework_id: row.standardsFrameworkId,
+    framework_identifier: row.frameworkIdentifier,
+    title: row.title,
+    creator: row.creator,
+    subject_ids: row.subjectIds as string[],
+    language: row.language,
+    version: row.frameworkVersion,
+    case_version: row.caseVersion,
+    current_release_id: row.currentReleaseId,
+    current_checksum_sha256: row.currentChecksum,
+    created_at: isoTimestamp(row.createdAt),
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+export type StandardsFramework = ReturnType<typeof presentFramework>;
+
+/** tenant_id, match_type and retired_at stay inside. */
+export function presentMap(row: MapRow) {
+  return {
+    map_id: row.mapId,
+    source_release_id: row.sourceReleaseId,
+    standard_id: row.standardId,
+    kc_id: row.kcId,
+    relationship: row.relationship,
+    updated_at: isoTimestamp(row.updatedAt),
+  };
+}
+export type StandardKcMap = ReturnType<typeof presentMap>;
+
+function presentJob(release: ReleaseRow, framework: FrameworkRow) {
+  return {
+    import_job_id: release.releaseId,
+    status: 'completed',
+    standards_framework_id: framework.standardsFrameworkId,
+    framework_identifier: framework.frameworkIdentifier,
+    release_id: release.releaseId,
+    checksum_sha256: release.checksumSha256,
+    item_count: release.itemCount,
+    association_count: release.associationCount,
+    map_count: release.mapCount,
+    created_at: isoTimestamp(release.createdAt),
+  };
+}
+export type StandardsImportJob = ReturnType<typeof presentJob>;
+
+/** The address of a package: SHA-256 of its RFC 8785 canonical JSON (keys sorted, no whitespace). */
+export function packageChecksum(rawPackage: unknown): string {
+  return createHash('sha256').update(canonicalJson(rawPackage)).digest('hex');
+}
+
+/** Shape rules across the package and the maps, checked before the transaction. */
+function packageProblems(pkg: CasePackage, maps: ReadonlyArray<{ standard_id: string; kc_id: string }>): FieldError[] {
+  const problems: FieldError[] = [];
+  const items = new Set<string>();
+  pkg.CFItems.forEach((item, index) => {
+    if (items.has(item.identifier)) problems.push({ field: `package.CFItems.${index}.identifier`, message: `${item.identifier} appears twice` });
+    items.add(item.identifier);
+  });
+  const pairs = new Set<string>();
+  maps.forEach((map, index) => {
+    if (!items.has(map.standard_id)) problems.push({ field: `standard_kc_maps.${index}.standard_id`, message: `${map.standard_id} is not a CFItem of this package` });
+    const pair = `${map.standard_id}|${map.kc_id}`;
+    if (pairs.has(pair)) problems.push({ field: `standard_kc_maps.${index}`, message: 'this standard and KC are mapped twice' });
+    pairs.add(pair);
+  });
+  return problems;
+}
+
+function subjectIdsOf(pkg: CasePackage): string[] {
+  const subjects = [...(pkg.CFDocument.subject ?? []), ...(pkg.CFDefinitions?.CFSubjects ?? []).map((subject) => subject.identifier)];
+  return [...new Set(subjects)];
+}
+
+/** Rows per INSERT, well under PostgreSQL's bind-parameter limit. */
+const INSERT_CHUNK = 1000;
+
+/**
+ * POST /standards-frameworks/import: a new checksum creates a frozen release of its framework (201)
+ * and its maps become the framework's live maps; the same checksum answers its release (200), and is
+ * refused if the maps sent differ from the frozen ones.
+ */
+export async function importStandards(
+  deps: KcDeps,
+  ctx: RequestContext,
+  rawInput: unknown,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<StandardsImportJob>> {
+  requireAccess(ctx.principal, ACCESS.import, 'import standards frameworks');
+  const input = parseInput(ImportStandardsInput, rawInput);
+  const checksum = packageChecksum((rawInput as { package: unknown }).package);
+  if (checksum !== input.checksum_sha256) {
+    throw new DomainError('curriculum:checksum_mismatch', 'checksum_sha256 is not the SHA-256 of the canonical JSON (RFC 8785) of package.', {
+      fieldErrors: [{ field: 'checksum_sha256', message: `the package hashes to ${checksum}` }],
+    });
+  }
+  const problems = packageProblems(input.package, input.standard_kc_maps);
+  if (problems.length > 0) throw new DomainError('validation_failed', 'The package or its maps are inconsistent.', { fieldErrors: problems });
+  const document = input.package.CFDocument;
+  const request = { checksum_sha256: checksum, standard_kc_maps: input.standard_kc_maps };
+  return runCommand(deps.db, ctx, { operation: 'standards.import', key: idempotencyKey, request }, async (tx) => {
+    await lockKey(tx, `standards|${ctx.tenantId}|${document.identifier}`);
+    const [frozen] = await tx
+      .select()
+      .from(standardsReleases)
+      .where(and(eq(standardsReleases.tenantId, ctx.tenantId), eq(standardsReleases.checksumSha256, checksum)));
+    if (frozen) return { value: await answerFrozenRelease(tx, ctx, frozen, input.standard_kc_maps), created: false };
+    await requireActiveKcs(tx, ctx.tenantId, input.standard_kc_maps.map((map, index) => ({ kcId: map.kc_id, field: `standard_kc_maps.${index}.kc_id` })));
+    const now = ctx.now.toISOString();
+    const releaseId = randomUUID();
+    const described = {
+      title: document.title,
+      creator: document.creator ?? null,
+      subjectIds: subjectIdsOf(input.package),
+      language: document.language ?? null,
+      frameworkVersion: document.version ?? null,
+      caseVersion: document.caseVersion ?? null,
+      currentReleaseId: releaseId,
+      currentChecksum: checksum,
+      updatedAt: now,
+    };
+    const [framework] = await tx
+      .insert(standardsFrameworks)
+      .values({ tenantId: ctx.tenantId, standardsFrameworkId: randomUUID(), frameworkIdentifier: document.identifier, createdAt: now, ...described })
+      .onConflictDoUpdate({ target: [standardsFrameworks.tenantId, standardsFrameworks.frameworkIdentifier], set: described })
+      .returning();
+    const [release] = await tx
+      .insert(standardsReleases)
+      .values({
+        tenantId: ctx.tenantId,
+        releaseId,
+        standardsFrameworkId: framework.standardsFrameworkId,
+        checksumSha256: checksum,
+        package: sql`${JSON.stringify((rawInput as { package: unknown }).package)}::jsonb`,
+        itemCount: input.package.CFItems.length,
+        associationCount: input.package.CFAssociations.length,
+        mapCount: input.standard_kc_maps.length,
+        importedBy: ctx.principal.subject,
+        createdAt: now,
+      })
+      .returning();
+    // The newest release's maps are the live ones: the previous release's maps retire with it.
+    await tx
+      .update(standardKcMaps)
+      .set({ retiredAt: now, updatedAt: now })
+      .where(and(eq(standardKcMaps.tenantId, ctx.tenantId), eq(standardKcMaps.standardsFrameworkId, framework.standardsFrameworkId), isNull(standardKcMaps.retiredAt)));
+    const rows = input.standard_kc_maps.map((map) => ({
+      tenantId: ctx.tenantId,
+      mapId: randomUUID(),
+      sourceReleaseId: releaseId,
+      standardsFrameworkId: framework.standardsFrameworkId,
+      standardId: map.standard_id,
+      kcId: map.kc_id,
+      relationship: map.relationship,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK) await tx.insert(standardKcMaps).values(rows.slice(start, start + INSERT_CHUNK));
+    return { value: presentJob(release, framework), created: true };
+  });
+}
+
+/** The same package again: its release, unless the maps sent are not the ones frozen with it. */
+async function answerFrozenRelease(
+  tx: Database,
+  ctx: RequestContext,
+  release: ReleaseRow,
+  maps: ReadonlyArray<{ standard_id: string; kc_id: string; relationship: string }>,
+): Promise<StandardsImportJob> {
+  const stored = await tx
+    .select({ standardId: standardKcMaps.standardId, kcId: standardKcMaps.kcId, relationship: standardKcMaps.relationship })
+    .from(standardKcMaps)
+    .where(and(eq(standardKcMaps.tenantId, ctx.tenantId), eq(standardKcMaps.sourceReleaseId, release.releaseId)));
+  const key = (map: { standard_id: string; kc_id: string; relationship: string }) => `${map.standard_id}|${map.kc_id}|${map.relationship}`;
+  const frozen = new Set(stored.map((map) => key({ standard_id: map.standardId, kc_id: map.kcId, relationship: map.relationship })));
+  if (frozen.size !== maps.length || maps.some((map) => !frozen.has(key(map)))) {
+    throw new DomainError('curriculum:standards_release_frozen', `Release ${release.releaseId} of this package is frozen with other maps; change the maps with a new release.`, {
+      extensions: { release_id: release.releaseId },
+    });
+  }
+  const [framework] = await tx
+    .select()
+    .from(standardsFrameworks)
+    .where(and(eq(standardsFrameworks.tenantId, ctx.tenantId), eq(standardsFrameworks.standardsFrameworkId, release.standardsFrameworkId)));
+  return presentJob(release, framework);
+}
+
+const SORT_COLUMNS = {
+  standards_framework_id: standardsFrameworks.standardsFrameworkId,
+  updated_at: standardsFrameworks.updatedAt,
+  title: standardsFrameworks.title,
+} as const;
+
+export async function listFrameworks(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<StandardsFramework>> {
+  requireAccess(ctx.principal, ACCESS.read, 'list standards frameworks');
+  const query = parseInput(ListFrameworksQuery, rawQuery);
+  const sort = query.sort ?? 'standards_framework_id';
+  const keyset = { sortColumn: SORT_COLUMNS[sort], idColumn: standardsFrameworks.standardsFrameworkId, descending: query.order === 'desc' };
+  const keyOf = (row: FrameworkRow) => [sort === 'standards_framework_id' ? row.standardsFrameworkId : sort === 'title' ? row.title : row.updatedAt, row.standardsFrameworkId];
+  return pageInSortOrder(deps.db, deps.cursors, { table: standardsFrameworks, keyset, keyOf }, query, [
+    eq(standardsFrameworks.tenantId, ctx.tenantId),
+    query.frameworkId ? frameworkIdMatches(query.frameworkId) : undefined,
+    query.subjectId ? sql`${standardsFrameworks.subjectIds} @> ${JSON.stringify([query.subjectId])}::jsonb` : undefined,
+    query.updated_since ? gte(standardsFrameworks.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+  ], presentFramework);
+}
+
+function frameworkIdMatches(frameworkId: string): SQL | undefined {
+  const byIdentifier = eq(standardsFrameworks.frameworkIdentifier, frameworkId);
+  return isUuid(frameworkId) ? or(eq(standardsFrameworks.standardsFrameworkId, frameworkId), byIdentifier) : byIdentifier;
+}
+
+export async function getFramework(deps: KcDeps, ctx: RequestContext, frameworkId: string): Promise<StandardsFramework> {
+  requireAccess(ctx.principal, ACCESS.read, 'read standards frameworks');
+  const [row] = await deps.db
+    .select()
+    .from(standardsFrameworks)
+    .where(and(eq(standardsFrameworks.tenantId, ctx.tenantId), frameworkIdMatches(frameworkId)));
+  if (!row) throw new DomainError('not_found', `No standards framework ${frameworkId} in this tenant.`);
+  return presentFramework(row);
+}
+
+export async function listStandardKcMaps(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<StandardKcMap>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
+  const query = parseInput(ListMapsQuery, rawQuery);
+  const source = { table: standardKcMaps, idColumn: standardKcMaps.mapId, idOf: (row: MapRow) => row.mapId };
+  return pageInIdOrder(deps.db, deps.cursors, source, query, [
+    eq(standardKcMaps.tenantId, ctx.tenantId),
+    isNull(standardKcMaps.retiredAt),
+    query.source_release_id ? eq(standardKcMaps.sourceReleaseId, query.source_release_id) : undefined,
+    query.standard_id ? eq(standardKcMaps.standardId, query.standard_id) : undefined,
+    query.kc_id ? eq(standardKcMaps.kcId, query.kc_id) : undefined,
+    query.relationship ? eq(standardKcMaps.relationship, query.relationship) : undefined,
+    query.updated_since ? gte(standardKcMaps.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+  ], presentMap);
+}
+
+/** Live maps of many KCs, for the KnowledgeComponent.standardMaps loader. */
+export async function loadStandardMapsOf(deps: KcDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<Map<string, StandardKcMap[]>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
+  const byKc = new Map<string, StandardKcMap[]>(kcIds.map((id) => [id, []]));
+  const ids = [...new Set(kcIds)].filter(isUuid);
+  if (ids.length === 0) return byKc;
+  const rows = await deps.db
+    .select()
+    .from(standardKcMaps)
+    .where(and(eq(standardKcMaps.tenantId, ctx.tenantId), isNull(standardKcMaps.retiredAt), inArray(standardKcMaps.kcId, ids)))
+    .orderBy(standardKcMaps.mapId);
+  for (const row of rows) byKc.get(row.kcId)?.push(presentMap(row));
+  return byKc;
+}
+
+/** alpha.standards_framework_refs name imported frameworks of the tenant, by standards_framework_id. */
+export async function requireImportedFrameworks(tx: Database, tenantId: string, refs: readonly string[]): Promise<void> {
+  if (refs.length === 0) return;
+  const found = await tx
+    .select({ id: standardsFrameworks.standardsFrameworkId })
+    .from(standardsFrameworks)
+    .where(and(eq(standardsFrameworks.tenantId, tenantId), inArray(standardsFrameworks.standardsFrameworkId, [...new Set(refs)])));
+  const known = new Set(found.map((row) => row.id));
+  const missing = refs.map((ref, index) => ({ ref, index })).filter(({ ref }) => !known.has(ref));
+  if (missing.length > 0) {
+    throw new DomainError('curriculum:standards_framework_unknown', 'Every standards_framework_refs value must be an imported framework of this tenant.', {
+      fieldErrors: missing.map(({ ref, index }) => ({ field: `alpha.standards_framework_refs.${index}`, message: `${ref} is not an imported standards framework` })),
+    });
+  }
+}
