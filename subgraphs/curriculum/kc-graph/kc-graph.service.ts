@@ -8,11 +8,12 @@ import { DomainError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { pageInIdOrder } from '../../../platform/keyset.ts';
-import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions, knowledgeComponents } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../commands.ts';
 import { findKcVersion, type KcDeps } from '../kcs/kcs.service.ts';
+import { getEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import {
   CreateFirmingEventInput,
   CreatePrerequisiteInput,
@@ -135,41 +136,19 @@ export async function createPrerequisite(
   });
 }
 
-async function findPrerequisite(db: Database, tenantId: string, prerequisiteId: string): Promise<KcPrerequisite> {
-  const [row] = isUuid(prerequisiteId)
-    ? await db.select().from(kcPrerequisites).where(and(eq(kcPrerequisites.tenantId, tenantId), eq(kcPrerequisites.prerequisiteId, prerequisiteId)))
-    : [];
-  if (!row) throw new DomainError('not_found', `No KC prerequisite ${prerequisiteId} in this tenant.`);
-  return presentPrerequisite(row);
-}
+const PREREQUISITES: KcEdgeStore<PrerequisiteRow, KcPrerequisite> = {
+  table: kcPrerequisites,
+  idColumn: kcPrerequisites.prerequisiteId,
+  noun: 'KC prerequisite',
+  path: 'kc-prerequisites',
+  present: presentPrerequisite,
+};
 
-export async function getPrerequisite(deps: KcDeps, ctx: RequestContext, prerequisiteId: string): Promise<KcPrerequisite> {
-  requireAccess(ctx.principal, ACCESS.read, 'read KC prerequisites');
-  return findPrerequisite(deps.db, ctx.tenantId, prerequisiteId);
-}
+export const getPrerequisite = (deps: KcDeps, ctx: RequestContext, prerequisiteId: string) => getEdge(deps, ctx, PREREQUISITES, prerequisiteId);
 
-/**
- * DELETE /kc-prerequisites/{id}: retires the edge, so a KC can leave the graph before it is retired.
- * Retiring a retired edge answers it unchanged.
- */
-export async function retirePrerequisite(
-  deps: KcDeps,
-  ctx: RequestContext,
-  prerequisiteId: string,
-  idempotencyKey: string | undefined,
-): Promise<CommandResult<KcPrerequisite>> {
-  requireAccess(ctx.principal, ACCESS.write, 'retire KC prerequisites');
-  return runCommand(deps.db, ctx, { operation: `kc-prerequisites.retire:${prerequisiteId}`, key: idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
-    const [retired] = isUuid(prerequisiteId)
-      ? await tx
-          .update(kcPrerequisites)
-          .set({ status: 'retired', updatedAt: ctx.now.toISOString() })
-          .where(and(eq(kcPrerequisites.tenantId, ctx.tenantId), eq(kcPrerequisites.prerequisiteId, prerequisiteId), eq(kcPrerequisites.status, 'active')))
-          .returning()
-      : [];
-    return { value: retired ? presentPrerequisite(retired) : await findPrerequisite(tx, ctx.tenantId, prerequisiteId), created: false };
-  });
-}
+/** DELETE /kc-prerequisites/{id}: retires the edge, so a KC can leave the graph before it is retired. */
+export const retirePrerequisite = (deps: KcDeps, ctx: RequestContext, prerequisiteId: string, idempotencyKey: string | undefined) =>
+  retireEdge(deps, ctx, PREREQUISITES, prerequisiteId, idempotencyKey);
 
 export async function listPrerequisites(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcPrerequisite>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC prerequisites');

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gte, inArray, or } from 'drizzle-orm';
-import { lockKey, type Database } from '../../../platform/db.ts';
+import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
-import { DomainError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { pageInIdOrder } from '../../../platform/keyset.ts';
@@ -13,6 +12,7 @@ import { ACCESS } from '../access.ts';
 import { runCommand } from '../commands.ts';
 import type { KcDeps } from '../kcs/kcs.service.ts';
 import { requireActiveKcs } from './kc-graph.service.ts';
+import { getEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import { CreateRelationInput, ListRelationsQuery, SYMMETRIC_RELATION_TYPES } from './kc-graph.schema.ts';
 
 /**
@@ -96,38 +96,19 @@ export async function createRelation(
   });
 }
 
-async function findRelation(db: Database, tenantId: string, relationId: string): Promise<KcRelation> {
-  const [row] = isUuid(relationId)
-    ? await db.select().from(kcRelations).where(and(eq(kcRelations.tenantId, tenantId), eq(kcRelations.relationId, relationId)))
-    : [];
-  if (!row) throw new DomainError('not_found', `No KC relation ${relationId} in this tenant.`);
-  return presentRelation(row);
-}
+const RELATIONS: KcEdgeStore<RelationRow, KcRelation> = {
+  table: kcRelations,
+  idColumn: kcRelations.relationId,
+  noun: 'KC relation',
+  path: 'kc-relations',
+  present: presentRelation,
+};
 
-export async function getRelation(deps: KcDeps, ctx: RequestContext, relationId: string): Promise<KcRelation> {
-  requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
-  return findRelation(deps.db, ctx.tenantId, relationId);
-}
+export const getRelation = (deps: KcDeps, ctx: RequestContext, relationId: string) => getEdge(deps, ctx, RELATIONS, relationId);
 
-/** DELETE /kc-relations/{id}: retires the relation; retiring a retired one answers it unchanged. */
-export async function retireRelation(
-  deps: KcDeps,
-  ctx: RequestContext,
-  relationId: string,
-  idempotencyKey: string | undefined,
-): Promise<CommandResult<KcRelation>> {
-  requireAccess(ctx.principal, ACCESS.write, 'retire KC relations');
-  return runCommand(deps.db, ctx, { operation: `kc-relations.retire:${relationId}`, key: idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
-    const [retired] = isUuid(relationId)
-      ? await tx
-          .update(kcRelations)
-          .set({ status: 'retired', updatedAt: ctx.now.toISOString() })
-          .where(and(eq(kcRelations.tenantId, ctx.tenantId), eq(kcRelations.relationId, relationId), eq(kcRelations.status, 'active')))
-          .returning()
-      : [];
-    return { value: retired ? presentRelation(retired) : await findRelation(tx, ctx.tenantId, relationId), created: false };
-  });
-}
+/** DELETE /kc-relations/{id}: retires the relation. */
+export const retireRelation = (deps: KcDeps, ctx: RequestContext, relationId: string, idempotencyKey: string | undefined) =>
+  retireEdge(deps, ctx, RELATIONS, relationId, idempotencyKey);
 
 /** Active relations touching any of kcIds, in relation order, for the KnowledgeComponent.relations loader. */
 export async function loadRelationsOf(deps: KcDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<Map<string, KcRelation[]>> {

@@ -1,0 +1,59 @@
+import { and, eq } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Database } from '../../../platform/db.ts';
+import type { RequestContext } from '../../../platform/context.ts';
+import { requireAccess } from '../../../platform/auth.ts';
+import { DomainError } from '../../../platform/errors.ts';
+import type { CommandResult } from '../../../platform/idempotency.ts';
+import { isUuid } from '../../../platform/validation.ts';
+import { kcPrerequisites, kcRelations } from '../tables.ts';
+import { ACCESS } from '../access.ts';
+import { runCommand } from '../commands.ts';
+import type { KcDeps } from '../kcs/kcs.service.ts';
+
+/**
+ * Prerequisite edges and typed relations are two stores with one lifecycle: addressed by their own
+ * id within the tenant, retired by DELETE (the row stays, so history and re-POST reactivation keep
+ * the identity), and a retired edge retired again is answered unchanged.
+ */
+export interface KcEdgeStore<Row, View> {
+  table: typeof kcPrerequisites | typeof kcRelations;
+  idColumn: PgColumn;
+  /** Singular noun for messages and scopes, and the path the retire operation is keyed under. */
+  noun: string;
+  path: string;
+  present(row: Row): View;
+}
+
+async function findEdge<Row, View>(db: Database, store: KcEdgeStore<Row, View>, tenantId: string, edgeId: string): Promise<View> {
+  const [row] = isUuid(edgeId)
+    ? await db.select().from(store.table).where(and(eq(store.table.tenantId, tenantId), eq(store.idColumn, edgeId)))
+    : [];
+  if (!row) throw new DomainError('not_found', `No ${store.noun} ${edgeId} in this tenant.`);
+  return store.present(row as Row);
+}
+
+export async function getEdge<Row, View>(deps: KcDeps, ctx: RequestContext, store: KcEdgeStore<Row, View>, edgeId: string): Promise<View> {
+  requireAccess(ctx.principal, ACCESS.read, `read ${store.noun}s`);
+  return findEdge(deps.db, store, ctx.tenantId, edgeId);
+}
+
+export async function retireEdge<Row, View>(
+  deps: KcDeps,
+  ctx: RequestContext,
+  store: KcEdgeStore<Row, View>,
+  edgeId: string,
+  idempotencyKey: string | undefined,
+): Promise<CommandResult<View>> {
+  requireAccess(ctx.principal, ACCESS.write, `retire ${store.noun}s`);
+  return runCommand(deps.db, ctx, { operation: `${store.path}.retire:${edgeId}`, key: idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
+    const [retired] = isUuid(edgeId)
+      ? await tx
+          .update(store.table)
+          .set({ status: 'retired', updatedAt: ctx.now.toISOString() })
+          .where(and(eq(store.table.tenantId, ctx.tenantId), eq(store.idColumn, edgeId), eq(store.table.status, 'active')))
+          .returning()
+      : [];
+    return { value: retired ? store.present(retired as Row) : await findEdge(tx, store, ctx.tenantId, edgeId), created: false };
+  });
+}
