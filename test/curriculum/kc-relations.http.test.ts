@@ -70,6 +70,8 @@ describe('POST /kc-relations', () => {
     const foreign = await createKc(platform, await newTenant(platform));
     expectProblem(await relate(caller, a.kc_id, foreign.kc_id), 422, 'curriculum:kc_not_active');
     expectProblem(await relate(caller, a.kc_id, b.kc_id, 'related_to', {}), 400, 'curriculum:idempotency_key_required');
+    const emptyBody = await http(platform, 'POST', relations, { token: caller.token, headers: { ...key(), 'content-type': 'application/json' }, rawBody: '' });
+    expect([emptyBody.status, emptyBody.body.detail]).toEqual([400, 'The JSON body is empty.']);
     const reader = await sameTenant(platform, caller, { scopes: ['curriculum:read'] });
     expectProblem(await relate(reader, a.kc_id, b.kc_id), 403, 'curriculum:forbidden');
     expectProblem(await http(platform, 'POST', relations, { headers: key(), body: {} }), 401, 'curriculum:unauthenticated');
@@ -108,7 +110,8 @@ describe('retiring KC graph edges', () => {
     const url = `${relations}/${relation.relation_id}`;
     expect((await http(platform, 'GET', url, { token: caller.token })).body).toEqual(relation);
     expectProblem(await http(platform, 'DELETE', url, { token: caller.token }), 400, 'curriculum:idempotency_key_required');
-    const retired = await retireEdge(caller, url);
+    // as curl -H 'Content-Type: application/json' sends it: a JSON media type with no body
+    const retired = await http(platform, 'DELETE', url, { token: caller.token, headers: { ...key(), 'content-type': 'application/json' }, rawBody: '' });
     expect([retired.status, retired.body.status]).toEqual([200, 'retired']);
     const again = await retireEdge(caller, url);
     expect([again.status, again.body]).toEqual([200, retired.body]);
