@@ -2,10 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { DEMO_SCOPES } from '../platform/auth.ts';
 import type { ServiceName } from '../platform/config.ts';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../gateway/platform.ts';
 import { SERVICE_ROOTS } from '../platform/config.ts';
+
+/** Real public fixtures (Ed-Fi, Caliper, CASE), kept in the repository with their provenance. */
+export const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 
 /**
  * The test kit: a real platform on a free port (PGlite in a temporary directory, or the PostgreSQL

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, graphql, http, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
-import { FIXTURES } from '../events/helpers.ts';
+import { FIXTURES, curriculumV1, graphql, http, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
 import { casePackage, checksumOf, createComponent, createKc, expectProblem, importStandards, key, rowsOf } from './helpers.ts';
 
 let platform: TestPlatform;
@@ -250,7 +249,7 @@ describe('standards and the rest of the registry', () => {
 
 const CASE_FIXTURES = path.join(FIXTURES, 'case');
 
-describe.skipIf(!fs.existsSync(CASE_FIXTURES))('real CASE packages', () => {
+describe('real CASE packages', () => {
   const read = (file: string) => JSON.parse(fs.readFileSync(path.join(CASE_FIXTURES, file), 'utf8'));
   const packages = [
     ...fs.readdirSync(path.join(CASE_FIXTURES, 'opensalt')).filter((file) => file.endsWith('.json')).map((file) => `opensalt/${file}`),

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { http, newTenant, roots, type Caller } from '../kit.ts';
 import type { RunningPlatform } from '../../gateway/platform.ts';
@@ -24,5 +23,3 @@ export async function post(platform: RunningPlatform, caller: Caller, events: un
   return http(platform, 'POST', `${root}/events`, { token: caller.token, body: { events }, headers });
 }
 
-/** The shared real fixtures (Ed-Fi, Caliper): test data only, read where they are. */
-export const FIXTURES = process.env.FIXTURES_DIR ?? fileURLToPath(new URL('../../../shared/fixtures', import.meta.url));

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type Reply, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
-import { FIXTURES, root } from './helpers.ts';
+import { FIXTURES, http, type Reply, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { root } from './helpers.ts';
 import { EDFI_DESCRIPTORS } from '../../subgraphs/events/vocabulary.ts';
 
 let platform: TestPlatform;
@@ -33,7 +33,7 @@ const vendorRow = (index: number, overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** Rows as a SIS flattens the Ed-Fi sample files (test/fixtures: /work/shared/fixtures/edfi/samples). */
+/** Rows as a SIS flattens the Ed-Fi sample files (shared/fixtures/edfi/samples). */
 const attendanceRow = (overrides: Record<string, unknown> = {}) => ({
   id: `att-${randomUUID()}`,
   student_id: '604822',
@@ -304,7 +304,7 @@ describe('sis_discipline_event_v1 and GET /discipline-events', () => {
   });
 });
 
-describe.skipIf(!fs.existsSync(`${FIXTURES}/edfi`))('Ed-Fi vocabularies', () => {
+describe('Ed-Fi vocabularies', () => {
   it('holds exactly the code values of the Ed-Fi 5.2 descriptor files', () => {
     for (const [name, values] of Object.entries(EDFI_DESCRIPTORS)) {
       const xml = fs.readFileSync(`${FIXTURES}/edfi/descriptors/${name}.xml`, 'utf8');
