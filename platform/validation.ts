@@ -12,12 +12,13 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code 
 }
 
 export function fieldErrorsOf(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue) => {
     const field = issue.path.map(String).join('.') || '(body)';
     if (issue.code === 'unrecognized_keys') {
-      return { field: issue.keys.map((key) => (field === '(body)' ? key : `${field}.${key}`)).join(', '), message: 'unknown field' };
+      // one entry per key, so a form can mark each field the client sent
+      return issue.keys.map((key) => ({ field: field === '(body)' ? key : `${field}.${key}`, message: 'unknown field' }));
     }
-    return { field, message: issue.message };
+    return [{ field, message: issue.message }];
   });
 }
 

@@ -5,6 +5,8 @@ import { DomainError, toProblem } from '../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../platform/etag.ts';
 import { canonicalJson, requestHash } from '../../platform/idempotency.ts';
 import { snakeKeys } from '../../platform/naming.ts';
+import { fieldErrorsOf } from '../../platform/validation.ts';
+import { z } from 'zod';
 
 const ids = { requestId: 'r-1', traceId: 't-1' };
 
@@ -25,6 +27,21 @@ describe('problems', () => {
     const problem = toProblem(new DomainError('made_up:code', 'secret detail'), ids);
     expect(problem.status).toBe(500);
     expect(JSON.stringify(problem)).not.toContain('secret detail');
+  });
+});
+
+describe('field errors', () => {
+  it('names each unknown field on its own, with its dotted path', () => {
+    const schema = z.object({ name: z.string(), alpha: z.object({ kind: z.string() }).strict() }).strict();
+    const parsed = schema.safeParse({ name: 1, colour: 'red', size: 2, alpha: { kind: 'x', shade: 'dark' } });
+    expect(parsed.success ? [] : fieldErrorsOf(parsed.error)).toEqual(
+      expect.arrayContaining([
+        { field: 'name', message: expect.any(String) },
+        { field: 'colour', message: 'unknown field' },
+        { field: 'size', message: 'unknown field' },
+        { field: 'alpha.shade', message: 'unknown field' },
+      ]),
+    );
   });
 });
 
