@@ -40,7 +40,6 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
   describeOnlySchemas(app);
   // JSON is the only body the platform accepts unless a route's scope adds a parser (e.g. zip).
   app.removeContentTypeParser('text/plain');
-  acceptEmptyJsonOnDelete(app);
   installProblemHandlers(app, undefined);
   app.get('/problems', { schema: { hide: true } }, async () => ({ data: allProblems() }));
   return app;
@@ -49,8 +48,9 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
 /**
  * Many HTTP clients send Content-Type: application/json on every request; a DELETE carries no body
  * here, so an empty one is no body rather than malformed JSON. Elsewhere an empty body stays refused.
+ * Set per service scope: the gateway's REST proxy brings its own pass-through JSON parser.
  */
-function acceptEmptyJsonOnDelete(app: FastifyInstance): void {
+export function acceptEmptyJsonOnDelete(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

@@ -8,7 +8,7 @@ import type { PlatformConfig, ServiceName } from './config.ts';
 import type { CursorCodec } from './cursor.ts';
 import type { DatabaseHandle } from './db.ts';
 import { DomainError, type ProblemNamespace } from './errors.ts';
-import { declareRoute, describeOnlySchemas, installProblemHandlers } from './http.ts';
+import { acceptEmptyJsonOnDelete, declareRoute, describeOnlySchemas, installProblemHandlers } from './http.ts';
 import { sweepIdempotencyRecords, type IdempotencyTable } from './idempotency.ts';
 
 /** What every service is built from: shared by all services of one process. */
@@ -74,6 +74,7 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
   await app.register(
     async (scope) => {
       installProblemHandlers(scope, service.namespace);
+      acceptEmptyJsonOnDelete(scope);
       scope.addSchema(problemSchema);
       describeOnlySchemas(scope);
       await scope.register(swagger, {
