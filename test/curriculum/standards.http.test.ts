@@ -125,12 +125,15 @@ describe('POST /standards-frameworks/import', () => {
     expect([framework.title, framework.version, framework.current_release_id]).toEqual(['Renamed', '2', second.body.release_id]);
     const live = await http(platform, 'GET', maps, { token: caller.token });
     expect(live.body.data).toEqual([
-      { map_id: expect.any(String), source_release_id: second.body.release_id, standard_id: v2.CFItems[0].identifier, kc_id: b.kc_id, relationship: 'aligned', updated_at: expect.any(String) },
+      { map_id: expect.any(String), source_release_id: second.body.release_id, standard_id: v2.CFItems[0].identifier, kc_id: b.kc_id, relationship: 'aligned', status: 'active', updated_at: expect.any(String) },
     ]);
     const list = async (query: string) => (await http(platform, 'GET', `${maps}?${query}`, { token: caller.token })).body.data.length;
     expect(await list(`kc_id=${b.kc_id}`)).toBe(1);
     expect(await list(`kc_id=${a.kc_id}`)).toBe(0);
-    expect(await list(`source_release_id=${first.body.release_id}`)).toBe(0);
+    const superseded = await http(platform, 'GET', `${maps}?source_release_id=${first.body.release_id}`, { token: caller.token });
+    expect(superseded.body.data.map((map: { kc_id: string; status: string }) => [map.kc_id, map.status]).sort()).toEqual(
+      [[a.kc_id, 'retired'], [b.kc_id, 'retired']].sort(),
+    );
     expect(await list(`standard_id=${v2.CFItems[0].identifier}&relationship=aligned`)).toBe(1);
     expect(await list('relationship=related')).toBe(0);
     expect(await list('updated_since=2999-01-01T00:00:00Z')).toBe(0);
@@ -231,7 +234,7 @@ describe('standards and the rest of the registry', () => {
       `query($kc: ID!, $id: String!) {
         standardsFrameworks(subjectId: "Math") { data { title currentReleaseId subjectIds } nextCursor }
         standardsFramework(frameworkId: $id) { standardsFrameworkId }
-        standardKcMaps(kcId: $kc) { data { standardId relationship kc { kcId } } }
+        standardKcMaps(kcId: $kc) { data { standardId relationship status kc { kcId } } }
         kc(kcId: $kc) { standardMaps { sourceReleaseId } }
       }`,
       { kc: kc.kc_id, id: pkg.CFDocument.identifier },
@@ -241,7 +244,7 @@ describe('standards and the rest of the registry', () => {
     expect(reply.body.data).toEqual({
       standardsFrameworks: { data: [{ title: 'Graph', currentReleaseId: job.release_id, subjectIds: ['Math'] }], nextCursor: null },
       standardsFramework: { standardsFrameworkId: job.standards_framework_id },
-      standardKcMaps: { data: [{ standardId: pkg.CFItems[0].identifier, relationship: 'aligned', kc: { kcId: kc.kc_id } }] },
+      standardKcMaps: { data: [{ standardId: pkg.CFItems[0].identifier, relationship: 'aligned', status: 'active', kc: { kcId: kc.kc_id } }] },
       kc: { standardMaps: [{ sourceReleaseId: job.release_id }] },
     });
   });

@@ -92,7 +92,7 @@ export const ListFrameworksQuery = z
 
 export const ListMapsQuery = z
   .object({
-    source_release_id: z.uuid().optional(),
+    source_release_id: z.uuid().optional().describe('All maps of that release, live or superseded; without it, the live maps only'),
     standard_id: z.string().min(1).optional(),
     kc_id: z.uuid().optional(),
     relationship: z.enum(MAP_RELATIONSHIPS).optional(),

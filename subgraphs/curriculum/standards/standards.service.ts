@@ -53,6 +53,7 @@ export function presentMap(row: MapRow) {
     standard_id: row.standardId,
     kc_id: row.kcId,
     relationship: row.relationship,
+    status: row.retiredAt ? 'retired' : 'active',
     updated_at: isoTimestamp(row.updatedAt),
   };
 }
@@ -256,8 +257,8 @@ export async function listStandardKcMaps(deps: KcDeps, ctx: RequestContext, rawQ
   const source = { table: standardKcMaps, idColumn: standardKcMaps.mapId, idOf: (row: MapRow) => row.mapId };
   return pageInIdOrder(deps.db, deps.cursors, source, query, [
     eq(standardKcMaps.tenantId, ctx.tenantId),
-    isNull(standardKcMaps.retiredAt),
-    query.source_release_id ? eq(standardKcMaps.sourceReleaseId, query.source_release_id) : undefined,
+    // a release's maps stay readable as it froze them; without one, only the live maps
+    query.source_release_id ? eq(standardKcMaps.sourceReleaseId, query.source_release_id) : isNull(standardKcMaps.retiredAt),
     query.standard_id ? eq(standardKcMaps.standardId, query.standard_id) : undefined,
     query.kc_id ? eq(standardKcMaps.kcId, query.kc_id) : undefined,
     query.relationship ? eq(standardKcMaps.relationship, query.relationship) : undefined,
