@@ -73,6 +73,16 @@ export function loaderOf<V>(
   return loader;
 }
 
+/** A single read by id answers null for an unknown id, as GraphQL lookups do; other problems stay errors. */
+export async function nullWhenNotFound<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'not_found') return null;
+    throw error;
+  }
+}
+
 const snakeNames = new Map<string, string>();
 function snakeCase(name: string): string {
   let snake = snakeNames.get(name);

@@ -1,5 +1,5 @@
 import type { PlatformRuntime } from '../../platform/service.ts';
-import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
+import { loaderOf, nullWhenNotFound, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
 import { queryStringOf, snakeKeys } from '../../platform/naming.ts';
 import { loadVersionsWithEligibility, type VersionWithEligibility } from './eligibility/eligibility.service.ts';
 import { createItem, loadItems, type ContentItem } from './items/items.service.ts';
@@ -7,7 +7,6 @@ import { appendVersion, listVersions, loadVersions, type ContentVersion } from '
 import { readStudentView } from './questions/questions.service.ts';
 import { readTrust, recordQcDecision } from './trust/trust.service.ts';
 import { JSONResolver } from 'graphql-scalars';
-import { DomainError } from '../../platform/errors.ts';
 import { listItems, patchItem } from './items/items.service.ts';
 import { getBlueprint } from './blueprints/blueprint.service.ts';
 import { activeKcTagsOf, tagKc, type ContentKcTag } from './kc-tags/kc-tags.service.ts';
@@ -127,15 +126,8 @@ export function contentResolvers(runtime: PlatformRuntime, deps: ContentDeps): G
       trust: (item: ContentItem, args: { versionId?: string }, context) =>
         readTrust(db, requestContextOf(context), item.content_id, args.versionId ? { version_id: args.versionId } : {}),
       facets: (item: ContentItem, _args, context) => facetLoader(context).load(item.content_id),
-      blueprint: async (item: ContentItem, _args, context) => {
-        if (item.content_kind !== 'test_spec') return null;
-        try {
-          return await getBlueprint(db, requestContextOf(context), item.content_id);
-        } catch (error) {
-          if (error instanceof DomainError && error.code === 'not_found') return null;
-          throw error;
-        }
-      },
+      blueprint: (item: ContentItem, _args, context) =>
+        item.content_kind === 'test_spec' ? nullWhenNotFound(getBlueprint(db, requestContextOf(context), item.content_id)) : null,
     },
     ContentKcTag: {
       knowledgeComponent: (tag: ContentKcTag) => ({ __typename: 'KnowledgeComponent', kcId: tag.kc_id }),

@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
+import { loaderOf, nullWhenNotFound, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
 import { snakeKeys, queryStringOf } from '../../platform/naming.ts';
 import type { TargetRef } from './content-client.ts';
 import {
@@ -90,16 +90,6 @@ const JSONObject = new GraphQLScalarType({
   parseValue: objectValue,
   parseLiteral: (node, variables) => objectValue(literalValue(node, variables)),
 });
-
-/** A single read by id answers null for an unknown id, as GraphQL lookups do. */
-async function nullWhenNotFound<T>(read: Promise<T>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'not_found') return null;
-    throw error;
-  }
-}
 
 const KC_QUERY_NAMES = { subjectId: 'subject_id', kcKind: 'kc_kind', publicationStatus: 'publication_status' };
 

@@ -38,6 +38,16 @@ export async function getEdge<Row, View>(deps: KcDeps, ctx: RequestContext, stor
   return findEdge(deps.db, store, ctx.tenantId, edgeId);
 }
 
+/** The same edge sent again after its retire: the row comes back active, with its id and history. */
+export async function reactivateEdge<Row, View>(tx: Database, ctx: RequestContext, store: KcEdgeStore<Row, View>, edgeId: string): Promise<View> {
+  const [reactivated] = await tx
+    .update(store.table)
+    .set({ status: 'active', updatedAt: ctx.now.toISOString() })
+    .where(and(eq(store.table.tenantId, ctx.tenantId), eq(store.idColumn, edgeId)))
+    .returning();
+  return store.present(reactivated as Row);
+}
+
 export async function retireEdge<Row, View>(
   deps: KcDeps,
   ctx: RequestContext,

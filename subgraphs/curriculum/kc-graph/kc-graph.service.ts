@@ -13,7 +13,7 @@ import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions, knowledgeComponent
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../commands.ts';
 import { findKcVersion, type KcDeps } from '../kcs/kcs.service.ts';
-import { getEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
+import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import {
   CreateFirmingEventInput,
   CreatePrerequisiteInput,
@@ -44,6 +44,14 @@ export function presentPrerequisite(row: PrerequisiteRow) {
   };
 }
 export type KcPrerequisite = ReturnType<typeof presentPrerequisite>;
+
+const PREREQUISITES: KcEdgeStore<PrerequisiteRow, KcPrerequisite> = {
+  table: kcPrerequisites,
+  idColumn: kcPrerequisites.prerequisiteId,
+  noun: 'KC prerequisite',
+  path: 'kc-prerequisites',
+  present: presentPrerequisite,
+};
 
 /** Every KC named is an active registry KC of the tenant, share-locked so a concurrent retire waits for this write and then sees it. */
 export async function requireActiveKcs(tx: Database, tenantId: string, fields: Array<{ kcId: string; field: string }>): Promise<void> {
@@ -110,15 +118,8 @@ export async function createPrerequisite(
     if (await closesCycle(tx, ctx.tenantId, input.prerequisite_kc_id, input.dependent_kc_id)) {
       throw new DomainError('curriculum:prerequisite_cycle', `${input.dependent_kc_id} already leads to ${input.prerequisite_kc_id}; the edge would close a cycle.`);
     }
+    if (existing) return { value: await reactivateEdge(tx, ctx, PREREQUISITES, existing.prerequisiteId), created: false };
     const now = ctx.now.toISOString();
-    if (existing) {
-      const [reactivated] = await tx
-        .update(kcPrerequisites)
-        .set({ status: 'active', updatedAt: now })
-        .where(and(eq(kcPrerequisites.tenantId, ctx.tenantId), eq(kcPrerequisites.prerequisiteId, existing.prerequisiteId)))
-        .returning();
-      return { value: presentPrerequisite(reactivated), created: false };
-    }
     const [row] = await tx
       .insert(kcPrerequisites)
       .values({
@@ -135,14 +136,6 @@ export async function createPrerequisite(
     return { value: presentPrerequisite(row), created: true };
   });
 }
-
-const PREREQUISITES: KcEdgeStore<PrerequisiteRow, KcPrerequisite> = {
-  table: kcPrerequisites,
-  idColumn: kcPrerequisites.prerequisiteId,
-  noun: 'KC prerequisite',
-  path: 'kc-prerequisites',
-  present: presentPrerequisite,
-};
 
 export const getPrerequisite = (deps: KcDeps, ctx: RequestContext, prerequisiteId: string) => getEdge(deps, ctx, PREREQUISITES, prerequisiteId);
 

@@ -12,7 +12,7 @@ import { ACCESS } from '../access.ts';
 import { runCommand } from '../commands.ts';
 import type { KcDeps } from '../kcs/kcs.service.ts';
 import { requireActiveKcs } from './kc-graph.service.ts';
-import { getEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
+import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import { CreateRelationInput, ListRelationsQuery, SYMMETRIC_RELATION_TYPES } from './kc-graph.schema.ts';
 
 /**
@@ -37,6 +37,14 @@ export function presentRelation(row: RelationRow) {
   };
 }
 export type KcRelation = ReturnType<typeof presentRelation>;
+
+const RELATIONS: KcEdgeStore<RelationRow, KcRelation> = {
+  table: kcRelations,
+  idColumn: kcRelations.relationId,
+  noun: 'KC relation',
+  path: 'kc-relations',
+  present: presentRelation,
+};
 
 /** POST /kc-relations: the same relation again answers the existing row, reactivated if it was retired. */
 export async function createRelation(
@@ -68,16 +76,9 @@ export async function createRelation(
             : sameDirection,
         ),
       );
-    const now = ctx.now.toISOString();
     if (existing?.status === 'active') return { value: presentRelation(existing), created: false };
-    if (existing) {
-      const [reactivated] = await tx
-        .update(kcRelations)
-        .set({ status: 'active', updatedAt: now })
-        .where(and(eq(kcRelations.tenantId, ctx.tenantId), eq(kcRelations.relationId, existing.relationId)))
-        .returning();
-      return { value: presentRelation(reactivated), created: false };
-    }
+    if (existing) return { value: await reactivateEdge(tx, ctx, RELATIONS, existing.relationId), created: false };
+    const now = ctx.now.toISOString();
     const [row] = await tx
       .insert(kcRelations)
       .values({
@@ -95,14 +96,6 @@ export async function createRelation(
     return { value: presentRelation(row), created: true };
   });
 }
-
-const RELATIONS: KcEdgeStore<RelationRow, KcRelation> = {
-  table: kcRelations,
-  idColumn: kcRelations.relationId,
-  noun: 'KC relation',
-  path: 'kc-relations',
-  present: presentRelation,
-};
 
 export const getRelation = (deps: KcDeps, ctx: RequestContext, relationId: string) => getEdge(deps, ctx, RELATIONS, relationId);
 
