@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
 
 // Every failure of the eligibility call, on every command that asks it: test/curriculum/content-faults.http.test.ts.
-import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {

@@ -37,7 +37,7 @@ export function standardsRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
   declareRoute(app, 'standards', {
     method: 'GET',
     url: `${CURRICULUM_V1}/standard-kc-maps`,
-    summary: "The live standard-to-KC maps (those of each framework's newest release)",
+    summary: "The live standard-to-KC maps (each framework's newest release), or with source_release_id every map of that release",
     querystring: ListMapsQuery,
     handler: async (request) => listStandardKcMaps(deps, await ctxOf(request), request.query),
   });
