@@ -70,6 +70,24 @@ describe('POST /components with an exact content pin', () => {
     expect(await componentCount(caller)).toBe(0);
   });
 
+  it('refuses, through the real content service, a version of an unpublished or archived item and one whose trust was revoked', async () => {
+    const caller = await newTenant(platform);
+    const unpublished = await eligibleVersion(platform, caller, { status: 'draft' });
+    const archived = await eligibleVersion(platform, caller, { status: 'archived' });
+    const revoked = await eligibleVersion(platform, caller);
+    const reviewer = await sameTenant(platform, caller);
+    const qc = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${revoked.contentId}/versions/${revoked.versionId}/qc-decisions`, {
+      token: reviewer.token,
+      body: { trust_status: 'failed', reason: 'revoked' },
+    });
+    expect(qc.status).toBe(201);
+    for (const [name, pin] of [['unpublished', unpublished], ['archived', archived], ['revoked', revoked]] as const) {
+      const refused = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body: lesson(`l-${name}`, pin) });
+      expect([name, refused.status, refused.body.code]).toEqual([name, 409, 'curriculum:target_not_serveable']);
+    }
+    expect(await componentCount(caller)).toBe(0);
+  });
+
   it('never substitutes another tenant\'s version', async () => {
     const owner = await newTenant(platform);
     const pin = await eligibleVersion(platform, owner);
