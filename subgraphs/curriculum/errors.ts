@@ -41,3 +41,10 @@ registerProblems({
   'curriculum:events_unavailable': { status: 503, title: 'The events service could not answer the learner-history read' },
   'curriculum:events_answer_invalid': { status: 502, title: 'The events service gave an answer that cannot be trusted' },
 });
+
+/** Vendor course ingest (rule 14). */
+registerProblems({
+  'curriculum:ingest_parent_conflict': { status: 409, title: 'An ingest never replaces the parent of an existing component' },
+  'curriculum:ingest_batch_conflict': { status: 409, title: 'This producer batch was already ingested with other rows' },
+  'curriculum:ingest_readback_mismatch': { status: 409, title: 'The staged tree did not read back as planned; nothing was written' },
+});

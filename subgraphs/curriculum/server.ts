@@ -18,6 +18,7 @@ import type { CurriculumDeps } from './components/components.service.ts';
 import { httpEventsClient } from './events-client.ts';
 import { httpContentBanksClient } from './gates/content-banks.ts';
 import { gateRoutes } from './gates/gates.routes.ts';
+import { ingestRoutes } from './ingest/ingest.routes.ts';
 
 export const CURRICULUM_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/curriculum.graphql', import.meta.url)), 'utf8');
 
@@ -50,6 +51,7 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
       repointRoutes(app, runtime, deps);
       standardsRoutes(app, runtime, deps);
       gateRoutes(app, runtime, deps);
+      ingestRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
     idempotency: curriculumIdempotency,

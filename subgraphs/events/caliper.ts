@@ -26,6 +26,7 @@ export interface EventClaims {
   kind: string;
   studentId?: string;
   contentId?: string;
+  activitySourceId?: string;
   eventType?: string;
   profile?: string;
   action?: string;
@@ -44,6 +45,7 @@ export interface DerivedCaliper {
 
 export const studentIri = (studentId: string) => `urn:alpha:student:${encodeURIComponent(studentId)}`;
 export const contentIri = (contentId: string) => `urn:alpha:content:${encodeURIComponent(contentId)}`;
+export const activitySourceIri = (sourceId: string) => `urn:alpha:activity-source:${encodeURIComponent(sourceId.toLowerCase())}`;
 
 const PLAYER_KEYS: ReadonlySet<string> = new Set(PLAYER_EXTENSION_KEYS);
 const PLAYER_PREFIX = `${PLAYER_EXTENSION_NAMESPACE}/`;
@@ -109,11 +111,18 @@ export function deriveCaliper(claims: EventClaims, field: string): { value?: Der
       errors.push({ field: `${field}.${property}`, message: `kind ${claims.kind} is ${property} ${definition[property]}` });
     }
   }
-  const actorRef = claims.actorRef ?? (claims.studentId ? { id: studentIri(claims.studentId), type: 'Person' } : undefined);
-  const objectRef = claims.objectRef ?? (claims.contentId ? { id: contentIri(claims.contentId), type: definition.objectType } : undefined);
+  const grader = definition.actor === 'grader';
+  const student = claims.studentId ? { id: studentIri(claims.studentId), type: 'Person' } : undefined;
+  const derivedActor = grader
+    ? claims.activitySourceId && { id: activitySourceIri(claims.activitySourceId), type: 'SoftwareApplication' }
+    : student;
+  const actorRef = claims.actorRef ?? (derivedActor || undefined);
+  const objectRef =
+    claims.objectRef ??
+    (claims.contentId ? { id: contentIri(claims.contentId), type: definition.objectType, ...(grader && student ? { assignee: student } : {}) } : undefined);
   if (!actorRef) errors.push({ field: `${field}.studentId`, message: 'send studentId or actorRef: a Caliper event needs an actor' });
   if (!objectRef) errors.push({ field: `${field}.contentId`, message: 'send contentId or objectRef: a Caliper event needs an object' });
-  if (claims.studentId && claims.actorRef && claims.actorRef.id !== studentIri(claims.studentId)) {
+  if (!grader && claims.studentId && claims.actorRef && claims.actorRef.id !== studentIri(claims.studentId)) {
     errors.push({ field: `${field}.actorRef.id`, message: `must be ${studentIri(claims.studentId)} for studentId ${claims.studentId}` });
   }
   if (claims.contentId && claims.objectRef && claims.objectRef.id !== contentIri(claims.contentId)) {

@@ -12,6 +12,11 @@ export interface KindDefinition {
   action: string;
   /** Caliper type of the derived object when only a contentId is sent. */
   objectType: string;
+  /**
+   * Who the derived actor is: the student (default), or the grader (the activity source that sent
+   * the event), as in Caliper's GradeEvent; the student is then the object's assignee.
+   */
+  actor?: 'grader';
 }
 
 /** School-language kinds and the Caliper 1.2 event each one is; the catalogue is ours (spec: not shown). */
@@ -32,7 +37,7 @@ export const KIND_CATALOGUE: Record<string, KindDefinition> = {
   signed_in: { eventType: 'SessionEvent', profile: 'SessionProfile', action: 'LoggedIn', objectType: 'SoftwareApplication' },
   signed_out: { eventType: 'SessionEvent', profile: 'SessionProfile', action: 'LoggedOut', objectType: 'SoftwareApplication' },
   /** A graded result: the results service's verdict on an attempt, carried in the grading extensions. */
-  assessment_graded: { eventType: 'GradeEvent', profile: 'GradingProfile', action: 'Graded', objectType: 'Attempt' },
+  assessment_graded: { eventType: 'GradeEvent', profile: 'GradingProfile', action: 'Graded', objectType: 'Attempt', actor: 'grader' },
 };
 
 /** The kind a vendor learning-activity row becomes. */

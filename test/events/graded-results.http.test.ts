@@ -31,7 +31,15 @@ describe('assessment_graded events', () => {
       },
     ]);
     expect(accepted.status).toBe(202);
-    expect(accepted.body.data[0]).toMatchObject({ eventType: 'GradeEvent', profile: 'GradingProfile', action: 'Graded', objectRef: { type: 'Attempt' } });
+    expect(accepted.body.data[0]).toMatchObject({
+      studentId: 's-1',
+      eventType: 'GradeEvent',
+      profile: 'GradingProfile',
+      action: 'Graded',
+      // As in Caliper's GradeEvent: the grader acts, the student is the attempt's assignee.
+      actorRef: { type: 'SoftwareApplication' },
+      objectRef: { type: 'Attempt', assignee: { id: 'urn:alpha:student:s-1', type: 'Person' } },
+    });
     expect(accepted.body.data[0].caliperEvent).toMatchObject({ type: 'GradeEvent', action: 'Graded' });
   });
 
