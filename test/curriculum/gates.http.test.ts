@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { curriculumV1, http, newTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { curriculumV1, graphql, http, newTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
 import { startFakeService, json } from '../fake-service.ts';
 import { post, producer } from '../events/helpers.ts';
 import { GRADING_EXTENSION_NAMESPACE, PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
@@ -235,5 +235,37 @@ describe('the events service not answering', () => {
       await events.close();
     }
     expect((await nextForm(learner)).status).toBe(200);
+  });
+});
+
+describe('the gate fields of the curriculum subgraph', () => {
+  const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) => reply.body.errors?.[0]?.extensions?.code;
+  const NEXT = `query($s: String!) { gateNextForm(componentId: "gate-1", studentId: $s) {
+    launch bankMemberOrdinal selectedFormRef { contentKind contentId contentVersionId } } }`;
+
+  it('answers contract, next form, status and remediation with the REST rules and codes', async () => {
+    const learner = await tenantWithGate();
+    const contract = await graphql(platform, `{ gate(componentId: "gate-1") { launch maxBankMembers remediationMap { neverLearned forgot careless }
+      bankRef { contentKind contentVersionId } } missing: gate(componentId: "nope") { componentId } }`, {}, learner.token);
+    expect(contract.body.data).toEqual({
+      gate: { launch: 'release', maxBankMembers: 50, remediationMap: { neverLearned: 'lesson', forgot: 'review', careless: 'practice' },
+        bankRef: { contentKind: 'test_bank', contentVersionId: fake.bank.content_version_id } },
+      missing: null,
+    });
+    for (const form of fake.forms) {
+      const next = await graphql(platform, NEXT, { s: 'stu-1' }, learner.token);
+      expect(next.body.data.gateNextForm.selectedFormRef).toEqual({ contentKind: 'test', contentId: form.form_content_id, contentVersionId: form.form_version_id });
+      await record(learner, 'assessment_started', form.form_content_id);
+    }
+    expect(codeOf(await graphql(platform, NEXT, { s: 'stu-1' }, learner.token))).toBe('curriculum:bank_exhausted');
+    const result = await record(learner, 'assessment_graded', fake.forms[0].form_content_id, graded('failed', 'never_learned'), '2026-09-02T10:00:00Z');
+    const status = await graphql(platform, `query($r: ID) { gateStatus(componentId: "gate-1", studentId: "stu-1", resultRecordId: $r) { gateStatus resultRecordId remediationCategory servedFormCount }
+      gateRemediation(componentId: "gate-1", studentId: "stu-1") { remediation { category kind componentId } } }`, { r: result }, learner.token);
+    expect(status.body.data).toEqual({
+      gateStatus: { gateStatus: 'failed', resultRecordId: result, remediationCategory: 'never_learned', servedFormCount: 3 },
+      gateRemediation: { remediation: { category: 'never_learned', kind: 'lesson', componentId: 'lesson-1' } },
+    });
+    const unknown = await graphql(platform, `{ gateStatus(componentId: "gate-1", studentId: "stu-1", resultRecordId: "nope") { gateStatus } }`, {}, learner.token);
+    expect(codeOf(unknown)).toBe('curriculum:result_not_found');
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
+import { curriculumV1, eligibleVersion, graphql, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
 import { ingestComponentId } from '../../subgraphs/curriculum/ingest/ingest.service.ts';
 import { createKc, expectProblem } from './helpers.ts';
 
@@ -248,3 +248,41 @@ function hash(text: string): number {
   for (const char of text) value = (value * 31 + char.charCodeAt(0)) | 0;
   return value;
 }
+
+describe('ingestVendorCourse', () => {
+  const INGEST = `mutation($input: VendorCourseIngestInput!) { ingestVendorCourse(input: $input) {
+    jobId courses { sourcedId routable anchorReason } rows { sourceTable sourcedId componentId outcome } } }`;
+  const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) => reply.body.errors?.[0]?.extensions?.code;
+
+  it('runs the same ingest as REST, answers the job back by id, and refuses with the same codes', async () => {
+    const caller = await newTenant(platform);
+    const kc = (await createKc(platform, caller)).kc_id;
+    const pin = await eligibleVersion(platform, caller);
+    const input = {
+      sourceSystem: 'gql',
+      producerBatchId: 'b-1',
+      courses: [{ sourcedId: 'c-1', title: 'Course' }],
+      courseComponents: [{ sourcedId: 'u-1', courseSourcedId: 'c-1', title: 'Unit', sortOrder: 0 }],
+      componentResources: [{ sourcedId: 'r-1', courseComponentSourcedId: 'u-1', title: 'Lesson', sortOrder: 0, scopeKcRefs: [kc],
+        contentId: pin.contentId, contentVersionId: pin.versionId, contentKind: 'article' }],
+    };
+    const created = await graphql(platform, INGEST, { input }, caller.token);
+    expect(created.body.errors).toBeUndefined();
+    const job = created.body.data.ingestVendorCourse;
+    expect(job.courses).toEqual([{ sourcedId: 'c-1', routable: true, anchorReason: null }]);
+    expect(job.rows.map((row: any) => [row.sourceTable, row.componentId, row.outcome])).toEqual([
+      ['courses', ingestComponentId('gql', 'courses', 'c-1'), 'created'],
+      ['course_components', ingestComponentId('gql', 'course_components', 'u-1'), 'created'],
+      ['component_resources', ingestComponentId('gql', 'component_resources', 'r-1'), 'created'],
+    ]);
+    const replay = await graphql(platform, INGEST, { input }, caller.token);
+    expect(replay.body.data.ingestVendorCourse.jobId).toBe(job.jobId);
+    const read = await graphql(platform, `query($id: ID!) { sourceIngestJob(jobId: $id) { jobId status rows { outcome } } }`, { id: job.jobId }, caller.token);
+    expect(read.body.data.sourceIngestJob).toEqual({ jobId: job.jobId, status: 'completed', rows: [{ outcome: 'created' }, { outcome: 'created' }, { outcome: 'created' }] });
+    expect(codeOf(await graphql(platform, INGEST, { input: { ...input, courses: [{ sourcedId: 'c-1', title: 'Renamed' }] } }, caller.token))).toBe(
+      'curriculum:ingest_batch_conflict',
+    );
+    const broken = { ...input, producerBatchId: 'b-2', componentResources: [{ ...input.componentResources[0], contentVersionId: randomUUID() }] };
+    expect(codeOf(await graphql(platform, INGEST, { input: broken }, caller.token))).toBe('curriculum:target_not_serveable');
+  });
+});
