@@ -13,9 +13,10 @@ import { startFakeBankContent, type FakeBankContent } from './fake-bank-content.
 
 let fake: FakeBankContent;
 let platform: TestPlatform;
+// Long enough for the real events read (it joins student names) on a loaded machine.
 beforeAll(async () => {
   fake = await startFakeBankContent();
-  platform = await startTestPlatform({ config: { contentUrl: fake.url, serviceCallTimeoutMs: 300 } });
+  platform = await startTestPlatform({ config: { contentUrl: fake.url, serviceCallTimeoutMs: 2000 } });
 });
 afterAll(async () => {
   await platform?.close();
