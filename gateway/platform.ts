@@ -114,6 +114,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   // Service-to-service calls go to where this process really listens (PORT may have been 0).
   const ownRoots = [
     ['contentUrl', 'CONTENT_URL', SERVICE_ROOTS.content],
+    ['eventsUrl', 'EVENTS_URL', SERVICE_ROOTS.events],
     ['peopleUrl', 'PEOPLE_URL', SERVICE_ROOTS.people],
     ['curriculumUrl', 'CURRICULUM_URL', SERVICE_ROOTS.curriculum],
   ] as const;

@@ -18,6 +18,8 @@ export interface PlatformConfig {
   jwksUrl: string | undefined;
   /** Published API roots the services call each other through. */
   contentUrl: string;
+  /** {events_root}: curriculum reads served forms and graded results there. */
+  eventsUrl: string;
   peopleUrl: string;
   /** {curriculum_root}: content asks the KC registry there. */
   curriculumUrl: string;
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     keyFile: path.resolve(env.KEY_FILE ?? path.join(dataDir, 'platform-keys.json')),
     jwksUrl: env.JWKS_URL || undefined,
     contentUrl: env.CONTENT_URL ?? `${publicOrigin}${SERVICE_ROOTS.content}`,
+    eventsUrl: env.EVENTS_URL ?? `${publicOrigin}${SERVICE_ROOTS.events}`,
     peopleUrl: env.PEOPLE_URL ?? `${publicOrigin}${SERVICE_ROOTS.people}`,
     curriculumUrl: env.CURRICULUM_URL ?? `${publicOrigin}${SERVICE_ROOTS.curriculum}`,
     serviceCallTimeoutMs: intFrom(env.SERVICE_CALL_TIMEOUT_MS, 2000, 'SERVICE_CALL_TIMEOUT_MS'),

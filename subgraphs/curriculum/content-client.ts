@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Authenticator } from '../../platform/auth.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
-import { callService, serviceTokens } from '../../platform/service-client.ts';
+import { callService, serviceTokens, type ServiceCallResult } from '../../platform/service-client.ts';
 
 /**
  * Curriculum's only way to content: the published release-eligibility read, over HTTP with a
@@ -48,18 +48,7 @@ export function httpContentClient(options: { baseUrl: () => string; timeoutMs: n
         timeoutMs: options.timeoutMs,
         headers: { authorization: `Bearer ${await serviceToken(ctx.tenantId)}`, 'x-request-id': ctx.requestId },
       });
-      if (!result.ok) {
-        if (result.kind === 'malformed') throw invalidAnswer(`The content service answered ${result.status} with a body that is not JSON.`);
-        throw new DomainError(
-          'curriculum:content_unavailable',
-          result.kind === 'timeout'
-            ? 'The content service did not answer the eligibility check in time; nothing was written.'
-            : 'The content service could not be reached for the eligibility check; nothing was written.',
-        );
-      }
-      if (result.status >= 500) {
-        throw new DomainError('curriculum:content_unavailable', `The content service failed the eligibility check (${result.status}); nothing was written.`);
-      }
+      if (!result.ok || result.status >= 500) throw unanswered(result, 'the eligibility check');
       if (result.status === 200) {
         const answer = EligibilityAnswer.safeParse(result.body);
         if (!answer.success) throw invalidAnswer('The content service answered without the eight eligibility fields.');
@@ -77,6 +66,18 @@ export function httpContentClient(options: { baseUrl: () => string; timeoutMs: n
       throw new DomainError('curriculum:content_unavailable', `The content service refused the eligibility check (${problem.data.code}); nothing was written.`);
     },
   };
+}
+
+/** The problem of a call content did not answer usably: no answer, a body that is not JSON, or a 5xx. */
+export function unanswered(result: ServiceCallResult, what: string): DomainError {
+  if (!result.ok && result.kind === 'malformed') return invalidAnswer(`The content service answered ${result.status} with a body that is not JSON.`);
+  if (result.ok) return new DomainError('curriculum:content_unavailable', `The content service failed ${what} (${result.status}); nothing was written.`);
+  return new DomainError(
+    'curriculum:content_unavailable',
+    result.kind === 'timeout'
+      ? `The content service did not answer ${what} in time; nothing was written.`
+      : `The content service could not be reached for ${what}; nothing was written.`,
+  );
 }
 
 function checkIdentity(target: TargetRef, answer: EligibilityAnswer): void {
@@ -110,6 +111,6 @@ function notServeable(target: TargetRef, detail: string, reason: string): Domain
   });
 }
 
-function invalidAnswer(detail: string): DomainError {
+export function invalidAnswer(detail: string): DomainError {
   return new DomainError('curriculum:content_answer_invalid', `${detail} Nothing was written.`);
 }

@@ -29,3 +29,22 @@ registerProblems({
   'curriculum:repoint_target_not_serveable': { status: 409, title: 'The new exact version is not release eligible for practice' },
   'curriculum:approved_chain_repoint_frozen': { status: 409, title: 'A published component pinning an assessment chain is frozen' },
 });
+
+/** Mastery gates: rule 12's three distinct next-form outcomes, and the events service's failures. */
+registerProblems({
+  'curriculum:bank_exhausted': { status: 409, title: 'The student consumed every eligible form of the gate bank' },
+  'curriculum:bank_forms_ineligible': { status: 409, title: 'No form of the exact gate bank version is eligible for practice' },
+  'curriculum:bank_version_mismatch': { status: 409, title: 'Content answered for another bank version than the exact pinned one' },
+  'curriculum:gate_not_launchable': { status: 409, title: 'The gate cannot be launched for this caller' },
+  'curriculum:result_not_found': { status: 404, title: 'No such graded result of this student on this gate' },
+  'curriculum:remediation_target_missing': { status: 409, title: 'The gate has no published component for this remediation' },
+  'curriculum:events_unavailable': { status: 503, title: 'The events service could not answer the learner-history read' },
+  'curriculum:events_answer_invalid': { status: 502, title: 'The events service gave an answer that cannot be trusted' },
+});
+
+/** Vendor course ingest (rule 14). */
+registerProblems({
+  'curriculum:ingest_parent_conflict': { status: 409, title: 'An ingest never replaces the parent of an existing component' },
+  'curriculum:ingest_batch_conflict': { status: 409, title: 'This producer batch was already ingested with other rows' },
+  'curriculum:ingest_readback_mismatch': { status: 409, title: 'The staged tree did not read back as planned; nothing was written' },
+});

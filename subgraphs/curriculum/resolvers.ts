@@ -25,6 +25,8 @@ import {
 } from './kc-graph/kc-graph.service.ts';
 import { createRelation, getRelation, listRelations, loadRelationsOf, retireRelation, type KcRelation } from './kc-graph/kc-relations.service.ts';
 import { getFramework, listFrameworks, listStandardKcMaps, loadStandardMapsOf, type StandardKcMap } from './standards/standards.service.ts';
+import { readGateContract, readGateNextForm, readGateRemediation, readGateStatus } from './gates/gates.service.ts';
+import { getIngestJob, ingestVendorCourse } from './ingest/ingest.service.ts';
 
 /**
  * Thin adapters over the curriculum service functions: inputs become the REST body shape, results
@@ -140,6 +142,11 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
       association: (_root, args: { associationId: string }, context) => nullWhenNotFound(getAssociation(deps, ctxOf(context), args.associationId)),
       associations: (_root, args: Args, context) => listAssociations(deps, ctxOf(context), queryOf(args)),
       rendererRegistry: (_root, args: Args, context) => readRendererRegistry(ctxOf(context), queryOf(args, { rendererRef: 'renderer_ref', rendererKind: 'renderer_kind' })).data,
+      gate: (_root, args: { componentId: string }, context) => nullWhenNotFound(readGateContract(deps, ctxOf(context), args)),
+      gateStatus: (_root, args: Args, context) => readGateStatus(deps, ctxOf(context), queryOf(args)),
+      gateNextForm: (_root, args: Args, context) => readGateNextForm(deps, ctxOf(context), queryOf(args)),
+      gateRemediation: (_root, args: Args, context) => readGateRemediation(deps, ctxOf(context), queryOf(args)),
+      sourceIngestJob: (_root, args: { jobId: string }, context) => nullWhenNotFound(getIngestJob(deps, ctxOf(context), args)),
     },
     Mutation: {
       createComponent: async (_root, args: { input: unknown }, context) => (await createComponent(deps, ctxOf(context), snakeKeys(args.input))).value,
@@ -183,6 +190,8 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
         (await createReviewDecision(deps, ctxOf(context), snakeKeys(input), idempotencyKey as string)).value,
       recordKcFirmingEvent: async (_root, { idempotencyKey, ...input }: Args, context) =>
         (await createFirmingEvent(deps, ctxOf(context), snakeKeepingValues(input, ['evidence']), idempotencyKey as string)).value,
+      ingestVendorCourse: async (_root, args: { input: Args }, context) =>
+        (await ingestVendorCourse(deps, ctxOf(context), snakeKeepingValues(args.input, ['records', 'courses', 'courseComponents', 'componentResources']))).value,
     },
     Component: {
       __resolveReference: (reference: { componentId: string }, context: GraphContext) => componentLoader(context).load(reference.componentId),

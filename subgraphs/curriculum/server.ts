@@ -15,16 +15,21 @@ import { repointRoutes } from './repoint/repoint.routes.ts';
 import { standardsRoutes } from './standards/standards.routes.ts';
 import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
 import type { CurriculumDeps } from './components/components.service.ts';
+import { httpEventsClient } from './events-client.ts';
+import { httpContentBanksClient } from './gates/content-banks.ts';
+import { gateRoutes } from './gates/gates.routes.ts';
+import { ingestRoutes } from './ingest/ingest.routes.ts';
 
 export const CURRICULUM_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/curriculum.graphql', import.meta.url)), 'utf8');
 
 export function curriculumDeps(runtime: PlatformRuntime, content?: ContentEligibilityClient): CurriculumDeps {
+  const contentCalls = { baseUrl: () => runtime.config.contentUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth };
   return {
     db: runtime.database.db,
     cursors: runtime.cursors,
-    content:
-      content ??
-      httpContentClient({ baseUrl: () => runtime.config.contentUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth }),
+    content: content ?? httpContentClient(contentCalls),
+    events: httpEventsClient({ baseUrl: () => runtime.config.eventsUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth }),
+    banks: httpContentBanksClient(contentCalls),
   };
 }
 
@@ -45,6 +50,8 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
       associationRoutes(app, runtime, deps);
       repointRoutes(app, runtime, deps);
       standardsRoutes(app, runtime, deps);
+      gateRoutes(app, runtime, deps);
+      ingestRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
     idempotency: curriculumIdempotency,

@@ -291,4 +291,28 @@ export const pinAudit = curriculumSchema.table(
   (table) => [primaryKey({ columns: [table.tenantId, table.auditSeq] })],
 );
 
+/**
+ * Vendor course ingest runs (rule 14), one per source_system and producer_batch_id: the request's
+ * digest, so a same-run retry is recognized, and the per-row outcome a producer reads back.
+ */
+export const sourceIngestJobs = curriculumSchema.table(
+  'source_ingest_jobs',
+  {
+    tenantId: text('tenant_id').notNull(),
+    jobId: uuid('job_id').notNull(),
+    sourceSystem: text('source_system').notNull(),
+    producerBatchId: text('producer_batch_id').notNull(),
+    requestSha256: text('request_sha256').notNull(),
+    status: text('status').notNull(),
+    courses: jsonb('courses').notNull(),
+    rows: jsonb('rows').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.jobId] }),
+    uniqueIndex('source_ingest_jobs_run_idx').on(table.tenantId, table.sourceSystem, table.producerBatchId),
+  ],
+);
+
 export const curriculumIdempotency = idempotencyTable(curriculumSchema);

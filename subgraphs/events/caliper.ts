@@ -1,6 +1,14 @@
 import { DomainError, type FieldError } from '../../platform/errors.ts';
 import { UNPROCESSABLE } from './errors.ts';
-import { CALIPER_ACTIONS, CALIPER_CONTEXT, KIND_CATALOGUE, PLAYER_EXTENSION_KEYS, PLAYER_EXTENSION_NAMESPACE } from './vocabulary.ts';
+import {
+  CALIPER_ACTIONS,
+  CALIPER_CONTEXT,
+  GRADING_EXTENSION_NAMESPACE,
+  GRADING_EXTENSION_VALUES,
+  KIND_CATALOGUE,
+  PLAYER_EXTENSION_KEYS,
+  PLAYER_EXTENSION_NAMESPACE,
+} from './vocabulary.ts';
 
 /**
  * The Caliper 1.2 side of an event: what the server derives when the producer omits it, the
@@ -18,6 +26,7 @@ export interface EventClaims {
   kind: string;
   studentId?: string;
   contentId?: string;
+  activitySourceId?: string;
   eventType?: string;
   profile?: string;
   action?: string;
@@ -36,9 +45,11 @@ export interface DerivedCaliper {
 
 export const studentIri = (studentId: string) => `urn:alpha:student:${encodeURIComponent(studentId)}`;
 export const contentIri = (contentId: string) => `urn:alpha:content:${encodeURIComponent(contentId)}`;
+export const activitySourceIri = (sourceId: string) => `urn:alpha:activity-source:${encodeURIComponent(sourceId.toLowerCase())}`;
 
 const PLAYER_KEYS: ReadonlySet<string> = new Set(PLAYER_EXTENSION_KEYS);
 const PLAYER_PREFIX = `${PLAYER_EXTENSION_NAMESPACE}/`;
+const GRADING_PREFIX = `${GRADING_EXTENSION_NAMESPACE}/`;
 
 /** Value rules of the registry keys whose type the registry fixes; the others carry any JSON. */
 const PLAYER_VALUE_RULES: Record<string, (value: unknown) => boolean> = {
@@ -53,10 +64,26 @@ export function isTimestamp(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-/** Field errors of the extension object: every key must be a registry key in the player namespace. */
-export function extensionErrors(extensions: Record<string, unknown> | undefined, field: string): FieldError[] {
+/** Field errors of one grading extension: a known key with one of its values, on a graded event only. */
+function gradingErrors(kind: string, key: string, value: unknown, field: string): FieldError[] {
+  const name = key.slice(GRADING_PREFIX.length) as keyof typeof GRADING_EXTENSION_VALUES;
+  const allowed: readonly string[] | undefined = GRADING_EXTENSION_VALUES[name];
+  if (!allowed) return [{ field: `${field}.${key}`, message: `not a key of ${GRADING_PREFIX}: ${Object.keys(GRADING_EXTENSION_VALUES).join(', ')}` }];
+  if (kind !== 'assessment_graded') return [{ field: `${field}.${key}`, message: 'grading extensions belong to assessment_graded events' }];
+  return allowed.includes(value as string) ? [] : [{ field: `${field}.${key}`, message: `one of ${allowed.join(', ')}` }];
+}
+
+/**
+ * Field errors of the extension object: every key must be a registry key in the player namespace,
+ * or a grading key on a graded event.
+ */
+export function extensionErrors(kind: string, extensions: Record<string, unknown> | undefined, field: string): FieldError[] {
   const errors: FieldError[] = [];
   for (const [key, value] of Object.entries(extensions ?? {})) {
+    if (key.startsWith(GRADING_PREFIX)) {
+      errors.push(...gradingErrors(kind, key, value, field));
+      continue;
+    }
     const name = key.startsWith(PLAYER_PREFIX) ? key.slice(PLAYER_PREFIX.length) : undefined;
     if (name === undefined || !PLAYER_KEYS.has(name)) {
       errors.push({ field: `${field}.${key}`, message: `not a key of ${PLAYER_PREFIX} in the governed player extension registry` });
@@ -84,17 +111,24 @@ export function deriveCaliper(claims: EventClaims, field: string): { value?: Der
       errors.push({ field: `${field}.${property}`, message: `kind ${claims.kind} is ${property} ${definition[property]}` });
     }
   }
-  const actorRef = claims.actorRef ?? (claims.studentId ? { id: studentIri(claims.studentId), type: 'Person' } : undefined);
-  const objectRef = claims.objectRef ?? (claims.contentId ? { id: contentIri(claims.contentId), type: definition.objectType } : undefined);
+  const grader = definition.actor === 'grader';
+  const student = claims.studentId ? { id: studentIri(claims.studentId), type: 'Person' } : undefined;
+  const derivedActor = grader
+    ? claims.activitySourceId && { id: activitySourceIri(claims.activitySourceId), type: 'SoftwareApplication' }
+    : student;
+  const actorRef = claims.actorRef ?? (derivedActor || undefined);
+  const objectRef =
+    claims.objectRef ??
+    (claims.contentId ? { id: contentIri(claims.contentId), type: definition.objectType, ...(grader && student ? { assignee: student } : {}) } : undefined);
   if (!actorRef) errors.push({ field: `${field}.studentId`, message: 'send studentId or actorRef: a Caliper event needs an actor' });
   if (!objectRef) errors.push({ field: `${field}.contentId`, message: 'send contentId or objectRef: a Caliper event needs an object' });
-  if (claims.studentId && claims.actorRef && claims.actorRef.id !== studentIri(claims.studentId)) {
+  if (!grader && claims.studentId && claims.actorRef && claims.actorRef.id !== studentIri(claims.studentId)) {
     errors.push({ field: `${field}.actorRef.id`, message: `must be ${studentIri(claims.studentId)} for studentId ${claims.studentId}` });
   }
   if (claims.contentId && claims.objectRef && claims.objectRef.id !== contentIri(claims.contentId)) {
     errors.push({ field: `${field}.objectRef.id`, message: `must be ${contentIri(claims.contentId)} for contentId ${claims.contentId}` });
   }
-  errors.push(...extensionErrors(claims.extensions, `${field}.extensions`));
+  errors.push(...extensionErrors(claims.kind, claims.extensions, `${field}.extensions`));
   if (errors.length > 0 || !actorRef || !objectRef) return { errors };
   return { value: { eventType: definition.eventType, profile: definition.profile, action: definition.action, actorRef, objectRef }, errors };
 }

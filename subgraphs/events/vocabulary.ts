@@ -12,6 +12,11 @@ export interface KindDefinition {
   action: string;
   /** Caliper type of the derived object when only a contentId is sent. */
   objectType: string;
+  /**
+   * Who the derived actor is: the student (default), or the grader (the activity source that sent
+   * the event), as in Caliper's GradeEvent; the student is then the object's assignee.
+   */
+  actor?: 'grader';
 }
 
 /** School-language kinds and the Caliper 1.2 event each one is; the catalogue is ours (spec: not shown). */
@@ -31,6 +36,8 @@ export const KIND_CATALOGUE: Record<string, KindDefinition> = {
   tool_used: { eventType: 'ToolUseEvent', profile: 'ToolUseProfile', action: 'Used', objectType: 'SoftwareApplication' },
   signed_in: { eventType: 'SessionEvent', profile: 'SessionProfile', action: 'LoggedIn', objectType: 'SoftwareApplication' },
   signed_out: { eventType: 'SessionEvent', profile: 'SessionProfile', action: 'LoggedOut', objectType: 'SoftwareApplication' },
+  /** A graded result: the results service's verdict on an attempt, carried in the grading extensions. */
+  assessment_graded: { eventType: 'GradeEvent', profile: 'GradingProfile', action: 'Graded', objectType: 'Attempt', actor: 'grader' },
 };
 
 /** The kind a vendor learning-activity row becomes. */
@@ -50,6 +57,7 @@ export const CALIPER_ACTIONS: Record<string, readonly string[]> = {
   ],
   ToolUseEvent: ['Used'],
   SessionEvent: ['LoggedIn', 'LoggedOut', 'TimedOut'],
+  GradeEvent: ['Graded'],
 };
 
 /**
@@ -78,6 +86,16 @@ export const PLAYER_EXTENSION_KEYS = [
   'occurred_at',
   'idempotency_key',
 ] as const;
+
+/**
+ * Grading extensions of an assessment_graded event: the verdict the grader reached (the events
+ * service stores it and does no score math). Values are closed vocabularies.
+ */
+export const GRADING_EXTENSION_NAMESPACE = 'urn:alpha:events:grading';
+export const GRADING_EXTENSION_VALUES = {
+  outcome: ['passed', 'failed'],
+  remediation_category: ['never_learned', 'forgot', 'careless'],
+} as const satisfies Record<string, readonly string[]>;
 
 /** Ed-Fi Data Standard 5.2 descriptor code values (uri://ed-fi.org/<Descriptor>#<CodeValue>). */
 export const EDFI_DESCRIPTORS = {

@@ -67,8 +67,11 @@ describe('Caliper 1.2 conformance of derived events', () => {
     expect(references[0].eventTime).toMatch(EVENT_TIME);
 
     // Actor and object: entities with an IRI id and a Caliper entity type, as in the fixtures.
-    expect(event.actor).toEqual({ id: 'urn:alpha:student:stu-42', type: 'Person' });
-    expect(references.some((reference) => reference.actor?.type === 'Person')).toBe(true);
+    const actor = definition.actor === 'grader'
+      ? { id: `urn:alpha:activity-source:${caller.sourceId}`, type: 'SoftwareApplication' }
+      : { id: 'urn:alpha:student:stu-42', type: 'Person' };
+    expect(event.actor).toEqual(actor);
+    expect(references.some((reference) => reference.actor?.type === actor.type)).toBe(true);
     expect(event.object.id).toBe('urn:alpha:content:content-42');
     expect(entityTypes.has(event.object.type)).toBe(true);
 

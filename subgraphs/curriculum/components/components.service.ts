@@ -11,6 +11,8 @@ import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
 import { components, pinAudit } from '../tables.ts';
 import { placeChild } from '../containment.ts';
 import type { ContentEligibilityClient } from '../content-client.ts';
+import type { EventsClient } from '../events-client.ts';
+import type { ContentBanksClient } from '../gates/content-banks.ts';
 import { resolveRenderer } from '../renderers.ts';
 import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
 import { requireImportedFrameworks } from '../standards/standards.service.ts';
@@ -29,6 +31,10 @@ export interface CurriculumDeps {
   db: Database;
   cursors: CursorCodec;
   content: ContentEligibilityClient;
+  /** Learner history (served forms, graded results) for the gate reads. */
+  events: EventsClient;
+  /** Bank members and test-serve authorization for the gate reads. */
+  banks: ContentBanksClient;
 }
 
 export type ComponentRow = typeof components.$inferSelect;

@@ -14,6 +14,7 @@ import { caliperEventOf, deriveCaliper, isTimestamp, requireNoErrors, type Deriv
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
 import { activitySources, eventsIdempotency, learningEvents } from '../tables.ts';
+import { PLAYER_EXTENSION_NAMESPACE } from '../vocabulary.ts';
 
 /**
  * Immutable learning events. Invariants: ids are server-issued; a stored event never changes; the
@@ -237,12 +238,14 @@ export function refusePreconditions(headers: Record<string, unknown>): void {
   }
 }
 
+const COMPONENT_EXTENSION = `${PLAYER_EXTENSION_NAMESPACE}/component_id`;
 const queryTimestamp = z.string().refine(isTimestamp, 'not an ISO 8601 timestamp with offset');
 
 export const ListEventsQuery = z
   .object({
     studentId: z.string().min(1).optional(),
     contentId: z.string().min(1).optional(),
+    componentId: z.string().min(1).max(200).optional().describe(`Events whose ${PLAYER_EXTENSION_NAMESPACE}/component_id extension is this curriculum component`),
     orgId: z.string().min(1).optional(),
     activitySourceId: z.uuid().optional(),
     kind: z.string().min(1).optional(),
@@ -283,6 +286,7 @@ export async function listEvents(deps: EventReads, ctx: RequestContext, rawQuery
         ...boundaryConditions(boundaryOf(ctx.principal), filters, { studentId: e.studentId, orgId: e.orgId, contentId: e.contentId }),
         filters.studentId !== undefined ? eq(e.studentId, filters.studentId) : undefined,
         filters.contentId !== undefined ? eq(e.contentId, filters.contentId) : undefined,
+        filters.componentId !== undefined ? sql`${e.extensions} ->> ${COMPONENT_EXTENSION} = ${filters.componentId}` : undefined,
         filters.orgId !== undefined ? eq(e.orgId, filters.orgId) : undefined,
         filters.activitySourceId !== undefined ? eq(e.activitySourceId, filters.activitySourceId.toLowerCase()) : undefined,
         filters.kind !== undefined ? eq(e.kind, filters.kind) : undefined,

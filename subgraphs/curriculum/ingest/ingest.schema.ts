@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { CONTENT_KINDS } from '../../../platform/contract.ts';
+
+/**
+ * The source ingest request: the spec's `records[]`, each naming its `source_table`, or the same
+ * rows grouped by table (`courses`, `course_components`, `component_resources`), as CDF/OneRoster
+ * style exports ship them. Columns are the spec's snake_case names; the OneRoster camelCase
+ * spellings (sourcedId, courseSourcedId, sortOrder ...) are accepted as the same columns.
+ */
+
+export const SOURCE_TABLES = ['courses', 'course_components', 'component_resources'] as const;
+export type SourceTable = (typeof SOURCE_TABLES)[number];
+
+const sourcedId = z.string().trim().min(1).max(500);
+const order = z.coerce.number().int().min(0);
+
+/** OneRoster 1.2 grade codes and plain numbers, to the numeric grade levels routing uses. */
+const GRADE_CODES: Record<string, number> = { PK: -1, PREK: -1, KG: 0, K: 0 };
+export function gradeLevelOf(grade: string): number | undefined {
+  const code = grade.trim().toUpperCase();
+  if (code in GRADE_CODES) return GRADE_CODES[code];
+  if (!/^\d{1,2}$/.test(code)) return undefined;
+  const level = Number(code);
+  return level >= 1 && level <= 12 ? level : undefined;
+}
+
+const grades = z
+  .union([z.array(z.string()), z.string().transform((value) => value.split(/[,;|]/).filter((grade) => grade.trim() !== ''))])
+  .pipe(z.array(z.string().refine((grade) => gradeLevelOf(grade) !== undefined, 'a grade code: PK, KG, K or 1..12')));
+
+const kcCluster = z
+  .union([z.array(z.uuid()), z.string().transform((value) => value.split(/[,;|\s]+/).filter((id) => id !== ''))])
+  .pipe(z.array(z.uuid()).min(1, "the producer's KC cluster is non-empty when sent"));
+
+export const CourseRow = z
+  .object({
+    source_table: z.literal('courses').optional(),
+    sourced_id: sourcedId,
+    title: z.string().trim().min(1).max(500),
+    subject: z.string().min(1).optional(),
+    grades: grades.optional(),
+    total_xp: z.coerce.number().int().min(0).optional(),
+  })
+  .strict();
+
+const COMPONENT_KINDS = ['unit', 'lesson', 'practice', 'review'] as const;
+
+export const CourseComponentRow = z
+  .object({
+    source_table: z.literal('course_components').optional(),
+    sourced_id: sourcedId,
+    course_sourced_id: sourcedId,
+    parent_sourced_id: sourcedId.optional().describe('Enclosing course component; the course when absent'),
+    title: z.string().trim().min(1).max(500),
+    component_kind: z.enum(COMPONENT_KINDS).optional().describe('unit when absent'),
+    sort_order: order,
+    scope_kc_refs: kcCluster.optional(),
+  })
+  .strict();
+
+export const ComponentResourceRow = z
+  .object({
+    source_table: z.literal('component_resources').optional(),
+    sourced_id: sourcedId,
+    course_component_sourced_id: sourcedId,
+    resource_sourced_id: sourcedId.optional().describe("The producer's resource id (provenance)"),
+    title: z.string().trim().min(1).max(500),
+    component_kind: z.enum(['lesson', 'practice', 'review']).optional().describe('lesson when absent'),
+    sort_order: order,
+    scope_kc_refs: kcCluster.optional(),
+    expected_xp: z.coerce.number().int().min(0).optional(),
+    content_id: z.uuid(),
+    content_version_id: z.uuid(),
+    content_kind: z.enum(CONTENT_KINDS),
+  })
+  .strict();
+
+export type CourseRow = z.infer<typeof CourseRow>;
+export type CourseComponentRow = z.infer<typeof CourseComponentRow>;
+export type ComponentResourceRow = z.infer<typeof ComponentResourceRow>;
+
+/** Column spellings of the standard layouts that name the spec's columns. */
+const COLUMN_ALIASES: Record<string, string> = {
+  sourcedId: 'sourced_id',
+  courseSourcedId: 'course_sourced_id',
+  course_id: 'course_sourced_id',
+  courseId: 'course_sourced_id',
+  parentSourcedId: 'parent_sourced_id',
+  courseComponentSourcedId: 'course_component_sourced_id',
+  resourceSourcedId: 'resource_sourced_id',
+  sortOrder: 'sort_order',
+  position: 'sort_order',
+  componentKind: 'component_kind',
+  scopeKcRefs: 'scope_kc_refs',
+  totalXp: 'total_xp',
+  expectedXp: 'expected_xp',
+  contentId: 'content_id',
+  contentVersionId: 'content_version_id',
+  contentKind: 'content_kind',
+  sourceTable: 'source_table',
+  subjects: 'subject',
+};
+
+/** A row with its columns under the spec's names (a column sent twice under two names keeps the first). */
+export function canonicalColumns(row: unknown): unknown {
+  if (!row || typeof row !== 'object' || Array.isArray(row)) return row;
+  const canonical: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    const name = COLUMN_ALIASES[column] ?? column;
+    if (!(name in canonical) && value !== null && value !== '') canonical[name] = Array.isArray(value) && name === 'subject' ? value[0] : value;
+  }
+  return canonical;
+}
+
+const rows = z.array(z.unknown()).max(5000);
+
+export const IngestInput = z
+  .object({
+    source_system: z.string().trim().min(1).max(100),
+    producer_batch_id: z.string().trim().min(1).max(200),
+    records: rows.optional(),
+    courses: rows.optional(),
+    course_components: rows.optional(),
+    component_resources: rows.optional(),
+  })
+  .strict()
+  .refine((input) => [input.records, input.courses].some((list) => list !== undefined), {
+    message: 'send records[] or the grouped courses, course_components and component_resources rows',
+    path: ['records'],
+  });
+export type IngestInput = z.infer<typeof IngestInput>;
