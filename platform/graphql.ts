@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import {
   GraphQLError,
   execute,
@@ -82,6 +83,13 @@ export async function nullWhenNotFound<T>(read: Promise<T>): Promise<T | null> {
     throw error;
   }
 }
+
+/**
+ * The free-form scalars, one implementation for every subgraph: JSONObject (provenance, evidence,
+ * Caliper references) is any JSON object with its keys as authored; JSON is any JSON value.
+ */
+export const JSONObjectScalar = JSONObjectResolver;
+export const JSONScalar = JSONResolver;
 
 const snakeNames = new Map<string, string>();
 function snakeCase(name: string): string {

@@ -1,12 +1,11 @@
 import type { PlatformRuntime } from '../../platform/service.ts';
-import { loaderOf, nullWhenNotFound, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
+import { JSONScalar, loaderOf, nullWhenNotFound, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
 import { queryStringOf, snakeKeys } from '../../platform/naming.ts';
 import { loadVersionsWithEligibility, type VersionWithEligibility } from './eligibility/eligibility.service.ts';
 import { createItem, loadItems, type ContentItem } from './items/items.service.ts';
 import { appendVersion, listVersions, loadVersions, type ContentVersion } from './versions/versions.service.ts';
 import { readStudentView } from './questions/questions.service.ts';
 import { readTrust, recordQcDecision } from './trust/trust.service.ts';
-import { JSONResolver } from 'graphql-scalars';
 import { listItems, patchItem } from './items/items.service.ts';
 import { getBlueprint } from './blueprints/blueprint.service.ts';
 import { activeKcTagsOf, tagKc, type ContentKcTag } from './kc-tags/kc-tags.service.ts';
@@ -135,7 +134,7 @@ export function contentResolvers(runtime: PlatformRuntime, deps: ContentDeps): G
     TestBankMember: {
       form: (member: { form_content_id: string }, _args, context) => itemLoader(context).load(member.form_content_id),
     },
-    JSON: JSONResolver,
+    JSON: JSONScalar,
     ContentVersion: {
       __resolveReference: (reference: { versionId: string }, context: GraphContext) => versionEntity(context, reference.versionId),
       item: (version: ContentVersion, _args, context) => itemLoader(context).load(version.content_id),

@@ -1,5 +1,11 @@
-import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { loaderOf, nullWhenNotFound, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
+import {
+  JSONObjectScalar,
+  loaderOf,
+  nullWhenNotFound,
+  requestContextOf,
+  type GraphContext,
+  type GraphQLResolverMap,
+} from '../../platform/graphql.ts';
 import { snakeKeys, queryStringOf } from '../../platform/naming.ts';
 import type { TargetRef } from './content-client.ts';
 import {
@@ -59,38 +65,6 @@ function queryOf(args: Args, renames: Record<string, string> = {}): Record<strin
   return queryStringOf(args, { updatedSince: 'updated_since', ...renames });
 }
 
-/** Free-form objects (provenance, evidence): any JSON object, keys passed through unchanged. */
-function objectValue(value: unknown): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new GraphQLError('JSONObject must be an object');
-  return value as Record<string, unknown>;
-}
-function literalValue(node: ValueNode, variables: Record<string, unknown> | null | undefined): unknown {
-  switch (node.kind) {
-    case Kind.OBJECT:
-      return Object.fromEntries(node.fields.map((field) => [field.name.value, literalValue(field.value, variables)]));
-    case Kind.LIST:
-      return node.values.map((item) => literalValue(item, variables));
-    case Kind.INT:
-    case Kind.FLOAT:
-      return Number(node.value);
-    case Kind.STRING:
-    case Kind.ENUM:
-      return node.value;
-    case Kind.BOOLEAN:
-      return node.value;
-    case Kind.NULL:
-      return null;
-    case Kind.VARIABLE:
-      return variables?.[node.name.value];
-  }
-}
-const JSONObject = new GraphQLScalarType({
-  name: 'JSONObject',
-  serialize: objectValue,
-  parseValue: objectValue,
-  parseLiteral: (node, variables) => objectValue(literalValue(node, variables)),
-});
-
 const KC_QUERY_NAMES = { subjectId: 'subject_id', kcKind: 'kc_kind', publicationStatus: 'publication_status' };
 
 export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<GraphContext> {
@@ -122,7 +96,7 @@ export function curriculumResolvers(deps: CurriculumDeps): GraphQLResolverMap<Gr
   const ctxOf = requestContextOf;
 
   return {
-    JSONObject,
+    JSONObject: JSONObjectScalar,
     Query: {
       component: (_root, args: { componentId: string }, context) => componentLoader(context).load(args.componentId),
       components: (_root, args: Args, context) => listComponents(deps, ctxOf(context), queryOf(args)),

@@ -1,6 +1,5 @@
 import { queryStringOf } from '../../platform/naming.ts';
-import { JSONObjectResolver } from 'graphql-scalars';
-import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
+import { JSONObjectScalar, loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 import { findEvents, getEvent, requireEventWithinBoundary, listEvents, recordEvents, type EventProjection, type EventReads } from './learning/events.service.ts';
 import { runSourceImport } from './imports/imports.service.ts';
@@ -39,7 +38,7 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Gr
     );
   const ctxOf = requestContextOf;
   return {
-    JSONObject: JSONObjectResolver,
+    JSONObject: JSONObjectScalar,
     Query: {
       activitySources: (_root, args: Args, context) =>
         listSources(db, runtime.cursors, ctxOf(context), queryStringOf(args)),
