@@ -12,6 +12,8 @@ import {
 } from 'graphql';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import type { Authenticator, Principal } from './auth.ts';
 import { DomainError, problemDefinition, qualifyCode, type ProblemNamespace } from './errors.ts';
 import type { RequestContext } from './context.ts';
@@ -193,4 +195,12 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> 
   }
 }
 
-export type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
+/**
+ * A subgraph's schema from its SDL and its resolver map, typed by the service with the `Resolvers`
+ * generated from that SDL (npm run codegen). @apollo/subgraph types `__resolveReference` as a field
+ * resolver although it calls it as (reference, context, info), so no generated map fits its type:
+ * the map is handed over as the loose object Apollo reads, here only.
+ */
+export function subgraphSchema(sdl: string, resolvers: object): GraphQLSchema {
+  return buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as GraphQLResolverMap<unknown> });
+}

@@ -13,9 +13,47 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 
 /** Mapper paths are relative to the generated file, subgraphs/<service>/generated/graphql.ts. */
 const MAPPERS: Record<string, Record<string, string>> = {
-  curriculum: {},
-  content: {},
-  events: {},
+  curriculum: {
+    Component: '../components/components.service.ts#Component',
+    ComponentAlpha: '../resolvers/ComponentAlpha.ts#ComponentAlphaRecord',
+    TargetRef: '../content-client.ts#TargetRef',
+    ComponentTargetRepoint: '../repoint/repoint.service.ts#ComponentTargetRepoint',
+    Association: '../associations/associations.service.ts#Association',
+    Renderer: '../renderers.ts#RendererRow',
+    KnowledgeComponent: '../kcs/kcs.service.ts#KnowledgeComponent',
+    KnowledgeComponentVersion: '../kcs/kcs.service.ts#KcVersion',
+    KcPrerequisite: '../kc-graph/kc-graph.service.ts#KcPrerequisite',
+    KcReviewDecision: '../kc-graph/kc-graph.service.ts#KcReviewDecision',
+    KcFirmingEvent: '../kc-graph/kc-graph.service.ts#KcFirmingEvent',
+    KcRelation: '../kc-graph/kc-relations.service.ts#KcRelation',
+    StandardsFramework: '../standards/standards.service.ts#StandardsFramework',
+    StandardKcMap: '../standards/standards.service.ts#StandardKcMap',
+  },
+  content: {
+    ContentItem: '../items/items.service.ts#ContentItem',
+    ContentVersion: '../resolvers/ContentVersion.ts#ContentVersionParent',
+    ReleaseEligibility: '../eligibility/eligibility.service.ts#ReleaseEligibility',
+    TrustEvidence: '../trust/trust.service.ts#TrustEvidence',
+    ContentKcTag: '../kc-tags/kc-tags.service.ts#ContentKcTag',
+    ContentPublication: '../publish/publish.service.ts#ContentPublication',
+    CatalogFacet: '../catalog/catalog.service.ts#CatalogFacet',
+    CatalogFacetAssignment: '../catalog/catalog.service.ts#FacetAssignment',
+    ContentReference: '../references/references.service.ts#ContentReference',
+    TestSpec: '../blueprints/blueprint.service.ts#TestSpec',
+    TestBankMembers: '../references/bank-members.service.ts#TestBankMembers',
+    TestBankMember: '../references/bank-members.service.ts#BankMember',
+    StudentView: '../resolvers/ContentVersion.ts#StudentViewRecord',
+    ContentStudentView: '../resolvers/ContentItem.ts#StudentViewAnswer',
+    ContentTrust: '../resolvers/ContentItem.ts#TrustAnswer',
+  },
+  events: {
+    Event: '../learning/events.service.ts#EventProjection',
+    ActivitySource: '../sources/sources.service.ts#ActivitySource',
+    AttendanceEvent: '../moments/moments.service.ts#MomentRecord',
+    DisciplineEvent: '../moments/moments.service.ts#MomentRecord',
+    ContentItem: '../resolvers.ts#ContentItemReference',
+    Person: '../resolvers.ts#PersonReference',
+  },
 };
 
 export const GENERATED_FILES = Object.keys(MAPPERS).map((service) => `subgraphs/${service}/generated/graphql.ts`);

@@ -1,0 +1,1 @@
+export interface ComponentAlphaRecord { scope_kc_refs?: string[] }
