@@ -79,13 +79,14 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     unlock();
     throw error;
   }
-  const db = drizzle(client, { logger: new CountingLogger(stats) }) as unknown as Database;
+  const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
+  const db = driverDb as unknown as Database;
   return {
     db,
     driver: 'pglite',
     stats,
     async migrate(service) {
-      await migrate(db as never, migrationOptions(service));
+      await migrate(driverDb, migrationOptions(service));
     },
     async ping() {
       await client.query('select 1');
@@ -102,7 +103,8 @@ async function openPostgres(url: string, stats: { queries: number }): Promise<Da
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
   const client = postgres(url, { max: 10, onnotice: () => {} });
-  const db = drizzle(client, { logger: new CountingLogger(stats) }) as unknown as Database;
+  const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
+  const db = driverDb as unknown as Database;
   return {
     db,
     driver: 'postgres',
@@ -114,7 +116,7 @@ async function openPostgres(url: string, stats: { queries: number }): Promise<Da
       const reserved = await client.reserve();
       try {
         await reserved`select pg_advisory_lock(${lockId})`;
-        await migrate(db as never, migrationOptions(service));
+        await migrate(driverDb, migrationOptions(service));
       } finally {
         await reserved`select pg_advisory_unlock(${lockId})`;
         reserved.release();

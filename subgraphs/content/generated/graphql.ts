@@ -42,7 +42,7 @@ export type AnswerSlot = {
   interactionType: Scalars['String']['output'];
   ordinal: Scalars['Int']['output'];
   qtiBaseType?: Maybe<Scalars['String']['output']>;
-  qtiCardinality: Scalars['String']['output'];
+  qtiCardinality: QtiCardinality;
   responseIdentifier: Scalars['String']['output'];
 };
 
@@ -51,14 +51,20 @@ export type AppendContentVersionInput = {
   studentView?: InputMaybe<StudentViewInput>;
 };
 
+/** Compatibility discriminator fixed by the kind. */
+export type AssessmentRole =
+  | 'bank'
+  | 'form'
+  | 'spec';
+
 export type CatalogFacet = {
   __typename?: 'CatalogFacet';
   allowedValues?: Maybe<Array<Scalars['String']['output']>>;
   createdAt: Scalars['String']['output'];
   facetKey: Scalars['String']['output'];
-  grain: Scalars['String']['output'];
-  status: Scalars['String']['output'];
-  valueType: Scalars['String']['output'];
+  grain: FacetGrain;
+  status: FacetStatus;
+  valueType: FacetValueType;
 };
 
 export type CatalogFacetAssignment = {
@@ -88,13 +94,13 @@ export type CatalogFacetInput = {
 
 export type ContentItem = {
   __typename?: 'ContentItem';
-  assessmentRole?: Maybe<Scalars['String']['output']>;
+  assessmentRole?: Maybe<AssessmentRole>;
   /** The blueprint of a test_spec (null for other kinds). */
   blueprint?: Maybe<TestSpec>;
   contentId: Scalars['ID']['output'];
-  contentKind: Scalars['String']['output'];
+  contentKind: ContentKind;
   createdAt: Scalars['String']['output'];
-  dok?: Maybe<Scalars['String']['output']>;
+  dok?: Maybe<Dok>;
   /** Opaque ETag for If-Match on metadata writes. */
   etag: Scalars['String']['output'];
   expectedXp?: Maybe<Scalars['Int']['output']>;
@@ -114,18 +120,18 @@ export type ContentItem = {
   sourceRecordId?: Maybe<Scalars['String']['output']>;
   sourceSystem?: Maybe<Scalars['String']['output']>;
   sourceTable?: Maybe<Scalars['String']['output']>;
-  status: Scalars['String']['output'];
+  status: ContentStatus;
   /** What a student sees of the newest (or the given) version; keys only with includeAnswerKeys and read:answer_key. */
   studentView: ContentStudentView;
   subjectId?: Maybe<Scalars['String']['output']>;
   subtype?: Maybe<Scalars['String']['output']>;
   targetGradeId?: Maybe<Scalars['String']['output']>;
-  testType?: Maybe<Scalars['String']['output']>;
+  testType?: Maybe<TestType>;
   title: Scalars['String']['output'];
   /** Trust evidence of the newest (or the given) version. */
   trust: ContentTrust;
   updatedAt: Scalars['String']['output'];
-  usageScope: Scalars['String']['output'];
+  usageScope: UsageScope;
   /** Exact versions in version_number order. */
   versions: ContentVersionPage;
 };
@@ -197,10 +203,25 @@ export type ContentKcTag = {
   weight: Scalars['Float']['output'];
 };
 
+/** The content kinds of the content document. */
+export type ContentKind =
+  | 'article'
+  | 'audio'
+  | 'external_link'
+  | 'image'
+  | 'interactive'
+  | 'media_asset'
+  | 'question'
+  | 'script'
+  | 'test'
+  | 'test_bank'
+  | 'test_spec'
+  | 'video';
+
 export type ContentPublication = {
   __typename?: 'ContentPublication';
   contentId: Scalars['ID']['output'];
-  contentKind: Scalars['String']['output'];
+  contentKind: ContentKind;
   publicationStatus: Scalars['String']['output'];
   publishedAt: Scalars['String']['output'];
   publishedBy: Scalars['String']['output'];
@@ -231,13 +252,20 @@ export type ContentReferenceInput = {
   relationshipKind: Scalars['String']['input'];
 };
 
+/** Lifecycle of a content item. */
+export type ContentStatus =
+  | 'archived'
+  | 'draft'
+  | 'published'
+  | 'retired';
+
 export type ContentStudentView = {
   __typename?: 'ContentStudentView';
   answerKeysIncluded: Scalars['Boolean']['output'];
   answerSlots: Array<AnswerSlot>;
   blocks: Array<StudentViewBlock>;
   contentId: Scalars['ID']['output'];
-  contentKind: Scalars['String']['output'];
+  contentKind: ContentKind;
   title: Scalars['String']['output'];
   versionId: Scalars['ID']['output'];
   versionNumber: Scalars['Int']['output'];
@@ -247,7 +275,7 @@ export type ContentTrust = {
   __typename?: 'ContentTrust';
   contentId: Scalars['ID']['output'];
   evidence: Array<TrustEvidence>;
-  trustStatus: Scalars['String']['output'];
+  trustStatus: TrustStatus;
   versionId: Scalars['ID']['output'];
 };
 
@@ -302,6 +330,32 @@ export type CreateContentItemInput = {
   title: Scalars['String']['input'];
   usageScope?: InputMaybe<Scalars['String']['input']>;
 };
+
+/** Webb's depth of knowledge. */
+export type Dok =
+  | 'dok1'
+  | 'dok2'
+  | 'dok3'
+  | 'dok4';
+
+/** What a catalog facet describes. */
+export type FacetGrain =
+  | 'content_item'
+  | 'content_version'
+  | 'media_asset';
+
+/** active until retired. */
+export type FacetStatus =
+  | 'active'
+  | 'retired';
+
+/** The type of a catalog facet value. */
+export type FacetValueType =
+  | 'boolean'
+  | 'enum'
+  | 'number'
+  | 'reference'
+  | 'text';
 
 export type KcTagInput = {
   kcId: Scalars['ID']['input'];
@@ -429,6 +483,13 @@ export type QcDecisionInput = {
   trustStatus: Scalars['String']['input'];
 };
 
+/** QTI 3 response cardinality. */
+export type QtiCardinality =
+  | 'multiple'
+  | 'ordered'
+  | 'record'
+  | 'single';
+
 /**
  * Content subgraph: items, append-only exact versions and their live release eligibility.
  * Field names are the camelCase of the content document's snake_case names.
@@ -500,13 +561,13 @@ export type QueryTestSpecArgs = {
 export type ReleaseEligibility = {
   __typename?: 'ReleaseEligibility';
   contentId: Scalars['ID']['output'];
-  contentKind: Scalars['String']['output'];
+  contentKind: ContentKind;
   contentVersionId: Scalars['ID']['output'];
   problemCode?: Maybe<Scalars['String']['output']>;
   releaseEligible: Scalars['Boolean']['output'];
   serveable: Scalars['Boolean']['output'];
-  trustStatus: Scalars['String']['output'];
-  usageScope: Scalars['String']['output'];
+  trustStatus: TrustStatus;
+  usageScope: UsageScope;
 };
 
 export type StudentView = {
@@ -546,7 +607,7 @@ export type TestBankMember = {
   questionCount: Scalars['Int']['output'];
   ready: Scalars['Boolean']['output'];
   referenceId: Scalars['ID']['output'];
-  usageScope: Scalars['String']['output'];
+  usageScope: UsageScope;
 };
 
 export type TestBankMembers = {
@@ -579,6 +640,15 @@ export type TestSpec = {
   specId: Scalars['ID']['output'];
 };
 
+/** The kind of test a form or bank is. */
+export type TestType =
+  | 'diagnostic'
+  | 'end_of_course'
+  | 'end_of_grade'
+  | 'placement'
+  | 'screener'
+  | 'test_out';
+
 export type TrustEvidence = {
   __typename?: 'TrustEvidence';
   contentId: Scalars['ID']['output'];
@@ -587,9 +657,22 @@ export type TrustEvidence = {
   reason?: Maybe<Scalars['String']['output']>;
   recordedAt: Scalars['String']['output'];
   source: Scalars['String']['output'];
-  trustStatus: Scalars['String']['output'];
+  trustStatus: TrustStatus;
   versionId: Scalars['ID']['output'];
 };
+
+/** Trust of an exact version from its QC evidence. */
+export type TrustStatus =
+  | 'degraded'
+  | 'failed'
+  | 'trusted'
+  | 'unknown';
+
+/** Where an item may be used. */
+export type UsageScope =
+  | 'held_out_canary'
+  | 'practice_eligible'
+  | 'secure_form';
 
 
 
@@ -694,6 +777,7 @@ export type ResolversTypes = {
   AnswerSlot: ResolverTypeWrapper<AnswerSlot>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   AppendContentVersionInput: AppendContentVersionInput;
+  AssessmentRole: AssessmentRole;
   CatalogFacet: ResolverTypeWrapper<CatalogFacetModel>;
   CatalogFacetAssignment: ResolverTypeWrapper<FacetAssignmentModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
@@ -705,21 +789,28 @@ export type ResolversTypes = {
   ContentItemPage: ResolverTypeWrapper<Omit<ContentItemPage, 'data'> & { data: Array<ResolversTypes['ContentItem']> }>;
   ContentKcTag: ResolverTypeWrapper<ContentKcTagModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  ContentKind: ContentKind;
   ContentPublication: ResolverTypeWrapper<ContentPublicationModel>;
   ContentReference: ResolverTypeWrapper<ContentReferenceModel>;
   ContentReferenceInput: ContentReferenceInput;
+  ContentStatus: ContentStatus;
   ContentStudentView: ResolverTypeWrapper<StudentViewAnswerModel>;
   ContentTrust: ResolverTypeWrapper<TrustAnswerModel>;
   ContentVersion: ResolverTypeWrapper<ContentVersionParentModel>;
   ContentVersionPage: ResolverTypeWrapper<Omit<ContentVersionPage, 'data'> & { data: Array<ResolversTypes['ContentVersion']> }>;
   CorrectResponse: ResolverTypeWrapper<CorrectResponse>;
   CreateContentItemInput: CreateContentItemInput;
+  Dok: Dok;
+  FacetGrain: FacetGrain;
+  FacetStatus: FacetStatus;
+  FacetValueType: FacetValueType;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   KcTagInput: KcTagInput;
   KnowledgeComponent: ResolverTypeWrapper<KnowledgeComponent>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PatchContentItemInput: PatchContentItemInput;
   QcDecisionInput: QcDecisionInput;
+  QtiCardinality: QtiCardinality;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ReleaseEligibility: ResolverTypeWrapper<ReleaseEligibilityModel>;
   StudentView: ResolverTypeWrapper<StudentViewRecordModel>;
@@ -730,7 +821,10 @@ export type ResolversTypes = {
   TestBankMembers: ResolverTypeWrapper<TestBankMembersModel>;
   TestBankReadiness: ResolverTypeWrapper<TestBankReadiness>;
   TestSpec: ResolverTypeWrapper<TestSpecModel>;
+  TestType: TestType;
   TrustEvidence: ResolverTypeWrapper<TrustEvidenceModel>;
+  TrustStatus: TrustStatus;
+  UsageScope: UsageScope;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -790,7 +884,7 @@ export type AnswerSlotResolvers<ContextType = GraphContext, ParentType extends R
   interactionType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   ordinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   qtiBaseType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  qtiCardinality?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  qtiCardinality?: Resolver<ResolversTypes['QtiCardinality'], ParentType, ContextType>;
   responseIdentifier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -798,9 +892,9 @@ export type CatalogFacetResolvers<ContextType = GraphContext, ParentType extends
   allowedValues?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   facetKey?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  grain?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  valueType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  grain?: Resolver<ResolversTypes['FacetGrain'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['FacetStatus'], ParentType, ContextType>;
+  valueType?: Resolver<ResolversTypes['FacetValueType'], ParentType, ContextType>;
 };
 
 export type CatalogFacetAssignmentResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['CatalogFacetAssignment'] = ResolversParentTypes['CatalogFacetAssignment']> = {
@@ -815,12 +909,12 @@ export type CatalogFacetAssignmentResolvers<ContextType = GraphContext, ParentTy
 
 export type ContentItemResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentItem'] = ResolversParentTypes['ContentItem'], FederationReferenceType extends FederationReferenceTypes['ContentItem'] = FederationReferenceTypes['ContentItem']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['ContentItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
-  assessmentRole?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  assessmentRole?: Resolver<Maybe<ResolversTypes['AssessmentRole']>, ParentType, ContextType>;
   blueprint?: Resolver<Maybe<ResolversTypes['TestSpec']>, ParentType, ContextType>;
   contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  contentKind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  contentKind?: Resolver<ResolversTypes['ContentKind'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  dok?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dok?: Resolver<Maybe<ResolversTypes['Dok']>, ParentType, ContextType>;
   etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expectedXp?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   facets?: Resolver<Array<ResolversTypes['CatalogFacetAssignment']>, ParentType, ContextType>;
@@ -836,16 +930,16 @@ export type ContentItemResolvers<ContextType = GraphContext, ParentType extends 
   sourceRecordId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sourceSystem?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sourceTable?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ContentStatus'], ParentType, ContextType>;
   studentView?: Resolver<ResolversTypes['ContentStudentView'], ParentType, ContextType, Partial<ContentItemStudentViewArgs>>;
   subjectId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   subtype?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   targetGradeId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  testType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  testType?: Resolver<Maybe<ResolversTypes['TestType']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   trust?: Resolver<ResolversTypes['ContentTrust'], ParentType, ContextType, Partial<ContentItemTrustArgs>>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  usageScope?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  usageScope?: Resolver<ResolversTypes['UsageScope'], ParentType, ContextType>;
   versions?: Resolver<ResolversTypes['ContentVersionPage'], ParentType, ContextType, Partial<ContentItemVersionsArgs>>;
 };
 
@@ -867,7 +961,7 @@ export type ContentKcTagResolvers<ContextType = GraphContext, ParentType extends
 
 export type ContentPublicationResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentPublication'] = ResolversParentTypes['ContentPublication']> = {
   contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  contentKind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  contentKind?: Resolver<ResolversTypes['ContentKind'], ParentType, ContextType>;
   publicationStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   publishedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   publishedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -894,7 +988,7 @@ export type ContentStudentViewResolvers<ContextType = GraphContext, ParentType e
   answerSlots?: Resolver<Array<ResolversTypes['AnswerSlot']>, ParentType, ContextType>;
   blocks?: Resolver<Array<ResolversTypes['StudentViewBlock']>, ParentType, ContextType>;
   contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  contentKind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  contentKind?: Resolver<ResolversTypes['ContentKind'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   versionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   versionNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -903,7 +997,7 @@ export type ContentStudentViewResolvers<ContextType = GraphContext, ParentType e
 export type ContentTrustResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentTrust'] = ResolversParentTypes['ContentTrust']> = {
   contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   evidence?: Resolver<Array<ResolversTypes['TrustEvidence']>, ParentType, ContextType>;
-  trustStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  trustStatus?: Resolver<ResolversTypes['TrustStatus'], ParentType, ContextType>;
   versionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
@@ -962,13 +1056,13 @@ export type QueryResolvers<ContextType = GraphContext, ParentType extends Resolv
 
 export type ReleaseEligibilityResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ReleaseEligibility'] = ResolversParentTypes['ReleaseEligibility']> = {
   contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  contentKind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  contentKind?: Resolver<ResolversTypes['ContentKind'], ParentType, ContextType>;
   contentVersionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   problemCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   releaseEligible?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   serveable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  trustStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  usageScope?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  trustStatus?: Resolver<ResolversTypes['TrustStatus'], ParentType, ContextType>;
+  usageScope?: Resolver<ResolversTypes['UsageScope'], ParentType, ContextType>;
 };
 
 export type StudentViewResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['StudentView'] = ResolversParentTypes['StudentView']> = {
@@ -993,7 +1087,7 @@ export type TestBankMemberResolvers<ContextType = GraphContext, ParentType exten
   questionCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   ready?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   referenceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  usageScope?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  usageScope?: Resolver<ResolversTypes['UsageScope'], ParentType, ContextType>;
 };
 
 export type TestBankMembersResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['TestBankMembers'] = ResolversParentTypes['TestBankMembers']> = {
@@ -1030,7 +1124,7 @@ export type TrustEvidenceResolvers<ContextType = GraphContext, ParentType extend
   reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   recordedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  trustStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  trustStatus?: Resolver<ResolversTypes['TrustStatus'], ParentType, ContextType>;
   versionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 

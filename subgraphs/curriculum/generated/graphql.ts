@@ -31,14 +31,14 @@ export type Scalars = {
 export type Association = {
   __typename?: 'Association';
   associationId: Scalars['ID']['output'];
-  associationType: Scalars['String']['output'];
+  associationType: AssociationType;
   createdAt: Scalars['String']['output'];
   destinationId: Scalars['ID']['output'];
   etag: Scalars['String']['output'];
   originId: Scalars['ID']['output'];
   retiredAt?: Maybe<Scalars['String']['output']>;
   sequenceNumber?: Maybe<Scalars['Int']['output']>;
-  status: Scalars['String']['output'];
+  status: RecordStatus;
   updatedAt: Scalars['String']['output'];
   version: Scalars['Int']['output'];
 };
@@ -56,6 +56,18 @@ export type AssociationPage = {
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
+/** CASE 1.1 association types. */
+export type AssociationType =
+  | 'exactMatchOf'
+  | 'exemplar'
+  | 'hasSkillLevel'
+  | 'isChildOf'
+  | 'isPartOf'
+  | 'isPeerOf'
+  | 'isRelatedTo'
+  | 'precedes'
+  | 'replacedBy';
+
 export type Component = {
   __typename?: 'Component';
   alpha: ComponentAlpha;
@@ -66,14 +78,14 @@ export type Component = {
   documentId?: Maybe<Scalars['ID']['output']>;
   etag: Scalars['String']['output'];
   humanCodingScheme?: Maybe<Scalars['String']['output']>;
-  kind: Scalars['String']['output'];
+  kind: ComponentKind;
   name?: Maybe<Scalars['String']['output']>;
   parent?: Maybe<Component>;
   parentComponentId?: Maybe<Scalars['ID']['output']>;
   position?: Maybe<Scalars['Int']['output']>;
   retiredAt?: Maybe<Scalars['String']['output']>;
   /** active or retired */
-  status: Scalars['String']['output'];
+  status: RecordStatus;
   studentId?: Maybe<Scalars['String']['output']>;
   updatedAt: Scalars['String']['output'];
   version: Scalars['Int']['output'];
@@ -96,7 +108,7 @@ export type ComponentAlpha = {
   expectedXp?: Maybe<Scalars['Int']['output']>;
   gradeLevel?: Maybe<Scalars['Int']['output']>;
   kcScopeDecision?: Maybe<Scalars['String']['output']>;
-  publicationStatus: Scalars['String']['output'];
+  publicationStatus: PublicationStatus;
   remediationEntries?: Maybe<Array<RemediationEntry>>;
   rendererKind?: Maybe<Scalars['String']['output']>;
   rendererRef?: Maybe<Scalars['String']['output']>;
@@ -144,6 +156,16 @@ export type ComponentInput = {
   studentId?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** A component kind of the curriculum document. */
+export type ComponentKind =
+  | 'course'
+  | 'lesson'
+  | 'mastery_gate'
+  | 'practice'
+  | 'review'
+  | 'track'
+  | 'unit';
+
 export type ComponentPage = {
   __typename?: 'ComponentPage';
   data: Array<Component>;
@@ -164,7 +186,7 @@ export type ComponentTargetRepoint = {
   actor: Scalars['String']['output'];
   component: Component;
   componentId: Scalars['ID']['output'];
-  operation: Scalars['String']['output'];
+  operation: RepointOperation;
   previousTargetRef?: Maybe<TargetRef>;
   recordedAt: Scalars['String']['output'];
   repointId: Scalars['ID']['output'];
@@ -193,8 +215,13 @@ export type KcFirmingEvent = {
   kcId: Scalars['ID']['output'];
   kcVersionId: Scalars['ID']['output'];
   recordedBy: Scalars['String']['output'];
-  source: Scalars['String']['output'];
+  source: KcFirmingSource;
 };
+
+/** What firmed a KC version. */
+export type KcFirmingSource =
+  | 'course_approval'
+  | 'first_genuine_response';
 
 export type KcPrerequisite = {
   __typename?: 'KcPrerequisite';
@@ -205,7 +232,7 @@ export type KcPrerequisite = {
   prerequisite?: Maybe<KnowledgeComponent>;
   prerequisiteId: Scalars['ID']['output'];
   prerequisiteKcId: Scalars['ID']['output'];
-  status: Scalars['String']['output'];
+  status: RecordStatus;
   updatedAt: Scalars['String']['output'];
 };
 
@@ -224,9 +251,9 @@ export type KcRelation = {
   fromKcId: Scalars['ID']['output'];
   relationId: Scalars['ID']['output'];
   /** related_to, confusable_with (symmetric) or part_of (from is part of to) */
-  relationType: Scalars['String']['output'];
+  relationType: KcRelationType;
   /** active or retired */
-  status: Scalars['String']['output'];
+  status: RecordStatus;
   to?: Maybe<KnowledgeComponent>;
   toKcId: Scalars['ID']['output'];
   updatedAt: Scalars['String']['output'];
@@ -238,16 +265,33 @@ export type KcRelationPage = {
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
+/** related_to and confusable_with are symmetric; part_of is directed. */
+export type KcRelationType =
+  | 'confusable_with'
+  | 'part_of'
+  | 'related_to';
+
 export type KcReviewDecision = {
   __typename?: 'KcReviewDecision';
   createdAt: Scalars['String']['output'];
-  decision: Scalars['String']['output'];
+  decision: KcReviewDecisionValue;
   decisionId: Scalars['ID']['output'];
   kcId: Scalars['ID']['output'];
   kcVersionId: Scalars['ID']['output'];
   reason?: Maybe<Scalars['String']['output']>;
   reviewerRef: Scalars['String']['output'];
 };
+
+/** The outcome of a KC version review. */
+export type KcReviewDecisionValue =
+  | 'approved'
+  | 'changes_requested'
+  | 'rejected';
+
+/** draft until a firming event names the version. */
+export type KcVersionState =
+  | 'draft'
+  | 'firm';
 
 /** A governed registry KC. It has no name: kcId is its only identity. */
 export type KnowledgeComponent = {
@@ -260,7 +304,7 @@ export type KnowledgeComponent = {
   etag: Scalars['String']['output'];
   kcId: Scalars['ID']['output'];
   /** draft or published (identity level) */
-  publicationStatus: Scalars['String']['output'];
+  publicationStatus: PublicationStatus;
   /** Active typed relations with this KC at either end, batched. */
   relations: Array<KcRelation>;
   retiredAt?: Maybe<Scalars['String']['output']>;
@@ -269,7 +313,7 @@ export type KnowledgeComponent = {
   /** Live standard-to-KC maps naming this KC, batched. */
   standardMaps: Array<StandardKcMap>;
   /** active or retired */
-  status: Scalars['String']['output'];
+  status: RecordStatus;
   storedAs: Scalars['String']['output'];
   updatedAt: Scalars['String']['output'];
   version: Scalars['Int']['output'];
@@ -335,7 +379,7 @@ export type KnowledgeComponentVersion = {
   firmingEventId?: Maybe<Scalars['ID']['output']>;
   kcId: Scalars['ID']['output'];
   /** draft or firm */
-  state: Scalars['String']['output'];
+  state: KcVersionState;
   versionId: Scalars['ID']['output'];
   versionNumber: Scalars['Int']['output'];
 };
@@ -583,6 +627,11 @@ export type MutationUpdateComponentArgs = {
   input: ComponentPatchInput;
 };
 
+/** Identity-level publication of a component or KC. */
+export type PublicationStatus =
+  | 'draft'
+  | 'published';
+
 /**
  * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
  * ContentVersion entity, so one query returns the pin with its live release eligibility.
@@ -808,6 +857,11 @@ export type QueryStandardsFrameworksArgs = {
   updatedSince?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** active until soft-retired. */
+export type RecordStatus =
+  | 'active'
+  | 'retired';
+
 export type RemediationEntry = {
   __typename?: 'RemediationEntry';
   kcRef: Scalars['ID']['output'];
@@ -833,6 +887,11 @@ export type RepointInput = {
   targetRef: TargetRefInput;
 };
 
+/** repoint replaces the pin; attach sets the first one. */
+export type RepointOperation =
+  | 'attach'
+  | 'repoint';
+
 /** A standard-to-KC map pinned to its source release; not an association. */
 export type StandardKcMap = {
   __typename?: 'StandardKcMap';
@@ -840,12 +899,12 @@ export type StandardKcMap = {
   kcId: Scalars['ID']['output'];
   mapId: Scalars['ID']['output'];
   /** aligned, partially_aligned or related */
-  relationship: Scalars['String']['output'];
+  relationship: StandardKcRelationship;
   sourceReleaseId: Scalars['ID']['output'];
   /** A CFItem identifier of the source release */
   standardId: Scalars['String']['output'];
   /** active while its release is the framework's current one, retired once a newer release supersedes it */
-  status: Scalars['String']['output'];
+  status: RecordStatus;
   updatedAt: Scalars['String']['output'];
 };
 
@@ -854,6 +913,12 @@ export type StandardKcMapPage = {
   data: Array<StandardKcMap>;
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
+
+/** How a standard relates to a KC. */
+export type StandardKcRelationship =
+  | 'aligned'
+  | 'partially_aligned'
+  | 'related';
 
 /**
  * An imported standards framework (a CASE CFDocument). Imports are REST only
@@ -1005,11 +1070,13 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   AssociationInput: AssociationInput;
   AssociationPage: ResolverTypeWrapper<Omit<AssociationPage, 'data'> & { data: Array<ResolversTypes['Association']> }>;
+  AssociationType: AssociationType;
   Component: ResolverTypeWrapper<ComponentModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ComponentAlpha: ResolverTypeWrapper<ComponentAlphaRecordModel>;
   ComponentAlphaInput: ComponentAlphaInput;
   ComponentInput: ComponentInput;
+  ComponentKind: ComponentKind;
   ComponentPage: ResolverTypeWrapper<Omit<ComponentPage, 'data'> & { data: Array<ResolversTypes['Component']> }>;
   ComponentPatchInput: ComponentPatchInput;
   ComponentTargetRepoint: ResolverTypeWrapper<ComponentTargetRepointModel>;
@@ -1018,11 +1085,15 @@ export type ResolversTypes = {
   InstructionalClassificationInput: InstructionalClassificationInput;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
   KcFirmingEvent: ResolverTypeWrapper<KcFirmingEventModel>;
+  KcFirmingSource: KcFirmingSource;
   KcPrerequisite: ResolverTypeWrapper<KcPrerequisiteModel>;
   KcPrerequisitePage: ResolverTypeWrapper<Omit<KcPrerequisitePage, 'data'> & { data: Array<ResolversTypes['KcPrerequisite']> }>;
   KcRelation: ResolverTypeWrapper<KcRelationModel>;
   KcRelationPage: ResolverTypeWrapper<Omit<KcRelationPage, 'data'> & { data: Array<ResolversTypes['KcRelation']> }>;
+  KcRelationType: KcRelationType;
   KcReviewDecision: ResolverTypeWrapper<KcReviewDecisionModel>;
+  KcReviewDecisionValue: KcReviewDecisionValue;
+  KcVersionState: KcVersionState;
   KnowledgeComponent: ResolverTypeWrapper<KnowledgeComponentModel>;
   KnowledgeComponentAlpha: ResolverTypeWrapper<KnowledgeComponentAlpha>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
@@ -1033,13 +1104,17 @@ export type ResolversTypes = {
   KnowledgeComponentVersionInput: KnowledgeComponentVersionInput;
   KnowledgeComponentVersionPage: ResolverTypeWrapper<Omit<KnowledgeComponentVersionPage, 'data'> & { data: Array<ResolversTypes['KnowledgeComponentVersion']> }>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  PublicationStatus: PublicationStatus;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RecordStatus: RecordStatus;
   RemediationEntry: ResolverTypeWrapper<RemediationEntry>;
   RemediationEntryInput: RemediationEntryInput;
   Renderer: ResolverTypeWrapper<RendererRowModel>;
   RepointInput: RepointInput;
+  RepointOperation: RepointOperation;
   StandardKcMap: ResolverTypeWrapper<StandardKcMapModel>;
   StandardKcMapPage: ResolverTypeWrapper<Omit<StandardKcMapPage, 'data'> & { data: Array<ResolversTypes['StandardKcMap']> }>;
+  StandardKcRelationship: StandardKcRelationship;
   StandardsFramework: ResolverTypeWrapper<StandardsFrameworkModel>;
   StandardsFrameworkPage: ResolverTypeWrapper<Omit<StandardsFrameworkPage, 'data'> & { data: Array<ResolversTypes['StandardsFramework']> }>;
   TargetRef: ResolverTypeWrapper<TargetRefModel>;
@@ -1097,14 +1172,14 @@ export type ResolversParentTypes = {
 
 export type AssociationResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['Association'] = ResolversParentTypes['Association']> = {
   associationId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  associationType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  associationType?: Resolver<ResolversTypes['AssociationType'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   destinationId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   originId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   retiredAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sequenceNumber?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RecordStatus'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
@@ -1123,13 +1198,13 @@ export type ComponentResolvers<ContextType = GraphContext, ParentType extends Re
   documentId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   humanCodingScheme?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ComponentKind'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   parent?: Resolver<Maybe<ResolversTypes['Component']>, ParentType, ContextType>;
   parentComponentId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   position?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   retiredAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RecordStatus'], ParentType, ContextType>;
   studentId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1146,7 +1221,7 @@ export type ComponentAlphaResolvers<ContextType = GraphContext, ParentType exten
   expectedXp?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   gradeLevel?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   kcScopeDecision?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  publicationStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  publicationStatus?: Resolver<ResolversTypes['PublicationStatus'], ParentType, ContextType>;
   remediationEntries?: Resolver<Maybe<Array<ResolversTypes['RemediationEntry']>>, ParentType, ContextType>;
   rendererKind?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   rendererRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1167,7 +1242,7 @@ export type ComponentTargetRepointResolvers<ContextType = GraphContext, ParentTy
   actor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   component?: Resolver<ResolversTypes['Component'], ParentType, ContextType>;
   componentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  operation?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  operation?: Resolver<ResolversTypes['RepointOperation'], ParentType, ContextType>;
   previousTargetRef?: Resolver<Maybe<ResolversTypes['TargetRef']>, ParentType, ContextType>;
   recordedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   repointId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -1193,7 +1268,7 @@ export type KcFirmingEventResolvers<ContextType = GraphContext, ParentType exten
   kcId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   kcVersionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   recordedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['KcFirmingSource'], ParentType, ContextType>;
 };
 
 export type KcPrerequisiteResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['KcPrerequisite'] = ResolversParentTypes['KcPrerequisite']> = {
@@ -1204,7 +1279,7 @@ export type KcPrerequisiteResolvers<ContextType = GraphContext, ParentType exten
   prerequisite?: Resolver<Maybe<ResolversTypes['KnowledgeComponent']>, ParentType, ContextType>;
   prerequisiteId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   prerequisiteKcId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RecordStatus'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -1219,8 +1294,8 @@ export type KcRelationResolvers<ContextType = GraphContext, ParentType extends R
   from?: Resolver<Maybe<ResolversTypes['KnowledgeComponent']>, ParentType, ContextType>;
   fromKcId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   relationId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  relationType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  relationType?: Resolver<ResolversTypes['KcRelationType'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RecordStatus'], ParentType, ContextType>;
   to?: Resolver<Maybe<ResolversTypes['KnowledgeComponent']>, ParentType, ContextType>;
   toKcId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1233,7 +1308,7 @@ export type KcRelationPageResolvers<ContextType = GraphContext, ParentType exten
 
 export type KcReviewDecisionResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['KcReviewDecision'] = ResolversParentTypes['KcReviewDecision']> = {
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  decision?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  decision?: Resolver<ResolversTypes['KcReviewDecisionValue'], ParentType, ContextType>;
   decisionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   kcId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   kcVersionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -1250,12 +1325,12 @@ export type KnowledgeComponentResolvers<ContextType = GraphContext, ParentType e
   definition?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   kcId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  publicationStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  publicationStatus?: Resolver<ResolversTypes['PublicationStatus'], ParentType, ContextType>;
   relations?: Resolver<Array<ResolversTypes['KcRelation']>, ParentType, ContextType>;
   retiredAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sourceKcId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   standardMaps?: Resolver<Array<ResolversTypes['StandardKcMap']>, ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RecordStatus'], ParentType, ContextType>;
   storedAs?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   version?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1287,7 +1362,7 @@ export type KnowledgeComponentVersionResolvers<ContextType = GraphContext, Paren
   definition?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   firmingEventId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   kcId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['KcVersionState'], ParentType, ContextType>;
   versionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   versionNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
@@ -1350,10 +1425,10 @@ export type StandardKcMapResolvers<ContextType = GraphContext, ParentType extend
   kc?: Resolver<Maybe<ResolversTypes['KnowledgeComponent']>, ParentType, ContextType>;
   kcId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   mapId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  relationship?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  relationship?: Resolver<ResolversTypes['StandardKcRelationship'], ParentType, ContextType>;
   sourceReleaseId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   standardId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RecordStatus'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 

@@ -27,7 +27,7 @@ export type ActivitySource = {
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   sourceIri: Scalars['String']['output'];
-  status: Scalars['String']['output'];
+  status: ActivitySourceStatus;
 };
 
 export type ActivitySourcePage = {
@@ -35,6 +35,11 @@ export type ActivitySourcePage = {
   data: Array<ActivitySource>;
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
+
+/** active until retired. */
+export type ActivitySourceStatus =
+  | 'active'
+  | 'retired';
 
 /** An attendance moment with Ed-Fi descriptors resolved. */
 export type AttendanceEvent = {
@@ -183,8 +188,14 @@ export type ImportedRecord = {
   href: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   record: Scalars['Int']['output'];
-  resource: Scalars['String']['output'];
+  resource: ImportedResource;
 };
+
+/** Where a materialized row is read. */
+export type ImportedResource =
+  | 'attendanceEvents'
+  | 'disciplineEvents'
+  | 'events';
 
 export type Mutation = {
   __typename?: 'Mutation';
@@ -334,15 +345,21 @@ export type QueryEventsArgs = {
   studentId?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The adapter a producer row goes through. */
+export type SourceAdapter =
+  | 'sis_attendance_event_v1'
+  | 'sis_discipline_event_v1'
+  | 'vendor_learning_event_v1';
+
 export type SourceImport = {
   __typename?: 'SourceImport';
-  adapter: Scalars['String']['output'];
+  adapter: SourceAdapter;
   dryRun: Scalars['Boolean']['output'];
   id?: Maybe<Scalars['ID']['output']>;
   importId?: Maybe<Scalars['String']['output']>;
   sourceSystem: Scalars['String']['output'];
   /** materialized, or validated for a dry run. */
-  status: Scalars['String']['output'];
+  status: SourceImportStatus;
 };
 
 export type SourceImportInput = {
@@ -361,6 +378,11 @@ export type SourceImportResult = {
   import: SourceImport;
   materializedCount: Scalars['Int']['output'];
 };
+
+/** materialized, or validated for a dry run. */
+export type SourceImportStatus =
+  | 'materialized'
+  | 'validated';
 
 
 
@@ -472,6 +494,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   ActivitySourcePage: ResolverTypeWrapper<Omit<ActivitySourcePage, 'data'> & { data: Array<ResolversTypes['ActivitySource']> }>;
+  ActivitySourceStatus: ActivitySourceStatus;
   AttendanceEvent: ResolverTypeWrapper<MomentRecordModel>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   AttendanceEventPage: ResolverTypeWrapper<Omit<AttendanceEventPage, 'data'> & { data: Array<ResolversTypes['AttendanceEvent']> }>;
@@ -484,14 +507,17 @@ export type ResolversTypes = {
   EventInput: EventInput;
   EventPage: ResolverTypeWrapper<Omit<EventPage, 'data'> & { data: Array<ResolversTypes['Event']> }>;
   ImportedRecord: ResolverTypeWrapper<ImportedRecord>;
+  ImportedResource: ImportedResource;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Person: ResolverTypeWrapper<PersonReferenceModel>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  SourceAdapter: SourceAdapter;
   SourceImport: ResolverTypeWrapper<SourceImport>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   SourceImportInput: SourceImportInput;
   SourceImportResult: ResolverTypeWrapper<SourceImportResult>;
+  SourceImportStatus: SourceImportStatus;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -528,7 +554,7 @@ export type ActivitySourceResolvers<ContextType = GraphContext, ParentType exten
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   sourceIri?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ActivitySourceStatus'], ParentType, ContextType>;
 };
 
 export type ActivitySourcePageResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ActivitySourcePage'] = ResolversParentTypes['ActivitySourcePage']> = {
@@ -634,7 +660,7 @@ export type ImportedRecordResolvers<ContextType = GraphContext, ParentType exten
   href?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   record?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  resource?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  resource?: Resolver<ResolversTypes['ImportedResource'], ParentType, ContextType>;
 };
 
 export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSONObject'], any> {
@@ -667,12 +693,12 @@ export type QueryResolvers<ContextType = GraphContext, ParentType extends Resolv
 };
 
 export type SourceImportResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['SourceImport'] = ResolversParentTypes['SourceImport']> = {
-  adapter?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  adapter?: Resolver<ResolversTypes['SourceAdapter'], ParentType, ContextType>;
   dryRun?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   importId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sourceSystem?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['SourceImportStatus'], ParentType, ContextType>;
 };
 
 export type SourceImportResultResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['SourceImportResult'] = ResolversParentTypes['SourceImportResult']> = {
