@@ -62,18 +62,39 @@ export function requestContextOf(context: GraphContext): RequestContext {
 }
 
 /** One loader per name per request: `__resolveReference` and list fields only call `.load`. */
+function requestLoader<V>(
+  context: GraphContext,
+  name: string,
+  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<V[]>,
+): DataLoader<string, V> {
+  let loader = context.loaders.get(name) as DataLoader<string, V> | undefined;
+  if (!loader) {
+    const ctx = requestContextOf(context);
+    loader = new DataLoader<string, V>((keys) => batch(ctx, keys), { maxBatchSize: 500 });
+    context.loaders.set(name, loader as DataLoader<string, unknown>);
+  }
+  return loader;
+}
+
+/** Entities by id: the batch answers each key's entity or null. */
 export function loaderOf<V>(
   context: GraphContext,
   name: string,
   batch: (ctx: RequestContext, keys: readonly string[]) => Promise<Array<V | null>>,
 ): DataLoader<string, V | null> {
-  let loader = context.loaders.get(name) as DataLoader<string, V | null> | undefined;
-  if (!loader) {
-    const ctx = requestContextOf(context);
-    loader = new DataLoader<string, V | null>((keys) => batch(ctx, keys), { maxBatchSize: 500 });
-    context.loaders.set(name, loader as DataLoader<string, unknown>);
-  }
-  return loader;
+  return requestLoader(context, name, batch);
+}
+
+/** The lists keys own (children, tags, relations): a key the batch's map lacks owns none. */
+export function listLoaderOf<V>(
+  context: GraphContext,
+  name: string,
+  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<Map<string, V[]>>,
+): DataLoader<string, V[]> {
+  return requestLoader(context, name, async (ctx, keys) => {
+    const byKey = await batch(ctx, keys);
+    return keys.map((key) => byKey.get(key) ?? []);
+  });
 }
 
 /** A single read by id answers null for an unknown id, as GraphQL lookups do; other problems stay errors. */

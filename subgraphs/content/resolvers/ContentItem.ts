@@ -22,7 +22,7 @@ export function contentItemResolvers(
   return {
     __resolveReference: (reference, context) => itemLoader(context).load(reference.contentId),
     latestVersion: (item, _args, context) => (item.latest_version_id ? versionEntity(context, item.latest_version_id) : null),
-    kcTags: async (item, _args, context) => (await kcTagLoader(context).load(item.content_id)) ?? [],
+    kcTags: (item, _args, context) => kcTagLoader(context).load(item.content_id),
     versions: async (item, args, context) => {
       const page = await listVersions(db, runtime.cursors, requestContextOf(context), item.content_id, {
         ...(args.limit !== undefined && args.limit !== null ? { limit: String(args.limit) } : {}),
@@ -37,7 +37,7 @@ export function contentItemResolvers(
       }),
     trust: (item, args, context) =>
       readTrust(db, requestContextOf(context), item.content_id, args.versionId ? { version_id: args.versionId } : {}),
-    facets: async (item, _args, context) => (await facetLoader(context).load(item.content_id)) ?? [],
+    facets: (item, _args, context) => facetLoader(context).load(item.content_id),
     blueprint: (item, _args, context) =>
       item.content_kind === 'test_spec' ? nullWhenNotFound(getBlueprint(db, requestContextOf(context), item.content_id)) : null,
   };

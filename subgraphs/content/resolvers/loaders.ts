@@ -1,10 +1,10 @@
 import { DomainError } from '../../../platform/errors.ts';
-import { loaderOf, type GraphContext } from '../../../platform/graphql.ts';
+import { listLoaderOf, loaderOf, type GraphContext } from '../../../platform/graphql.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
-import { assignmentsOf, type FacetAssignment } from '../catalog/catalog.service.ts';
+import { assignmentsOf } from '../catalog/catalog.service.ts';
 import { loadVersionsWithEligibility, type VersionWithEligibility } from '../eligibility/eligibility.service.ts';
 import { loadItems, type ContentItem } from '../items/items.service.ts';
-import { activeKcTagsOf, type ContentKcTag } from '../kc-tags/kc-tags.service.ts';
+import { activeKcTagsOf } from '../kc-tags/kc-tags.service.ts';
 import { loadVersions, type ContentVersion } from '../versions/versions.service.ts';
 import type { ContentVersionParent } from './ContentVersion.ts';
 
@@ -18,15 +18,9 @@ function found<T>(value: T | null, versionId: string): T {
 export function contentLoaders(runtime: PlatformRuntime) {
   const { db } = runtime.database;
   const kcTagLoader = (context: GraphContext) =>
-    loaderOf<ContentKcTag[]>(context, 'content.kcTags', async (ctx, ids) => {
-      const found = await activeKcTagsOf(db, ctx, ids);
-      return ids.map((id) => found.get(id) ?? []);
-    });
+    listLoaderOf(context, 'content.kcTags', (ctx, ids) => activeKcTagsOf(db, ctx, ids));
   const facetLoader = (context: GraphContext) =>
-    loaderOf<FacetAssignment[]>(context, 'content.facets', async (ctx, ids) => {
-      const found = await assignmentsOf(db, ctx, ids);
-      return ids.map((id) => found.get(id) ?? []);
-    });
+    listLoaderOf(context, 'content.facets', (ctx, ids) => assignmentsOf(db, ctx, ids));
   const versionLoader = (context: GraphContext) =>
     loaderOf<VersionWithEligibility>(context, 'content.versionWithEligibility', async (ctx, ids) => {
       const found = await loadVersionsWithEligibility(db, ctx, ids);

@@ -12,8 +12,7 @@ export function componentResolvers({ componentLoader, childrenLoader }: Curricul
     __resolveReference: (reference, context) => componentLoader(context).load(reference.componentId),
     parent: (component, _args, context) =>
       component.parent_component_id ? componentLoader(context).load(component.parent_component_id) : null,
-    children: async (component, args, context) =>
-      (await childrenLoader(context, args.includeRetired).load(component.component_id)) ?? [],
+    children: (component, args, context) => childrenLoader(context, args.includeRetired).load(component.component_id),
   };
 }
 

@@ -19,8 +19,8 @@ export function knowledgeComponentResolvers(
   return {
     __resolveReference: (reference, context) => kcLoader(context).load(reference.kcId),
     versions: (kc, args, context) => listKcVersions(deps, ctxOf(context), kc.kc_id, queryOf(args)),
-    relations: async (kc, _args, context) => (await relationsLoader(context).load(kc.kc_id)) ?? [],
-    standardMaps: async (kc, _args, context) => (await standardMapsLoader(context).load(kc.kc_id)) ?? [],
+    relations: (kc, _args, context) => relationsLoader(context).load(kc.kc_id),
+    standardMaps: (kc, _args, context) => standardMapsLoader(context).load(kc.kc_id),
   };
 }
 

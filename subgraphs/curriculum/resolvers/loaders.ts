@@ -1,8 +1,8 @@
-import { loaderOf, type GraphContext } from '../../../platform/graphql.ts';
+import { listLoaderOf, loaderOf, type GraphContext } from '../../../platform/graphql.ts';
 import { loadChildren, loadComponents, type Component, type CurriculumDeps } from '../components/components.service.ts';
 import { loadKcs, type KnowledgeComponent } from '../kcs/kcs.service.ts';
-import { loadRelationsOf, type KcRelation } from '../kc-graph/kc-relations.service.ts';
-import { loadStandardMapsOf, type StandardKcMap } from '../standards/standards.service.ts';
+import { loadRelationsOf } from '../kc-graph/kc-relations.service.ts';
+import { loadStandardMapsOf } from '../standards/standards.service.ts';
 
 /** Per-request loaders: entity reads batch by id, list fields by parent. */
 export function curriculumLoaders(deps: CurriculumDeps) {
@@ -12,25 +12,18 @@ export function curriculumLoaders(deps: CurriculumDeps) {
       return ids.map((id) => found.get(id) ?? null);
     });
   const childrenLoader = (context: GraphContext, includeRetired: boolean) =>
-    loaderOf<Component[]>(context, `curriculum.children:${includeRetired}`, async (ctx, parentIds) => {
-      const byParent = await loadChildren(deps, ctx, parentIds, includeRetired);
-      return parentIds.map((id) => byParent.get(id) ?? []);
-    });
+    listLoaderOf(context, `curriculum.children:${includeRetired}`, (ctx, parentIds) =>
+      loadChildren(deps, ctx, parentIds, includeRetired),
+    );
   const kcLoader = (context: GraphContext) =>
     loaderOf<KnowledgeComponent>(context, 'curriculum.kc', async (ctx, ids) => {
       const found = new Map((await loadKcs(deps, ctx, ids)).map((kc) => [kc.kc_id, kc]));
       return ids.map((id) => found.get(id) ?? null);
     });
   const relationsLoader = (context: GraphContext) =>
-    loaderOf<KcRelation[]>(context, 'curriculum.kc-relations', async (ctx, kcIds) => {
-      const byKc = await loadRelationsOf(deps, ctx, kcIds);
-      return kcIds.map((id) => byKc.get(id) ?? []);
-    });
+    listLoaderOf(context, 'curriculum.kc-relations', (ctx, kcIds) => loadRelationsOf(deps, ctx, kcIds));
   const standardMapsLoader = (context: GraphContext) =>
-    loaderOf<StandardKcMap[]>(context, 'curriculum.standard-maps', async (ctx, kcIds) => {
-      const byKc = await loadStandardMapsOf(deps, ctx, kcIds);
-      return kcIds.map((id) => byKc.get(id) ?? []);
-    });
+    listLoaderOf(context, 'curriculum.standard-maps', (ctx, kcIds) => loadStandardMapsOf(deps, ctx, kcIds));
   return { componentLoader, childrenLoader, kcLoader, relationsLoader, standardMapsLoader };
 }
 
