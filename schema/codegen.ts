@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const MAPPERS: Record<string, Record<string, string>> = {
   curriculum: {
     Component: '../components/components.service.ts#Component',
-    ComponentAlpha: '../resolvers/ComponentAlpha.ts#ComponentAlphaRecord',
+    ComponentAlpha: '../resolvers/Component.ts#ComponentAlphaRecord',
     TargetRef: '../content-client.ts#TargetRef',
     ComponentTargetRepoint: '../repoint/repoint.service.ts#ComponentTargetRepoint',
     Association: '../associations/associations.service.ts#Association',

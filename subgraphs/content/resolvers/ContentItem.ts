@@ -28,7 +28,8 @@ export function contentItemResolvers(
         ...(args.limit !== undefined && args.limit !== null ? { limit: String(args.limit) } : {}),
         ...(args.cursor ? { cursor: args.cursor } : {}),
       });
-      return { data: await Promise.all(page.data.map((version) => versionEntity(context, version.version_id))).then(present), next_cursor: page.next_cursor };
+      const entities = await Promise.all(page.data.map((version) => versionEntity(context, version.version_id)));
+      return { data: present(entities), next_cursor: page.next_cursor };
     },
     studentView: (item, args, context) =>
       readStudentView(db, requestContextOf(context), item.content_id, {

@@ -45,7 +45,8 @@ export function contentLoaders(runtime: PlatformRuntime) {
 
   /** A version's eligibility, read with the version itself when it was not already. */
   const versionEligibility = async (context: GraphContext, version: ContentVersionParent) =>
-    version.release_eligibility ?? found(await versionLoader(context).load(version.version_id), version.version_id).eligibility;
+    version.release_eligibility ??
+    found(await versionLoader(context).load(version.version_id), version.version_id).eligibility;
 
   /** A version object carries its eligibility from the same batched statement. */
   const versionEntity = async (context: GraphContext, versionId: string) => {

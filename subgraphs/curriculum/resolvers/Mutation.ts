@@ -5,7 +5,12 @@ import { patchComponent, retireComponent } from '../components/component-edits.s
 import { repointComponent } from '../repoint/repoint.service.ts';
 import { createAssociation, patchAssociation } from '../associations/associations.service.ts';
 import { appendKcVersion, createKc, publishKc, retireKc } from '../kcs/kcs.service.ts';
-import { createFirmingEvent, createPrerequisite, createReviewDecision, retirePrerequisite } from '../kc-graph/kc-graph.service.ts';
+import {
+  createFirmingEvent,
+  createPrerequisite,
+  createReviewDecision,
+  retirePrerequisite,
+} from '../kc-graph/kc-graph.service.ts';
 import { createRelation, retireRelation } from '../kc-graph/kc-relations.service.ts';
 import type { MutationResolvers } from '../generated/graphql.ts';
 import { kcInputOf, snakeKeepingValues } from './inputs.ts';

@@ -1,6 +1,6 @@
 import { snakeKeys, queryStringOf } from '../../../platform/naming.ts';
 
-/** GraphQL arguments become the REST body and query shapes the service functions parse. */
+// GraphQL arguments become the REST body and query shapes the service functions parse.
 
 type Args = Record<string, unknown>;
 

@@ -1,1 +1,0 @@
-export interface ComponentAlphaRecord { scope_kc_refs?: string[] }
