@@ -101,14 +101,15 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     throw error;
   }
   const pool = { max: 1, transactionsInFlight: 0 };
-  const db = countTransactions(drizzle(client, { logger: new CountingLogger(stats) }) as unknown as Database, pool);
+  const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
+  const db = countTransactions(driverDb as unknown as Database, pool);
   return {
     db,
     driver: 'pglite',
     stats,
     pool,
     async migrate(service) {
-      await migrate(db as never, migrationOptions(service));
+      await migrate(driverDb, migrationOptions(service));
     },
     async ping() {
       await client.query('select 1');
@@ -126,7 +127,8 @@ async function openPostgres(url: string, stats: { queries: number }): Promise<Da
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
   const pool = { max: 10, transactionsInFlight: 0 };
   const client = postgres(url, { max: pool.max, onnotice: () => {} });
-  const db = countTransactions(drizzle(client, { logger: new CountingLogger(stats) }) as unknown as Database, pool);
+  const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
+  const db = countTransactions(driverDb as unknown as Database, pool);
   return {
     db,
     driver: 'postgres',
@@ -139,7 +141,7 @@ async function openPostgres(url: string, stats: { queries: number }): Promise<Da
       const reserved = await client.reserve();
       try {
         await reserved`select pg_advisory_lock(${lockId})`;
-        await migrate(db as never, migrationOptions(service));
+        await migrate(driverDb, migrationOptions(service));
       } finally {
         await reserved`select pg_advisory_unlock(${lockId})`;
         reserved.release();

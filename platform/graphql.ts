@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import {
   GraphQLError,
   execute,
@@ -11,6 +12,8 @@ import {
 } from 'graphql';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import type { Authenticator, Principal } from './auth.ts';
 import { DomainError, problemDefinition, qualifyCode, type ProblemNamespace } from './errors.ts';
 import type { RequestContext } from './context.ts';
@@ -59,18 +62,39 @@ export function requestContextOf(context: GraphContext): RequestContext {
 }
 
 /** One loader per name per request: `__resolveReference` and list fields only call `.load`. */
+function requestLoader<V>(
+  context: GraphContext,
+  name: string,
+  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<V[]>,
+): DataLoader<string, V> {
+  let loader = context.loaders.get(name) as DataLoader<string, V> | undefined;
+  if (!loader) {
+    const ctx = requestContextOf(context);
+    loader = new DataLoader<string, V>((keys) => batch(ctx, keys), { maxBatchSize: 500 });
+    context.loaders.set(name, loader as DataLoader<string, unknown>);
+  }
+  return loader;
+}
+
+/** Entities by id: the batch answers each key's entity or null. */
 export function loaderOf<V>(
   context: GraphContext,
   name: string,
   batch: (ctx: RequestContext, keys: readonly string[]) => Promise<Array<V | null>>,
 ): DataLoader<string, V | null> {
-  let loader = context.loaders.get(name) as DataLoader<string, V | null> | undefined;
-  if (!loader) {
-    const ctx = requestContextOf(context);
-    loader = new DataLoader<string, V | null>((keys) => batch(ctx, keys), { maxBatchSize: 500 });
-    context.loaders.set(name, loader as DataLoader<string, unknown>);
-  }
-  return loader;
+  return requestLoader(context, name, batch);
+}
+
+/** The lists keys own (children, tags, relations): a key the batch's map lacks owns none. */
+export function listLoaderOf<V>(
+  context: GraphContext,
+  name: string,
+  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<Map<string, V[]>>,
+): DataLoader<string, V[]> {
+  return requestLoader(context, name, async (ctx, keys) => {
+    const byKey = await batch(ctx, keys);
+    return keys.map((key) => byKey.get(key) ?? []);
+  });
 }
 
 /** A single read by id answers null for an unknown id, as GraphQL lookups do; other problems stay errors. */
@@ -82,6 +106,13 @@ export async function nullWhenNotFound<T>(read: Promise<T>): Promise<T | null> {
     throw error;
   }
 }
+
+/**
+ * The free-form scalars, one implementation for every subgraph: JSONObject (provenance, evidence,
+ * Caliper references) is any JSON object with its keys as authored; JSON is any JSON value.
+ */
+export const JSONObjectScalar = JSONObjectResolver;
+export const JSONScalar = JSONResolver;
 
 const snakeNames = new Map<string, string>();
 function snakeCase(name: string): string {
@@ -185,4 +216,12 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> 
   }
 }
 
-export type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
+/**
+ * A subgraph's schema from its SDL and its resolver map, typed by the service with the `Resolvers`
+ * generated from that SDL (npm run codegen). @apollo/subgraph types `__resolveReference` as a field
+ * resolver although it calls it as (reference, context, info), so no generated map fits its type:
+ * the map is handed over as the loose object Apollo reads, here only.
+ */
+export function subgraphSchema(sdl: string, resolvers: object): GraphQLSchema {
+  return buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as GraphQLResolverMap<unknown> });
+}

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import { parse } from 'graphql';
 import { contentIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
+import { subgraphSchema } from '../../platform/graphql.ts';
 import { CONTENT_NAMESPACE } from './errors.ts';
-import { contentResolvers } from './resolvers.ts';
+import { contentResolvers } from './resolvers/index.ts';
 import { itemRoutes } from './items/items.routes.ts';
 import { versionRoutes } from './versions/versions.routes.ts';
 import { eligibilityRoutes } from './eligibility/eligibility.routes.ts';
@@ -33,7 +32,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Items, append-only exact versions, release eligibility and trust.',
     root: SERVICE_ROOTS.content,
     namespace: CONTENT_NAMESPACE,
-    schema: buildSubgraphSchema({ typeDefs: parse(CONTENT_SDL), resolvers: contentResolvers(runtime, deps) as never }),
+    schema: subgraphSchema(CONTENT_SDL, contentResolvers(runtime, deps)),
     routes(app) {
       itemRoutes(app, runtime, deps);
       versionRoutes(app, runtime);

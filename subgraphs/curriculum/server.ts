@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import { parse } from 'graphql';
 import { curriculumIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
+import { subgraphSchema } from '../../platform/graphql.ts';
 import { CURRICULUM_NAMESPACE } from './errors.ts';
-import { curriculumResolvers } from './resolvers.ts';
+import { curriculumResolvers } from './resolvers/index.ts';
 import { componentRoutes } from './components/components.routes.ts';
 import { kcRoutes } from './kcs/kcs.routes.ts';
 import { kcGraphRoutes } from './kc-graph/kc-graph.routes.ts';
@@ -42,7 +41,7 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Component trees, the KC registry and exact content pins checked against the content service.',
     root: SERVICE_ROOTS.curriculum,
     namespace: CURRICULUM_NAMESPACE,
-    schema: buildSubgraphSchema({ typeDefs: parse(CURRICULUM_SDL), resolvers: curriculumResolvers(deps) as never }),
+    schema: subgraphSchema(CURRICULUM_SDL, curriculumResolvers(deps)),
     routes(app) {
       componentRoutes(app, runtime, deps);
       kcRoutes(app, runtime, deps);

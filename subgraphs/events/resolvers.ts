@@ -1,6 +1,6 @@
 import { queryStringOf } from '../../platform/naming.ts';
-import { JSONObjectResolver } from 'graphql-scalars';
-import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
+import { JSONObjectScalar, loaderOf, requestContextOf, type GraphContext } from '../../platform/graphql.ts';
+import type { Resolvers } from './generated/graphql.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 import { findEvents, getEvent, requireEventWithinBoundary, listEvents, recordEvents, type EventProjection, type EventReads } from './learning/events.service.ts';
 import { runSourceImport } from './imports/imports.service.ts';
@@ -9,11 +9,19 @@ import { findSources, listSources, registerSource, type ActivitySource } from '.
 
 type Args = Record<string, unknown>;
 
+/** The parents of the entities other subgraphs own: only their key. */
+export interface ContentItemReference {
+  contentId: string;
+}
+export interface PersonReference {
+  personId: string;
+}
+
 /** GraphQL sends omitted optional arguments as absent and explicit ones as null: both mean "not sent". */
 const sent = (args: Args): Args => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined));
 
 /** Thin adapters over the same service functions as REST; entity reads batch through loaders. */
-export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): GraphQLResolverMap<GraphContext> {
+export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Resolvers {
   const { db } = runtime.database;
   const sourceLoader = (context: GraphContext) =>
     loaderOf<ActivitySource>(context, 'events.source', async (ctx, ids) => {
@@ -39,54 +47,54 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Gr
     );
   const ctxOf = requestContextOf;
   return {
-    JSONObject: JSONObjectResolver,
+    JSONObject: JSONObjectScalar,
     Query: {
-      activitySources: (_root, args: Args, context) =>
+      activitySources: (_root, args, context) =>
         listSources(db, runtime.cursors, ctxOf(context), queryStringOf(args)),
-      activitySource: (_root, args: { id: string }, context) => sourceLoader(context).load(args.id),
-      events: (_root, args: Args, context) => listEvents(reads, ctxOf(context), sent(args)),
-      event: async (_root, args: { id: string }, context) => (await getEvent(reads, ctxOf(context), args.id)).data,
-      attendanceEvents: (_root, args: Args, context) => listAttendanceEvents(reads, ctxOf(context), sent(args)),
-      attendanceEvent: async (_root, args: { id: string }, context) => (await getAttendanceEvent(reads, ctxOf(context), args.id)).data,
-      disciplineEvents: (_root, args: Args, context) => listDisciplineEvents(reads, ctxOf(context), sent(args)),
-      disciplineEvent: async (_root, args: { id: string }, context) => (await getDisciplineEvent(reads, ctxOf(context), args.id)).data,
+      activitySource: (_root, args, context) => sourceLoader(context).load(args.id),
+      events: (_root, args, context) => listEvents(reads, ctxOf(context), sent(args)),
+      event: async (_root, args, context) => (await getEvent(reads, ctxOf(context), args.id)).data,
+      attendanceEvents: (_root, args, context) => listAttendanceEvents(reads, ctxOf(context), sent(args)),
+      attendanceEvent: async (_root, args, context) => (await getAttendanceEvent(reads, ctxOf(context), args.id)).data,
+      disciplineEvents: (_root, args, context) => listDisciplineEvents(reads, ctxOf(context), sent(args)),
+      disciplineEvent: async (_root, args, context) => (await getDisciplineEvent(reads, ctxOf(context), args.id)).data,
     },
     Mutation: {
-      registerActivitySource: async (_root, args: { sourceIri: string; name: string }, context) =>
+      registerActivitySource: async (_root, args, context) =>
         (await registerSource(db, ctxOf(context), args)).value,
-      recordEvents: async (_root, args: { events: Args[]; idempotencyKey?: string | null }, context) =>
+      recordEvents: async (_root, args, context) =>
         (await recordEvents(db, ctxOf(context), { events: args.events.map(sent) }, args.idempotencyKey ?? undefined)).value,
-      importSourceRecords: async (_root, args: { input: Args; idempotencyKey?: string | null }, context) =>
+      importSourceRecords: async (_root, args, context) =>
         (await runSourceImport(db, ctxOf(context), sent(args.input), args.idempotencyKey ?? undefined)).value,
     },
     ActivitySource: {
-      __resolveReference: (reference: { id: string }, context: GraphContext) => sourceLoader(context).load(reference.id),
+      __resolveReference: (reference, context) => sourceLoader(context).load(reference.id),
     },
     Event: {
-      __resolveReference: async (reference: { id: string }, context: GraphContext) => {
+      __resolveReference: async (reference, context) => {
         const event = await eventLoader(context).load(reference.id);
         if (event) requireEventWithinBoundary(ctxOf(context), event);
         return event;
       },
-      student: (event: EventProjection) => (event.studentId ? { personId: event.studentId } : null),
-      contentItem: (event: EventProjection) => (event.contentId ? { contentId: event.contentId } : null),
-      activitySource: (event: EventProjection, _args, context) => sourceLoader(context).load(event.activitySourceId),
+      student: (event) => (event.studentId ? { personId: event.studentId } : null),
+      contentItem: (event) => (event.contentId ? { contentId: event.contentId } : null),
+      activitySource: (event, _args, context) => sourceLoader(context).load(event.activitySourceId),
     },
     ContentItem: {
-      __resolveReference: (reference: { contentId: string }) => reference,
-      events: (item: { contentId: string }, args: Args, context) => listEvents(reads, ctxOf(context), { ...sent(args), contentId: item.contentId }),
+      __resolveReference: (reference) => reference,
+      events: (item, args, context) => listEvents(reads, ctxOf(context), { ...sent(args), contentId: item.contentId }),
     },
     Person: {
-      __resolveReference: (reference: { personId: string }) => reference,
-      givenName: async (person: { personId: string }, _args, context) => (await personLoader(context).load(person.personId))?.givenName ?? null,
-      familyName: async (person: { personId: string }, _args, context) => (await personLoader(context).load(person.personId))?.familyName ?? null,
-      events: (person: { personId: string }, args: Args, context) => listEvents(reads, ctxOf(context), { ...sent(args), studentId: person.personId }),
+      __resolveReference: (reference) => reference,
+      givenName: async (person, _args, context) => (await personLoader(context).load(person.personId))?.givenName ?? null,
+      familyName: async (person, _args, context) => (await personLoader(context).load(person.personId))?.familyName ?? null,
+      events: (person, args, context) => listEvents(reads, ctxOf(context), { ...sent(args), studentId: person.personId }),
     },
     AttendanceEvent: {
-      student: (moment: { studentId: string }) => ({ personId: moment.studentId }),
+      student: (moment) => ({ personId: moment.studentId }),
     },
     DisciplineEvent: {
-      student: (moment: { studentId: string }) => ({ personId: moment.studentId }),
+      student: (moment) => ({ personId: moment.studentId }),
     },
   };
 }

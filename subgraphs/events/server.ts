@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import { parse } from 'graphql';
 import { eventsIdempotency } from './tables.ts';
 import { DEMO_TENANT } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { contextFor } from '../../platform/context.ts';
 import type { PlatformRuntime, ServiceDefinition } from '../../platform/service.ts';
+import { subgraphSchema } from '../../platform/graphql.ts';
 import { EVENTS_NAMESPACE } from './errors.ts';
 import { sourceRoutes } from './sources/sources.routes.ts';
 import { eventRoutes } from './learning/events.routes.ts';
@@ -40,7 +39,7 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Immutable learning events over Caliper 1.2, source imports, attendance and discipline views.',
     root: SERVICE_ROOTS.events,
     namespace: EVENTS_NAMESPACE,
-    schema: buildSubgraphSchema({ typeDefs: parse(EVENTS_SDL), resolvers: eventsResolvers(runtime, reads) as never }),
+    schema: subgraphSchema(EVENTS_SDL, eventsResolvers(runtime, reads)),
     routes(app) {
       sourceRoutes(app, runtime);
       eventRoutes(app, runtime, reads);

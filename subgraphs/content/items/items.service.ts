@@ -93,7 +93,7 @@ function checkBlueprintFields(input: Record<string, unknown> & { content_kind: s
     return;
   }
   const parsed = Blueprint.safeParse(Object.fromEntries(BLUEPRINT_FIELDS.map((field) => [field, input[field]])));
-  if (!parsed.success) for (const issue of parsed.error.issues) issues.addIssue({ ...issue, code: 'custom', message: issue.message } as never);
+  if (!parsed.success) for (const issue of parsed.error.issues) issues.addIssue({ code: 'custom', path: issue.path, message: issue.message });
 }
 
 function blueprintOf(input: CreateItemInput): Blueprint {

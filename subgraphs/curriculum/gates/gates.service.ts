@@ -241,3 +241,10 @@ export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, inpu
     extensions: { validated_member_count: validated.length },
   });
 }
+
+export type GateContract = Awaited<ReturnType<typeof readGateContract>>;
+export type GateRemediationMap = GateContract['remediation_map'];
+export type GateStatus = Awaited<ReturnType<typeof readGateStatus>>;
+export type GateNextForm = Awaited<ReturnType<typeof readGateNextForm>>;
+export type GateRemediation = Awaited<ReturnType<typeof readGateRemediation>>;
+export type GateRemediationTarget = NonNullable<GateRemediation['remediation']>;

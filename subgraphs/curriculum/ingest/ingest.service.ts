@@ -215,14 +215,33 @@ async function requireEligiblePins(deps: IngestDeps, ctx: RequestContext, nodes:
 type Outcome = 'created' | 'unchanged' | 'updated' | 'reactivated';
 type JobRow = typeof sourceIngestJobs.$inferSelect;
 
+/** A course of a job as stored in its `courses` column. */
+export interface IngestedCourse {
+  sourced_id: string;
+  component_id: string;
+  routable: boolean;
+  anchor_reason: string | null;
+}
+
+/** One source row's outcome as stored in the job's `rows` column. */
+export interface IngestRowOutcome {
+  source_table: SourceTable;
+  sourced_id: string;
+  field: string;
+  component_id: string;
+  kind: string;
+  parent_component_id: string | null;
+  outcome: Outcome;
+}
+
 function presentJob(job: JobRow) {
   return {
     job_id: job.jobId,
     source_system: job.sourceSystem,
     producer_batch_id: job.producerBatchId,
     status: job.status,
-    courses: job.courses,
-    rows: job.rows,
+    courses: job.courses as IngestedCourse[],
+    rows: job.rows as IngestRowOutcome[],
     created_by: job.createdBy,
     created_at: isoTimestamp(job.createdAt),
   };
@@ -353,7 +372,7 @@ export async function ingestVendorCourse(deps: IngestDeps, ctx: RequestContext, 
     if (raced) return sameRun(raced, digest);
     await requireActiveKcs(tx, ctx.tenantId, nodes.flatMap((node) =>
       ((node.alpha.scope_kc_refs as string[] | undefined) ?? []).map((kcId, index) => ({ kcId, field: `${node.field}.scope_kc_refs.${index}` }))));
-    const outcomes: Array<{ source_table: SourceTable; sourced_id: string; field: string; component_id: string; kind: string; parent_component_id: string | null; outcome: Outcome }> = [];
+    const outcomes: IngestRowOutcome[] = [];
     for (const node of nodes) {
       const outcome = await stage(tx, ctx, node);
       outcomes.push({ source_table: node.table, sourced_id: node.sourcedId, field: node.field, component_id: node.componentId, kind: node.kind,

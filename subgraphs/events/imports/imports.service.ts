@@ -42,7 +42,7 @@ type ImportInput = z.infer<typeof SourceImportInput>;
 const RESOURCE_PATH = { events: 'events', attendanceEvents: 'attendance-events', disciplineEvents: 'discipline-events' } as const;
 
 export interface ImportAnswer {
-  import: { id: string | null; importId: string | null; status: 'materialized' | 'validated'; adapter: string; sourceSystem: string; dryRun: boolean };
+  import: { id: string | null; importId: string | null; status: 'materialized' | 'validated'; adapter: AdapterName; sourceSystem: string; dryRun: boolean };
   acceptedCount: number;
   materializedCount: number;
   data: Array<{ record: number; resource: Normalized['resource']; id: string; href: string }>;

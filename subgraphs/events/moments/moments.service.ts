@@ -97,6 +97,13 @@ export const ListDisciplineQuery = z
   })
   .strict();
 
+/** What the shared listing knows of a presented moment (GraphQL resolves its fields by name). */
+export interface MomentRecord {
+  studentId: string;
+  schoolId: string;
+  eventDate: string;
+}
+
 /** What differs between the two views; listing, paging, boundaries and names are shared. */
 interface MomentView<Row, Query extends z.ZodType> {
   what: string;
@@ -110,7 +117,7 @@ interface MomentView<Row, Query extends z.ZodType> {
   /** Equality filters: query field to column. */
   equals: Record<string, PgColumn>;
   idOf: (row: Row) => string;
-  present: (row: Row) => { studentId: string; schoolId: string; eventDate: string };
+  present: (row: Row) => MomentRecord;
 }
 
 const ATTENDANCE: MomentView<AttendanceRow, typeof ListAttendanceQuery> = {

@@ -1,0 +1,43 @@
+import { requestContextOf } from '../../../platform/graphql.ts';
+import { snakeKeys } from '../../../platform/naming.ts';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { assignFacet, defineFacet } from '../catalog/catalog.service.ts';
+import type { ContentDeps } from '../deps.ts';
+import { createItem, patchItem } from '../items/items.service.ts';
+import { tagKc } from '../kc-tags/kc-tags.service.ts';
+import { publishVersion } from '../publish/publish.service.ts';
+import { createReference, retireReference } from '../references/references.service.ts';
+import { recordQcDecision } from '../trust/trust.service.ts';
+import { appendVersion } from '../versions/versions.service.ts';
+import type { MutationResolvers } from '../generated/graphql.ts';
+
+export function mutationResolvers(runtime: PlatformRuntime, deps: ContentDeps): MutationResolvers {
+  const { db } = runtime.database;
+  return {
+    createContentItem: async (_root, args, context) => {
+      // Blueprint keys are data (kc references, item types): they pass through unconverted.
+      const { blueprint, ...metadata } = args.input;
+      const input = { ...(snakeKeys(metadata) as Record<string, unknown>), ...(blueprint ?? {}) };
+      return (await createItem(db, requestContextOf(context), input, args.idempotencyKey)).value;
+    },
+    patchContentItem: (_root, args, context) =>
+      patchItem(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.ifMatch),
+    tagContentKc: async (_root, args, context) =>
+      (await tagKc(deps, requestContextOf(context), args.contentId, snakeKeys(args.input))).value,
+    publishContentVersion: async (_root, args, context) =>
+      (await publishVersion(db, requestContextOf(context), args.contentId, { version_id: args.versionId }, args.idempotencyKey ?? undefined)).value,
+    defineCatalogFacet: (_root, args, context) => defineFacet(db, requestContextOf(context), snakeKeys(args.input)),
+    assignCatalogFacet: async (_root, args, context) => {
+      const { facetValue, provenance, ...rest } = args.input;
+      const input = { ...(snakeKeys(rest) as Record<string, unknown>), facet_value: facetValue, ...(provenance === undefined || provenance === null ? {} : { provenance }) };
+      return (await assignFacet(db, requestContextOf(context), args.contentId, input, args.idempotencyKey)).value;
+    },
+    createContentReference: async (_root, args, context) =>
+      (await createReference(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.idempotencyKey ?? undefined)).value,
+    retireContentReference: (_root, args, context) =>
+      retireReference(db, requestContextOf(context), args.contentId, args.referenceId),
+    appendContentVersion: async (_root, args, context) =>
+      (await appendVersion(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.idempotencyKey ?? undefined)).value,
+    recordQcDecision: async (_root, args, context) => (await recordQcDecision(db, requestContextOf(context), args.contentId, args.versionId, snakeKeys(args.input), args.idempotencyKey ?? undefined)).value,
+  };
+}

@@ -1,0 +1,29 @@
+import type { KnowledgeComponent } from '../kcs/kcs.service.ts';
+import type { ComponentAlphaResolvers, ComponentResolvers, TargetRefResolvers } from '../generated/graphql.ts';
+import type { CurriculumLoaders } from './loaders.ts';
+
+/** A component's alpha as stored (validated on write); its KC scope resolves to registry KCs. */
+export interface ComponentAlphaRecord {
+  scope_kc_refs?: string[];
+}
+
+export function componentResolvers({ componentLoader, childrenLoader }: CurriculumLoaders): ComponentResolvers {
+  return {
+    __resolveReference: (reference, context) => componentLoader(context).load(reference.componentId),
+    parent: (component, _args, context) =>
+      component.parent_component_id ? componentLoader(context).load(component.parent_component_id) : null,
+    children: (component, args, context) => childrenLoader(context, args.includeRetired).load(component.component_id),
+  };
+}
+
+export function componentAlphaResolvers({ kcLoader }: CurriculumLoaders): ComponentAlphaResolvers {
+  return {
+    scopeKcs: async (alpha, _args, context) =>
+      (await kcLoader(context).loadMany(alpha.scope_kc_refs ?? [])).filter((kc): kc is KnowledgeComponent => kc !== null && !(kc instanceof Error)),
+  };
+}
+
+/** A pin's version is content's ContentVersion entity. */
+export const targetRefResolvers: TargetRefResolvers = {
+  version: (ref) => ({ __typename: 'ContentVersion', versionId: ref.content_version_id }),
+};

@@ -1,0 +1,67 @@
+import { requestContextOf } from '../../../platform/graphql.ts';
+import { snakeKeys } from '../../../platform/naming.ts';
+import { createComponent, type CurriculumDeps } from '../components/components.service.ts';
+import { patchComponent, retireComponent } from '../components/component-edits.service.ts';
+import { repointComponent } from '../repoint/repoint.service.ts';
+import { createAssociation, patchAssociation } from '../associations/associations.service.ts';
+import { appendKcVersion, createKc, publishKc, retireKc } from '../kcs/kcs.service.ts';
+import {
+  createFirmingEvent,
+  createPrerequisite,
+  createReviewDecision,
+  retirePrerequisite,
+} from '../kc-graph/kc-graph.service.ts';
+import { createRelation, retireRelation } from '../kc-graph/kc-relations.service.ts';
+import { ingestVendorCourse } from '../ingest/ingest.service.ts';
+import type { MutationResolvers } from '../generated/graphql.ts';
+import { kcInputOf, snakeKeepingValues } from './inputs.ts';
+
+const ctxOf = requestContextOf;
+
+export function mutationResolvers(deps: CurriculumDeps): MutationResolvers {
+  return {
+    createComponent: async (_root, args, context) => (await createComponent(deps, ctxOf(context), snakeKeys(args.input))).value,
+    updateComponent: async (_root, args, context) =>
+      (await patchComponent(deps, ctxOf(context), args.componentId, snakeKeys(args.input), { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
+    retireComponent: async (_root, args, context) =>
+      (await retireComponent(deps, ctxOf(context), args.componentId, { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
+    repointComponent: async (_root, args, context) =>
+      (await repointComponent(deps, ctxOf(context), args.componentId, snakeKeys(args.input), args.idempotencyKey)).value,
+    createAssociation: async (_root, args, context) => {
+      const { sequenceNumber, ...names } = args.input;
+      const body = { ...names, ...(sequenceNumber !== undefined && sequenceNumber !== null ? { sequence_number: sequenceNumber } : {}) };
+      return (await createAssociation(deps, ctxOf(context), body, args.idempotencyKey ?? undefined)).value;
+    },
+    reorderAssociation: async (_root, args, context) =>
+      (
+        await patchAssociation(deps, ctxOf(context), args.associationId, { sequence_number: args.sequenceNumber }, {
+          ifMatch: args.ifMatch,
+          idempotencyKey: args.idempotencyKey,
+        })
+      ).value,
+    createKc: async (_root, args, context) =>
+      (await createKc(deps, ctxOf(context), kcInputOf(args.input), args.idempotencyKey ?? undefined)).value,
+    publishKc: async (_root, args, context) =>
+      (await publishKc(deps, ctxOf(context), args.kcId, { publication_status: 'published' }, { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
+    retireKc: async (_root, args, context) =>
+      (await retireKc(deps, ctxOf(context), args.kcId, { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
+    appendKcVersion: async (_root, args, context) =>
+      (await appendKcVersion(deps, ctxOf(context), args.kcId, kcInputOf(args.input ?? undefined), args.idempotencyKey)).value,
+    createKcPrerequisite: async (_root, args, context) =>
+      (
+        await createPrerequisite(deps, ctxOf(context), { prerequisite_kc_id: args.prerequisiteKcId, dependent_kc_id: args.dependentKcId }, args.idempotencyKey)
+      ).value,
+    retireKcPrerequisite: async (_root, args, context) =>
+      (await retirePrerequisite(deps, ctxOf(context), args.prerequisiteId, args.idempotencyKey)).value,
+    createKcRelation: async (_root, { idempotencyKey, ...input }, context) =>
+      (await createRelation(deps, ctxOf(context), snakeKeys(input), idempotencyKey)).value,
+    retireKcRelation: async (_root, args, context) =>
+      (await retireRelation(deps, ctxOf(context), args.relationId, args.idempotencyKey)).value,
+    recordKcReviewDecision: async (_root, { idempotencyKey, ...input }, context) =>
+      (await createReviewDecision(deps, ctxOf(context), snakeKeys(input), idempotencyKey)).value,
+    recordKcFirmingEvent: async (_root, { idempotencyKey, ...input }, context) =>
+      (await createFirmingEvent(deps, ctxOf(context), snakeKeepingValues(input, ['evidence']), idempotencyKey)).value,
+    ingestVendorCourse: async (_root, args, context) =>
+      (await ingestVendorCourse(deps, ctxOf(context), snakeKeepingValues(args.input, ['records', 'courses', 'courseComponents', 'componentResources']))).value,
+  };
+}

@@ -1,0 +1,33 @@
+import { snakeKeys, queryStringOf } from '../../../platform/naming.ts';
+
+// GraphQL arguments become the REST body and query shapes the service functions parse.
+
+type Args = Record<string, unknown>;
+
+const snakeName = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** Like snakeKeys, but the values of `keep` (free-form objects whose keys are data) are passed unchanged. */
+export function snakeKeepingValues(value: unknown, keep: readonly string[]): Record<string, unknown> | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const source = value as Record<string, unknown>;
+  const rest = Object.fromEntries(Object.entries(source).filter(([name]) => !keep.includes(name)));
+  const kept = Object.fromEntries(keep.filter((name) => source[name] !== undefined && source[name] !== null).map((name) => [snakeName(name), source[name]]));
+  return { ...(snakeKeys(rest) as Record<string, unknown>), ...kept };
+}
+
+const KC_ALPHA_OBJECTS = ['instructionalClassification', 'provenance'] as const;
+
+export function kcInputOf(input: Args | undefined): Args {
+  if (!input) return {};
+  const { alpha, ...rest } = input;
+  const body = snakeKeys(rest) as Args;
+  const converted = snakeKeepingValues(alpha, KC_ALPHA_OBJECTS);
+  return converted ? { ...body, alpha: converted } : body;
+}
+
+/** GraphQL list arguments become the REST query string the service parses. */
+export function queryOf(args: Args, renames: Record<string, string> = {}): Record<string, string> {
+  return queryStringOf(args, { updatedSince: 'updated_since', ...renames });
+}
+
+export const KC_QUERY_NAMES = { subjectId: 'subject_id', kcKind: 'kc_kind', publicationStatus: 'publication_status' };
