@@ -13,6 +13,7 @@ import { CursorCodec } from '../platform/cursor.ts';
 import { noDatabase, openDatabase } from '../platform/db.ts';
 import { formatGatewayError, formatGraphQLError, graphContextFrom, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
 import { createHttpApp } from '../platform/http.ts';
+import { refuseNulInGraphql } from '../platform/input-safety.ts';
 import { mountService, type PlatformRuntime, type ServiceDefinition } from '../platform/service.ts';
 import { contentService } from '../subgraphs/content/server.ts';
 import { curriculumService } from '../subgraphs/curriculum/server.ts';
@@ -164,6 +165,7 @@ async function mountGateway(
       ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       // No HTTP cache hints are served, so computing them per field is wasted work on the hot path.
       ApolloServerPluginCacheControlDisabled(),
+      refuseNulInGraphql(),
     ],
     formatError: formatGatewayError,
   });
@@ -181,7 +183,12 @@ async function mountSubgraph(app: FastifyInstance, runtime: PlatformRuntime, ser
     fieldResolver: snakeCaseFieldResolver,
     introspection: true,
     // Federated traces go to Apollo's hosted reporting, which this platform does not use.
-    plugins: [fastifyApolloDrainPlugin(app), ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled()],
+    plugins: [
+      fastifyApolloDrainPlugin(app),
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      refuseNulInGraphql(),
+    ],
     formatError: (formatted, error) => formatGraphQLError(formatted, error, service.namespace),
   });
   await apollo.start();

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Authenticator } from './auth.ts';
 import { contextFor, type RequestContext } from './context.ts';
 import { DomainError, allProblems, toProblem, type ProblemNamespace } from './errors.ts';
+import { refuseNulInRequests } from './input-safety.ts';
 
 /**
  * The HTTP kit every service uses: request and trace ids, one problem+json error handler per
@@ -38,6 +39,7 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
     reply.header('x-request-id', request.id);
   });
   describeOnlySchemas(app);
+  refuseNulInRequests(app, { graphqlPath: '/graphql' });
   // JSON is the only body the platform accepts unless a route's scope adds a parser (e.g. zip).
   app.removeContentTypeParser('text/plain');
   installProblemHandlers(app, undefined);
