@@ -73,7 +73,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     config,
     database,
     keyring,
-    auth: new Authenticator(keyring, config.jwksUrl),
+    auth: new Authenticator(keyring, config.remoteTokens),
     cursors: new CursorCodec(keyring.cursorSecret),
   };
   const services = hosted.map((name) => SERVICE_FACTORIES[name](runtime));

@@ -14,8 +14,8 @@ export interface PlatformConfig {
   databaseUrl: string | undefined;
   /** File holding the demo signing key and the cursor secret; shared by services that run apart. */
   keyFile: string;
-  /** Optional JWKS for real tenants' tokens. */
-  jwksUrl: string | undefined;
+  /** How real tenants' tokens are verified; unset: only the platform's own (demo) tokens are accepted. */
+  remoteTokens: RemoteTokenConfig | undefined;
   /** Published API roots the services call each other through. */
   contentUrl: string;
   peopleUrl: string;
@@ -28,6 +28,17 @@ export interface PlatformConfig {
   seedDemo: boolean;
   /** Public origin used in links (delivery URLs, descriptors). */
   publicOrigin: string;
+}
+
+/** A tenant identity provider: its JWKS, and the claims its tokens must carry for this platform. */
+export interface RemoteTokenConfig {
+  jwksUrl: string;
+  issuer: string;
+  audience: string;
+  /** Leeway on exp and nbf for clocks that disagree a little. */
+  clockSkewSeconds: number;
+  /** Least time between two JWKS fetches, so tokens naming unknown kids cannot make the platform hammer the IdP. */
+  jwksCooldownSeconds: number;
 }
 
 export const SERVICE_ROOTS = {
@@ -46,6 +57,22 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return parsed;
 }
 
+function remoteTokensFrom(env: NodeJS.ProcessEnv): RemoteTokenConfig | undefined {
+  if (!env.JWKS_URL) return undefined;
+  if (!env.JWT_ISSUER || !env.JWT_AUDIENCE) {
+    throw new Error('JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE: a token is only accepted for this issuer and audience');
+  }
+  const clockSkewSeconds = intFrom(env.JWT_CLOCK_SKEW_SECONDS, 30, 'JWT_CLOCK_SKEW_SECONDS');
+  if (clockSkewSeconds > 300) throw new Error('JWT_CLOCK_SKEW_SECONDS must be at most 300');
+  return {
+    jwksUrl: env.JWKS_URL,
+    issuer: env.JWT_ISSUER,
+    audience: env.JWT_AUDIENCE,
+    clockSkewSeconds,
+    jwksCooldownSeconds: intFrom(env.JWKS_COOLDOWN_SECONDS, 30, 'JWKS_COOLDOWN_SECONDS'),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const port = intFrom(env.PORT, 4000, 'PORT');
   const host = env.HOST ?? '127.0.0.1';
@@ -57,7 +84,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     keyFile: path.resolve(env.KEY_FILE ?? path.join(dataDir, 'platform-keys.json')),
-    jwksUrl: env.JWKS_URL || undefined,
+    remoteTokens: remoteTokensFrom(env),
     contentUrl: env.CONTENT_URL ?? `${publicOrigin}${SERVICE_ROOTS.content}`,
     peopleUrl: env.PEOPLE_URL ?? `${publicOrigin}${SERVICE_ROOTS.people}`,
     curriculumUrl: env.CURRICULUM_URL ?? `${publicOrigin}${SERVICE_ROOTS.curriculum}`,
