@@ -28,6 +28,10 @@ export interface PlatformConfig {
   seedDemo: boolean;
   /** Public origin used in links (delivery URLs, descriptors). */
   publicOrigin: string;
+  /** Serve the /dev/* routes (the demo token mint); DEV_ROUTES=off in production. */
+  devRoutes: boolean;
+  /** Demo tokens one client address may mint per minute, across all services. */
+  devMintPerMinute: number;
 }
 
 /** A tenant identity provider: its JWKS, and the claims its tokens must carry for this platform. */
@@ -55,6 +59,12 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return parsed;
+}
+
+function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value !== 'on' && value !== 'off') throw new Error(`${name} must be on or off, got "${value}"`);
+  return value === 'on';
 }
 
 function remoteTokensFrom(env: NodeJS.ProcessEnv): RemoteTokenConfig | undefined {
@@ -92,5 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     logLevel: env.LOG_LEVEL ?? 'info',
     seedDemo: env.SEED_DEMO !== 'false',
     publicOrigin,
+    devRoutes: onOff(env.DEV_ROUTES, true, 'DEV_ROUTES'),
+    devMintPerMinute: intFrom(env.DEV_MINT_PER_MINUTE, 10, 'DEV_MINT_PER_MINUTE'),
   };
 }
