@@ -30,6 +30,12 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
     },
     forceCloseConnections: true,
+    // Refused before routing (no service scope yet): still a problem, in the platform namespace.
+    frameworkErrors: (error, request, reply) => {
+      request.traceId ||= randomBytes(16).toString('hex');
+      const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is too long.' : 'The path is not valid percent-encoded UTF-8.';
+      sendProblem(reply, request, new DomainError('validation_failed', detail), undefined);
+    },
   });
   app.decorateRequest('traceId', '');
   app.addHook('onRequest', async (request, reply) => {
