@@ -14,11 +14,13 @@ import { noDatabase, openDatabase } from '../platform/db.ts';
 import { formatGatewayError, formatGraphQLError, graphContextFrom, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
 import { createHttpApp } from '../platform/http.ts';
 import { refuseNulInGraphql } from '../platform/input-safety.ts';
+import { PlatformMetrics } from '../platform/metrics.ts';
 import { mountService, type PlatformRuntime, type ServiceDefinition } from '../platform/service.ts';
 import { contentService } from '../subgraphs/content/server.ts';
 import { curriculumService } from '../subgraphs/curriculum/server.ts';
 import { eventsService } from '../subgraphs/events/server.ts';
 import { mountPeopleStandIn } from '../subgraphs/people/standin.ts';
+import { mountGraphiql } from './graphiql.ts';
 import { seedDemoTenant } from './seed.ts';
 
 /**
@@ -78,6 +80,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   };
   const services = hosted.map((name) => SERVICE_FACTORIES[name](runtime));
   const app = createHttpApp({ logLevel: config.logLevel });
+  const metrics = new PlatformMetrics(database);
+  metrics.install(app);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -95,12 +99,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   }
 
   if (options.gateway) {
-    await mountGateway(app, runtime, services, options.gateway.subgraphUrls ?? {});
+    await mountGateway(app, runtime, services, options.gateway.subgraphUrls ?? {}, metrics);
+    mountGraphiql(app);
     for (const [name, url] of Object.entries(options.gateway.restUrls ?? {})) {
       await app.register(httpProxy, { upstream: url, prefix: SERVICE_ROOTS[name as ServiceName], rewritePrefix: SERVICE_ROOTS[name as ServiceName] });
     }
   } else if (services.length === 1) {
-    await mountSubgraph(app, runtime, services[0]);
+    await mountSubgraph(app, runtime, services[0], metrics);
   }
 
   await app.listen({ port: config.port, host: config.host });
@@ -139,6 +144,7 @@ async function mountGateway(
   runtime: PlatformRuntime,
   services: ServiceDefinition[],
   subgraphUrls: Partial<Record<ServiceName, string>>,
+  metrics: PlatformMetrics,
 ): Promise<void> {
   const local = new Map(services.map((service) => [service.name, service]));
   const gateway = new ApolloGateway({
@@ -162,6 +168,7 @@ async function mountGateway(
     introspection: true,
     plugins: [
       fastifyApolloDrainPlugin(app),
+      metrics.graphqlPlugin('gateway'),
       ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       // No HTTP cache hints are served, so computing them per field is wasted work on the hot path.
       ApolloServerPluginCacheControlDisabled(),
@@ -177,7 +184,12 @@ async function mountGateway(
 }
 
 /** A service running alone serves its subgraph at /graphql for a remote gateway. */
-async function mountSubgraph(app: FastifyInstance, runtime: PlatformRuntime, service: ServiceDefinition): Promise<void> {
+async function mountSubgraph(
+  app: FastifyInstance,
+  runtime: PlatformRuntime,
+  service: ServiceDefinition,
+  metrics: PlatformMetrics,
+): Promise<void> {
   const apollo = new ApolloServer<GraphContext>({
     schema: service.schema,
     fieldResolver: snakeCaseFieldResolver,
@@ -185,6 +197,7 @@ async function mountSubgraph(app: FastifyInstance, runtime: PlatformRuntime, ser
     // Federated traces go to Apollo's hosted reporting, which this platform does not use.
     plugins: [
       fastifyApolloDrainPlugin(app),
+      metrics.graphqlPlugin(service.name),
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
       refuseNulInGraphql(),

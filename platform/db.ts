@@ -14,9 +14,30 @@ export interface DatabaseHandle {
   driver: 'pglite' | 'postgres' | 'none';
   /** Count of SQL statements sent, for query-count assertions and benchmarks. */
   stats: { queries: number };
+  /** Pool figures for the operators' metrics. */
+  pool: PoolFigures;
   migrate(service: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface PoolFigures {
+  max: number;
+  transactionsInFlight: number;
+}
+
+/** Each transaction holds one pool connection for its whole run, so counting them shows pool pressure. */
+function countTransactions(db: Database, pool: PoolFigures): Database {
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (run, config) => {
+    pool.transactionsInFlight += 1;
+    try {
+      return await transaction(run, config);
+    } finally {
+      pool.transactionsInFlight -= 1;
+    }
+  }) as Database['transaction'];
+  return db;
 }
 
 const MIGRATIONS_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../drizzle');
@@ -41,11 +62,13 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     await unlock();
     throw error;
   }
-  const db = drizzle(client, { logger: new CountingLogger(stats) }) as unknown as Database;
+  const pool = { max: 1, transactionsInFlight: 0 };
+  const db = countTransactions(drizzle(client, { logger: new CountingLogger(stats) }) as unknown as Database, pool);
   return {
     db,
     driver: 'pglite',
     stats,
+    pool,
     async migrate(service) {
       await migrate(db as never, migrationOptions(service));
     },
@@ -63,12 +86,14 @@ async function openPostgres(url: string, stats: { queries: number }): Promise<Da
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-  const client = postgres(url, { max: 10, onnotice: () => {} });
-  const db = drizzle(client, { logger: new CountingLogger(stats) }) as unknown as Database;
+  const pool = { max: 10, transactionsInFlight: 0 };
+  const client = postgres(url, { max: pool.max, onnotice: () => {} });
+  const db = countTransactions(drizzle(client, { logger: new CountingLogger(stats) }) as unknown as Database, pool);
   return {
     db,
     driver: 'postgres',
     stats,
+    pool,
     async migrate(service) {
       // Services started together must not race on creating the same schema: whoever holds the
       // session lock migrates, the others wait for it and then find nothing left to do.
@@ -115,6 +140,7 @@ export function noDatabase(): DatabaseHandle {
     }),
     driver: 'none',
     stats: { queries: 0 },
+    pool: { max: 0, transactionsInFlight: 0 },
     async migrate() {},
     async ping() {},
     async close() {},

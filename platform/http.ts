@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import { z } from 'zod';
 import type { Authenticator } from './auth.ts';
@@ -16,10 +17,27 @@ declare module 'fastify' {
   interface FastifyRequest {
     traceId: string;
   }
+  interface FastifyReply {
+    /** The problem code this reply answered with (counted by the metrics). */
+    problemCode: string;
+  }
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+const traceIds = new WeakMap<IncomingMessage, string>();
+
+/** The trace id of a W3C `traceparent` header, or a new one; an all-zero id is invalid and starts a new trace. */
+function traceIdOf(request: IncomingMessage): string {
+  let traceId = traceIds.get(request);
+  if (traceId === undefined) {
+    const match = TRACEPARENT.exec(String(request.headers.traceparent ?? ''));
+    traceId = match && !/^0+$/.test(match[1]) ? match[1] : randomBytes(16).toString('hex');
+    traceIds.set(request, traceId);
+  }
+  return traceId;
+}
 
 export function createHttpApp(options: { logLevel: string; bodyLimit?: number }): FastifyInstance {
   const app = Fastify({
@@ -32,16 +50,18 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
     forceCloseConnections: true,
     // Refused before routing (no service scope yet): still a problem, in the platform namespace.
     frameworkErrors: (error, request, reply) => {
-      request.traceId ||= randomBytes(16).toString('hex');
+      request.traceId ||= traceIdOf(request.raw);
       const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is too long.' : 'The path is not valid percent-encoded UTF-8.';
       sendProblem(reply, request, new DomainError('validation_failed', detail), undefined);
     },
+    // Every log line of a request carries the caller's trace, as its problems do.
+    childLoggerFactory: (logger, bindings, childOptions, rawRequest) =>
+      logger.child({ ...bindings, traceId: traceIdOf(rawRequest as IncomingMessage) }, childOptions),
   });
   app.decorateRequest('traceId', '');
+  app.decorateReply('problemCode', '');
   app.addHook('onRequest', async (request, reply) => {
-    const traceparent = request.headers.traceparent;
-    const match = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null;
-    request.traceId = match ? match[1] : randomBytes(16).toString('hex');
+    request.traceId = traceIdOf(request.raw);
     reply.header('x-request-id', request.id);
   });
   describeOnlySchemas(app);
@@ -98,6 +118,7 @@ export function sendProblem(
   const problem = toProblem(error, { requestId: request.id, traceId: request.traceId }, namespace);
   if (error.headers) reply.headers(error.headers);
   if (problem.status === 401) reply.header('www-authenticate', 'Bearer');
+  reply.problemCode = problem.code;
   return reply.code(problem.status).type('application/problem+json').send(problem);
 }
 

@@ -85,7 +85,9 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
           components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
         },
       });
-      await scope.register(swaggerUi, { routePrefix: '/docs' });
+      // Without indexPrefix the page at /docs (no trailing slash) asks for /docs/static/... outside
+      // the service root: a known behaviour of @fastify/swagger-ui under a prefix.
+      await scope.register(swaggerUi, { routePrefix: '/docs', indexPrefix: service.root });
       scope.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
 
       declareRoute(scope, 'service', {
