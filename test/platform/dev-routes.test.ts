@@ -1,24 +1,25 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../platform/config.ts';
 import { FixedWindowLimiter } from '../../platform/rate-limit.ts';
 import { http, roots, startTestPlatform, type TestPlatform } from '../kit.ts';
 
 /** The demo mint: off with DEV_ROUTES=off, and limited per client address across all services. */
 
-const started: TestPlatform[] = [];
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((platform) => platform.close()));
+let devRoutesOff: TestPlatform;
+let smallMintBudget: TestPlatform;
+beforeAll(async () => {
+  [devRoutesOff, smallMintBudget] = await Promise.all([
+    startTestPlatform({ env: { DEV_ROUTES: 'off' } }),
+    startTestPlatform({ env: { DEV_MINT_PER_MINUTE: '3' } }),
+  ]);
 });
-
-async function platformWith(env: Record<string, string>): Promise<TestPlatform> {
-  const platform = await startTestPlatform({ env });
-  started.push(platform);
-  return platform;
-}
+afterAll(async () => {
+  await Promise.all([devRoutesOff?.close(), smallMintBudget?.close()]);
+});
 
 describe('DEV_ROUTES', () => {
   it('off: every /dev/* route answers the 404 problem and the descriptor names no mint', async () => {
-    const platform = await platformWith({ DEV_ROUTES: 'off' });
+    const platform = devRoutesOff;
     for (const root of [roots.curriculum, roots.content, roots.events]) {
       const minted = await http(platform, 'POST', `${root}/dev/mint?tenantId=demo`);
       expect(minted.status, root).toBe(404);
@@ -42,7 +43,7 @@ describe('DEV_ROUTES', () => {
 
 describe('the mint rate limit', () => {
   it('answers 429 with Retry-After once an address has spent its budget, across every service', async () => {
-    const platform = await platformWith({ DEV_MINT_PER_MINUTE: '3' });
+    const platform = smallMintBudget;
     const mint = (root: string) => http(platform, 'POST', `${root}/dev/mint?tenantId=demo`);
     expect((await mint(roots.curriculum)).status).toBe(200);
     expect((await mint(roots.content)).status).toBe(200);

@@ -291,5 +291,5 @@ describe('fuzzing every documented operation', () => {
     }
     if (faults.length > 0) console.log(`${service} faults (FUZZ_SEED=${SEED}):\n${faults.join('\n')}`);
     expect(faults, `seed ${SEED}`).toEqual([]);
-  });
+  }, 120_000);
 });
