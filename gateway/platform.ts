@@ -13,6 +13,7 @@ import { CursorCodec } from '../platform/cursor.ts';
 import { noDatabase, openDatabase } from '../platform/db.ts';
 import { formatGatewayError, formatGraphQLError, graphContextFrom, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
 import { createHttpApp } from '../platform/http.ts';
+import { refuseNulInGraphql } from '../platform/input-safety.ts';
 import { PlatformMetrics } from '../platform/metrics.ts';
 import { mountService, type PlatformRuntime, type ServiceDefinition } from '../platform/service.ts';
 import { contentService } from '../subgraphs/content/server.ts';
@@ -74,7 +75,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     config,
     database,
     keyring,
-    auth: new Authenticator(keyring, config.jwksUrl),
+    auth: new Authenticator(keyring, config.remoteTokens),
     cursors: new CursorCodec(keyring.cursorSecret),
   };
   const services = hosted.map((name) => SERVICE_FACTORIES[name](runtime));
@@ -172,6 +173,7 @@ async function mountGateway(
       ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
       // No HTTP cache hints are served, so computing them per field is wasted work on the hot path.
       ApolloServerPluginCacheControlDisabled(),
+      refuseNulInGraphql(),
     ],
     formatError: formatGatewayError,
   });
@@ -199,6 +201,7 @@ async function mountSubgraph(
       metrics.graphqlPlugin(service.name),
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
+      refuseNulInGraphql(),
     ],
     formatError: (formatted, error) => formatGraphQLError(formatted, error, service.namespace),
   });

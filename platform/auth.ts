@@ -8,11 +8,13 @@ import {
   exportJWK,
   importJWK,
   createRemoteJWKSet,
+  decodeProtectedHeader,
   errors as joseErrors,
   type JWK,
   type CryptoKey,
   type JWTPayload,
 } from 'jose';
+import type { RemoteTokenConfig } from './config.ts';
 import { DomainError } from './errors.ts';
 
 /**
@@ -25,6 +27,14 @@ export const DEMO_TENANT = 'demo';
 const ISSUER = 'urn:adaptive-learning:platform';
 const ALG = 'ES256';
 const DEMO_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
+/**
+ * What a tenant's identity provider may sign with: asymmetric algorithms only, so a key published in
+ * a JWKS can never serve as an HMAC secret. jose further requires the JWK chosen by kid to fit the
+ * algorithm (its kty and curve, and its own alg when the JWK declares one).
+ */
+export const REMOTE_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
+const JWKS_MAX_AGE_MS = 10 * 60 * 1000;
+const JWKS_TIMEOUT_MS = 5000;
 
 /** Identity boundary claims (events): a token carrying any of them is boundary-scoped. */
 export interface Boundary {
@@ -119,9 +129,16 @@ export class Authenticator {
 
   constructor(
     private readonly keyring: Keyring,
-    jwksUrl?: string,
+    private readonly remote?: RemoteTokenConfig,
   ) {
-    this.remoteJwks = jwksUrl ? createRemoteJWKSet(new URL(jwksUrl)) : undefined;
+    // Cached keys; a token naming an unknown kid (key rotation) refetches, at most once per cooldown.
+    this.remoteJwks = remote
+      ? createRemoteJWKSet(new URL(remote.jwksUrl), {
+          cacheMaxAge: JWKS_MAX_AGE_MS,
+          cooldownDuration: remote.jwksCooldownSeconds * 1000,
+          timeoutDuration: JWKS_TIMEOUT_MS,
+        })
+      : undefined;
   }
 
   async sign(request: TokenRequest): Promise<string> {
@@ -165,18 +182,23 @@ export class Authenticator {
     return principal;
   }
 
+  /** The platform's own tokens carry its kid; any other token is a tenant IdP's, when one is configured. */
   private async verify(token: string): Promise<JWTPayload> {
     try {
-      const { payload } = await jwtVerify(token, this.keyring.publicKey, { issuer: ISSUER, algorithms: [ALG] });
+      const { kid } = decodeProtectedHeader(token);
+      if (this.remote && this.remoteJwks && kid !== this.keyring.kid) {
+        const { payload } = await jwtVerify(token, this.remoteJwks, {
+          issuer: this.remote.issuer,
+          audience: this.remote.audience,
+          algorithms: REMOTE_TOKEN_ALGORITHMS,
+          requiredClaims: ['exp'],
+          clockTolerance: this.remote.clockSkewSeconds,
+        });
+        return payload;
+      }
+      const { payload } = await jwtVerify(token, this.keyring.publicKey, { issuer: ISSUER, algorithms: [ALG], requiredClaims: ['exp'] });
       return payload;
     } catch (error) {
-      if (this.remoteJwks && error instanceof joseErrors.JWSSignatureVerificationFailed) {
-        try {
-          return (await jwtVerify(token, this.remoteJwks)).payload;
-        } catch (remoteError) {
-          throw tokenProblem(remoteError);
-        }
-      }
       throw tokenProblem(error);
     }
   }
@@ -186,6 +208,16 @@ function tokenProblem(error: unknown): DomainError {
   if (error instanceof joseErrors.JWTExpired) return new DomainError('unauthenticated', 'The bearer token has expired.');
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
     return new DomainError('unauthenticated', 'The bearer token signature is not valid.');
+  }
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    return new DomainError('unauthenticated', `The bearer token's ${error.claim} claim is missing or not accepted here.`);
+  }
+  if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JOSEAlgNotAllowed) {
+    return new DomainError('unauthenticated', 'The bearer token is not signed by a key and algorithm the identity provider publishes.');
+  }
+  // The IdP's key set could not be fetched: the token cannot be checked, which is never a server error of ours.
+  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid || !(error instanceof joseErrors.JOSEError)) {
+    return new DomainError('unauthenticated', "The identity provider's keys could not be fetched to check the bearer token.");
   }
   return new DomainError('unauthenticated', 'The bearer token is malformed or not valid.');
 }

@@ -14,8 +14,8 @@ export interface PlatformConfig {
   databaseUrl: string | undefined;
   /** File holding the demo signing key and the cursor secret; shared by services that run apart. */
   keyFile: string;
-  /** Optional JWKS for real tenants' tokens. */
-  jwksUrl: string | undefined;
+  /** How real tenants' tokens are verified; unset: only the platform's own (demo) tokens are accepted. */
+  remoteTokens: RemoteTokenConfig | undefined;
   /** Published API roots the services call each other through. */
   contentUrl: string;
   /** {events_root}: curriculum reads served forms and graded results there. */
@@ -30,6 +30,21 @@ export interface PlatformConfig {
   seedDemo: boolean;
   /** Public origin used in links (delivery URLs, descriptors). */
   publicOrigin: string;
+  /** Serve the /dev/* routes (the demo token mint); DEV_ROUTES=off in production. */
+  devRoutes: boolean;
+  /** Demo tokens one client address may mint per minute, across all services. */
+  devMintPerMinute: number;
+}
+
+/** A tenant identity provider: its JWKS, and the claims its tokens must carry for this platform. */
+export interface RemoteTokenConfig {
+  jwksUrl: string;
+  issuer: string;
+  audience: string;
+  /** Leeway on exp and nbf for clocks that disagree a little. */
+  clockSkewSeconds: number;
+  /** Least time between two JWKS fetches, so tokens naming unknown kids cannot make the platform hammer the IdP. */
+  jwksCooldownSeconds: number;
 }
 
 export const SERVICE_ROOTS = {
@@ -48,6 +63,28 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return parsed;
 }
 
+function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value !== 'on' && value !== 'off') throw new Error(`${name} must be on or off, got "${value}"`);
+  return value === 'on';
+}
+
+function remoteTokensFrom(env: NodeJS.ProcessEnv): RemoteTokenConfig | undefined {
+  if (!env.JWKS_URL) return undefined;
+  if (!env.JWT_ISSUER || !env.JWT_AUDIENCE) {
+    throw new Error('JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE: a token is only accepted for this issuer and audience');
+  }
+  const clockSkewSeconds = intFrom(env.JWT_CLOCK_SKEW_SECONDS, 30, 'JWT_CLOCK_SKEW_SECONDS');
+  if (clockSkewSeconds > 300) throw new Error('JWT_CLOCK_SKEW_SECONDS must be at most 300');
+  return {
+    jwksUrl: env.JWKS_URL,
+    issuer: env.JWT_ISSUER,
+    audience: env.JWT_AUDIENCE,
+    clockSkewSeconds,
+    jwksCooldownSeconds: intFrom(env.JWKS_COOLDOWN_SECONDS, 30, 'JWKS_COOLDOWN_SECONDS'),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const port = intFrom(env.PORT, 4000, 'PORT');
   const host = env.HOST ?? '127.0.0.1';
@@ -59,7 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     keyFile: path.resolve(env.KEY_FILE ?? path.join(dataDir, 'platform-keys.json')),
-    jwksUrl: env.JWKS_URL || undefined,
+    remoteTokens: remoteTokensFrom(env),
     contentUrl: env.CONTENT_URL ?? `${publicOrigin}${SERVICE_ROOTS.content}`,
     eventsUrl: env.EVENTS_URL ?? `${publicOrigin}${SERVICE_ROOTS.events}`,
     peopleUrl: env.PEOPLE_URL ?? `${publicOrigin}${SERVICE_ROOTS.people}`,
@@ -68,5 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     logLevel: env.LOG_LEVEL ?? 'info',
     seedDemo: env.SEED_DEMO !== 'false',
     publicOrigin,
+    devRoutes: onOff(env.DEV_ROUTES, true, 'DEV_ROUTES'),
+    devMintPerMinute: intFrom(env.DEV_MINT_PER_MINUTE, 10, 'DEV_MINT_PER_MINUTE'),
   };
 }

@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Logger } from 'drizzle-orm/logger';
 import type { PlatformConfig } from './config.ts';
+import { lockDataDirectory } from './data-dir-lock.ts';
 
 /** One handle type for both drivers: domain code never knows which one it runs on. */
 export type Database = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -49,55 +49,17 @@ class CountingLogger implements Logger {
   }
 }
 
-/**
- * PGlite does not lock its data directory and a second process on it corrupts it, so the first
- * process takes a lock file and a second one refuses to start.
- */
-function lockDataDirectory(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const lockFile = path.join(dataDir, 'platform.lock');
-  try {
-    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const holder = Number(fs.readFileSync(lockFile, 'utf8'));
-    if (Number.isInteger(holder) && processIsAlive(holder)) {
-      throw new Error(
-        `DATA_DIR ${dataDir} is in use by process ${holder}; PGlite allows one process per data directory. ` +
-          'Stop the other process or choose another DATA_DIR.',
-      );
-    }
-    fs.writeFileSync(lockFile, String(process.pid));
-  }
-  return () => {
-    try {
-      if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.unlinkSync(lockFile);
-    } catch {
-      // already gone
-    }
-  };
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function openPglite(config: PlatformConfig, stats: { queries: number }): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   const pgDir = path.join(config.dataDir, 'pglite');
-  const unlock = lockDataDirectory(config.dataDir);
+  const unlock = await lockDataDirectory(config.dataDir);
   let client: InstanceType<typeof PGlite>;
   try {
     client = await PGlite.create(pgDir);
   } catch (error) {
-    unlock();
+    await unlock();
     throw error;
   }
   const pool = { max: 1, transactionsInFlight: 0 };
@@ -116,7 +78,7 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     },
     async close() {
       await client.close();
-      unlock();
+      await unlock();
     },
   };
 }

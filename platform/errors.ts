@@ -32,6 +32,7 @@ const PLATFORM_CODES = {
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'The body must be application/json' },
   precondition_required: { status: 428, title: 'This write needs the ETag of the resource in its precondition header' },
+  rate_limited: { status: 429, title: 'Too many requests from this address; retry after Retry-After seconds' },
   internal_error: { status: 500, title: 'An unexpected error occurred' },
   demo_mint_refused: { status: 400, title: 'Only the demo tenant can mint a token here' },
 } satisfies Record<string, ProblemDefinition>;

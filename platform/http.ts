@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Authenticator } from './auth.ts';
 import { contextFor, type RequestContext } from './context.ts';
 import { DomainError, allProblems, toProblem, type ProblemNamespace } from './errors.ts';
+import { refuseNulInRequests } from './input-safety.ts';
 
 /**
  * The HTTP kit every service uses: request and trace ids, one problem+json error handler per
@@ -47,6 +48,12 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
     },
     forceCloseConnections: true,
+    // Refused before routing (no service scope yet): still a problem, in the platform namespace.
+    frameworkErrors: (error, request, reply) => {
+      request.traceId ||= traceIdOf(request.raw);
+      const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is too long.' : 'The path is not valid percent-encoded UTF-8.';
+      sendProblem(reply, request, new DomainError('validation_failed', detail), undefined);
+    },
     // Every log line of a request carries the caller's trace, as its problems do.
     childLoggerFactory: (logger, bindings, childOptions, rawRequest) =>
       logger.child({ ...bindings, traceId: traceIdOf(rawRequest as IncomingMessage) }, childOptions),
@@ -58,6 +65,7 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
     reply.header('x-request-id', request.id);
   });
   describeOnlySchemas(app);
+  refuseNulInRequests(app, { graphqlPath: '/graphql' });
   // JSON is the only body the platform accepts unless a route's scope adds a parser (e.g. zip).
   app.removeContentTypeParser('text/plain');
   installProblemHandlers(app, undefined);

@@ -10,6 +10,7 @@ import type { DatabaseHandle } from './db.ts';
 import { DomainError, type ProblemNamespace } from './errors.ts';
 import { acceptEmptyJsonOnDelete, declareRoute, describeOnlySchemas, installProblemHandlers } from './http.ts';
 import { sweepIdempotencyRecords, type IdempotencyTable } from './idempotency.ts';
+import { FixedWindowLimiter } from './rate-limit.ts';
 
 /** What every service is built from: shared by all services of one process. */
 export interface PlatformRuntime {
@@ -104,30 +105,46 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
           openapi: `${service.root}/openapi.json`,
           docs: `${service.root}/docs`,
           graphql: '/graphql',
-          mint: `POST ${service.root}/dev/mint?tenantId=${DEMO_TENANT}`,
+          ...(runtime.config.devRoutes ? { mint: `POST ${service.root}/dev/mint?tenantId=${DEMO_TENANT}` } : {}),
         }),
       });
-      declareRoute(scope, 'service', {
-        method: 'POST',
-        url: '/dev/mint',
-        summary: 'Mint a demo token (demo tenant only)',
-        querystring: mintQuery,
-        public: true,
-        handler: async (request) => {
-          const parsed = mintQuery.safeParse(request.query);
-          if (!parsed.success || parsed.data.tenantId !== DEMO_TENANT) {
-            throw new DomainError('demo_mint_refused', `Minting works for tenantId=${DEMO_TENANT} only; real tenants use their identity provider.`, {
-              fieldErrors: [{ field: 'tenantId', message: `must be ${DEMO_TENANT}` }],
-            });
-          }
-          return service.mintResponse(await runtime.auth.mintDemoToken());
-        },
-      });
+      if (runtime.config.devRoutes) declareDevRoutes(scope, runtime, service);
       service.routes(scope);
     },
     { prefix: service.root },
   );
   sweepPeriodically(app, runtime, service.idempotency);
+}
+
+/** One mint budget per process, so the three services' mint routes do not each grant a full one. */
+const mintLimiters = new WeakMap<PlatformRuntime, FixedWindowLimiter>();
+
+/** The /dev/* routes: absent with DEV_ROUTES=off, so they answer the 404 problem of any unknown path. */
+function declareDevRoutes(scope: FastifyInstance, runtime: PlatformRuntime, service: ServiceDefinition): void {
+  const mintBudget = mintLimiters.get(runtime) ?? new FixedWindowLimiter(runtime.config.devMintPerMinute, 60_000);
+  mintLimiters.set(runtime, mintBudget);
+  declareRoute(scope, 'service', {
+    method: 'POST',
+    url: '/dev/mint',
+    summary: 'Mint a demo token (demo tenant only; limited per client address)',
+    querystring: mintQuery,
+    public: true,
+    handler: async (request) => {
+      const retryAfter = mintBudget.take(request.ip);
+      if (retryAfter > 0) {
+        throw new DomainError('rate_limited', `This address may mint ${runtime.config.devMintPerMinute} demo tokens a minute.`, {
+          headers: { 'retry-after': String(retryAfter) },
+        });
+      }
+      const parsed = mintQuery.safeParse(request.query);
+      if (!parsed.success || parsed.data.tenantId !== DEMO_TENANT) {
+        throw new DomainError('demo_mint_refused', `Minting works for tenantId=${DEMO_TENANT} only; real tenants use their identity provider.`, {
+          fieldErrors: [{ field: 'tenantId', message: `must be ${DEMO_TENANT}` }],
+        });
+      }
+      return service.mintResponse(await runtime.auth.mintDemoToken());
+    },
+  });
 }
 
 const SWEEP_INTERVAL_MS = 60 * 60 * 1000;

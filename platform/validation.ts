@@ -31,6 +31,13 @@ export function queryInteger(min: number, max?: number) {
   return max === undefined ? base : base.max(max);
 }
 
+/**
+ * A link a browser will open or fetch: absolute http(s) only (no javascript:, data: or file:), and
+ * no longer than browsers and proxies reliably carry.
+ */
+export function webUrl() {
+  return z.url({ protocol: /^https?$/ }).max(2048);
+}
 
 /** Timestamps leave the platform as ISO 8601 with a Z offset, whatever the driver returned. */
 export function isoTimestamp(value: string): string;

@@ -37,6 +37,9 @@ describe('external link', () => {
         { url: 'https://example.org/?access_token=abc', external_open_policy: 'same_tab' },
         { url: 'https://example.org/?api_key=abc', external_open_policy: 'same_tab' },
         { url: 'javascript:alert(1)', external_open_policy: 'same_tab' },
+        { url: 'not a url', external_open_policy: 'same_tab' },
+        { url: 'https://', external_open_policy: 'same_tab' },
+        { url: `https://example.org/${'a'.repeat(2048)}`, external_open_policy: 'same_tab' },
         { url: 'https://example.org/', external_open_policy: 'popup' },
         { url: 'https://example.org/', external_open_policy: 'same_tab', secret: 'x' },
       ]) {
@@ -113,5 +116,23 @@ describe('demo provisioning', () => {
     } finally {
       await demo.close();
     }
+  });
+});
+
+describe('image block urls', () => {
+  it('take absolute http(s) links only, creating no version otherwise', async () => {
+    const caller = await newTenant(platform);
+    const item = await createItem(platform, caller, { content_kind: 'article' });
+    const versions = `${tenantRoot(caller.tenantId)}/items/${item.content_id}/versions`;
+    const imageBlock = (url: string) => ({ student_view: { blocks: [{ type: 'image', url, alt: 'a figure', order: 0 }] } });
+    await expectUnchanged(platform, caller, `/items/${item.content_id}/versions`, async () => {
+      for (const url of ['not a url', 'javascript:alert(1)', 'data:image/png;base64,AAAA', 'file:///etc/passwd']) {
+        const refused = await http(platform, 'POST', versions, { token: caller.token, body: imageBlock(url) });
+        expect([refused.status, refused.body.code, refused.body.fieldErrors?.[0]?.field], url)
+          .toEqual([400, 'content.validation_failed', 'student_view.blocks.0.url']);
+      }
+    });
+    const accepted = await http(platform, 'POST', versions, { token: caller.token, body: imageBlock('https://cdn.example.org/figure.png') });
+    expect(accepted.status).toBe(201);
   });
 });

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
-import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, queryInteger, webUrl } from '../../../platform/validation.ts';
 import { curriculumLinks, externalLinks, policies, trustEvidence, versions } from '../tables.ts';
 import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -21,16 +21,15 @@ const SECRET_PARAMS = /^(token|access_token|id_token|api_key|apikey|key|secret|c
 
 export const ExternalLinkInput = z
   .object({
-    url: z
-      .url({ protocol: /^https?$/ })
-      .max(2048)
-      .superRefine((value, issues) => {
-        const url = new URL(value);
-        if (url.username || url.password) issues.addIssue({ code: 'custom', message: 'credentials in the URL are not accepted' });
-        for (const name of url.searchParams.keys()) {
-          if (SECRET_PARAMS.test(name)) issues.addIssue({ code: 'custom', message: `query parameter ${name} looks like a secret` });
-        }
-      }),
+    url: webUrl().superRefine((value, issues) => {
+      // zod runs this refinement even when the URL check failed; that failure is reported already.
+      if (!URL.canParse(value)) return;
+      const url = new URL(value);
+      if (url.username || url.password) issues.addIssue({ code: 'custom', message: 'credentials in the URL are not accepted' });
+      for (const name of url.searchParams.keys()) {
+        if (SECRET_PARAMS.test(name)) issues.addIssue({ code: 'custom', message: `query parameter ${name} looks like a secret` });
+      }
+    }),
     external_open_policy: z.enum(EXTERNAL_OPEN_POLICIES),
     provider: z.string().trim().min(1).max(200).optional(),
     title: z.string().trim().min(1).max(500).optional(),

@@ -7,7 +7,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { canonicalJson, runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
-import { parseInput, queryInteger, isoTimestamp, isUuid } from '../../../platform/validation.ts';
+import { parseInput, queryInteger, isoTimestamp, isUuid, webUrl } from '../../../platform/validation.ts';
 import { contentIdempotency, items, versions } from '../tables.ts';
 import { BLOCK_TYPES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -25,7 +25,7 @@ const Block = z
   .object({
     type: z.enum(BLOCK_TYPES),
     text: z.string().optional(),
-    url: z.string().url().optional(),
+    url: webUrl().optional(),
     alt: z.string().optional(),
     order: z.number().int().min(0),
   })
