@@ -105,12 +105,17 @@ export const snakeCaseFieldResolver: GraphQLFieldResolver<Record<string, unknown
   return typeof value === 'function' ? value.call(source, args, context, info) : value;
 };
 
-/** The same code in `extensions` as the REST problem; unexpected errors keep their message to the logs. */
+/**
+ * The same code in `extensions` as the REST problem; unexpected errors keep their message to the logs.
+ * Apollo adds a stack trace only when a developer opted in (GRAPHQL_STACK_TRACES), and it is kept then.
+ */
 export function formatGraphQLError(
   formatted: GraphQLFormattedError,
   error: unknown,
   namespace: ProblemNamespace | undefined,
 ): GraphQLFormattedError {
+  const { stacktrace, ...extensions } = formatted.extensions ?? {};
+  const trace = stacktrace ? { stacktrace } : {};
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (original instanceof DomainError) {
     return {
@@ -120,17 +125,18 @@ export function formatGraphQLError(
         code: qualifyCode(original.code, namespace),
         status: problemDefinition(original.code).status,
         ...(original.fieldErrors ? { fieldErrors: original.fieldErrors } : {}),
+        ...trace,
       },
     };
   }
   // A downstream subgraph's error reaches the gateway as the plain object that subgraph already formatted.
   if (original instanceof Error && !(original instanceof GraphQLError)) {
-    return { message: problemDefinition('internal_error').title, path: formatted.path, extensions: { code: qualifyCode('internal_error', namespace), status: 500 } };
+    const internal = { code: qualifyCode('internal_error', namespace), status: 500, ...trace };
+    return { message: problemDefinition('internal_error').title, path: formatted.path, extensions: internal };
   }
   // graphql-js validation and parse errors are the client's.
-  const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
   const code = extensions.code;
-  return { ...formatted, extensions: { ...extensions, code: typeof code === 'string' ? code : 'GRAPHQL_VALIDATION_FAILED' } };
+  return { ...formatted, extensions: { ...extensions, code: typeof code === 'string' ? code : 'GRAPHQL_VALIDATION_FAILED', ...trace } };
 }
 
 /**
