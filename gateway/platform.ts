@@ -19,7 +19,7 @@ import { Authenticator, loadKeyring } from '../platform/auth.ts';
 import { loadConfig, SERVICE_ROOTS, type PlatformConfig, type ServiceName } from '../platform/config.ts';
 import { CursorCodec } from '../platform/cursor.ts';
 import { noDatabase, openDatabase } from '../platform/db.ts';
-import { formatGatewayError, formatGraphQLError, graphContextFrom, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
+import { formatGatewayError, formatGraphQLError, graphContextFrom, guardEntityRepresentations, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
 import { documentSizeGuard, queryLimitsPlugin } from '../platform/graphql-limits.ts';
 import { createHttpApp } from '../platform/http.ts';
 import { mountService, type PlatformRuntime, type ServiceDefinition } from '../platform/service.ts';
@@ -85,6 +85,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     cursors: new CursorCodec(keyring.cursorSecret),
   };
   const services = hosted.map((name) => SERVICE_FACTORIES[name](runtime));
+  for (const service of services) guardEntityRepresentations(service.schema);
   const app = createHttpApp({ logLevel: config.logLevel });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
