@@ -1,29 +1,18 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../gateway/platform.ts';
-import { http, newTenant, roots, type Caller } from '../kit.ts';
+import { http, newTenant, roots, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
 
 /**
  * The events subgraph served alone, as a remote gateway (or anyone) reaches it: `_entities`
  * representations are client input.
  */
-let events: RunningPlatform;
-let dataDir: string;
+let events: TestPlatform;
 let caller: Caller;
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-entities-'));
-  events = await startPlatform({
-    services: ['events'],
-    peopleStandIn: true,
-    config: { port: 0, host: '127.0.0.1', dataDir, keyFile: path.join(dataDir, 'keys.json'), logLevel: 'silent', seedDemo: false },
-  });
+  events = await startTestPlatform({ services: ['events'], gateway: undefined, peopleStandIn: true });
   caller = await newTenant(events);
 });
 afterAll(async () => {
   await events?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const ENTITIES = 'query($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Person { personId givenName } } }';

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { buildSchema, parse, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../gateway/platform.ts';
 import { graphqlSettingsFrom } from '../../platform/config.ts';
 import { ASSUMED_LIST_SIZE, measureOperation } from '../../platform/graphql-limits.ts';
 import { http, newTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
@@ -120,18 +116,12 @@ describe('the gateway refuses abusive operations before executing them', () => {
 });
 
 describe('a subgraph served alone enforces the same limits', () => {
-  let alone: RunningPlatform;
-  let dataDir: string;
+  let alone: TestPlatform;
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-alone-'));
-    alone = await startPlatform({
-      services: ['curriculum'],
-      config: { port: 0, host: '127.0.0.1', dataDir, keyFile: platform.runtime.config.keyFile, logLevel: 'silent', seedDemo: false },
-    });
+    alone = await startTestPlatform({ services: ['curriculum'], gateway: undefined });
   });
   afterAll(async () => {
     await alone?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('refuses the deep query, the aliases, the oversized document and an unknown operationName', async () => {
