@@ -142,15 +142,19 @@ describe('limits are configurable', () => {
     expect(() => graphqlSettingsFrom({ GRAPHQL_MAX_ALIASES: 'many' }, false)).toThrow(/GRAPHQL_MAX_ALIASES/);
   });
 
-  it('a platform started with a lower limit refuses what the default allows', async () => {
-    const strict = await startTestPlatform({ env: { GRAPHQL_MAX_DEPTH: '2' } });
-    try {
-      const token = (await newTenant(strict)).token;
-      const reply = await send(strict, { query: parentChildrenChain(3) }, token);
+  describe('a platform started with GRAPHQL_MAX_DEPTH=2', () => {
+    let strict: TestPlatform;
+    beforeAll(async () => {
+      strict = await startTestPlatform({ env: { GRAPHQL_MAX_DEPTH: '2' } });
+    });
+    afterAll(async () => {
+      await strict?.close();
+    });
+
+    it('refuses what the default allows', async () => {
+      const reply = await send(strict, { query: parentChildrenChain(3) }, (await newTenant(strict)).token);
       expect([reply.status, codeOf(reply)]).toEqual([400, 'GRAPHQL_QUERY_TOO_DEEP']);
-    } finally {
-      await strict.close();
-    }
+    });
   });
 });
 

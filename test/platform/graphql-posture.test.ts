@@ -7,6 +7,8 @@ import { newTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
  * stack traces follow it. Apollo's own default for stack traces follows NODE_ENV, so these tests run
  * the platform under NODE_ENV=development, where Apollo would otherwise include them.
  */
+/** Each test starts its own platform(s): allow for a busy machine. */
+const STARTS_PLATFORMS = 180_000;
 const warnings: Error[] = [];
 const recordWarning = (warning: Error) => warnings.push(warning);
 let nodeEnv: string | undefined;
@@ -64,7 +66,7 @@ describe('the production switch', () => {
       expect(await (await sandboxRequest(platform)).text()).not.toMatch(/sandbox/i);
       for (const body of failing) expect((await post(platform, body)).text).not.toMatch(/stacktrace|\/work\/|node_modules/);
     });
-  });
+  }, STARTS_PLATFORMS);
 
   it('in development: introspection and the Sandbox, still no stack traces unless opted in', async () => {
     await withPlatform({}, async (platform) => {
@@ -76,11 +78,11 @@ describe('the production switch', () => {
     await withPlatform({ GRAPHQL_STACK_TRACES: 'on' }, async (platform) => {
       expect((await post(platform, failing[1])).text).toMatch(/stacktrace/);
     });
-  });
+  }, STARTS_PLATFORMS);
 
   it('the gateway does not phone home: Apollo telemetry is off unless APOLLO_TELEMETRY=on', async () => {
     await withPlatform({}, async () => {
       expect(process.env.APOLLO_TELEMETRY_DISABLED).toBe('true');
     });
-  });
+  }, STARTS_PLATFORMS);
 });
