@@ -12,11 +12,85 @@ import { freePort } from '../test/net.ts';
  * with like on a noisy machine. Targets are checked here, never in timed tests.
  */
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 60);
+const HEALTHZ_TARGET_P99_MS = 100;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const ROUNDS = 4;
 const TARGET_RATIO = 1 / 3;
 const LESSON_ID = 'demo-lesson-what-is-a-fraction';
 const HEADLINE = `query($id: ID!) { component(componentId: $id) { componentId kind alpha { targetRef { contentId contentVersionId contentKind version { versionId versionNumber releaseEligibility { contentId contentVersionId releaseEligible serveable trustStatus usageScope problemCode } } } } } }`;
+
+/** What issue 14 sent: each must be refused with a 4xx before it costs the platform anything. */
+function abusiveRequests(): Array<{ name: string; body: string }> {
+  let nested = 'componentId';
+  for (let level = 10; level >= 1; level -= 1) nested = `${level % 2 === 1 ? 'parent' : 'children'} { ${nested} }`;
+  // Short alias names keep this one under the document size limit, so the alias limit is what refuses it.
+  const aliases = Array.from({ length: 2000 }, (_, index) => `_${index.toString(36)}:__typename`).join(' ');
+  const oversized = Array.from({ length: 2000 }, (_, index) => `a${index}: component(componentId: "${LESSON_ID}") { componentId }`).join(' ');
+  return [
+    { name: '12-deep parent/children', body: JSON.stringify({ query: `{ component(componentId: "${LESSON_ID}") { ${nested} } }` }) },
+    { name: '2,000 aliases', body: JSON.stringify({ query: `{ ${aliases} }` }) },
+    { name: 'oversized document', body: JSON.stringify({ query: `{ ${oversized} }` }) },
+  ];
+}
+
+function percentile(samples: number[], fraction: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
+}
+
+/**
+ * The headline query held at the measured rate while a second client sends the abusive queries
+ * back to back (when `abusing`) and a third probes /healthz every 50 ms. Loopback only, bounded by
+ * `seconds`. Run once without abuse too, so the report tells the abuse's share from the load's.
+ */
+async function underAbuse(base: string, token: string, scenario: Scenario, rate: number, seconds: number, abusing: boolean) {
+  const deadline = Date.now() + seconds * 1000;
+  const abusive = abusing ? abusiveRequests() : [];
+  const refused = new Map<string, Map<number, number>>(abusive.map((request) => [request.name, new Map()]));
+  const abuse = async () => {
+    for (let index = 0; abusive.length > 0 && Date.now() < deadline; index += 1) {
+      const request = abusive[index % abusive.length];
+      const response = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: request.body,
+      });
+      await response.arrayBuffer();
+      const statuses = refused.get(request.name) as Map<number, number>;
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    }
+  };
+  const healthz: number[] = [];
+  const probe = async () => {
+    while (Date.now() < deadline) {
+      const started = performance.now();
+      await (await fetch(`${base}/healthz`)).arrayBuffer();
+      healthz.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const [legitimate] = await Promise.all([
+    autocannon({
+      url: `${base}${scenario.path}`,
+      method: scenario.method,
+      connections: CONNECTIONS,
+      overallRate: Math.max(1, Math.round(rate)),
+      duration: seconds,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: scenario.body,
+    }),
+    abuse(),
+    probe(),
+  ]);
+  return {
+    rps: legitimate.requests.average,
+    failures: legitimate.non2xx + legitimate.errors + legitimate.timeouts,
+    refused,
+    healthzP99: percentile(healthz, 0.99),
+    healthzMax: Math.max(...healthz),
+  };
+}
 
 function rssMegabytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -89,6 +163,8 @@ async function main(): Promise<void> {
       return { scenario, rps: mean((run) => run.rps), p50: mean((run) => run.p50), p99: mean((run) => run.p99), failures: runs.reduce((sum, run) => sum + run.failures, 0) };
     });
     const rssAfter = rssMegabytes(server.pid as number);
+    const loaded = await underAbuse(base, token, scenarios[0], results[0].rps, ABUSE_SECONDS, false);
+    const abused = await underAbuse(base, token, scenarios[0], results[0].rps, ABUSE_SECONDS, true);
 
     console.log(`\n${DURATION_SECONDS}s per scenario in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`);
     console.log('scenario                                  req/s     p50 ms   p99 ms   failures');
@@ -100,7 +176,18 @@ async function main(): Promise<void> {
     const ratio = results[0].rps / results[1].rps;
     console.log(`\nheadline GraphQL / REST component read = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO.toFixed(2)}) ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'}`);
     console.log(`server RSS: ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after the measured scenarios`);
-    if (results.some((result) => result.failures > 0)) process.exitCode = 1;
+
+    console.log(`\nunder abuse for ${ABUSE_SECONDS}s: ${scenarios[0].name} held at ${results[0].rps.toFixed(0)} req/s (served ${abused.rps.toFixed(0)} req/s)`);
+    for (const [name, statuses] of abused.refused) {
+      console.log(`  ${name.padEnd(26)} answered ${[...statuses].map(([status, count]) => `${count} x ${status}`).join(', ')}`);
+    }
+    const abuseRefused = [...abused.refused.values()].every((statuses) => [...statuses.keys()].every((status) => status >= 400 && status < 500));
+    const healthy = abused.healthzP99 < HEALTHZ_TARGET_P99_MS;
+    console.log(`  /healthz p99 ${abused.healthzP99.toFixed(1)} ms, max ${abused.healthzMax.toFixed(1)} ms (target < ${HEALTHZ_TARGET_P99_MS}) ${healthy ? 'MET' : 'MISSED'}`);
+    console.log(`  the same load without abuse: /healthz p99 ${loaded.healthzP99.toFixed(1)} ms, max ${loaded.healthzMax.toFixed(1)} ms`);
+    const failed = loaded.failures + abused.failures;
+    console.log(`  legitimate requests failed: ${failed}; every abusive request refused with a 4xx: ${abuseRefused ? 'yes' : 'NO'}`);
+    if (results.some((result) => result.failures > 0) || failed > 0 || !abuseRefused) process.exitCode = 1;
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

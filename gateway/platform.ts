@@ -1,17 +1,26 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ApolloServer } from '@apollo/server';
+import type { ApolloServerOptions, ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginSchemaReportingDisabled,
+  ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '@apollo/gateway';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
 import { Authenticator, loadKeyring } from '../platform/auth.ts';
 import { loadConfig, SERVICE_ROOTS, type PlatformConfig, type ServiceName } from '../platform/config.ts';
 import { CursorCodec } from '../platform/cursor.ts';
 import { noDatabase, openDatabase } from '../platform/db.ts';
-import { formatGatewayError, formatGraphQLError, graphContextFrom, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
+import { formatGatewayError, formatGraphQLError, graphContextFrom, guardEntityRepresentations, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
+import { documentSizeGuard, queryLimitsPlugin } from '../platform/graphql-limits.ts';
 import { createHttpApp } from '../platform/http.ts';
 import { refuseNulInGraphql } from '../platform/input-safety.ts';
 import { PlatformMetrics } from '../platform/metrics.ts';
@@ -79,6 +88,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     cursors: new CursorCodec(keyring.cursorSecret),
   };
   const services = hosted.map((name) => SERVICE_FACTORIES[name](runtime));
+  for (const service of services) guardEntityRepresentations(service.schema);
   const app = createHttpApp({ logLevel: config.logLevel });
   const metrics = new PlatformMetrics(database);
   metrics.install(app);
@@ -148,6 +158,8 @@ async function mountGateway(
   metrics: PlatformMetrics,
 ): Promise<void> {
   const local = new Map(services.map((service) => [service.name, service]));
+  // The gateway reads this switch from the environment only: without it, it exports telemetry to Apollo.
+  if (!runtime.config.graphql.apolloTelemetry) process.env.APOLLO_TELEMETRY_DISABLED = 'true';
   const gateway = new ApolloGateway({
     supergraphSdl: fs.readFileSync(SUPERGRAPH_PATH, 'utf8'),
     buildService: ({ name, url }): GraphQLDataSource => {
@@ -164,24 +176,7 @@ async function mountGateway(
       });
     },
   });
-  const apollo = new ApolloServer<GraphContext>({
-    gateway,
-    introspection: true,
-    plugins: [
-      fastifyApolloDrainPlugin(app),
-      metrics.graphqlPlugin('gateway'),
-      ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }),
-      // No HTTP cache hints are served, so computing them per field is wasted work on the hot path.
-      ApolloServerPluginCacheControlDisabled(),
-      refuseNulInGraphql(),
-    ],
-    formatError: formatGatewayError,
-  });
-  await apollo.start();
-  await app.register(fastifyApollo(apollo), {
-    path: '/graphql',
-    context: async (request) => graphContextFrom(runtime.auth, request.headers, { requestId: request.id, traceId: request.traceId }),
-  });
+  await serveGraphQL(app, runtime, { gateway }, formatGatewayError, [metrics.graphqlPlugin('gateway')]);
 }
 
 /** A service running alone serves its subgraph at /graphql for a remote gateway. */
@@ -191,23 +186,52 @@ async function mountSubgraph(
   service: ServiceDefinition,
   metrics: PlatformMetrics,
 ): Promise<void> {
+  const noInlineTraces = runtime.config.graphql.apolloTelemetry ? [] : [ApolloServerPluginInlineTraceDisabled()];
+  await serveGraphQL(
+    app,
+    runtime,
+    { schema: service.schema, fieldResolver: snakeCaseFieldResolver },
+    (formatted, error) => formatGraphQLError(formatted, error, service.namespace),
+    // Federated traces go to Apollo's hosted reporting, which this platform does not use by default.
+    [metrics.graphqlPlugin(service.name), ...noInlineTraces],
+  );
+}
+
+/**
+ * /graphql of this process, the gateway's or a subgraph's, with the platform's posture: query limits
+ * (the document size refused before Apollo parses it), introspection, Sandbox, stack traces and
+ * Apollo reporting as the settings say.
+ */
+async function serveGraphQL(
+  app: FastifyInstance,
+  runtime: PlatformRuntime,
+  source: { gateway: ApolloGateway } | { schema: GraphQLSchema; fieldResolver: typeof snakeCaseFieldResolver },
+  formatError: NonNullable<ApolloServerOptions<GraphContext>['formatError']>,
+  plugins: ApolloServerPlugin<GraphContext>[] = [],
+): Promise<void> {
+  const settings = runtime.config.graphql;
   const apollo = new ApolloServer<GraphContext>({
-    schema: service.schema,
-    fieldResolver: snakeCaseFieldResolver,
-    introspection: true,
-    // Federated traces go to Apollo's hosted reporting, which this platform does not use.
+    ...source,
+    introspection: settings.introspection,
+    includeStacktraceInErrorResponses: settings.stackTraces,
     plugins: [
       fastifyApolloDrainPlugin(app),
-      metrics.graphqlPlugin(service.name),
+      queryLimitsPlugin(settings.limits),
+      settings.sandbox ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
+      ...(settings.apolloTelemetry ? [] : [ApolloServerPluginUsageReportingDisabled(), ApolloServerPluginSchemaReportingDisabled()]),
+      // No HTTP cache hints are served, so computing them per field is wasted work on the hot path.
       ApolloServerPluginCacheControlDisabled(),
-      ApolloServerPluginInlineTraceDisabled(),
       refuseNulInGraphql(),
+      ...plugins,
     ],
-    formatError: (formatted, error) => formatGraphQLError(formatted, error, service.namespace),
-  });
+    formatError,
+  } as ApolloServerOptions<GraphContext>);
   await apollo.start();
-  await app.register(fastifyApollo(apollo), {
-    path: '/graphql',
-    context: async (request) => graphContextFrom(runtime.auth, request.headers, { requestId: request.id, traceId: request.traceId }),
+  await app.register(async (scope) => {
+    scope.addHook('preHandler', documentSizeGuard(settings.limits));
+    await scope.register(fastifyApollo(apollo), {
+      path: '/graphql',
+      context: async (request) => graphContextFrom(runtime.auth, request.headers, { requestId: request.id, traceId: request.traceId }),
+    });
   });
 }

@@ -34,6 +34,35 @@ export interface PlatformConfig {
   devRoutes: boolean;
   /** Demo tokens one client address may mint per minute, across all services. */
   devMintPerMinute: number;
+  /** PLATFORM_ENV (or NODE_ENV) is production: the defaults below turn to their production values. */
+  production: boolean;
+  graphql: GraphQLSettings;
+}
+
+/** What a GraphQL endpoint (the gateway, or a subgraph served alone) shows and accepts. */
+export interface GraphQLSettings {
+  limits: QueryLimits;
+  introspection: boolean;
+  /** Apollo Sandbox at GET /graphql in a browser. */
+  sandbox: boolean;
+  /** Stack traces in error responses; never in production. */
+  stackTraces: boolean;
+  /** Apollo's usage reporting and the gateway's telemetry; off unless opted in. */
+  apolloTelemetry: boolean;
+}
+
+/** Checked before execution; an operation over any of them never reaches a resolver. */
+export interface QueryLimits {
+  /** Bytes of the query text. */
+  maxDocumentBytes: number;
+  /** Nesting of selections, leaves included. */
+  maxDepth: number;
+  maxAliases: number;
+  maxRootFields: number;
+  /** Largest `limit` or `first` argument. */
+  maxListSize: number;
+  /** Estimated fields resolved, list fields multiplying their selections. */
+  maxCost: number;
 }
 
 /** A tenant identity provider: its JWKS, and the claims its tokens must carry for this platform. */
@@ -63,10 +92,28 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return parsed;
 }
 
-function onOff(value: string | undefined, fallback: boolean, name: string): boolean {
+function switchFrom(value: string | undefined, fallback: boolean, name: string): boolean {
   if (value === undefined || value === '') return fallback;
-  if (value !== 'on' && value !== 'off') throw new Error(`${name} must be on or off, got "${value}"`);
-  return value === 'on';
+  if (['on', 'true', '1'].includes(value)) return true;
+  if (['off', 'false', '0'].includes(value)) return false;
+  throw new Error(`${name} must be on or off, got "${value}"`);
+}
+
+export function graphqlSettingsFrom(env: NodeJS.ProcessEnv, production: boolean): GraphQLSettings {
+  return {
+    limits: {
+      maxDocumentBytes: intFrom(env.GRAPHQL_MAX_DOCUMENT_BYTES, 32_768, 'GRAPHQL_MAX_DOCUMENT_BYTES'),
+      maxDepth: intFrom(env.GRAPHQL_MAX_DEPTH, 8, 'GRAPHQL_MAX_DEPTH'),
+      maxAliases: intFrom(env.GRAPHQL_MAX_ALIASES, 30, 'GRAPHQL_MAX_ALIASES'),
+      maxRootFields: intFrom(env.GRAPHQL_MAX_ROOT_FIELDS, 20, 'GRAPHQL_MAX_ROOT_FIELDS'),
+      maxListSize: intFrom(env.GRAPHQL_MAX_LIST_SIZE, 200, 'GRAPHQL_MAX_LIST_SIZE'),
+      maxCost: intFrom(env.GRAPHQL_MAX_COST, 25_000, 'GRAPHQL_MAX_COST'),
+    },
+    introspection: switchFrom(env.GRAPHQL_INTROSPECTION, !production, 'GRAPHQL_INTROSPECTION'),
+    sandbox: switchFrom(env.GRAPHQL_SANDBOX, !production, 'GRAPHQL_SANDBOX'),
+    stackTraces: !production && switchFrom(env.GRAPHQL_STACK_TRACES, false, 'GRAPHQL_STACK_TRACES'),
+    apolloTelemetry: switchFrom(env.APOLLO_TELEMETRY, false, 'APOLLO_TELEMETRY'),
+  };
 }
 
 function remoteTokensFrom(env: NodeJS.ProcessEnv): RemoteTokenConfig | undefined {
@@ -90,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
   const host = env.HOST ?? '127.0.0.1';
   const dataDir = path.resolve(env.DATA_DIR ?? './.data');
   const publicOrigin = env.PUBLIC_ORIGIN ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const production = (env.PLATFORM_ENV ?? env.NODE_ENV) === 'production';
   return {
     port,
     host,
@@ -105,7 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     logLevel: env.LOG_LEVEL ?? 'info',
     seedDemo: env.SEED_DEMO !== 'false',
     publicOrigin,
-    devRoutes: onOff(env.DEV_ROUTES, true, 'DEV_ROUTES'),
+    devRoutes: switchFrom(env.DEV_ROUTES, !production, 'DEV_ROUTES'),
     devMintPerMinute: intFrom(env.DEV_MINT_PER_MINUTE, 10, 'DEV_MINT_PER_MINUTE'),
+    production,
+    graphql: graphqlSettingsFrom(env, production),
   };
 }

@@ -35,6 +35,7 @@ const PLATFORM_CODES = {
   rate_limited: { status: 429, title: 'Too many requests from this address; retry after Retry-After seconds' },
   internal_error: { status: 500, title: 'An unexpected error occurred' },
   demo_mint_refused: { status: 400, title: 'Only the demo tenant can mint a token here' },
+  entity_representation_invalid: { status: 400, title: 'An _entities representation names no entity type here or lacks its key fields' },
 } satisfies Record<string, ProblemDefinition>;
 
 export type PlatformCode = keyof typeof PLATFORM_CODES;

@@ -2,11 +2,14 @@ import DataLoader from 'dataloader';
 import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import {
   GraphQLError,
+  Kind,
   execute,
+  isObjectType,
   parse,
   validate,
   type DocumentNode,
   type GraphQLFieldResolver,
+  type GraphQLObjectType,
   type GraphQLSchema,
   type GraphQLFormattedError,
 } from 'graphql';
@@ -136,12 +139,66 @@ export const snakeCaseFieldResolver: GraphQLFieldResolver<Record<string, unknown
   return typeof value === 'function' ? value.call(source, args, context, info) : value;
 };
 
-/** The same code in `extensions` as the REST problem; unexpected errors keep their message to the logs. */
+/** The top-level fields of each resolvable `@key` of an entity type; none when the type is no entity here. */
+function resolvableKeys(type: GraphQLObjectType): string[][] {
+  const keys: string[][] = [];
+  for (const node of [type.astNode, ...type.extensionASTNodes]) {
+    for (const directive of node?.directives ?? []) {
+      if (directive.name.value !== 'key') continue;
+      const argument = (name: string) => directive.arguments?.find((arg) => arg.name.value === name)?.value;
+      const fields = argument('fields');
+      const resolvable = argument('resolvable');
+      if (fields?.kind !== Kind.STRING || (resolvable?.kind === Kind.BOOLEAN && !resolvable.value)) continue;
+      let depth = 0;
+      const names: string[] = [];
+      for (const token of fields.value.match(/[{}]|[_A-Za-z][_0-9A-Za-z]*/g) ?? []) {
+        if (token === '{') depth += 1;
+        else if (token === '}') depth -= 1;
+        else if (depth === 0) names.push(token);
+      }
+      keys.push(names);
+    }
+  }
+  return keys;
+}
+
+/**
+ * `_entities` representations are the caller's input (a gateway's, or anyone's when a subgraph is
+ * reached directly): an unknown `__typename` or a missing key field is refused as a client error
+ * before any reference resolver runs.
+ */
+export function guardEntityRepresentations(schema: GraphQLSchema): void {
+  const field = schema.getQueryType()?.getFields()._entities;
+  const resolve = field?.resolve;
+  if (!field || !resolve) return;
+  field.resolve = (source, args: { representations?: unknown }, context, info) => {
+    const representations: unknown[] = Array.isArray(args.representations) ? args.representations : [];
+    const fieldErrors = representations.flatMap((sent, index) => {
+      const representation = (typeof sent === 'object' && sent !== null ? sent : {}) as Record<string, unknown>;
+      const typename = representation.__typename;
+      const type = typeof typename === 'string' ? schema.getType(typename) : undefined;
+      const keys = type && isObjectType(type) ? resolvableKeys(type) : [];
+      if (keys.length === 0) return [{ field: `representations.${index}.__typename`, message: `${String(typename)} is no entity type of this subgraph` }];
+      const present = (name: string) => representation[name] !== undefined && representation[name] !== null;
+      if (keys.some((key) => key.every(present))) return [];
+      return [{ field: `representations.${index}`, message: `${typename} needs its key fields: ${keys.map((key) => key.join(' ')).join(' or ')}` }];
+    });
+    if (fieldErrors.length > 0) throw new DomainError('entity_representation_invalid', undefined, { fieldErrors });
+    return resolve(source, args, context, info);
+  };
+}
+
+/**
+ * The same code in `extensions` as the REST problem; unexpected errors keep their message to the logs.
+ * Apollo adds a stack trace only when a developer opted in (GRAPHQL_STACK_TRACES), and it is kept then.
+ */
 export function formatGraphQLError(
   formatted: GraphQLFormattedError,
   error: unknown,
   namespace: ProblemNamespace | undefined,
 ): GraphQLFormattedError {
+  const { stacktrace, ...extensions } = formatted.extensions ?? {};
+  const trace = stacktrace ? { stacktrace } : {};
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (original instanceof DomainError) {
     return {
@@ -151,17 +208,18 @@ export function formatGraphQLError(
         code: qualifyCode(original.code, namespace),
         status: problemDefinition(original.code).status,
         ...(original.fieldErrors ? { fieldErrors: original.fieldErrors } : {}),
+        ...trace,
       },
     };
   }
   // A downstream subgraph's error reaches the gateway as the plain object that subgraph already formatted.
   if (original instanceof Error && !(original instanceof GraphQLError)) {
-    return { message: problemDefinition('internal_error').title, path: formatted.path, extensions: { code: qualifyCode('internal_error', namespace), status: 500 } };
+    const internal = { code: qualifyCode('internal_error', namespace), status: 500, ...trace };
+    return { message: problemDefinition('internal_error').title, path: formatted.path, extensions: internal };
   }
   // graphql-js validation and parse errors are the client's.
-  const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
   const code = extensions.code;
-  return { ...formatted, extensions: { ...extensions, code: typeof code === 'string' ? code : 'GRAPHQL_VALIDATION_FAILED' } };
+  return { ...formatted, extensions: { ...extensions, code: typeof code === 'string' ? code : 'GRAPHQL_VALIDATION_FAILED', ...trace } };
 }
 
 /**

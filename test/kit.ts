@@ -25,7 +25,9 @@ export async function startTestPlatform(options: PlatformOptions & { seedDemo?: 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-test-'));
   const platform = await startPlatform({
     services: options.services,
-    gateway: options.gateway ?? {},
+    // A gateway unless the caller says `gateway: undefined` (services alone, their subgraphs at /graphql).
+    gateway: 'gateway' in options ? options.gateway : {},
+    peopleStandIn: options.peopleStandIn,
     env: { ...process.env, ...options.env },
     config: {
       port: 0,

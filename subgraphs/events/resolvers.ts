@@ -33,12 +33,13 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Re
       const found = new Map((await findEvents(reads, ctx, ids)).map((event) => [event.id, event]));
       return ids.map((id) => found.get(id.toLowerCase()) ?? null);
     });
-  /** A person's names, one people-service lookup per person per request; no answer is no name. */
+  /** A person's names, one people-service lookup per person per request; no answer is no name, an unknown person null. */
   const personLoader = (context: GraphContext) =>
     loaderOf<{ personId: string; givenName: string | null; familyName: string | null }>(context, 'events.person', async (ctx, ids) =>
       Promise.all(
         ids.map(async (personId) => {
           const answer = await reads.people.lookup(ctx, personId).catch(() => ({ outcome: 'failed' as const }));
+          if (answer.outcome === 'not_found') return null;
           return answer.outcome === 'found'
             ? { personId, givenName: answer.person.givenName ?? null, familyName: answer.person.familyName ?? null }
             : { personId, givenName: null, familyName: null };
@@ -85,7 +86,7 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Re
       events: (item, args, context) => listEvents(reads, ctxOf(context), { ...sent(args), contentId: item.contentId }),
     },
     Person: {
-      __resolveReference: (reference) => reference,
+      __resolveReference: async (reference, context) => ((await personLoader(context).load(reference.personId)) ? reference : null),
       givenName: async (person, _args, context) => (await personLoader(context).load(person.personId))?.givenName ?? null,
       familyName: async (person, _args, context) => (await personLoader(context).load(person.personId))?.familyName ?? null,
       events: (person, args, context) => listEvents(reads, ctxOf(context), { ...sent(args), studentId: person.personId }),
