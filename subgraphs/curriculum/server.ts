@@ -13,6 +13,7 @@ import { kcGraphRoutes } from './kc-graph/kc-graph.routes.ts';
 import { associationRoutes } from './associations/associations.routes.ts';
 import { repointRoutes } from './repoint/repoint.routes.ts';
 import { standardsRoutes } from './standards/standards.routes.ts';
+import { approvalRoutes } from './approvals/approvals.routes.ts';
 import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
 import type { CurriculumDeps } from './components/components.service.ts';
 
@@ -45,6 +46,7 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
       associationRoutes(app, runtime, deps);
       repointRoutes(app, runtime, deps);
       standardsRoutes(app, runtime, deps);
+      approvalRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
     idempotency: curriculumIdempotency,
