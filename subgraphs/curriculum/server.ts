@@ -14,6 +14,7 @@ import { associationRoutes } from './associations/associations.routes.ts';
 import { repointRoutes } from './repoint/repoint.routes.ts';
 import { standardsRoutes } from './standards/standards.routes.ts';
 import { approvalRoutes } from './approvals/approvals.routes.ts';
+import { nextLessonRoutes } from './routing/next-lesson.routes.ts';
 import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
 import type { CurriculumDeps } from './components/components.service.ts';
 
@@ -47,6 +48,7 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
       repointRoutes(app, runtime, deps);
       standardsRoutes(app, runtime, deps);
       approvalRoutes(app, runtime, deps);
+      nextLessonRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
     idempotency: curriculumIdempotency,

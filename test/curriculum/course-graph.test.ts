@@ -7,6 +7,7 @@ import {
   kcSnapshotSha256,
   type GraphNode,
 } from '../../subgraphs/curriculum/approvals/course-graph.ts';
+import { nextLessonRoute } from '../../subgraphs/curriculum/routing/next-lesson.route.ts';
 
 /** The canonical course-graph and KC-snapshot digests: pure, order-independent, change-sensitive. */
 
@@ -128,6 +129,26 @@ describe('KC snapshot digest', () => {
         const bumped = set.map((entry, index) => (index === pick % set.length ? { ...entry, kc_version_id: uuid(5000) } : entry));
         expect(kcSnapshotSha256(bumped)).not.toBe(kcSnapshotSha256(set));
         expect(kcSnapshotSha256(set.slice(1))).not.toBe(kcSnapshotSha256(set));
+      }),
+    );
+  });
+});
+
+describe('next-lesson route', () => {
+  it('never returns a node that is not published with all its ancestors, nor one after a blocked node', () => {
+    fc.assert(
+      fc.property(courseArbitrary, fc.integer({ min: 1, max: 2 ** 30 }), (nodes, seed) => {
+        const route = nextLessonRoute(shuffled(nodes, seed), 'n0');
+        const byId = new Map(nodes.map((node) => [node.component_id, node]));
+        if (route.outcome !== 'route') return;
+        const chain: GraphNode[] = [];
+        for (let at: GraphNode | undefined = route.node; at; at = at.parent_component_id ? byId.get(at.parent_component_id) : undefined) chain.push(at);
+        expect(chain.at(-1)?.component_id).toBe('n0');
+        expect(chain.every((node) => node.alpha.publication_status === 'published')).toBe(true);
+        const order = courseOrder(nodes, 'n0').map((entry) => entry.node);
+        const earlier = order.slice(0, order.indexOf(byId.get(route.node.component_id) as GraphNode));
+        expect(earlier.some((node) => ['lesson', 'practice', 'review', 'mastery_gate'].includes(node.kind) && node.alpha.target_ref &&
+          (node.alpha.scope_kc_refs as string[]).length > 0)).toBe(false);
       }),
     );
   });

@@ -19,11 +19,13 @@ export interface AuthoredCourse {
 export async function authorCourse(
   platform: RunningPlatform,
   caller: Caller,
-  options: { courseId?: string; lessons?: number; studentId?: string; coursePublished?: boolean } = {},
+  options: { courseId?: string; lessons?: number; studentId?: string; coursePublished?: boolean; pin?: ReturnType<typeof pinOf> } = {},
 ): Promise<AuthoredCourse> {
   const courseId = options.courseId ?? 'course';
-  const [version, kc] = await Promise.all([eligibleVersion(platform, caller), createKc(platform, caller, { publication_status: 'published' })]);
-  const pin = pinOf(version);
+  const [pin, kc] = await Promise.all([
+    options.pin ?? eligibleVersion(platform, caller).then(pinOf),
+    createKc(platform, caller, { publication_status: 'published' }),
+  ]);
   const published = { publication_status: 'published' };
   await createComponent(platform, caller, {
     component_id: courseId,
