@@ -15,6 +15,7 @@ import { repointRoutes } from './repoint/repoint.routes.ts';
 import { standardsRoutes } from './standards/standards.routes.ts';
 import { approvalRoutes } from './approvals/approvals.routes.ts';
 import { nextLessonRoutes } from './routing/next-lesson.routes.ts';
+import { placementRoutes } from './placement/placement.routes.ts';
 import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
 import type { CurriculumDeps } from './components/components.service.ts';
 
@@ -49,6 +50,7 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
       standardsRoutes(app, runtime, deps);
       approvalRoutes(app, runtime, deps);
       nextLessonRoutes(app, runtime, deps);
+      placementRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
     idempotency: curriculumIdempotency,
