@@ -7,6 +7,7 @@ import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
 import { CURRICULUM_NAMESPACE } from './errors.ts';
 import { curriculumResolvers } from './resolvers.ts';
+import { withLearnerResolvers } from './learner.resolvers.ts';
 import { componentRoutes } from './components/components.routes.ts';
 import { kcRoutes } from './kcs/kcs.routes.ts';
 import { kcGraphRoutes } from './kc-graph/kc-graph.routes.ts';
@@ -40,7 +41,7 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Component trees, the KC registry and exact content pins checked against the content service.',
     root: SERVICE_ROOTS.curriculum,
     namespace: CURRICULUM_NAMESPACE,
-    schema: buildSubgraphSchema({ typeDefs: parse(CURRICULUM_SDL), resolvers: curriculumResolvers(deps) as never }),
+    schema: buildSubgraphSchema({ typeDefs: parse(CURRICULUM_SDL), resolvers: withLearnerResolvers(curriculumResolvers(deps), deps) as never }),
     routes(app) {
       componentRoutes(app, runtime, deps);
       kcRoutes(app, runtime, deps);

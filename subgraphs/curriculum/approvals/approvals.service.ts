@@ -14,7 +14,7 @@ import { runCommand } from '../commands.ts';
 import { firmKcVersion } from '../kc-graph/kc-graph.service.ts';
 import type { CurriculumDeps, Component } from '../components/components.service.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
-import { canonicalCourseGraph, courseGraphSha256, isRoutable, kcSnapshotSha256, referencedKcIds } from './course-graph.ts';
+import { canonicalCourseGraph, courseGraphSha256, courseOrder, isRoutable, kcSnapshotSha256, referencedKcIds } from './course-graph.ts';
 import {
   courseNotFound,
   courseRootOf,
@@ -187,4 +187,11 @@ export async function listApprovals(
 export async function loadCurrentApprovals(deps: CurriculumDeps, ctx: RequestContext, courseIds: readonly string[]): Promise<Map<string, CourseApproval>> {
   requireAccess(ctx.principal, ACCESS.read, 'read course approvals');
   return findLatestApprovals(deps.db, ctx.tenantId, courseIds);
+}
+
+/** Each root's active descendants in course order, one recursive read per root whatever its size, for the authoring UI. */
+export async function loadDescendants(deps: CurriculumDeps, ctx: RequestContext, rootIds: readonly string[]): Promise<Map<string, Component[]>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read components');
+  const subtrees = await Promise.all(rootIds.map((rootId) => readCourseSubtree(deps.db, ctx.tenantId, rootId)));
+  return new Map(rootIds.map((rootId, index) => [rootId, courseOrder(subtrees[index], rootId).slice(1).map((entry) => entry.node)]));
 }
