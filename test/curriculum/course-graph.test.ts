@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { canonicalJson } from '../../platform/idempotency.ts';
 import { describe, expect, it } from 'vitest';
 import {
   canonicalCourseGraph,
@@ -55,6 +57,15 @@ const shuffled = <T>(items: readonly T[], seed: number): T[] => {
 };
 
 describe('course graph digest', () => {
+  it('is the SHA-256 of the canonical JSON (sorted keys) of the canonical graph', () => {
+    fc.assert(
+      fc.property(courseArbitrary, (nodes) => {
+        const canonical = canonicalJson(canonicalCourseGraph(nodes, 'n0'));
+        expect(courseGraphSha256(nodes, 'n0')).toBe(createHash('sha256').update(canonical).digest('hex'));
+      }),
+    );
+  });
+
   it('is stable under any reordering of equal input', () => {
     fc.assert(
       fc.property(courseArbitrary, fc.integer({ min: 1, max: 2 ** 30 }), (nodes, seed) => {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../../platform/idempotency.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
 
 /**
@@ -66,7 +65,7 @@ export function courseOrder<N extends GraphNode>(nodes: readonly N[], rootId: st
 
 function pinOf(alpha: Record<string, unknown>): TargetRefShape | null {
   const ref = alpha.target_ref as TargetRefShape | undefined;
-  return ref ? { content_kind: ref.content_kind, content_id: ref.content_id, content_version_id: ref.content_version_id } : null;
+  return ref ? { content_id: ref.content_id, content_kind: ref.content_kind, content_version_id: ref.content_version_id } : null;
 }
 
 const scopeOf = (alpha: Record<string, unknown>) => (alpha.scope_kc_refs as string[] | undefined) ?? [];
@@ -84,22 +83,26 @@ export function isRoutable(node: GraphNode): boolean {
   return CONTENT_BEARING_KINDS.has(node.kind) && scoped && pinOf(node.alpha) !== null;
 }
 
-/** The canonical course graph: format tag, root id, and every node in course order. */
+/**
+ * The canonical course graph: format tag, root id, and every node in course order. Objects are built
+ * with their keys already in sorted order, so JSON.stringify writes the canonical JSON directly (a
+ * 2,000-node course is digested on every next-lesson request).
+ */
 export function canonicalCourseGraph(nodes: readonly GraphNode[], rootId: string) {
   return {
-    format: 'alpha.course_graph/1',
     course_id: rootId,
+    format: 'alpha.course_graph/1',
     nodes: courseOrder(nodes, rootId).map(({ node, ordinal }) => ({
       component_id: node.component_id,
-      kind: node.kind,
-      parent_component_id: node.component_id === rootId ? null : node.parent_component_id,
-      ordinal,
-      student_id: node.student_id ?? null,
-      publication_status: (node.alpha.publication_status as string | undefined) ?? 'draft',
-      target_ref: pinOf(node.alpha),
-      scope_kc_refs: scopeOf(node.alpha),
-      remediation_kc_refs: remediationOf(node.alpha),
       kc_scope_decision: (node.alpha.kc_scope_decision as string | undefined) ?? null,
+      kind: node.kind,
+      ordinal,
+      parent_component_id: node.component_id === rootId ? null : node.parent_component_id,
+      publication_status: (node.alpha.publication_status as string | undefined) ?? 'draft',
+      remediation_kc_refs: remediationOf(node.alpha),
+      scope_kc_refs: scopeOf(node.alpha),
+      student_id: node.student_id ?? null,
+      target_ref: pinOf(node.alpha),
     })),
   };
 }
@@ -112,7 +115,8 @@ export function canonicalKcSnapshot(versions: readonly KcVersionRef[]) {
   return { format: 'alpha.kc_snapshot/1', kc_versions: entries };
 }
 
-export const sha256Of = (value: unknown) => createHash('sha256').update(canonicalJson(value)).digest('hex');
+/** SHA-256 of canonical JSON; the two canonical forms above are key-sorted already, so JSON.stringify is that JSON. */
+const sha256OfSorted = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
-export const courseGraphSha256 = (nodes: readonly GraphNode[], rootId: string) => sha256Of(canonicalCourseGraph(nodes, rootId));
-export const kcSnapshotSha256 = (versions: readonly KcVersionRef[]) => sha256Of(canonicalKcSnapshot(versions));
+export const courseGraphSha256 = (nodes: readonly GraphNode[], rootId: string) => sha256OfSorted(canonicalCourseGraph(nodes, rootId));
+export const kcSnapshotSha256 = (versions: readonly KcVersionRef[]) => sha256OfSorted(canonicalKcSnapshot(versions));
