@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -170,6 +170,7 @@ export async function listApprovals(
         eq(components.tenantId, ctx.tenantId),
         eq(components.componentId, input.courseId),
         eq(components.kind, 'course'),
+        isNull(components.parentComponentId),
         eq(components.status, 'active'),
       ),
     );
