@@ -5,6 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { SERVICE_ROOTS } from '../platform/config.ts';
 import { freePort } from '../test/net.ts';
+import { startTestPlatform } from '../test/kit.ts';
 
 /**
  * `npm run bench`: starts the platform (embedded mode, its own process, a fresh data directory) and
@@ -188,10 +189,106 @@ async function main(): Promise<void> {
     const failed = loaded.failures + abused.failures;
     console.log(`  legitimate requests failed: ${failed}; every abusive request refused with a 4xx: ${abuseRefused ? 'yes' : 'NO'}`);
     if (results.some((result) => result.failures > 0) || failed > 0 || !abuseRefused) process.exitCode = 1;
+    await learnerBench(base, token, pin, results[1].rps);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const LEARNER_UNITS = 40;
+const LESSONS_PER_UNIT = 49; // 1 course + 40 units + 1,960 lessons = 2,001 components
+
+/** Authors a published course of about 2,000 pinned, KC-scoped components through REST, a few requests at a time. */
+async function authorLargeCourse(base: string, token: string, courseId: string, pin: unknown): Promise<void> {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify(body),
+    });
+    if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  const kc = await post('/kcs', { stored_as: 'alpha.knowledge_component', definition: `Bench KC ${courseId}`, publication_status: 'published' });
+  const published = { publication_status: 'published' };
+  await post('/components', { component_id: courseId, kind: 'course', alpha: { ...published, subject_id: 'math' } });
+  const units = Array.from({ length: LEARNER_UNITS }, (_, unit) => `${courseId}.u${unit}`);
+  await Promise.all(units.map((unitId, position) => post('/components', { component_id: unitId, kind: 'unit', parent_component_id: courseId, position, alpha: published })));
+  const lessons = units.flatMap((unitId) => Array.from({ length: LESSONS_PER_UNIT }, (_, position) => ({ unitId, position })));
+  for (let start = 0; start < lessons.length; start += 8) {
+    await Promise.all(
+      lessons.slice(start, start + 8).map(({ unitId, position }) =>
+        post('/components', {
+          component_id: `${unitId}.l${position}`,
+          kind: 'lesson',
+          parent_component_id: unitId,
+          position,
+          alpha: { ...published, target_ref: pin, scope_kc_refs: [kc.kc_id] },
+        }),
+      ),
+    );
+  }
+}
+
+/**
+ * next-lesson and approval on a course of 2,000 components: throughput on the benchmarked server,
+ * SQL statements per request counted in-process on the same course shape (the server process
+ * keeps its counter to itself).
+ */
+async function learnerBench(base: string, token: string, pin: unknown, componentReadRps: number): Promise<void> {
+  const courseId = `bench-course-${Date.now()}`;
+  const approve = (url: string, bearer: string) =>
+    fetch(`${url}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/courses/${courseId}/approvals`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ approved_by: 'bench', provenance: { source: 'bench', course_ref: courseId } }),
+    });
+  const authored = Date.now();
+  await authorLargeCourse(base, token, courseId, pin);
+  console.log(`\nlearner path: authored ${1 + LEARNER_UNITS * (1 + LESSONS_PER_UNIT)} components in ${((Date.now() - authored) / 1000).toFixed(1)}s`);
+  const timings: number[] = [];
+  for (let run = 0; run < 5; run += 1) {
+    const started = performance.now();
+    const response = await approve(base, token);
+    if (response.status >= 300) throw new Error(`approval: ${response.status} ${await response.text()}`);
+    timings.push(performance.now() - started);
+  }
+  const nextLessonPath = `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/courses/${courseId}/next-lesson`;
+  await drive(base, token, { name: 'warm-up', method: 'GET', path: nextLessonPath }, 2);
+  // Each request reads and digests the whole course: a window of whole seconds, so slow requests still complete in it.
+  const routed = await drive(base, token, { name: 'next-lesson', method: 'GET', path: nextLessonPath }, Math.max(DURATION_SECONDS, 5));
+
+  const counted = await startTestPlatform({ seedDemo: true });
+  try {
+    const { token: localToken } = await (await fetch(`${counted.url}${SERVICE_ROOTS.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })).json();
+    const localLesson = await (
+      await fetch(`${counted.url}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}`, { headers: { authorization: `Bearer ${localToken}` } })
+    ).json();
+    await authorLargeCourse(counted.url, localToken, courseId, localLesson.alpha.target_ref);
+    const statementsOf = async (request: () => Promise<Response>) => {
+      const before = counted.runtime.database.stats.queries;
+      const response = await request();
+      if (response.status >= 300) throw new Error(`${response.status} ${await response.text()}`);
+      return counted.runtime.database.stats.queries - before;
+    };
+    const approval = await statementsOf(() => approve(counted.url, localToken));
+    const nextLesson = await statementsOf(() => fetch(`${counted.url}${nextLessonPath}`, { headers: { authorization: `Bearer ${localToken}` } }));
+    console.log('scenario                                  req/s     p50 ms   p99 ms   failures   SQL statements/request');
+    console.log(
+      `${'next-lesson, 2,000 components'.padEnd(40)} ${routed.rps.toFixed(0).padStart(7)} ${routed.p50.toFixed(0).padStart(8)} ` +
+        `${routed.p99.toFixed(0).padStart(8)} ${String(routed.failures).padStart(10)} ${String(nextLesson).padStart(12)}`,
+    );
+    const mean = timings.reduce((sum, ms) => sum + ms, 0) / timings.length;
+    console.log(
+      `${'approval, 2,000 components'.padEnd(40)} ${(1000 / mean).toFixed(1).padStart(7)} ${mean.toFixed(0).padStart(8)} ` +
+        `${Math.max(...timings).toFixed(0).padStart(8)} ${'0'.padStart(10)} ${String(approval).padStart(12)}`,
+    );
+    console.log(`next-lesson / REST component read = ${(routed.rps / componentReadRps).toFixed(2)}`);
+    if (routed.failures > 0) process.exitCode = 1;
+  } finally {
+    await counted.close();
   }
 }
 

@@ -37,6 +37,11 @@ const MAPPERS: Record<string, Record<string, string>> = {
     SourceIngestJob: '../ingest/ingest.service.ts#SourceIngestJob',
     IngestedCourse: '../ingest/ingest.service.ts#IngestedCourse',
     IngestRowOutcome: '../ingest/ingest.service.ts#IngestRowOutcome',
+    CourseApproval: '../approvals/course-state.ts#CourseApproval',
+    CourseApprovalKcVersion: '../approvals/course-state.ts#CourseApprovalKcVersion',
+    NextLesson: '../routing/next-lesson.service.ts#NextLesson',
+    LaunchEligibility: '../routing/next-lesson.service.ts#LaunchEligibility',
+    PlacementCandidates: '../placement/placement.service.ts#PlacementCandidates',
   },
   content: {
     ContentItem: '../items/items.service.ts#ContentItem',

@@ -48,3 +48,15 @@ registerProblems({
   'curriculum:ingest_batch_conflict': { status: 409, title: 'This producer batch was already ingested with other rows' },
   'curriculum:ingest_readback_mismatch': { status: 409, title: 'The staged tree did not read back as planned; nothing was written' },
 });
+
+/** Course approvals and learner routing (rules 9-11). */
+registerProblems({
+  'curriculum:course_not_published': { status: 409, title: 'The course root is not published' },
+  'curriculum:course_graph_incomplete': { status: 409, title: 'A KC-scoped content-bearing component has no exact content pin' },
+  'curriculum:kc_not_approvable': { status: 409, title: 'A referenced KC is not active, published and with an exact current version' },
+  'curriculum:approval_digest_mismatch': { status: 409, title: 'The course graph or KC snapshot differs from the expected SHA-256' },
+  'curriculum:lesson_structure_missing': { status: 409, title: 'The course has no ordered, KC-scoped, pinned lesson, review, practice or gate' },
+  'curriculum:course_not_approved': { status: 409, title: 'The course has no approval to route on' },
+  'curriculum:approval_stale': { status: 409, title: 'The course graph or its KC versions changed since the latest approval' },
+  'curriculum:route_not_published': { status: 409, title: 'The next lesson or one of its containment ancestors is not published' },
+});

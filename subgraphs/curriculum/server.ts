@@ -12,6 +12,9 @@ import { kcGraphRoutes } from './kc-graph/kc-graph.routes.ts';
 import { associationRoutes } from './associations/associations.routes.ts';
 import { repointRoutes } from './repoint/repoint.routes.ts';
 import { standardsRoutes } from './standards/standards.routes.ts';
+import { approvalRoutes } from './approvals/approvals.routes.ts';
+import { nextLessonRoutes } from './routing/next-lesson.routes.ts';
+import { placementRoutes } from './placement/placement.routes.ts';
 import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
 import type { CurriculumDeps } from './components/components.service.ts';
 import { httpEventsClient } from './events-client.ts';
@@ -51,6 +54,9 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
       standardsRoutes(app, runtime, deps);
       gateRoutes(app, runtime, deps);
       ingestRoutes(app, runtime, deps);
+      approvalRoutes(app, runtime, deps);
+      nextLessonRoutes(app, runtime, deps);
+      placementRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
     idempotency: curriculumIdempotency,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { idempotencyTable } from '../../platform/idempotency.ts';
 
 /**
@@ -316,3 +316,47 @@ export const sourceIngestJobs = curriculumSchema.table(
 );
 
 export const curriculumIdempotency = idempotencyTable(curriculumSchema);
+
+/**
+ * Course approvals, appended per course (sequence 1, 2, ...), with the SHA-256 of the canonical
+ * course graph and KC-version set they approved and that graph itself. Immutable (the database
+ * refuses UPDATE and DELETE); routing compares the current digests with the latest one.
+ */
+export const courseApprovals = curriculumSchema.table(
+  'course_approvals',
+  {
+    tenantId: text('tenant_id').notNull(),
+    approvalId: uuid('approval_id').notNull(),
+    courseId: text('course_id').notNull(),
+    sequence: integer('sequence').notNull(),
+    approvedBy: text('approved_by').notNull(),
+    provenance: jsonb('provenance').notNull(),
+    courseGraphSha256: text('course_graph_sha256').notNull(),
+    kcSnapshotSha256: text('kc_snapshot_sha256').notNull(),
+    expectedCourseGraphSha256: text('expected_course_graph_sha256'),
+    expectedKcSnapshotSha256: text('expected_kc_snapshot_sha256'),
+    courseGraph: jsonb('course_graph').notNull(),
+    recordedBy: text('recorded_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.approvalId] }),
+    uniqueIndex('course_approvals_sequence_idx').on(table.tenantId, table.courseId, table.sequence),
+  ],
+);
+
+/** The complete exact KC-version snapshot of an approval, one row per KC; immutable like the approval. */
+export const courseApprovalKcVersions = curriculumSchema.table(
+  'course_approval_kc_versions',
+  {
+    tenantId: text('tenant_id').notNull(),
+    approvalId: uuid('approval_id').notNull(),
+    kcId: uuid('kc_id').notNull(),
+    kcVersionId: uuid('kc_version_id').notNull(),
+    versionNumber: integer('version_number').notNull(),
+    firmingEventId: uuid('firming_event_id').notNull(),
+    /** True when this approval's transaction firmed the version; false when it was firm already. */
+    firmedByApproval: boolean('firmed_by_approval').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.approvalId, table.kcId] })],
+);

@@ -268,13 +268,13 @@ export async function listComponents(deps: CurriculumDeps, ctx: RequestContext, 
   ], presentComponent);
 }
 
-/** Component ids in a course's subtree (the course itself included), by containment. */
-function descendantsOf(tenantId: string, courseId: string): SQL {
+/** Component ids in a course's subtree (the course itself included), by containment; activeOnly descends through active components only. */
+export function descendantsOf(tenantId: string, courseId: string, options: { activeOnly?: boolean } = {}): SQL {
   return sql`(with recursive subtree(component_id) as (
       select ${courseId}::text
       union
       select c.component_id from ${components} c join subtree s on c.parent_component_id = s.component_id
-      where c.tenant_id = ${tenantId}
+      where c.tenant_id = ${tenantId}${options.activeOnly ? sql` and c.status = 'active'` : sql``}
     ) select component_id from subtree)`;
 }
 

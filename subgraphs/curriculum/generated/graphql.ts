@@ -12,6 +12,9 @@ import type { KcRelation as KcRelationModel } from '../kc-graph/kc-relations.ser
 import type { StandardsFramework as StandardsFrameworkModel, StandardKcMap as StandardKcMapModel } from '../standards/standards.service.ts';
 import type { GateContract as GateContractModel, GateRemediationMap as GateRemediationMapModel, GateStatus as GateStatusModel, GateNextForm as GateNextFormModel, GateRemediation as GateRemediationModel, GateRemediationTarget as GateRemediationTargetModel } from '../gates/gates.service.ts';
 import type { SourceIngestJob as SourceIngestJobModel, IngestedCourse as IngestedCourseModel, IngestRowOutcome as IngestRowOutcomeModel } from '../ingest/ingest.service.ts';
+import type { CourseApproval as CourseApprovalModel, CourseApprovalKcVersion as CourseApprovalKcVersionModel } from '../approvals/course-state.ts';
+import type { NextLesson as NextLessonModel, LaunchEligibility as LaunchEligibilityModel } from '../routing/next-lesson.service.ts';
+import type { PlacementCandidates as PlacementCandidatesModel } from '../placement/placement.service.ts';
 import type { GraphContext } from '../../../platform/graphql.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -77,11 +80,17 @@ export type Component = {
   children: Array<Component>;
   componentId: Scalars['ID']['output'];
   createdAt: Scalars['String']['output'];
+  /** The latest approval of a course root (null for other components and unapproved courses), batched. */
+  currentApproval?: Maybe<CourseApproval>;
+  /** Every active descendant in course order (depth first, sibling order), from one recursive read whatever the course size. */
+  descendants: Array<Component>;
   documentId?: Maybe<Scalars['ID']['output']>;
   etag: Scalars['String']['output'];
   humanCodingScheme?: Maybe<Scalars['String']['output']>;
   kind: ComponentKind;
   name?: Maybe<Scalars['String']['output']>;
+  /** next-lesson of this course root: the same rules and codes as GET /courses/{courseId}/next-lesson. */
+  nextLesson: NextLesson;
   parent?: Maybe<Component>;
   parentComponentId?: Maybe<Scalars['ID']['output']>;
   position?: Maybe<Scalars['Int']['output']>;
@@ -96,6 +105,13 @@ export type Component = {
 
 export type ComponentChildrenArgs = {
   includeRetired?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type ComponentNextLessonArgs = {
+  asOfDate?: InputMaybe<Scalars['String']['input']>;
+  studentId?: InputMaybe<Scalars['String']['input']>;
+  subjectId?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type ComponentAlpha = {
@@ -198,6 +214,52 @@ export type ComponentTargetRepoint = {
 export type ContentVersion = {
   __typename?: 'ContentVersion';
   versionId: Scalars['ID']['output'];
+};
+
+/** An immutable course approval with its complete exact KC-version snapshot. */
+export type CourseApproval = {
+  __typename?: 'CourseApproval';
+  approvalId: Scalars['ID']['output'];
+  approvedBy: Scalars['String']['output'];
+  /** SHA-256 of the canonical course graph approved */
+  courseGraphSha256: Scalars['String']['output'];
+  courseId: Scalars['ID']['output'];
+  createdAt: Scalars['String']['output'];
+  expectedCourseGraphSha256?: Maybe<Scalars['String']['output']>;
+  expectedKcSnapshotSha256?: Maybe<Scalars['String']['output']>;
+  kcSnapshot: Array<CourseApprovalKcVersion>;
+  /** SHA-256 of the canonical exact KC-version set approved */
+  kcSnapshotSha256: Scalars['String']['output'];
+  provenance: Scalars['JSONObject']['output'];
+  recordedBy: Scalars['String']['output'];
+  /** 1, 2, ... per course */
+  sequence: Scalars['Int']['output'];
+};
+
+export type CourseApprovalInput = {
+  approvedBy: Scalars['String']['input'];
+  expectedCourseGraphSha256?: InputMaybe<Scalars['String']['input']>;
+  expectedKcSnapshotSha256?: InputMaybe<Scalars['String']['input']>;
+  /** source (required) and course_ref, passed as sent */
+  provenance: Scalars['JSONObject']['input'];
+};
+
+/** One exact KC version of an approval snapshot; always firm. */
+export type CourseApprovalKcVersion = {
+  __typename?: 'CourseApprovalKcVersion';
+  /** true when this approval firmed the version */
+  firmedByApproval: Scalars['Boolean']['output'];
+  firmingEventId: Scalars['ID']['output'];
+  kcId: Scalars['ID']['output'];
+  kcVersionId: Scalars['ID']['output'];
+  state: Scalars['String']['output'];
+  versionNumber: Scalars['Int']['output'];
+};
+
+export type CourseApprovalPage = {
+  __typename?: 'CourseApprovalPage';
+  data: Array<CourseApproval>;
+  nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** A mastery gate's contract: what a player and a planner may know; no scores, thresholds or content body. */
@@ -498,6 +560,19 @@ export type KnowledgeComponentVersionPage = {
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
+/** Content's release-eligibility answer for the pinned exact version, asked at launch. */
+export type LaunchEligibility = {
+  __typename?: 'LaunchEligibility';
+  contentId: Scalars['ID']['output'];
+  contentKind: Scalars['String']['output'];
+  contentVersionId: Scalars['ID']['output'];
+  problemCode?: Maybe<Scalars['String']['output']>;
+  releaseEligible: Scalars['Boolean']['output'];
+  serveable: Scalars['Boolean']['output'];
+  trustStatus: Scalars['String']['output'];
+  usageScope: Scalars['String']['output'];
+};
+
 /**
  * Authoring mutations: each calls the same service function as its REST path, with the same rules
  * and problem codes in extensions.code. ifMatch is the ETag of the last read; idempotencyKey is the
@@ -507,6 +582,8 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** POST /kcs/{kcId}/versions: a semantic edit appends an immutable draft version. */
   appendKcVersion: KnowledgeComponentVersion;
+  /** POST /courses/{courseId}/approvals (rule 9): the same preconditions, digests and codes. */
+  approveCourse: CourseApproval;
   /** POST /associations: initial containment or framework alignment. */
   createAssociation: Association;
   /** POST /alpha/curriculum/v1/components: the same rules, checks and codes. */
@@ -551,6 +628,18 @@ export type MutationAppendKcVersionArgs = {
   idempotencyKey: Scalars['String']['input'];
   input?: InputMaybe<KnowledgeComponentVersionInput>;
   kcId: Scalars['ID']['input'];
+};
+
+
+/**
+ * Authoring mutations: each calls the same service function as its REST path, with the same rules
+ * and problem codes in extensions.code. ifMatch is the ETag of the last read; idempotencyKey is the
+ * Idempotency-Key.
+ */
+export type MutationApproveCourseArgs = {
+  courseId: Scalars['ID']['input'];
+  idempotencyKey: Scalars['String']['input'];
+  input: CourseApprovalInput;
 };
 
 
@@ -742,6 +831,34 @@ export type MutationUpdateComponentArgs = {
   input: ComponentPatchInput;
 };
 
+/** The lesson to launch, the approval it routed on and the live eligibility of its pinned exact version. */
+export type NextLesson = {
+  __typename?: 'NextLesson';
+  /** Containment ancestors, course root first */
+  ancestorIds: Array<Scalars['ID']['output']>;
+  approval: CourseApproval;
+  asOfDate?: Maybe<Scalars['String']['output']>;
+  component: Component;
+  courseId: Scalars['ID']['output'];
+  eligibility: LaunchEligibility;
+  studentId?: Maybe<Scalars['String']['output']>;
+};
+
+/** A track's candidate courses: published course roots of its subject whose numeric grade levels meet its band. */
+export type PlacementCandidates = {
+  __typename?: 'PlacementCandidates';
+  asOfDate?: Maybe<Scalars['String']['output']>;
+  candidates: Array<Component>;
+  engineRef?: Maybe<Scalars['String']['output']>;
+  entryPolicyRef?: Maybe<Scalars['String']['output']>;
+  exitPolicyRef?: Maybe<Scalars['String']['output']>;
+  /** The track's numeric grade band (empty: any graded course) */
+  gradeLevels: Array<Scalars['Int']['output']>;
+  studentId?: Maybe<Scalars['String']['output']>;
+  subjectId?: Maybe<Scalars['String']['output']>;
+  trackId: Scalars['ID']['output'];
+};
+
 /** Identity-level publication of a component or KC. */
 export type PublicationStatus =
   | 'draft'
@@ -760,6 +877,8 @@ export type Query = {
   component?: Maybe<Component>;
   /** GET /alpha/curriculum/v1/components with the same filters and paging. */
   components: ComponentPage;
+  /** GET /courses/{courseId}/approvals: the approvals of a course root in sequence order, each with its exact KC snapshot. */
+  courseApprovals: CourseApprovalPage;
   /** GET /gates/{componentId}: the gate contract (no scores, thresholds or content body); null when no active gate. */
   gate?: Maybe<GateContract>;
   /** GET /gates/{componentId}/next-form (rule 12): an eligible unseen form, or curriculum:bank_exhausted. */
@@ -782,6 +901,10 @@ export type Query = {
   kcVersions: KnowledgeComponentVersionPage;
   /** GET /alpha/curriculum/v1/kcs. */
   kcs: KnowledgeComponentPage;
+  /** GET /courses/{courseId}/next-lesson (rules 10, 11); a personalized root needs its exact studentId. */
+  nextLesson: NextLesson;
+  /** GET /tracks/{trackId}/placement-candidates (rule 16): routed on numeric grade levels. */
+  placementCandidates: PlacementCandidates;
   /** The renderer registry; rendererKind is an alias resolving to the same row as rendererRef. */
   rendererRegistry: Array<Renderer>;
   /** GET /ingest/vendor-course-refs/{jobId}: a source ingest job with its per-row outcome. */
@@ -849,6 +972,17 @@ export type QueryComponentsArgs = {
   studentId?: InputMaybe<Scalars['String']['input']>;
   subjectId?: InputMaybe<Scalars['String']['input']>;
   updatedSince?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
+ * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ */
+export type QueryCourseApprovalsArgs = {
+  courseId: Scalars['ID']['input'];
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -975,6 +1109,30 @@ export type QueryKcsArgs = {
   publicationStatus?: InputMaybe<Scalars['String']['input']>;
   subjectId?: InputMaybe<Scalars['String']['input']>;
   updatedSince?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
+ * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ */
+export type QueryNextLessonArgs = {
+  asOfDate?: InputMaybe<Scalars['String']['input']>;
+  courseId: Scalars['ID']['input'];
+  studentId?: InputMaybe<Scalars['String']['input']>;
+  subjectId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
+ * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ */
+export type QueryPlacementCandidatesArgs = {
+  asOfDate?: InputMaybe<Scalars['String']['input']>;
+  studentId?: InputMaybe<Scalars['String']['input']>;
+  subjectId?: InputMaybe<Scalars['String']['input']>;
+  trackId: Scalars['ID']['input'];
 };
 
 
@@ -1284,6 +1442,10 @@ export type ResolversTypes = {
   ComponentPatchInput: ComponentPatchInput;
   ComponentTargetRepoint: ResolverTypeWrapper<ComponentTargetRepointModel>;
   ContentVersion: ResolverTypeWrapper<ContentVersion>;
+  CourseApproval: ResolverTypeWrapper<CourseApprovalModel>;
+  CourseApprovalInput: CourseApprovalInput;
+  CourseApprovalKcVersion: ResolverTypeWrapper<CourseApprovalKcVersionModel>;
+  CourseApprovalPage: ResolverTypeWrapper<Omit<CourseApprovalPage, 'data'> & { data: Array<ResolversTypes['CourseApproval']> }>;
   GateContract: ResolverTypeWrapper<GateContractModel>;
   GateNextForm: ResolverTypeWrapper<GateNextFormModel>;
   GateRemediation: ResolverTypeWrapper<GateRemediationModel>;
@@ -1314,7 +1476,10 @@ export type ResolversTypes = {
   KnowledgeComponentVersion: ResolverTypeWrapper<KcVersionModel>;
   KnowledgeComponentVersionInput: KnowledgeComponentVersionInput;
   KnowledgeComponentVersionPage: ResolverTypeWrapper<Omit<KnowledgeComponentVersionPage, 'data'> & { data: Array<ResolversTypes['KnowledgeComponentVersion']> }>;
+  LaunchEligibility: ResolverTypeWrapper<LaunchEligibilityModel>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  NextLesson: ResolverTypeWrapper<NextLessonModel>;
+  PlacementCandidates: ResolverTypeWrapper<PlacementCandidatesModel>;
   PublicationStatus: PublicationStatus;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RecordStatus: RecordStatus;
@@ -1351,6 +1516,10 @@ export type ResolversParentTypes = {
   ComponentPatchInput: ComponentPatchInput;
   ComponentTargetRepoint: ComponentTargetRepointModel;
   ContentVersion: ContentVersion;
+  CourseApproval: CourseApprovalModel;
+  CourseApprovalInput: CourseApprovalInput;
+  CourseApprovalKcVersion: CourseApprovalKcVersionModel;
+  CourseApprovalPage: Omit<CourseApprovalPage, 'data'> & { data: Array<ResolversParentTypes['CourseApproval']> };
   GateContract: GateContractModel;
   GateNextForm: GateNextFormModel;
   GateRemediation: GateRemediationModel;
@@ -1377,7 +1546,10 @@ export type ResolversParentTypes = {
   KnowledgeComponentVersion: KcVersionModel;
   KnowledgeComponentVersionInput: KnowledgeComponentVersionInput;
   KnowledgeComponentVersionPage: Omit<KnowledgeComponentVersionPage, 'data'> & { data: Array<ResolversParentTypes['KnowledgeComponentVersion']> };
+  LaunchEligibility: LaunchEligibilityModel;
   Mutation: Record<PropertyKey, never>;
+  NextLesson: NextLessonModel;
+  PlacementCandidates: PlacementCandidatesModel;
   Query: Record<PropertyKey, never>;
   RemediationEntry: RemediationEntry;
   RemediationEntryInput: RemediationEntryInput;
@@ -1418,11 +1590,14 @@ export type ComponentResolvers<ContextType = GraphContext, ParentType extends Re
   children?: Resolver<Array<ResolversTypes['Component']>, ParentType, ContextType, RequireFields<ComponentChildrenArgs, 'includeRetired'>>;
   componentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  currentApproval?: Resolver<Maybe<ResolversTypes['CourseApproval']>, ParentType, ContextType>;
+  descendants?: Resolver<Array<ResolversTypes['Component']>, ParentType, ContextType>;
   documentId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   humanCodingScheme?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['ComponentKind'], ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nextLesson?: Resolver<ResolversTypes['NextLesson'], ParentType, ContextType, Partial<ComponentNextLessonArgs>>;
   parent?: Resolver<Maybe<ResolversTypes['Component']>, ParentType, ContextType>;
   parentComponentId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   position?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -1474,6 +1649,35 @@ export type ComponentTargetRepointResolvers<ContextType = GraphContext, ParentTy
 
 export type ContentVersionResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentVersion'] = ResolversParentTypes['ContentVersion']> = {
   versionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type CourseApprovalResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['CourseApproval'] = ResolversParentTypes['CourseApproval']> = {
+  approvalId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  approvedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  courseGraphSha256?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  courseId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expectedCourseGraphSha256?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  expectedKcSnapshotSha256?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  kcSnapshot?: Resolver<Array<ResolversTypes['CourseApprovalKcVersion']>, ParentType, ContextType>;
+  kcSnapshotSha256?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  provenance?: Resolver<ResolversTypes['JSONObject'], ParentType, ContextType>;
+  recordedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type CourseApprovalKcVersionResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['CourseApprovalKcVersion'] = ResolversParentTypes['CourseApprovalKcVersion']> = {
+  firmedByApproval?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  firmingEventId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kcId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kcVersionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  versionNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type CourseApprovalPageResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['CourseApprovalPage'] = ResolversParentTypes['CourseApprovalPage']> = {
+  data?: Resolver<Array<ResolversTypes['CourseApproval']>, ParentType, ContextType>;
+  nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type GateContractResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['GateContract'] = ResolversParentTypes['GateContract']> = {
@@ -1679,8 +1883,20 @@ export type KnowledgeComponentVersionPageResolvers<ContextType = GraphContext, P
   nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type LaunchEligibilityResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['LaunchEligibility'] = ResolversParentTypes['LaunchEligibility']> = {
+  contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  contentKind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  contentVersionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  problemCode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  releaseEligible?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  serveable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  trustStatus?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  usageScope?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   appendKcVersion?: Resolver<ResolversTypes['KnowledgeComponentVersion'], ParentType, ContextType, RequireFields<MutationAppendKcVersionArgs, 'idempotencyKey' | 'kcId'>>;
+  approveCourse?: Resolver<ResolversTypes['CourseApproval'], ParentType, ContextType, RequireFields<MutationApproveCourseArgs, 'courseId' | 'idempotencyKey' | 'input'>>;
   createAssociation?: Resolver<ResolversTypes['Association'], ParentType, ContextType, RequireFields<MutationCreateAssociationArgs, 'input'>>;
   createComponent?: Resolver<ResolversTypes['Component'], ParentType, ContextType, RequireFields<MutationCreateComponentArgs, 'input'>>;
   createKc?: Resolver<ResolversTypes['KnowledgeComponent'], ParentType, ContextType, RequireFields<MutationCreateKcArgs, 'input'>>;
@@ -1699,11 +1915,34 @@ export type MutationResolvers<ContextType = GraphContext, ParentType extends Res
   updateComponent?: Resolver<ResolversTypes['Component'], ParentType, ContextType, RequireFields<MutationUpdateComponentArgs, 'componentId' | 'idempotencyKey' | 'ifMatch' | 'input'>>;
 };
 
+export type NextLessonResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['NextLesson'] = ResolversParentTypes['NextLesson']> = {
+  ancestorIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  approval?: Resolver<ResolversTypes['CourseApproval'], ParentType, ContextType>;
+  asOfDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  component?: Resolver<ResolversTypes['Component'], ParentType, ContextType>;
+  courseId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  eligibility?: Resolver<ResolversTypes['LaunchEligibility'], ParentType, ContextType>;
+  studentId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PlacementCandidatesResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['PlacementCandidates'] = ResolversParentTypes['PlacementCandidates']> = {
+  asOfDate?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  candidates?: Resolver<Array<ResolversTypes['Component']>, ParentType, ContextType>;
+  engineRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  entryPolicyRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  exitPolicyRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  gradeLevels?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  studentId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  subjectId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  trackId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   association?: Resolver<Maybe<ResolversTypes['Association']>, ParentType, ContextType, RequireFields<QueryAssociationArgs, 'associationId'>>;
   associations?: Resolver<ResolversTypes['AssociationPage'], ParentType, ContextType, Partial<QueryAssociationsArgs>>;
   component?: Resolver<Maybe<ResolversTypes['Component']>, ParentType, ContextType, RequireFields<QueryComponentArgs, 'componentId'>>;
   components?: Resolver<ResolversTypes['ComponentPage'], ParentType, ContextType, Partial<QueryComponentsArgs>>;
+  courseApprovals?: Resolver<ResolversTypes['CourseApprovalPage'], ParentType, ContextType, RequireFields<QueryCourseApprovalsArgs, 'courseId'>>;
   gate?: Resolver<Maybe<ResolversTypes['GateContract']>, ParentType, ContextType, RequireFields<QueryGateArgs, 'componentId'>>;
   gateNextForm?: Resolver<ResolversTypes['GateNextForm'], ParentType, ContextType, RequireFields<QueryGateNextFormArgs, 'componentId' | 'studentId'>>;
   gateRemediation?: Resolver<ResolversTypes['GateRemediation'], ParentType, ContextType, RequireFields<QueryGateRemediationArgs, 'componentId' | 'studentId'>>;
@@ -1715,6 +1954,8 @@ export type QueryResolvers<ContextType = GraphContext, ParentType extends Resolv
   kcRelations?: Resolver<ResolversTypes['KcRelationPage'], ParentType, ContextType, Partial<QueryKcRelationsArgs>>;
   kcVersions?: Resolver<ResolversTypes['KnowledgeComponentVersionPage'], ParentType, ContextType, RequireFields<QueryKcVersionsArgs, 'kcId'>>;
   kcs?: Resolver<ResolversTypes['KnowledgeComponentPage'], ParentType, ContextType, Partial<QueryKcsArgs>>;
+  nextLesson?: Resolver<ResolversTypes['NextLesson'], ParentType, ContextType, RequireFields<QueryNextLessonArgs, 'courseId'>>;
+  placementCandidates?: Resolver<ResolversTypes['PlacementCandidates'], ParentType, ContextType, RequireFields<QueryPlacementCandidatesArgs, 'trackId'>>;
   rendererRegistry?: Resolver<Array<ResolversTypes['Renderer']>, ParentType, ContextType, Partial<QueryRendererRegistryArgs>>;
   sourceIngestJob?: Resolver<Maybe<ResolversTypes['SourceIngestJob']>, ParentType, ContextType, RequireFields<QuerySourceIngestJobArgs, 'jobId'>>;
   standardKcMaps?: Resolver<ResolversTypes['StandardKcMapPage'], ParentType, ContextType, Partial<QueryStandardKcMapsArgs>>;
@@ -1797,6 +2038,9 @@ export type Resolvers<ContextType = GraphContext> = {
   ComponentPage?: ComponentPageResolvers<ContextType>;
   ComponentTargetRepoint?: ComponentTargetRepointResolvers<ContextType>;
   ContentVersion?: ContentVersionResolvers<ContextType>;
+  CourseApproval?: CourseApprovalResolvers<ContextType>;
+  CourseApprovalKcVersion?: CourseApprovalKcVersionResolvers<ContextType>;
+  CourseApprovalPage?: CourseApprovalPageResolvers<ContextType>;
   GateContract?: GateContractResolvers<ContextType>;
   GateNextForm?: GateNextFormResolvers<ContextType>;
   GateRemediation?: GateRemediationResolvers<ContextType>;
@@ -1818,7 +2062,10 @@ export type Resolvers<ContextType = GraphContext> = {
   KnowledgeComponentPage?: KnowledgeComponentPageResolvers<ContextType>;
   KnowledgeComponentVersion?: KnowledgeComponentVersionResolvers<ContextType>;
   KnowledgeComponentVersionPage?: KnowledgeComponentVersionPageResolvers<ContextType>;
+  LaunchEligibility?: LaunchEligibilityResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  NextLesson?: NextLessonResolvers<ContextType>;
+  PlacementCandidates?: PlacementCandidatesResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RemediationEntry?: RemediationEntryResolvers<ContextType>;
   Renderer?: RendererResolvers<ContextType>;

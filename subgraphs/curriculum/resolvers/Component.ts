@@ -1,18 +1,32 @@
 import type { KnowledgeComponent } from '../kcs/kcs.service.ts';
 import type { ComponentAlphaResolvers, ComponentResolvers, TargetRefResolvers } from '../generated/graphql.ts';
 import type { CurriculumLoaders } from './loaders.ts';
+import { requestContextOf } from '../../../platform/graphql.ts';
+import { queryStringOf } from '../../../platform/naming.ts';
+import type { CurriculumDeps } from '../components/components.service.ts';
+import { nextLesson } from '../routing/next-lesson.service.ts';
 
 /** A component's alpha as stored (validated on write); its KC scope resolves to registry KCs. */
 export interface ComponentAlphaRecord {
   scope_kc_refs?: string[];
 }
 
-export function componentResolvers({ componentLoader, childrenLoader }: CurriculumLoaders): ComponentResolvers {
+export function componentResolvers(
+  deps: CurriculumDeps,
+  { componentLoader, childrenLoader, approvalLoader, descendantsLoader }: CurriculumLoaders,
+): ComponentResolvers {
   return {
     __resolveReference: (reference, context) => componentLoader(context).load(reference.componentId),
     parent: (component, _args, context) =>
       component.parent_component_id ? componentLoader(context).load(component.parent_component_id) : null,
     children: (component, args, context) => childrenLoader(context, args.includeRetired).load(component.component_id),
+    descendants: (component, _args, context) => descendantsLoader(context).load(component.component_id),
+    currentApproval: (component, _args, context) =>
+      component.kind === 'course' && component.parent_component_id === null
+        ? approvalLoader(context).load(component.component_id)
+        : null,
+    nextLesson: (component, args, context) =>
+      nextLesson(deps, requestContextOf(context), { courseId: component.component_id, query: queryStringOf(args) }),
   };
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../kc-graph/kc-graph.service.ts';
 import { createRelation, retireRelation } from '../kc-graph/kc-relations.service.ts';
 import { ingestVendorCourse } from '../ingest/ingest.service.ts';
+import { approveCourse } from '../approvals/approvals.service.ts';
 import type { MutationResolvers } from '../generated/graphql.ts';
 import { kcInputOf, snakeKeepingValues } from './inputs.ts';
 
@@ -61,6 +62,11 @@ export function mutationResolvers(deps: CurriculumDeps): MutationResolvers {
       (await createReviewDecision(deps, ctxOf(context), snakeKeys(input), idempotencyKey)).value,
     recordKcFirmingEvent: async (_root, { idempotencyKey, ...input }, context) =>
       (await createFirmingEvent(deps, ctxOf(context), snakeKeepingValues(input, ['evidence']), idempotencyKey)).value,
+    approveCourse: async (_root, args, context) => {
+      const { provenance, ...rest } = args.input;
+      const body = { ...(snakeKeys(rest) as Record<string, unknown>), provenance };
+      return (await approveCourse(deps, ctxOf(context), { courseId: args.courseId, body, idempotencyKey: args.idempotencyKey })).value;
+    },
     ingestVendorCourse: async (_root, args, context) =>
       (await ingestVendorCourse(deps, ctxOf(context), snakeKeepingValues(args.input, ['records', 'courses', 'courseComponents', 'componentResources']))).value,
   };

@@ -8,6 +8,10 @@ import { getRelation, listRelations } from '../kc-graph/kc-relations.service.ts'
 import { getFramework, listFrameworks, listStandardKcMaps } from '../standards/standards.service.ts';
 import { readGateContract, readGateNextForm, readGateRemediation, readGateStatus } from '../gates/gates.service.ts';
 import { getIngestJob } from '../ingest/ingest.service.ts';
+import { queryStringOf } from '../../../platform/naming.ts';
+import { listApprovals } from '../approvals/approvals.service.ts';
+import { nextLesson } from '../routing/next-lesson.service.ts';
+import { placementCandidates } from '../placement/placement.service.ts';
 import type { QueryResolvers } from '../generated/graphql.ts';
 import { KC_QUERY_NAMES, queryOf } from './inputs.ts';
 import type { CurriculumLoaders } from './loaders.ts';
@@ -37,5 +41,11 @@ export function queryResolvers(deps: CurriculumDeps, { componentLoader, kcLoader
     gateNextForm: (_root, args, context) => readGateNextForm(deps, ctxOf(context), queryOf(args)),
     gateRemediation: (_root, args, context) => readGateRemediation(deps, ctxOf(context), queryOf(args)),
     sourceIngestJob: (_root, args, context) => nullWhenNotFound(getIngestJob(deps, ctxOf(context), args)),
+    courseApprovals: (_root, { courseId, ...args }, context) =>
+      listApprovals(deps, ctxOf(context), { courseId, query: queryStringOf(args) }),
+    nextLesson: (_root, { courseId, ...args }, context) =>
+      nextLesson(deps, ctxOf(context), { courseId, query: queryStringOf(args) }),
+    placementCandidates: (_root, { trackId, ...args }, context) =>
+      placementCandidates(deps, ctxOf(context), { trackId, query: queryStringOf(args) }),
   };
 }

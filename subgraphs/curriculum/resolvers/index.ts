@@ -17,7 +17,7 @@ export function curriculumResolvers(deps: CurriculumDeps): Resolvers {
     JSONObject: JSONObjectScalar,
     Query: queryResolvers(deps, loaders),
     Mutation: mutationResolvers(deps),
-    Component: componentResolvers(loaders),
+    Component: componentResolvers(deps, loaders),
     ComponentAlpha: componentAlphaResolvers(loaders),
     TargetRef: targetRefResolvers,
     KnowledgeComponent: knowledgeComponentResolvers(deps, loaders),

@@ -3,6 +3,8 @@ import { loadChildren, loadComponents, type Component, type CurriculumDeps } fro
 import { loadKcs, type KnowledgeComponent } from '../kcs/kcs.service.ts';
 import { loadRelationsOf } from '../kc-graph/kc-relations.service.ts';
 import { loadStandardMapsOf } from '../standards/standards.service.ts';
+import { loadCurrentApprovals, loadDescendants } from '../approvals/approvals.service.ts';
+import type { CourseApproval } from '../approvals/course-state.ts';
 
 /** Per-request loaders: entity reads batch by id, list fields by parent. */
 export function curriculumLoaders(deps: CurriculumDeps) {
@@ -24,7 +26,14 @@ export function curriculumLoaders(deps: CurriculumDeps) {
     listLoaderOf(context, 'curriculum.kc-relations', (ctx, kcIds) => loadRelationsOf(deps, ctx, kcIds));
   const standardMapsLoader = (context: GraphContext) =>
     listLoaderOf(context, 'curriculum.standard-maps', (ctx, kcIds) => loadStandardMapsOf(deps, ctx, kcIds));
-  return { componentLoader, childrenLoader, kcLoader, relationsLoader, standardMapsLoader };
+  const approvalLoader = (context: GraphContext) =>
+    loaderOf<CourseApproval>(context, 'curriculum.current-approval', async (ctx, courseIds) => {
+      const found = await loadCurrentApprovals(deps, ctx, courseIds);
+      return courseIds.map((id) => found.get(id) ?? null);
+    });
+  const descendantsLoader = (context: GraphContext) =>
+    listLoaderOf(context, 'curriculum.descendants', (ctx, rootIds) => loadDescendants(deps, ctx, rootIds));
+  return { componentLoader, childrenLoader, kcLoader, relationsLoader, standardMapsLoader, approvalLoader, descendantsLoader };
 }
 
 export type CurriculumLoaders = ReturnType<typeof curriculumLoaders>;

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { CURRICULUM_V1 } from '../paths.ts';
+import type { CurriculumDeps } from '../components/components.service.ts';
+import { ApproveCourseInput, ListApprovalsQuery } from './approvals.schema.ts';
+import { approveCourse, listApprovals } from './approvals.service.ts';
+
+const CourseParams = z.object({ courseId: z.string().min(1) });
+
+export function approvalRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
+  const courseIdOf = (request: { params: unknown }) => (request.params as { courseId: string }).courseId;
+  declareRoute(app, 'approvals', {
+    method: 'POST',
+    url: `${CURRICULUM_V1}/courses/:courseId/approvals`,
+    summary: 'Approve the course graph (rule 9): snapshot its exact KC versions and firm the draft ones',
+    description:
+      'Needs Idempotency-Key. expected_course_graph_sha256 and expected_kc_snapshot_sha256, when sent, must equal the ' +
+      'current digests. Approving a graph the latest approval already holds answers that approval (200).',
+    params: CourseParams,
+    body: ApproveCourseInput,
+    success: { status: 201, description: 'course_approval (200 when the latest approval already holds this graph)' },
+    handler: async (request, reply) => {
+      const ctx = await requestContextOf(runtime.auth, request);
+      const input = { courseId: courseIdOf(request), body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') };
+      return sendCommandResult(reply, await approveCourse(deps, ctx, input));
+    },
+  });
+  declareRoute(app, 'approvals', {
+    method: 'GET',
+    url: `${CURRICULUM_V1}/courses/:courseId/approvals`,
+    summary: 'The approvals of a course in sequence order, each with its exact KC-version snapshot',
+    params: CourseParams,
+    querystring: ListApprovalsQuery,
+    handler: async (request) =>
+      listApprovals(deps, await requestContextOf(runtime.auth, request), { courseId: courseIdOf(request), query: request.query }),
+  });
+}

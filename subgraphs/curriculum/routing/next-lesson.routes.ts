@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { declareRoute, requestContextOf } from '../../../platform/http.ts';
+import type { PlatformRuntime } from '../../../platform/service.ts';
+import { CURRICULUM_V1 } from '../paths.ts';
+import type { CurriculumDeps } from '../components/components.service.ts';
+import { NextLessonQuery } from './next-lesson.schema.ts';
+import { nextLesson } from './next-lesson.service.ts';
+
+export function nextLessonRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
+  declareRoute(app, 'routing', {
+    method: 'GET',
+    url: `${CURRICULUM_V1}/courses/:courseId/next-lesson`,
+    summary: 'The next lesson of a course (rules 10, 11), with the approval it routed on and its firm KC snapshot',
+    description: 'Fails closed on a stale or missing approval, a draft on the route, or an ineligible pinned version.',
+    params: z.object({ courseId: z.string().min(1) }),
+    querystring: NextLessonQuery,
+    handler: async (request) =>
+      nextLesson(deps, await requestContextOf(runtime.auth, request), { courseId: (request.params as { courseId: string }).courseId, query: request.query }),
+  });
+}
