@@ -1,13 +1,16 @@
 import type { CursorCodec } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db.ts';
+import type { IdempotencyTable } from '../../platform/idempotency.ts';
 import { httpPeopleClient, type PeopleClient } from '../../platform/people-client.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 import { httpCurriculumClient, type CurriculumClient } from './curriculum-client.ts';
+import { contentIdempotency } from './tables.ts';
 
 /** What content's rules need beyond their input: its database and the published APIs it asks. */
 export interface ContentDeps {
   db: Database;
   cursors: CursorCodec;
+  idempotency: IdempotencyTable;
   curriculum: CurriculumClient;
   people: PeopleClient;
   /** Public origin of delivery URLs. */
@@ -19,6 +22,7 @@ export function contentDeps(runtime: PlatformRuntime): ContentDeps {
   return {
     db: runtime.database.db,
     cursors: runtime.cursors,
+    idempotency: contentIdempotency,
     curriculum: httpCurriculumClient({ baseUrl: () => runtime.config.curriculumUrl, timeoutMs, auth: runtime.auth }),
     people: httpPeopleClient({ baseUrl: () => runtime.config.peopleUrl, timeoutMs, auth: runtime.auth, caller: 'content' }),
     contentUrl: () => runtime.config.contentUrl,

@@ -81,31 +81,48 @@ export function contentResolvers(runtime: PlatformRuntime, deps: ContentDeps): G
         // Blueprint keys are data (kc references, item types): they pass through unconverted.
         const { blueprint, ...metadata } = args.input;
         const input = { ...(snakeKeys(metadata) as Record<string, unknown>), ...(blueprint ?? {}) };
-        return (await createItem(db, requestContextOf(context), input, args.idempotencyKey)).value;
+        return (await createItem(deps, requestContextOf(context), { body: input, idempotencyKey: args.idempotencyKey })).value;
       },
       patchContentItem: (_root, args: { contentId: string; ifMatch: string; input: unknown }, context) =>
         patchItem(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.ifMatch),
       tagContentKc: async (_root, args: { contentId: string; input: unknown }, context) =>
         (await tagKc(deps, requestContextOf(context), args.contentId, snakeKeys(args.input))).value,
       publishContentVersion: async (_root, args: { contentId: string; versionId: string; idempotencyKey?: string }, context) =>
-        (await publishVersion(db, requestContextOf(context), args.contentId, { version_id: args.versionId }, args.idempotencyKey ?? undefined)).value,
+        (await publishVersion(deps, requestContextOf(context), {
+          contentId: args.contentId,
+          body: { version_id: args.versionId },
+          idempotencyKey: args.idempotencyKey ?? undefined,
+        })).value,
       defineCatalogFacet: (_root, args: { input: unknown }, context) => defineFacet(db, requestContextOf(context), snakeKeys(args.input)),
       assignCatalogFacet: async (_root, args: { contentId: string; idempotencyKey: string; input: { facetValue: unknown; provenance?: unknown } & Record<string, unknown> }, context) => {
         const { facetValue, provenance, ...rest } = args.input;
         const input = { ...(snakeKeys(rest) as Record<string, unknown>), facet_value: facetValue, ...(provenance === undefined || provenance === null ? {} : { provenance }) };
-        return (await assignFacet(db, requestContextOf(context), args.contentId, input, args.idempotencyKey)).value;
+        return (await assignFacet(deps, requestContextOf(context), { contentId: args.contentId, body: input, idempotencyKey: args.idempotencyKey })).value;
       },
       createContentReference: async (_root, args: { contentId: string; input: unknown; idempotencyKey?: string }, context) =>
-        (await createReference(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.idempotencyKey ?? undefined)).value,
+        (await createReference(deps, requestContextOf(context), {
+          contentId: args.contentId,
+          body: snakeKeys(args.input),
+          idempotencyKey: args.idempotencyKey ?? undefined,
+        })).value,
       retireContentReference: (_root, args: { contentId: string; referenceId: string }, context) =>
         retireReference(db, requestContextOf(context), args.contentId, args.referenceId),
       appendContentVersion: async (_root, args: { contentId: string; input: unknown; idempotencyKey?: string }, context) =>
-        (await appendVersion(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.idempotencyKey ?? undefined)).value,
+        (await appendVersion(deps, requestContextOf(context), {
+          contentId: args.contentId,
+          body: snakeKeys(args.input),
+          idempotencyKey: args.idempotencyKey ?? undefined,
+        })).value,
       recordQcDecision: async (
         _root,
         args: { contentId: string; versionId: string; input: unknown; idempotencyKey?: string },
         context,
-      ) => (await recordQcDecision(db, requestContextOf(context), args.contentId, args.versionId, snakeKeys(args.input), args.idempotencyKey ?? undefined)).value,
+      ) => (await recordQcDecision(deps, requestContextOf(context), {
+        contentId: args.contentId,
+        versionId: args.versionId,
+        body: snakeKeys(args.input),
+        idempotencyKey: args.idempotencyKey ?? undefined,
+      })).value,
     },
     ContentItem: {
       __resolveReference: (reference: { contentId: string }, context: GraphContext) => itemLoader(context).load(reference.contentId),

@@ -8,8 +8,8 @@ import {
   loadChildren,
   loadComponents,
   type Component,
-  type CurriculumDeps,
 } from './components/components.service.ts';
+import type { CurriculumDeps } from './deps.ts';
 import { patchComponent, retireComponent } from './components/component-edits.service.ts';
 import { readRendererRegistry, repointComponent } from './repoint/repoint.service.ts';
 import { createAssociation, getAssociation, listAssociations, patchAssociation } from './associations/associations.service.ts';

@@ -13,20 +13,9 @@ import { kcGraphRoutes } from './kc-graph/kc-graph.routes.ts';
 import { associationRoutes } from './associations/associations.routes.ts';
 import { repointRoutes } from './repoint/repoint.routes.ts';
 import { standardsRoutes } from './standards/standards.routes.ts';
-import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
-import type { CurriculumDeps } from './components/components.service.ts';
+import { curriculumDeps } from './deps.ts';
 
 export const CURRICULUM_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/curriculum.graphql', import.meta.url)), 'utf8');
-
-export function curriculumDeps(runtime: PlatformRuntime, content?: ContentEligibilityClient): CurriculumDeps {
-  return {
-    db: runtime.database.db,
-    cursors: runtime.cursors,
-    content:
-      content ??
-      httpContentClient({ baseUrl: () => runtime.config.contentUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth }),
-  };
-}
 
 /** The curriculum service: its subgraph and its documented REST paths over the same functions. */
 export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {

@@ -2,7 +2,8 @@ import { queryStringOf } from '../../platform/naming.ts';
 import { JSONObjectResolver } from 'graphql-scalars';
 import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
-import { findEvents, getEvent, requireEventWithinBoundary, listEvents, recordEvents, type EventProjection, type EventReads } from './learning/events.service.ts';
+import { findEvents, getEvent, requireEventWithinBoundary, listEvents, recordEvents, type EventProjection } from './learning/events.service.ts';
+import type { EventsDeps } from './deps.ts';
 import { runSourceImport } from './imports/imports.service.ts';
 import { getAttendanceEvent, getDisciplineEvent, listAttendanceEvents, listDisciplineEvents } from './moments/moments.service.ts';
 import { findSources, listSources, registerSource, type ActivitySource } from './sources/sources.service.ts';
@@ -13,7 +14,7 @@ type Args = Record<string, unknown>;
 const sent = (args: Args): Args => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined));
 
 /** Thin adapters over the same service functions as REST; entity reads batch through loaders. */
-export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): GraphQLResolverMap<GraphContext> {
+export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): GraphQLResolverMap<GraphContext> {
   const { db } = runtime.database;
   const sourceLoader = (context: GraphContext) =>
     loaderOf<ActivitySource>(context, 'events.source', async (ctx, ids) => {
@@ -53,11 +54,12 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Gr
     },
     Mutation: {
       registerActivitySource: async (_root, args: { sourceIri: string; name: string }, context) =>
-        (await registerSource(db, ctxOf(context), args)).value,
+        (await registerSource(reads, ctxOf(context), { body: args })).value,
       recordEvents: async (_root, args: { events: Args[]; idempotencyKey?: string | null }, context) =>
-        (await recordEvents(db, ctxOf(context), { events: args.events.map(sent) }, args.idempotencyKey ?? undefined)).value,
+        (await recordEvents(reads, ctxOf(context), { body: { events: args.events.map(sent) }, idempotencyKey: args.idempotencyKey ?? undefined }))
+          .value,
       importSourceRecords: async (_root, args: { input: Args; idempotencyKey?: string | null }, context) =>
-        (await runSourceImport(db, ctxOf(context), sent(args.input), args.idempotencyKey ?? undefined)).value,
+        (await runSourceImport(reads, ctxOf(context), { body: sent(args.input), idempotencyKey: args.idempotencyKey ?? undefined })).value,
     },
     ActivitySource: {
       __resolveReference: (reference: { id: string }, context: GraphContext) => sourceLoader(context).load(reference.id),
