@@ -12,7 +12,7 @@ import {
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { Authenticator, Principal } from './auth.ts';
-import { DomainError, problemDefinition, qualifyCode, type ProblemNamespace } from './errors.ts';
+import { DomainError, formatProblem, isUnexpectedError, type ProblemNamespace } from './errors.ts';
 import type { RequestContext } from './context.ts';
 
 /**
@@ -112,20 +112,11 @@ export function formatGraphQLError(
   namespace: ProblemNamespace | undefined,
 ): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original instanceof DomainError) {
-    return {
-      ...formatted,
-      message: original.message,
-      extensions: {
-        code: qualifyCode(original.code, namespace),
-        status: problemDefinition(original.code).status,
-        ...(original.fieldErrors ? { fieldErrors: original.fieldErrors } : {}),
-      },
-    };
-  }
   // A downstream subgraph's error reaches the gateway as the plain object that subgraph already formatted.
   if (original instanceof Error && !(original instanceof GraphQLError)) {
-    return { message: problemDefinition('internal_error').title, path: formatted.path, extensions: { code: qualifyCode('internal_error', namespace), status: 500 } };
+    const { code, status, detail, fieldErrors } = formatProblem(original, namespace);
+    const problem = { code, status, ...(fieldErrors ? { fieldErrors } : {}) };
+    return isUnexpectedError(original) ? { message: detail, path: formatted.path, extensions: problem } : { ...formatted, message: detail, extensions: problem };
   }
   // graphql-js validation and parse errors are the client's.
   const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
@@ -178,7 +169,7 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> 
     return {
       data: result.data as Record<string, unknown> | null,
       errors: result.errors.map((error) => {
-        if (!(error.originalError instanceof DomainError) && error.originalError) this.onUnexpectedError(error.originalError);
+        if (error.originalError && isUnexpectedError(error.originalError)) this.onUnexpectedError(error.originalError);
         return formatGraphQLError(error.toJSON(), error, this.namespace);
       }),
     };
