@@ -62,7 +62,8 @@ export function requestContextOf(context: GraphContext): RequestContext {
 export function loaderOf<V>(
   context: GraphContext,
   name: string,
-  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<Array<V | null>>,
+  /** An Error in place of a value rejects that key's load only. */
+  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<Array<V | Error | null>>,
 ): DataLoader<string, V | null> {
   let loader = context.loaders.get(name) as DataLoader<string, V | null> | undefined;
   if (!loader) {

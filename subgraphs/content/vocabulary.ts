@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONTENT_KINDS } from '../../platform/contract.ts';
 
-export { CONTENT_KINDS, type ContentKind } from '../../platform/contract.ts';
+export { CONTENT_KINDS, TRUST_STATUSES, type ContentKind, type TrustStatus } from '../../platform/contract.ts';
 
 /** The enumerations of the content document, each written once. */
 export const SUBTYPES = ['diagram', 'decodable'] as const;
@@ -13,10 +13,8 @@ export const USAGE_SCOPES = ['practice_eligible', 'held_out_canary', 'secure_for
 export const TEST_TYPES = ['end_of_course', 'end_of_grade', 'test_out', 'placement', 'diagnostic', 'screener'] as const;
 export const SOURCE_SYSTEMS = ['qti', 'alpha_content', 'external_content_import'] as const;
 export const SUBJECT_IDS = ['math', 'reading', 'language', 'science', 'computer_science', 'vocabulary', 'writing', 'social_studies'] as const;
-export const TRUST_STATUSES = ['trusted', 'degraded', 'failed', 'unknown'] as const;
 export const BLOCK_TYPES = ['heading', 'text', 'image', 'probe'] as const;
 
-export type TrustStatus = (typeof TRUST_STATUSES)[number];
 
 /** Kinds whose exact versions are published one by one through POST /publish. */
 export const SEPARATELY_PUBLISHED_KINDS: ReadonlySet<string> = new Set(['test_spec', 'test_bank']);

@@ -2,9 +2,10 @@ import { queryStringOf } from '../../platform/naming.ts';
 import { JSONObjectResolver } from 'graphql-scalars';
 import { loaderOf, requestContextOf, type GraphContext, type GraphQLResolverMap } from '../../platform/graphql.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
-import { findEvents, getEvent, requireEventWithinBoundary, listEvents, recordEvents, type EventProjection } from './learning/events.service.ts';
+import { findEvents, getEvent, listEvents, recordEvents, type EventProjection } from './learning/events.service.ts';
 import type { EventsDeps } from './deps.ts';
 import { runSourceImport } from './imports/imports.service.ts';
+import { personNames, type PersonNames } from './people.ts';
 import { getAttendanceEvent, getDisciplineEvent, listAttendanceEvents, listDisciplineEvents } from './moments/moments.service.ts';
 import { findSources, listSources, registerSource, type ActivitySource } from './sources/sources.service.ts';
 
@@ -22,22 +23,12 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Gr
       return ids.map((id) => found.get(id) ?? null);
     });
   const eventLoader = (context: GraphContext) =>
-    loaderOf<EventProjection>(context, 'events.event', async (ctx, ids) => {
-      const found = new Map((await findEvents(reads, ctx, ids)).map((event) => [event.id, event]));
-      return ids.map((id) => found.get(id.toLowerCase()) ?? null);
-    });
-  /** A person's names, one people-service lookup per person per request; no answer is no name. */
+    loaderOf<EventProjection>(context, 'events.event', (ctx, ids) => findEvents(reads, ctx, ids));
   const personLoader = (context: GraphContext) =>
-    loaderOf<{ personId: string; givenName: string | null; familyName: string | null }>(context, 'events.person', async (ctx, ids) =>
-      Promise.all(
-        ids.map(async (personId) => {
-          const answer = await reads.people.lookup(ctx, personId).catch(() => ({ outcome: 'failed' as const }));
-          return answer.outcome === 'found'
-            ? { personId, givenName: answer.person.givenName ?? null, familyName: answer.person.familyName ?? null }
-            : { personId, givenName: null, familyName: null };
-        }),
-      ),
-    );
+    loaderOf<PersonNames>(context, 'events.person', async (ctx, ids) => {
+      const names = await personNames(reads.people, ctx, ids);
+      return ids.map((personId) => names.get(personId) ?? null);
+    });
   const ctxOf = requestContextOf;
   return {
     JSONObject: JSONObjectResolver,
@@ -65,11 +56,7 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Gr
       __resolveReference: (reference: { id: string }, context: GraphContext) => sourceLoader(context).load(reference.id),
     },
     Event: {
-      __resolveReference: async (reference: { id: string }, context: GraphContext) => {
-        const event = await eventLoader(context).load(reference.id);
-        if (event) requireEventWithinBoundary(ctxOf(context), event);
-        return event;
-      },
+      __resolveReference: (reference: { id: string }, context: GraphContext) => eventLoader(context).load(reference.id),
       student: (event: EventProjection) => (event.studentId ? { personId: event.studentId } : null),
       contentItem: (event: EventProjection) => (event.contentId ? { contentId: event.contentId } : null),
       activitySource: (event: EventProjection, _args, context) => sourceLoader(context).load(event.activitySourceId),

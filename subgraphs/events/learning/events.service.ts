@@ -9,7 +9,7 @@ import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
-import { ACCESS, boundaryConditions, boundaryOf, requireWithinBoundary, type BoundaryScope } from '../access.ts';
+import { ACCESS, boundaryConditions, boundaryOf, outsideBoundary, requireWithinBoundary, type BoundaryScope } from '../access.ts';
 import { caliperEventOf, deriveCaliper, isTimestamp, requireNoErrors, type DerivedCaliper, type EntityRef } from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
@@ -293,34 +293,35 @@ export async function listEvents(deps: EventsDeps, ctx: RequestContext, rawQuery
   return { data: await presentWithNames(deps, ctx, page.data), nextCursor: page.next_cursor };
 }
 
-/** Events by id for entity reads: absent and out-of-boundary ids are simply not found. */
-export async function findEvents(deps: EventsDeps, ctx: RequestContext, ids: readonly string[]) {
+/**
+ * Events by id, in the order asked, for entity reads: an absent id is null; an event outside the
+ * token's boundary is its 403 (the spec's rule for any out-of-boundary use), never silently absent.
+ */
+export async function findEvents(deps: EventsDeps, ctx: RequestContext, ids: readonly string[]): Promise<Array<EventProjection | DomainError | null>> {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const valid = ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
-  if (valid.length === 0) return [];
+  if (valid.length === 0) return ids.map(() => null);
   const rows = await deps.db
     .select()
     .from(learningEvents)
     .where(and(eq(learningEvents.tenantId, ctx.tenantId), inArray(learningEvents.eventId, valid)));
-  return presentWithNames(deps, ctx, rows);
-}
-
-/** An event read by id is 403 outside the token's boundary (the spec's rule for any out-of-boundary use). */
-export function requireEventWithinBoundary(ctx: RequestContext, event: { studentId: string | null; orgId: string | null; contentId: string | null }): void {
-  requireWithinBoundary(
-    boundaryOf(ctx.principal),
-    {
+  const found = new Map((await presentWithNames(deps, ctx, rows)).map((event) => [event.id, event]));
+  const scope = boundaryOf(ctx.principal);
+  return ids.map((id) => {
+    const event = found.get(id.toLowerCase());
+    if (!event) return null;
+    const values = {
       studentIds: { field: 'studentId', value: event.studentId },
       orgIds: { field: 'orgId', value: event.orgId },
       contentIds: { field: 'contentId', value: event.contentId },
-    },
-    'read an event of',
-  );
+    };
+    return outsideBoundary(scope, values, 'read an event of') ?? event;
+  });
 }
 
 export async function getEvent(deps: EventsDeps, ctx: RequestContext, eventId: string) {
   const [event] = await findEvents(deps, ctx, [eventId]);
   if (!event) throw new DomainError('not_found', `No event ${eventId} in this tenant.`);
-  requireEventWithinBoundary(ctx, event);
+  if (event instanceof DomainError) throw event;
   return { data: event };
 }
