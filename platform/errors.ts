@@ -49,8 +49,8 @@ export type ProblemCode = PlatformCode | ServiceProblemCodes[keyof ServiceProble
 
 for (const [code, definition] of Object.entries(PLATFORM_CODES)) table.set(code, definition);
 
-/** A service adds its own codes once, at import. */
-export function registerProblems(codes: Record<string, ProblemDefinition>): void {
+/** A service adds its own codes once, at import; the table comes back for its code type. */
+export function registerProblems<const T extends Record<string, ProblemDefinition>>(codes: T): T {
   for (const [code, definition] of Object.entries(codes)) {
     const existing = table.get(code);
     if (existing && (existing.status !== definition.status || existing.title !== definition.title)) {
@@ -58,6 +58,7 @@ export function registerProblems(codes: Record<string, ProblemDefinition>): void
     }
     table.set(code, definition);
   }
+  return codes;
 }
 
 export function problemDefinition(code: string): ProblemDefinition {

@@ -1,6 +1,7 @@
 import type { CursorCodec } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db.ts';
-import type { IdempotencyTable } from '../../platform/idempotency.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import type { CommandResult, IdempotencyTable } from '../../platform/idempotency.ts';
 import { httpPeopleClient, type PeopleClient } from '../../platform/people-client.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 import { httpCurriculumClient, type CurriculumClient } from './curriculum-client.ts';
@@ -16,6 +17,13 @@ export interface ContentDeps {
   /** Public origin of delivery URLs. */
   contentUrl: () => string;
 }
+
+/** A write on one item: its id, the request body and the Idempotency-Key. */
+export type ItemCommand<T> = (
+  deps: ContentDeps,
+  ctx: RequestContext,
+  input: { contentId: string; body: unknown; idempotencyKey: string | undefined },
+) => Promise<CommandResult<T>>;
 
 export function contentDeps(runtime: PlatformRuntime): ContentDeps {
   const timeoutMs = runtime.config.serviceCallTimeoutMs;

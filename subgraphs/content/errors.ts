@@ -1,9 +1,15 @@
-import { registerProblems, type ProblemDefinition, type ProblemNamespace } from '../../platform/errors.ts';
+import { registerProblems, type ProblemNamespace } from '../../platform/errors.ts';
 
 export const CONTENT_NAMESPACE: ProblemNamespace = { prefix: 'content', separator: '.' };
 
+declare module '../../platform/errors.ts' {
+  interface ServiceProblemCodes {
+    content: keyof typeof CONTENT_CODES;
+  }
+}
+
 /** Content's own codes; platform codes render as content.<code>. */
-const CONTENT_CODES = {
+const CONTENT_CODES = registerProblems({
   'content.version_not_serveable': { status: 409, title: 'The exact content version is not release eligible' },
   'content.qc_self_review': { status: 403, title: 'The author of a version cannot record its QC decision' },
   'content.item_exists': { status: 409, title: 'A content item with this content_id already exists' },
@@ -16,14 +22,5 @@ const CONTENT_CODES = {
   'content.curriculum_unavailable': { status: 503, title: 'The curriculum service did not answer; nothing was read or written' },
   'content.kc_registry_unavailable': { status: 503, title: 'The curriculum KC registry did not answer; nothing was written' },
   'content.test_serve_not_authorized': { status: 409, title: 'The test-serve selection is not authorized' },
-} as const satisfies Record<string, ProblemDefinition>;
+});
 
-export type ContentCode = keyof typeof CONTENT_CODES;
-
-declare module '../../platform/errors.ts' {
-  interface ServiceProblemCodes {
-    content: ContentCode;
-  }
-}
-
-registerProblems(CONTENT_CODES);

@@ -16,6 +16,11 @@ import { createReference, retireReference } from './references/references.servic
 import { readBankMembers } from './references/bank-members.service.ts';
 import type { ContentDeps } from './deps.ts';
 
+/** A command's input from its GraphQL arguments; an explicit null key is no key. */
+function commandOf(args: { contentId: string; idempotencyKey?: string | null }, body: unknown) {
+  return { contentId: args.contentId, body, idempotencyKey: args.idempotencyKey ?? undefined };
+}
+
 /** Thin adapters: every rule is in the services; loaders batch entity reads per request. */
 export function contentResolvers(runtime: PlatformRuntime, deps: ContentDeps): GraphQLResolverMap<GraphContext> {
   const { db } = runtime.database;
@@ -88,41 +93,24 @@ export function contentResolvers(runtime: PlatformRuntime, deps: ContentDeps): G
       tagContentKc: async (_root, args: { contentId: string; input: unknown }, context) =>
         (await tagKc(deps, requestContextOf(context), args.contentId, snakeKeys(args.input))).value,
       publishContentVersion: async (_root, args: { contentId: string; versionId: string; idempotencyKey?: string }, context) =>
-        (await publishVersion(deps, requestContextOf(context), {
-          contentId: args.contentId,
-          body: { version_id: args.versionId },
-          idempotencyKey: args.idempotencyKey ?? undefined,
-        })).value,
+        (await publishVersion(deps, requestContextOf(context), commandOf(args, { version_id: args.versionId }))).value,
       defineCatalogFacet: (_root, args: { input: unknown }, context) => defineFacet(db, requestContextOf(context), snakeKeys(args.input)),
       assignCatalogFacet: async (_root, args: { contentId: string; idempotencyKey: string; input: { facetValue: unknown; provenance?: unknown } & Record<string, unknown> }, context) => {
         const { facetValue, provenance, ...rest } = args.input;
         const input = { ...(snakeKeys(rest) as Record<string, unknown>), facet_value: facetValue, ...(provenance === undefined || provenance === null ? {} : { provenance }) };
-        return (await assignFacet(deps, requestContextOf(context), { contentId: args.contentId, body: input, idempotencyKey: args.idempotencyKey })).value;
+        return (await assignFacet(deps, requestContextOf(context), commandOf(args, input))).value;
       },
       createContentReference: async (_root, args: { contentId: string; input: unknown; idempotencyKey?: string }, context) =>
-        (await createReference(deps, requestContextOf(context), {
-          contentId: args.contentId,
-          body: snakeKeys(args.input),
-          idempotencyKey: args.idempotencyKey ?? undefined,
-        })).value,
+        (await createReference(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))).value,
       retireContentReference: (_root, args: { contentId: string; referenceId: string }, context) =>
         retireReference(db, requestContextOf(context), args.contentId, args.referenceId),
       appendContentVersion: async (_root, args: { contentId: string; input: unknown; idempotencyKey?: string }, context) =>
-        (await appendVersion(deps, requestContextOf(context), {
-          contentId: args.contentId,
-          body: snakeKeys(args.input),
-          idempotencyKey: args.idempotencyKey ?? undefined,
-        })).value,
+        (await appendVersion(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))).value,
       recordQcDecision: async (
         _root,
         args: { contentId: string; versionId: string; input: unknown; idempotencyKey?: string },
         context,
-      ) => (await recordQcDecision(deps, requestContextOf(context), {
-        contentId: args.contentId,
-        versionId: args.versionId,
-        body: snakeKeys(args.input),
-        idempotencyKey: args.idempotencyKey ?? undefined,
-      })).value,
+      ) => (await recordQcDecision(deps, requestContextOf(context), { ...commandOf(args, snakeKeys(args.input)), versionId: args.versionId })).value,
     },
     ContentItem: {
       __resolveReference: (reference: { contentId: string }, context: GraphContext) => itemLoader(context).load(reference.contentId),

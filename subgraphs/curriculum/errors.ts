@@ -1,9 +1,15 @@
-import { registerProblems, type ProblemDefinition, type ProblemNamespace } from '../../platform/errors.ts';
+import { registerProblems, type ProblemNamespace } from '../../platform/errors.ts';
 
 export const CURRICULUM_NAMESPACE: ProblemNamespace = { prefix: 'curriculum', separator: ':' };
 
+declare module '../../platform/errors.ts' {
+  interface ServiceProblemCodes {
+    curriculum: keyof typeof CURRICULUM_CODES;
+  }
+}
+
 /** Curriculum's own codes; platform codes (not_found, precondition_failed ...) render as curriculum:<code>. */
-const CURRICULUM_CODES = {
+const CURRICULUM_CODES = registerProblems({
   'curriculum:target_not_serveable': { status: 409, title: 'The pinned exact content version is not release eligible' },
   'curriculum:content_unavailable': { status: 503, title: 'The content service could not answer the eligibility check' },
   'curriculum:content_answer_invalid': { status: 502, title: 'The content service gave an answer that cannot be trusted' },
@@ -28,14 +34,5 @@ const CURRICULUM_CODES = {
   'curriculum:repoint_identity_mismatch': { status: 409, title: 'A repoint cannot change content_id or content_kind' },
   'curriculum:repoint_target_not_serveable': { status: 409, title: 'The new exact version is not release eligible for practice' },
   'curriculum:approved_chain_repoint_frozen': { status: 409, title: 'A published component pinning an assessment chain is frozen' },
-} as const satisfies Record<string, ProblemDefinition>;
+});
 
-export type CurriculumCode = keyof typeof CURRICULUM_CODES;
-
-declare module '../../platform/errors.ts' {
-  interface ServiceProblemCodes {
-    curriculum: CurriculumCode;
-  }
-}
-
-registerProblems(CURRICULUM_CODES);

@@ -1,5 +1,5 @@
-import { DomainError, type FieldError } from '../../platform/errors.ts';
-import { UNPROCESSABLE, type EventsCode } from './errors.ts';
+import { DomainError, type FieldError, type ProblemCode } from '../../platform/errors.ts';
+import { UNPROCESSABLE } from './errors.ts';
 import { CALIPER_ACTIONS, CALIPER_CONTEXT, KIND_CATALOGUE, PLAYER_EXTENSION_KEYS, PLAYER_EXTENSION_NAMESPACE } from './vocabulary.ts';
 
 /**
@@ -99,7 +99,7 @@ export function deriveCaliper(claims: EventClaims, field: string): { value?: Der
   return { value: { eventType: definition.eventType, profile: definition.profile, action: definition.action, actorRef, objectRef }, errors };
 }
 
-export function requireNoErrors(errors: FieldError[], code: EventsCode = UNPROCESSABLE, detail = 'Some events are not acceptable.'): void {
+export function requireNoErrors(errors: FieldError[], code: ProblemCode = UNPROCESSABLE, detail = 'Some events are not acceptable.'): void {
   if (errors.length > 0) throw new DomainError(code, detail, { fieldErrors: errors });
 }
 

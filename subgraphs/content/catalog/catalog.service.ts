@@ -6,11 +6,11 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
-import { requireIdempotencyKey, type CommandResult } from '../../../platform/idempotency.ts';
+import { requireIdempotencyKey } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { catalogFacets, facetAssignments } from '../tables.ts';
-import type { ContentDeps } from '../deps.ts';
+import type { ItemCommand } from '../deps.ts';
 import { FACET_GRAINS, FACET_KEYS, FACET_STATUSES, FACET_VALUE_TYPES, xpBand } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { requireItemRow } from '../items/items.service.ts';
@@ -126,11 +126,7 @@ function storedValue(facet: FacetRow, value: string | number | boolean): string 
   }
 }
 
-export async function assignFacet(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, body, idempotencyKey }: { contentId: string; body: unknown; idempotencyKey: string | undefined },
-): Promise<CommandResult<FacetAssignment>> {
+export const assignFacet: ItemCommand<FacetAssignment> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
   requireAccess(ctx.principal, ACCESS.author, 'assign catalog facets');
   const key = requireIdempotencyKey(idempotencyKey);
   const input = parseInput(FacetAssignmentInput, body);
@@ -173,7 +169,7 @@ export async function assignFacet(
       ));
     return { value: presentAssignment(existing, facet.valueType), created: false };
   });
-}
+};
 
 /** Facet assignments of items, in facet-key then creation order; one statement for many items. */
 export async function assignmentsOf(db: Database, ctx: RequestContext, contentIds: readonly string[]): Promise<Map<string, FacetAssignment[]>> {

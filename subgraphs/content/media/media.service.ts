@@ -6,11 +6,10 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
-import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { mediaAssets } from '../tables.ts';
-import type { ContentDeps } from '../deps.ts';
+import type { ItemCommand } from '../deps.ts';
 import { MEDIA_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { requireItemRow } from '../items/items.service.ts';
@@ -52,11 +51,7 @@ function presentMedia(row: Omit<MediaRow, 'bytes'>, contentRoot: string) {
 }
 export type MediaAsset = ReturnType<typeof presentMedia>;
 
-export async function uploadMedia(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, body, idempotencyKey }: { contentId: string; body: unknown; idempotencyKey: string | undefined },
-): Promise<CommandResult<MediaAsset>> {
+export const uploadMedia: ItemCommand<MediaAsset> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
   requireAccess(ctx.principal, ACCESS.author, 'upload media');
   const input = parseInput(MediaInput, body);
   const bytes = Buffer.from(input.data_base64, 'base64');
@@ -83,7 +78,7 @@ export async function uploadMedia(
       .returning();
     return { value: presentMedia(row, deps.contentUrl()), created: true };
   });
-}
+};
 
 const { bytes: _bytes, ...mediaColumns } = getTableColumns(mediaAssets);
 

@@ -1,14 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
-import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
-import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { contentReferences, items, testSpecBlueprints, versionPublications, versions } from '../tables.ts';
-import type { ContentDeps } from '../deps.ts';
+import type { ItemCommand } from '../deps.ts';
 import { SEPARATELY_PUBLISHED_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { itemNotFound } from '../items/items.service.ts';
@@ -36,11 +34,7 @@ function presentPublication(row: PublicationRow, contentKind: string) {
 }
 export type ContentPublication = ReturnType<typeof presentPublication>;
 
-export async function publishVersion(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, body, idempotencyKey }: { contentId: string; body: unknown; idempotencyKey: string | undefined },
-): Promise<CommandResult<ContentPublication>> {
+export const publishVersion: ItemCommand<ContentPublication> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
   requireAccess(ctx.principal, ACCESS.publish, 'publish content');
   const input = parseInput(PublishInput, body);
   if (!isUuid(contentId)) throw itemNotFound(contentId);
@@ -73,7 +67,7 @@ export async function publishVersion(
       .returning();
     return { value: presentPublication(row, item.contentKind), created: true };
   });
-}
+};
 
 /** The server-owned checks, all reported at once. */
 async function publicationFailures(

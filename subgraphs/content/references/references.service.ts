@@ -6,11 +6,10 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
-import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { contentReferences, items, versions } from '../tables.ts';
-import type { ContentDeps } from '../deps.ts';
+import type { ItemCommand } from '../deps.ts';
 import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { requireItemRow } from '../items/items.service.ts';
@@ -57,11 +56,7 @@ async function ownedBy(tx: Database, tenantId: string, versionId: string, conten
   return row?.contentId === contentId;
 }
 
-export async function createReference(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, body, idempotencyKey }: { contentId: string; body: unknown; idempotencyKey: string | undefined },
-): Promise<CommandResult<ContentReference>> {
+export const createReference: ItemCommand<ContentReference> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
   requireAccess(ctx.principal, ACCESS.author, 'create references');
   const input = parseInput(ReferenceInput, body);
   return runCommand(deps, ctx, { operation: `content.references:${contentId}`, key: idempotencyKey, request: input }, async (tx) => {
@@ -122,7 +117,7 @@ export async function createReference(
       .returning();
     return { value: presentReference(row), created: true };
   });
-}
+};
 
 export async function retireReference(db: Database, ctx: RequestContext, contentId: string, referenceId: string): Promise<ContentReference> {
   requireAccess(ctx.principal, ACCESS.author, 'retire references');

@@ -5,12 +5,12 @@ import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
+import { canonicalJson } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
 import { parseInput, queryInteger, isoTimestamp, isUuid } from '../../../platform/validation.ts';
 import { items, versions } from '../tables.ts';
-import type { ContentDeps } from '../deps.ts';
+import type { ItemCommand } from '../deps.ts';
 import { BLOCK_TYPES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { findItemRow, itemNotFound } from '../items/items.service.ts';
@@ -101,11 +101,7 @@ export async function insertVersion(
   return row;
 }
 
-export async function appendVersion(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, body, idempotencyKey }: { contentId: string; body: unknown; idempotencyKey: string | undefined },
-): Promise<CommandResult<ContentVersion>> {
+export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
   requireAccess(ctx.principal, ACCESS.author, 'append content versions');
   const input = parseInput(AppendVersionInput, body);
   if (!isUuid(contentId)) throw itemNotFound(contentId);
@@ -141,7 +137,7 @@ export async function appendVersion(
       .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId), gt(sql`${row.versionNumber}`, items.latestVersionNumber)));
     return { value: presentVersion(row), created: true };
   });
-}
+};
 
 export async function getVersion(db: Database, ctx: RequestContext, contentId: string, versionId: string): Promise<ContentVersion> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
