@@ -1,12 +1,13 @@
 import { DEMO_SCOPES, DEMO_TENANT, type Principal } from '../platform/auth.ts';
 import { contextFor, type RequestContext } from '../platform/context.ts';
 import type { PlatformRuntime } from '../platform/service.ts';
+import { contentDeps } from '../subgraphs/content/deps.ts';
 import { createItem } from '../subgraphs/content/items/items.service.ts';
 import { appendVersion } from '../subgraphs/content/versions/versions.service.ts';
 import { recordQcDecision } from '../subgraphs/content/trust/trust.service.ts';
 import { provisionDemoPolicies } from '../subgraphs/content/records/records.service.ts';
 import { createComponent, findComponents } from '../subgraphs/curriculum/components/components.service.ts';
-import { curriculumDeps } from '../subgraphs/curriculum/server.ts';
+import { curriculumDeps } from '../subgraphs/curriculum/deps.ts';
 import { createKc } from '../subgraphs/curriculum/kcs/kcs.service.ts';
 
 /**
@@ -68,26 +69,25 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
   const reviewer: RequestContext = contextFor(seedPrincipal('system:demo-seed-qc-reviewer', ['reviewer']), ids);
   const deps = curriculumDeps(runtime);
   const { db } = runtime.database;
+  const content = contentDeps(runtime);
   await provisionDemoPolicies(db, DEMO_TENANT, author.now);
   if ((await findComponents(db, DEMO_TENANT, [DEMO_COURSE_ID])).length > 0) return;
 
   const pins = [];
   for (const lesson of LESSONS) {
-    await createItem(
-      db,
-      author,
-      { content_id: lesson.contentId, content_kind: lesson.kind, title: lesson.title, status: 'published', subject_id: 'math', target_grade_id: '3', language: 'en' },
-      `demo-seed:item:${lesson.contentId}`,
-    );
-    const version = (await appendVersion(db, author, lesson.contentId, { student_view: { blocks: lesson.blocks } }, `demo-seed:version:${lesson.contentId}`)).value;
-    await recordQcDecision(
-      db,
-      reviewer,
-      lesson.contentId,
-      version.version_id,
-      { trust_status: 'trusted', reason: 'Demo seed: reviewed by the QC reviewer.' },
-      `demo-seed:qc:${version.version_id}`,
-    );
+    const { contentId } = lesson;
+    await createItem(content, author, {
+      body: { content_id: contentId, content_kind: lesson.kind, title: lesson.title, status: 'published', subject_id: 'math', target_grade_id: '3', language: 'en' },
+      idempotencyKey: `demo-seed:item:${contentId}`,
+    });
+    const body = { student_view: { blocks: lesson.blocks } };
+    const version = (await appendVersion(content, author, { contentId, body, idempotencyKey: `demo-seed:version:${contentId}` })).value;
+    await recordQcDecision(content, reviewer, {
+      contentId,
+      versionId: version.version_id,
+      body: { trust_status: 'trusted', reason: 'Demo seed: reviewed by the QC reviewer.' },
+      idempotencyKey: `demo-seed:qc:${version.version_id}`,
+    });
     pins.push({ lesson, version });
   }
 

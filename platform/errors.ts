@@ -40,10 +40,19 @@ const PLATFORM_CODES = {
 
 export type PlatformCode = keyof typeof PLATFORM_CODES;
 
+/**
+ * Each service adds its code union here by declaration merging (`content: ContentCode`), so
+ * DomainError takes only registered codes and a mistyped one does not compile.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ServiceProblemCodes {}
+
+export type ProblemCode = PlatformCode | ServiceProblemCodes[keyof ServiceProblemCodes];
+
 for (const [code, definition] of Object.entries(PLATFORM_CODES)) table.set(code, definition);
 
-/** A service adds its own codes once, at import. */
-export function registerProblems(codes: Record<string, ProblemDefinition>): void {
+/** A service adds its own codes once, at import; the table comes back for its code type. */
+export function registerProblems<const T extends Record<string, ProblemDefinition>>(codes: T): T {
   for (const [code, definition] of Object.entries(codes)) {
     const existing = table.get(code);
     if (existing && (existing.status !== definition.status || existing.title !== definition.title)) {
@@ -51,6 +60,7 @@ export function registerProblems(codes: Record<string, ProblemDefinition>): void
     }
     table.set(code, definition);
   }
+  return codes;
 }
 
 export function problemDefinition(code: string): ProblemDefinition {
@@ -77,20 +87,21 @@ export function qualifyCode(code: string, namespace: ProblemNamespace | undefine
 }
 
 export class DomainError extends Error {
-  readonly code: string;
+  readonly code: ProblemCode;
   readonly fieldErrors: FieldError[] | undefined;
   /** Extra members of the problem body (e.g. the eligibility record behind a refusal). */
   readonly extensions: Record<string, unknown> | undefined;
   readonly headers: Record<string, string> | undefined;
 
   constructor(
-    code: string,
+    code: ProblemCode,
     detail?: string,
     options: { fieldErrors?: FieldError[]; extensions?: Record<string, unknown>; headers?: Record<string, string> } = {},
   ) {
     // A refusal is an answer, not a crash: no stack to capture (costly with source maps on hot paths).
+    // An unregistered code is a bug of ours: its stack is kept for the log.
     const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
+    if (table.has(code)) Error.stackTraceLimit = 0;
     super(detail ?? problemDefinition(code).title);
     Error.stackTraceLimit = stackTraceLimit;
     this.name = 'DomainError';
@@ -118,27 +129,53 @@ export interface Problem {
 }
 
 /**
- * The problem body of any thrown value. Anything that is not a DomainError is an unexpected
- * failure: its message and stack never reach the client.
+ * Anything that is not a DomainError with a registered code is an unexpected failure (an unregistered
+ * code is a bug of ours, not a client error): it is logged with its stack, and its message, code and
+ * stack never reach the client.
  */
+export function isUnexpectedError(error: unknown): boolean {
+  return !(error instanceof DomainError && table.has(error.code));
+}
+
+/** What both transports answer for any thrown value: REST as the problem body, GraphQL in `extensions`. */
+export interface FormattedProblem {
+  code: string;
+  status: number;
+  title: string;
+  detail: string;
+  fieldErrors?: FieldError[];
+  extensions?: Record<string, unknown>;
+}
+
+export function formatProblem(error: unknown, namespace: ProblemNamespace | undefined): FormattedProblem {
+  const domain = isUnexpectedError(error) ? new DomainError('internal_error') : (error as DomainError);
+  const definition = problemDefinition(domain.code);
+  return {
+    code: qualifyCode(domain.code, namespace),
+    status: definition.status,
+    title: definition.title,
+    detail: domain.message,
+    ...(domain.fieldErrors ? { fieldErrors: domain.fieldErrors } : {}),
+    ...(domain.extensions ? { extensions: domain.extensions } : {}),
+  };
+}
+
+/** The REST problem body of any thrown value. */
 export function toProblem(
   error: unknown,
   ids: { requestId: string; traceId: string },
   namespace?: ProblemNamespace,
 ): Problem {
-  // An unregistered code is a bug of ours, not a client error: it is answered as one.
-  const domain = error instanceof DomainError && table.has(error.code) ? error : new DomainError('internal_error');
-  const code = qualifyCode(domain.code, namespace);
-  const definition = problemDefinition(domain.code);
+  const { code, status, title, detail, fieldErrors, extensions } = formatProblem(error, namespace);
   return {
-    ...domain.extensions,
+    ...extensions,
     type: `/problems/${encodeURI(code)}`,
-    title: definition.title,
-    status: definition.status,
-    detail: domain instanceof DomainError && error === domain ? domain.message : definition.title,
+    title,
+    status,
+    detail,
     code,
     requestId: ids.requestId,
     traceId: ids.traceId,
-    ...(domain.fieldErrors ? { fieldErrors: domain.fieldErrors } : {}),
+    ...(fieldErrors ? { fieldErrors } : {}),
   };
 }

@@ -18,7 +18,7 @@ import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
 import type { Authenticator, Principal } from './auth.ts';
-import { DomainError, problemDefinition, qualifyCode, type ProblemNamespace } from './errors.ts';
+import { DomainError, formatProblem, isUnexpectedError, type ProblemNamespace } from './errors.ts';
 import type { RequestContext } from './context.ts';
 
 /**
@@ -68,7 +68,7 @@ export function requestContextOf(context: GraphContext): RequestContext {
 function requestLoader<V>(
   context: GraphContext,
   name: string,
-  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<V[]>,
+  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<Array<V | Error>>,
 ): DataLoader<string, V> {
   let loader = context.loaders.get(name) as DataLoader<string, V> | undefined;
   if (!loader) {
@@ -83,9 +83,10 @@ function requestLoader<V>(
 export function loaderOf<V>(
   context: GraphContext,
   name: string,
-  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<Array<V | null>>,
+  /** An Error in place of a value rejects that key's load only. */
+  batch: (ctx: RequestContext, keys: readonly string[]) => Promise<Array<V | Error | null>>,
 ): DataLoader<string, V | null> {
-  return requestLoader(context, name, batch);
+  return requestLoader<V | null>(context, name, batch);
 }
 
 /** The lists keys own (children, tags, relations): a key the batch's map lacks owns none. */
@@ -200,22 +201,11 @@ export function formatGraphQLError(
   const { stacktrace, ...extensions } = formatted.extensions ?? {};
   const trace = stacktrace ? { stacktrace } : {};
   const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original instanceof DomainError) {
-    return {
-      ...formatted,
-      message: original.message,
-      extensions: {
-        code: qualifyCode(original.code, namespace),
-        status: problemDefinition(original.code).status,
-        ...(original.fieldErrors ? { fieldErrors: original.fieldErrors } : {}),
-        ...trace,
-      },
-    };
-  }
   // A downstream subgraph's error reaches the gateway as the plain object that subgraph already formatted.
   if (original instanceof Error && !(original instanceof GraphQLError)) {
-    const internal = { code: qualifyCode('internal_error', namespace), status: 500, ...trace };
-    return { message: problemDefinition('internal_error').title, path: formatted.path, extensions: internal };
+    const { code, status, detail, fieldErrors } = formatProblem(original, namespace);
+    const problem = { code, status, ...(fieldErrors ? { fieldErrors } : {}), ...trace };
+    return isUnexpectedError(original) ? { message: detail, path: formatted.path, extensions: problem } : { ...formatted, message: detail, extensions: problem };
   }
   // graphql-js validation and parse errors are the client's.
   const code = extensions.code;
@@ -267,7 +257,7 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> 
     return {
       data: result.data as Record<string, unknown> | null,
       errors: result.errors.map((error) => {
-        if (!(error.originalError instanceof DomainError) && error.originalError) this.onUnexpectedError(error.originalError);
+        if (error.originalError && isUnexpectedError(error.originalError)) this.onUnexpectedError(error.originalError);
         return formatGraphQLError(error.toJSON(), error, this.namespace);
       }),
     };

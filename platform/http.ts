@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { z } from 'zod';
 import type { Authenticator } from './auth.ts';
 import { contextFor, type RequestContext } from './context.ts';
-import { DomainError, allProblems, toProblem, type ProblemNamespace } from './errors.ts';
+import { DomainError, allProblems, isUnexpectedError, toProblem, type ProblemNamespace } from './errors.ts';
 import { refuseNulInRequests } from './input-safety.ts';
 
 /**
@@ -101,7 +101,7 @@ export function describeOnlySchemas(app: FastifyInstance): void {
 export function installProblemHandlers(app: FastifyInstance, namespace: ProblemNamespace | undefined): void {
   app.setErrorHandler((error, request, reply) => {
     const domain = asDomainError(error);
-    if (domain.code === 'internal_error') request.log.error({ err: error }, 'unexpected error');
+    if (domain.code === 'internal_error' || isUnexpectedError(domain)) request.log.error({ err: error }, 'unexpected error');
     sendProblem(reply, request, domain, namespace);
   });
   app.setNotFoundHandler((request, reply) => {

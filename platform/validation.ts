@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { DomainError, type FieldError } from './errors.ts';
+import { DomainError, type FieldError, type ProblemCode } from './errors.ts';
 
 /**
  * Every input is parsed by one zod schema, in the service, so REST and GraphQL refuse the same
  * things with the same field errors. The same schema documents the REST path in OpenAPI.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code = 'validation_failed'): z.output<S> {
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: ProblemCode = 'validation_failed'): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw new DomainError(code, 'The request has invalid fields.', { fieldErrors: fieldErrorsOf(result.error) });

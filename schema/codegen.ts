@@ -46,7 +46,7 @@ const MAPPERS: Record<string, Record<string, string>> = {
   content: {
     ContentItem: '../items/items.service.ts#ContentItem',
     ContentVersion: '../resolvers/ContentVersion.ts#ContentVersionParent',
-    ReleaseEligibility: '../eligibility/eligibility.service.ts#ReleaseEligibility',
+    ReleaseEligibility: '../../../platform/contract.ts#ReleaseEligibility',
     TrustEvidence: '../trust/trust.service.ts#TrustEvidence',
     ContentKcTag: '../kc-tags/kc-tags.service.ts#ContentKcTag',
     ContentPublication: '../publish/publish.service.ts#ContentPublication',

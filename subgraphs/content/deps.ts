@@ -1,24 +1,36 @@
 import type { CursorCodec } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import type { CommandResult, IdempotencyTable } from '../../platform/idempotency.ts';
 import { httpPeopleClient, type PeopleClient } from '../../platform/people-client.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 import { httpCurriculumClient, type CurriculumClient } from './curriculum-client.ts';
+import { contentIdempotency } from './tables.ts';
 
 /** What content's rules need beyond their input: its database and the published APIs it asks. */
 export interface ContentDeps {
   db: Database;
   cursors: CursorCodec;
+  idempotency: IdempotencyTable;
   curriculum: CurriculumClient;
   people: PeopleClient;
   /** Public origin of delivery URLs. */
   contentUrl: () => string;
 }
 
+/** A write on one item: its id, the request body and the Idempotency-Key. */
+export type ItemCommand<T> = (
+  deps: ContentDeps,
+  ctx: RequestContext,
+  input: { contentId: string; body: unknown; idempotencyKey: string | undefined },
+) => Promise<CommandResult<T>>;
+
 export function contentDeps(runtime: PlatformRuntime): ContentDeps {
   const timeoutMs = runtime.config.serviceCallTimeoutMs;
   return {
     db: runtime.database.db,
     cursors: runtime.cursors,
+    idempotency: contentIdempotency,
     curriculum: httpCurriculumClient({ baseUrl: () => runtime.config.curriculumUrl, timeoutMs, auth: runtime.auth }),
     people: httpPeopleClient({ baseUrl: () => runtime.config.peopleUrl, timeoutMs, auth: runtime.auth, caller: 'content' }),
     contentUrl: () => runtime.config.contentUrl,

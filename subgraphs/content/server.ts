@@ -35,18 +35,18 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
     schema: subgraphSchema(CONTENT_SDL, contentResolvers(runtime, deps)),
     routes(app) {
       itemRoutes(app, runtime, deps);
-      versionRoutes(app, runtime);
-      eligibilityRoutes(app, runtime);
-      trustRoutes(app, runtime);
-      publishRoutes(app, runtime);
-      questionRoutes(app, runtime);
+      versionRoutes(app, runtime, deps);
+      eligibilityRoutes(app, runtime, deps);
+      trustRoutes(app, runtime, deps);
+      publishRoutes(app, runtime, deps);
+      questionRoutes(app, runtime, deps);
       kcTagRoutes(app, runtime, deps);
-      catalogRoutes(app, runtime);
-      recordRoutes(app, runtime);
-      mediaRoutes(app, runtime);
-      referenceRoutes(app, runtime);
+      catalogRoutes(app, runtime, deps);
+      recordRoutes(app, runtime, deps);
+      mediaRoutes(app, runtime, deps);
+      referenceRoutes(app, runtime, deps);
       testServeRoutes(app, runtime, deps);
-      compositionRoutes(app, runtime);
+      compositionRoutes(app, runtime, deps);
     },
     mintResponse: snakeCaseMintResponse,
     idempotency: contentIdempotency,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONTENT_KINDS } from '../../platform/contract.ts';
 
-export { CONTENT_KINDS, type ContentKind } from '../../platform/contract.ts';
+export { CONTENT_KINDS, TRUST_STATUSES, type ContentKind, type TrustStatus } from '../../platform/contract.ts';
 
 /** The enumerations of the content document, each written once. */
 export const SUBTYPES = ['diagram', 'decodable'] as const;
@@ -13,11 +13,8 @@ export const USAGE_SCOPES = ['practice_eligible', 'held_out_canary', 'secure_for
 export const TEST_TYPES = ['end_of_course', 'end_of_grade', 'test_out', 'placement', 'diagnostic', 'screener'] as const;
 export const SOURCE_SYSTEMS = ['qti', 'alpha_content', 'external_content_import'] as const;
 export const SUBJECT_IDS = ['math', 'reading', 'language', 'science', 'computer_science', 'vocabulary', 'writing', 'social_studies'] as const;
-export const TRUST_STATUSES = ['trusted', 'degraded', 'failed', 'unknown'] as const;
 export const BLOCK_TYPES = ['heading', 'text', 'image', 'probe'] as const;
 
-export type TrustStatus = (typeof TRUST_STATUSES)[number];
-export type UsageScope = (typeof USAGE_SCOPES)[number];
 
 /** Kinds whose exact versions are published one by one through POST /publish. */
 export const SEPARATELY_PUBLISHED_KINDS: ReadonlySet<string> = new Set(['test_spec', 'test_bank']);
@@ -56,7 +53,6 @@ export const FACET_KEYS = [
   'subject', 'grade_band', 'language', 'accessibility_profile', 'rights_license', 'provenance', 'quality_rating',
   'kc_refs', 'standards_framework_refs', 'content_kind', 'expected_xp_band', 'modality',
 ] as const;
-export type FacetKey = (typeof FACET_KEYS)[number];
 /** Facet keys that are list filters of GET /items by their own name (content_kind is the typed filter). */
 export const FACET_FILTER_KEYS = FACET_KEYS.filter((key) => key !== 'content_kind');
 export const FACET_VALUE_TYPES = ['enum', 'boolean', 'number', 'text', 'reference'] as const;
@@ -69,10 +65,7 @@ export const RELATIONSHIP_KINDS = [
   'alternative_form_of', 'bank_member', 'related_material',
 ] as const;
 export const EXTERNAL_OPEN_POLICIES = ['same_tab', 'new_tab', 'embedded_iframe_allowed', 'external_app_handoff'] as const;
-export const CURRICULUM_LINK_KINDS = ['teaches', 'practices', 'assesses', 'supports', 'extends'] as const;
-export const EFFECTIVENESS_STATUSES = ['fresh', 'stale', 'pending', 'insufficient_data'] as const;
 export const COMPONENT_ROLES = ['test', 'section', 'part', 'question', 'question_ref', 'distractor', 'rubric', 'preauthored_feedback'] as const;
-export const SCORING_RULE_SCOPES = ['response', 'outcome', 'template', 'expression'] as const;
 export const QTI_CARDINALITIES = ['single', 'multiple', 'ordered', 'record'] as const;
 export const QTI_BASE_TYPES = [
   'boolean', 'directedPair', 'duration', 'file', 'float', 'identifier', 'integer', 'pair', 'point', 'string', 'uri',

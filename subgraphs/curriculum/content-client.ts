@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Authenticator } from '../../platform/auth.ts';
 import type { RequestContext } from '../../platform/context.ts';
+import { answersReleaseEligible, ReleaseEligibilityAnswer, type ReleaseEligibility } from '../../platform/contract.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { callService, serviceTokens, type ServiceCallResult } from '../../platform/service-client.ts';
 
@@ -17,23 +18,11 @@ export interface TargetRef {
   content_version_id: string;
 }
 
-const EligibilityAnswer = z.object({
-  content_id: z.string(),
-  content_version_id: z.string(),
-  content_kind: z.string(),
-  usage_scope: z.string(),
-  trust_status: z.enum(['trusted', 'degraded', 'failed', 'unknown']),
-  serveable: z.boolean(),
-  release_eligible: z.boolean(),
-  problem_code: z.string().nullable(),
-});
-export type EligibilityAnswer = z.infer<typeof EligibilityAnswer>;
-
-const ProblemAnswer = z.object({ code: z.string(), eligibility: EligibilityAnswer.optional() });
+const ProblemAnswer = z.object({ code: z.string(), eligibility: ReleaseEligibilityAnswer.optional() });
 
 export interface ContentEligibilityClient {
   /** Resolves with the eligible answer, or throws the problem the caller should answer with. */
-  requireEligible(ctx: RequestContext, target: TargetRef, options?: { practiceEligible?: boolean }): Promise<EligibilityAnswer>;
+  requireEligible(ctx: RequestContext, target: TargetRef, options?: { practiceEligible?: boolean }): Promise<ReleaseEligibility>;
 }
 
 /** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
@@ -50,7 +39,7 @@ export function httpContentClient(options: { baseUrl: () => string; timeoutMs: n
       });
       if (!result.ok || result.status >= 500) throw unanswered(result, 'the eligibility check');
       if (result.status === 200) {
-        const answer = EligibilityAnswer.safeParse(result.body);
+        const answer = ReleaseEligibilityAnswer.safeParse(result.body);
         if (!answer.success) throw invalidAnswer('The content service answered without the eight eligibility fields.');
         return judge(target, answer.data, practiceEligible);
       }
@@ -80,22 +69,19 @@ export function unanswered(result: ServiceCallResult, what: string): DomainError
   );
 }
 
-function checkIdentity(target: TargetRef, answer: EligibilityAnswer): void {
+function checkIdentity(target: TargetRef, answer: ReleaseEligibility): void {
   if (answer.content_id !== target.content_id || answer.content_version_id !== target.content_version_id) {
     throw invalidAnswer('The content service answered for another content version.');
   }
 }
 
 /** The decision on a well-formed answer: eligible, for the pinned identity, of the pinned kind. */
-function judge(target: TargetRef, answer: EligibilityAnswer, practiceEligible: boolean): EligibilityAnswer {
+function judge(target: TargetRef, answer: ReleaseEligibility, practiceEligible: boolean): ReleaseEligibility {
   checkIdentity(target, answer);
   if (answer.content_kind !== target.content_kind) {
     throw notServeable(target, `The pinned version is a ${answer.content_kind}, not a ${target.content_kind}.`, 'content_kind_mismatch');
   }
-  const eligible =
-    answer.release_eligible && answer.serveable && answer.problem_code === null &&
-    (answer.trust_status === 'trusted' || answer.trust_status === 'degraded');
-  if (!eligible) {
+  if (!answersReleaseEligible(answer)) {
     throw notServeable(target, `Content version ${target.content_version_id} is not release eligible (trust ${answer.trust_status}).`, answer.problem_code ?? 'content.version_not_serveable');
   }
   if (practiceEligible && answer.usage_scope !== 'practice_eligible') {

@@ -2,8 +2,18 @@ import { registerProblems, type ProblemNamespace } from '../../platform/errors.t
 
 export const CURRICULUM_NAMESPACE: ProblemNamespace = { prefix: 'curriculum', separator: ':' };
 
+declare module '../../platform/errors.ts' {
+  interface ServiceProblemCodes {
+    curriculum:
+      | keyof typeof CURRICULUM_CODES
+      | keyof typeof GATE_CODES
+      | keyof typeof INGEST_CODES
+      | keyof typeof LEARNER_CODES;
+  }
+}
+
 /** Curriculum's own codes; platform codes (not_found, precondition_failed ...) render as curriculum:<code>. */
-registerProblems({
+const CURRICULUM_CODES = registerProblems({
   'curriculum:target_not_serveable': { status: 409, title: 'The pinned exact content version is not release eligible' },
   'curriculum:content_unavailable': { status: 503, title: 'The content service could not answer the eligibility check' },
   'curriculum:content_answer_invalid': { status: 502, title: 'The content service gave an answer that cannot be trusted' },
@@ -31,7 +41,7 @@ registerProblems({
 });
 
 /** Mastery gates: rule 12's three distinct next-form outcomes, and the events service's failures. */
-registerProblems({
+const GATE_CODES = registerProblems({
   'curriculum:bank_exhausted': { status: 409, title: 'The student consumed every eligible form of the gate bank' },
   'curriculum:bank_forms_ineligible': { status: 409, title: 'No form of the exact gate bank version is eligible for practice' },
   'curriculum:bank_version_mismatch': { status: 409, title: 'Content answered for another bank version than the exact pinned one' },
@@ -43,14 +53,14 @@ registerProblems({
 });
 
 /** Vendor course ingest (rule 14). */
-registerProblems({
+const INGEST_CODES = registerProblems({
   'curriculum:ingest_parent_conflict': { status: 409, title: 'An ingest never replaces the parent of an existing component' },
   'curriculum:ingest_batch_conflict': { status: 409, title: 'This producer batch was already ingested with other rows' },
   'curriculum:ingest_readback_mismatch': { status: 409, title: 'The staged tree did not read back as planned; nothing was written' },
 });
 
 /** Course approvals and learner routing (rules 9-11). */
-registerProblems({
+const LEARNER_CODES = registerProblems({
   'curriculum:course_not_published': { status: 409, title: 'The course root is not published' },
   'curriculum:course_graph_incomplete': { status: 409, title: 'A KC-scoped content-bearing component has no exact content pin' },
   'curriculum:kc_not_approvable': { status: 409, title: 'A referenced KC is not active, published and with an exact current version' },

@@ -15,25 +15,11 @@ import { standardsRoutes } from './standards/standards.routes.ts';
 import { approvalRoutes } from './approvals/approvals.routes.ts';
 import { nextLessonRoutes } from './routing/next-lesson.routes.ts';
 import { placementRoutes } from './placement/placement.routes.ts';
-import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
-import type { CurriculumDeps } from './components/components.service.ts';
-import { httpEventsClient } from './events-client.ts';
-import { httpContentBanksClient } from './gates/content-banks.ts';
 import { gateRoutes } from './gates/gates.routes.ts';
 import { ingestRoutes } from './ingest/ingest.routes.ts';
+import { curriculumDeps } from './deps.ts';
 
 export const CURRICULUM_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/curriculum.graphql', import.meta.url)), 'utf8');
-
-export function curriculumDeps(runtime: PlatformRuntime, content?: ContentEligibilityClient): CurriculumDeps {
-  const contentCalls = { baseUrl: () => runtime.config.contentUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth };
-  return {
-    db: runtime.database.db,
-    cursors: runtime.cursors,
-    content: content ?? httpContentClient(contentCalls),
-    events: httpEventsClient({ baseUrl: () => runtime.config.eventsUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth }),
-    banks: httpContentBanksClient(contentCalls),
-  };
-}
 
 /** The curriculum service: its subgraph and its documented REST paths over the same functions. */
 export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {

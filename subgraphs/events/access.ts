@@ -9,7 +9,7 @@ export const ACCESS = {
   read: { scopes: ['events:read'] },
   write: { scopes: ['events:write'] },
   registerSource: { anyOf: [{ scopes: ['events:sources:write'] }, { anyRole: ['approved_source', 'operator'] }] },
-  /** Source imports write events and school-records moments: events:write plus an import grant or operator. */
+  /** Source imports write events and school-records moments: events:write, like any event write. */
   sourceImport: { scopes: ['events:write'] },
 } satisfies Record<string, AccessRule>;
 
@@ -45,23 +45,27 @@ export function boundaryRejected(dimension: BoundaryDimension, field: string, de
   });
 }
 
+type BoundaryValues = Partial<Record<BoundaryDimension, { field: string; value: string | null | undefined }>>;
+
 /**
  * A record (or a requested filter) against the boundary: every bounded dimension must hold a value
- * inside it. `fields` maps each dimension to the client's field name and its value.
+ * inside it. `values` maps each dimension to the client's field name and its value.
  */
-export function requireWithinBoundary(
-  scope: BoundaryScope,
-  values: Partial<Record<BoundaryDimension, { field: string; value: string | null | undefined }>>,
-  what: string,
-): void {
+export function outsideBoundary(scope: BoundaryScope, values: BoundaryValues, what: string): DomainError | undefined {
   for (const dimension of ['studentIds', 'orgIds', 'contentIds'] as const) {
     const allowed = scope[dimension];
     const given = values[dimension];
     if (!allowed || !given) continue;
     if (given.value == null || !allowed.has(given.value)) {
-      throw boundaryRejected(dimension, given.field, `The token may not ${what} ${given.field} ${given.value ?? '(none)'}.`);
+      return boundaryRejected(dimension, given.field, `The token may not ${what} ${given.field} ${given.value ?? '(none)'}.`);
     }
   }
+  return undefined;
+}
+
+export function requireWithinBoundary(scope: BoundaryScope, values: BoundaryValues, what: string): void {
+  const rejected = outsideBoundary(scope, values, what);
+  if (rejected) throw rejected;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { DomainError, type FieldError } from '../../platform/errors.ts';
+import { DomainError, type FieldError, type ProblemCode } from '../../platform/errors.ts';
 import { UNPROCESSABLE } from './errors.ts';
 import {
   CALIPER_ACTIONS,
@@ -133,7 +133,7 @@ export function deriveCaliper(claims: EventClaims, field: string): { value?: Der
   return { value: { eventType: definition.eventType, profile: definition.profile, action: definition.action, actorRef, objectRef }, errors };
 }
 
-export function requireNoErrors(errors: FieldError[], code = UNPROCESSABLE, detail = 'Some events are not acceptable.'): void {
+export function requireNoErrors(errors: FieldError[], code: ProblemCode = UNPROCESSABLE, detail = 'Some events are not acceptable.'): void {
   if (errors.length > 0) throw new DomainError(code, detail, { fieldErrors: errors });
 }
 

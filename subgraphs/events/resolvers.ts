@@ -2,8 +2,10 @@ import { queryStringOf } from '../../platform/naming.ts';
 import { JSONObjectScalar, loaderOf, requestContextOf, type GraphContext } from '../../platform/graphql.ts';
 import type { Resolvers } from './generated/graphql.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
-import { findEvents, getEvent, requireEventWithinBoundary, listEvents, recordEvents, type EventProjection, type EventReads } from './learning/events.service.ts';
+import { findEvents, getEvent, listEvents, recordEvents, type EventProjection } from './learning/events.service.ts';
+import type { EventsDeps } from './deps.ts';
 import { runSourceImport } from './imports/imports.service.ts';
+import { personNames, type PersonNames } from './people.ts';
 import { getAttendanceEvent, getDisciplineEvent, listAttendanceEvents, listDisciplineEvents } from './moments/moments.service.ts';
 import { findSources, listSources, registerSource, type ActivitySource } from './sources/sources.service.ts';
 
@@ -21,7 +23,7 @@ export interface PersonReference {
 const sent = (args: Args): Args => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined));
 
 /** Thin adapters over the same service functions as REST; entity reads batch through loaders. */
-export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Resolvers {
+export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Resolvers {
   const { db } = runtime.database;
   const sourceLoader = (context: GraphContext) =>
     loaderOf<ActivitySource>(context, 'events.source', async (ctx, ids) => {
@@ -29,23 +31,12 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Re
       return ids.map((id) => found.get(id) ?? null);
     });
   const eventLoader = (context: GraphContext) =>
-    loaderOf<EventProjection>(context, 'events.event', async (ctx, ids) => {
-      const found = new Map((await findEvents(reads, ctx, ids)).map((event) => [event.id, event]));
-      return ids.map((id) => found.get(id.toLowerCase()) ?? null);
-    });
-  /** A person's names, one people-service lookup per person per request; no answer is no name, an unknown person null. */
+    loaderOf<EventProjection>(context, 'events.event', (ctx, ids) => findEvents(reads, ctx, ids));
   const personLoader = (context: GraphContext) =>
-    loaderOf<{ personId: string; givenName: string | null; familyName: string | null }>(context, 'events.person', async (ctx, ids) =>
-      Promise.all(
-        ids.map(async (personId) => {
-          const answer = await reads.people.lookup(ctx, personId).catch(() => ({ outcome: 'failed' as const }));
-          if (answer.outcome === 'not_found') return null;
-          return answer.outcome === 'found'
-            ? { personId, givenName: answer.person.givenName ?? null, familyName: answer.person.familyName ?? null }
-            : { personId, givenName: null, familyName: null };
-        }),
-      ),
-    );
+    loaderOf<PersonNames>(context, 'events.person', async (ctx, ids) => {
+      const names = await personNames(reads.people, ctx, ids);
+      return ids.map((personId) => names.get(personId) ?? null);
+    });
   const ctxOf = requestContextOf;
   return {
     JSONObject: JSONObjectScalar,
@@ -61,22 +52,18 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventReads): Re
       disciplineEvent: async (_root, args, context) => (await getDisciplineEvent(reads, ctxOf(context), args.id)).data,
     },
     Mutation: {
-      registerActivitySource: async (_root, args, context) =>
-        (await registerSource(db, ctxOf(context), args)).value,
+      registerActivitySource: async (_root, args, context) => (await registerSource(reads, ctxOf(context), { body: args })).value,
       recordEvents: async (_root, args, context) =>
-        (await recordEvents(db, ctxOf(context), { events: args.events.map(sent) }, args.idempotencyKey ?? undefined)).value,
+        (await recordEvents(reads, ctxOf(context), { body: { events: args.events.map(sent) }, idempotencyKey: args.idempotencyKey ?? undefined }))
+          .value,
       importSourceRecords: async (_root, args, context) =>
-        (await runSourceImport(db, ctxOf(context), sent(args.input), args.idempotencyKey ?? undefined)).value,
+        (await runSourceImport(reads, ctxOf(context), { body: sent(args.input), idempotencyKey: args.idempotencyKey ?? undefined })).value,
     },
     ActivitySource: {
       __resolveReference: (reference, context) => sourceLoader(context).load(reference.id),
     },
     Event: {
-      __resolveReference: async (reference, context) => {
-        const event = await eventLoader(context).load(reference.id);
-        if (event) requireEventWithinBoundary(ctxOf(context), event);
-        return event;
-      },
+      __resolveReference: (reference, context) => eventLoader(context).load(reference.id),
       student: (event) => (event.studentId ? { personId: event.studentId } : null),
       contentItem: (event) => (event.contentId ? { contentId: event.contentId } : null),
       activitySource: (event, _args, context) => sourceLoader(context).load(event.activitySourceId),

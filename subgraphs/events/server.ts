@@ -11,8 +11,7 @@ import { sourceRoutes } from './sources/sources.routes.ts';
 import { eventRoutes } from './learning/events.routes.ts';
 import { importRoutes } from './imports/imports.routes.ts';
 import { momentRoutes } from './moments/moments.routes.ts';
-import type { EventReads } from './learning/events.service.ts';
-import { httpPeopleClient } from '../../platform/people-client.ts';
+import { eventsDeps } from './deps.ts';
 import { ensureDemoSource } from './sources/sources.service.ts';
 import { eventsResolvers } from './resolvers.ts';
 
@@ -28,11 +27,7 @@ const IDENTITY_BOUNDARY_CONTRACT = {
 };
 
 export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
-  const reads: EventReads = {
-    db: runtime.database.db,
-    cursors: runtime.cursors,
-    people: httpPeopleClient({ baseUrl: () => runtime.config.peopleUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth, caller: 'events' }),
-  };
+  const reads = eventsDeps(runtime);
   return {
     name: 'events',
     title: 'Events service',
@@ -41,14 +36,14 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
     namespace: EVENTS_NAMESPACE,
     schema: subgraphSchema(EVENTS_SDL, eventsResolvers(runtime, reads)),
     routes(app) {
-      sourceRoutes(app, runtime);
+      sourceRoutes(app, runtime, reads);
       eventRoutes(app, runtime, reads);
-      importRoutes(app, runtime);
+      importRoutes(app, runtime, reads);
       momentRoutes(app, runtime, reads);
     },
     async mintResponse(minted) {
       const principal = await runtime.auth.authenticate(`Bearer ${minted.token}`);
-      const source = await ensureDemoSource(runtime.database.db, contextFor(principal, { requestId: 'mint', traceId: 'mint' }));
+      const source = await ensureDemoSource(reads, contextFor(principal, { requestId: 'mint', traceId: 'mint' }));
       return {
         token: minted.token,
         tenantId: DEMO_TENANT,

@@ -15,7 +15,15 @@ import { persons } from './tables.ts';
  * demo tenant starts with a few synthetic, test and real persons.
  */
 
-registerProblems({ 'people:not_found': { status: 404, title: 'No such person in this tenant' } });
+const PEOPLE_CODES = { 'people:not_found': { status: 404, title: 'No such person in this tenant' } } as const;
+
+declare module '../../platform/errors.ts' {
+  interface ServiceProblemCodes {
+    people: keyof typeof PEOPLE_CODES;
+  }
+}
+
+registerProblems(PEOPLE_CODES);
 
 const NAMESPACE = { prefix: 'people', separator: ':' } as const;
 const READ = { scopes: ['people_orgs:read'] };

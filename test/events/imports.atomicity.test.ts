@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../platform/db.ts';
 import { contextFor } from '../../platform/context.ts';
+import { eventsDeps } from '../../subgraphs/events/deps.ts';
 import { runSourceImport } from '../../subgraphs/events/imports/imports.service.ts';
 import { http, newTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
 import { root } from './helpers.ts';
@@ -41,14 +42,15 @@ function failingOnInsert(db: Database, failAt: number): Database {
 describe('source import atomicity', () => {
   it('leaves nothing behind when the write fails after part of 1000 rows was inserted', async () => {
     const caller = await newTenant(platform, { scopes: ['events:read', 'events:write'] });
+    const deps = eventsDeps(platform.runtime);
     const ctx = contextFor(await platform.runtime.auth.authenticate(`Bearer ${caller.token}`), { requestId: 'r', traceId: 't' });
     const records = Array.from({ length: 1000 }, (_, index) => ({ id: `v-${index}`, user_id: `s-${index % 9}`, date: '2026-09-01', activity_id: `a-${index % 4}` }));
     const body = { sourceSystem: 'vendor_production', adapter: 'vendor_learning_event_v1', records };
     // Insert 1 registers the source-system activity source, 2..6 are the five 200-row chunks.
-    await expect(runSourceImport(failingOnInsert(platform.runtime.database.db, 5), ctx, body, undefined)).rejects.toThrow('injected failure');
+    await expect(runSourceImport({ ...deps, db: failingOnInsert(deps.db, 5) }, ctx, { body, idempotencyKey: undefined })).rejects.toThrow('injected failure');
     expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toEqual([]);
     expect((await http(platform, 'GET', `${root}/activity-sources`, { token: caller.token })).body.data).toEqual([]);
-    const retried = await runSourceImport(platform.runtime.database.db, ctx, body, undefined);
+    const retried = await runSourceImport(deps, ctx, { body, idempotencyKey: undefined });
     expect([retried.value.acceptedCount, retried.value.materializedCount]).toEqual([1000, 1000]);
   });
 });

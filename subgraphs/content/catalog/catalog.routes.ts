@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
 import { FacetAssignmentInput, FacetInput, assignFacet, defineFacet, listAssignments, listFacets } from './catalog.service.ts';
 
-export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+  const { db } = deps;
   declareRoute(app, 'catalog', {
     method: 'GET',
     url: `${TENANT_ROOT}/catalog-facets`,
@@ -39,7 +40,7 @@ export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     handler: async (request, reply) => {
       const ctx = await tenantContext(runtime, request);
       const { contentId } = request.params as { contentId: string };
-      return sendCommandResult(reply, await assignFacet(db, ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
+      return sendCommandResult(reply, await assignFacet(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });
 }

@@ -6,9 +6,11 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
-import { requireIdempotencyKey, runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import { requireIdempotencyKey } from '../../../platform/idempotency.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
-import { catalogFacets, contentIdempotency, facetAssignments } from '../tables.ts';
+import { catalogFacets, facetAssignments } from '../tables.ts';
+import type { ItemCommand } from '../deps.ts';
 import { FACET_GRAINS, FACET_KEYS, FACET_STATUSES, FACET_VALUE_TYPES, xpBand } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { requireItemRow } from '../items/items.service.ts';
@@ -124,57 +126,50 @@ function storedValue(facet: FacetRow, value: string | number | boolean): string 
   }
 }
 
-export async function assignFacet(
-  db: Database,
-  ctx: RequestContext,
-  contentId: string,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
-): Promise<CommandResult<FacetAssignment>> {
+export const assignFacet: ItemCommand<FacetAssignment> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
   requireAccess(ctx.principal, ACCESS.author, 'assign catalog facets');
   const key = requireIdempotencyKey(idempotencyKey);
-  const input = parseInput(FacetAssignmentInput, rawInput);
-  return db.transaction((tx) =>
-    runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: `content.facet_assignments:${contentId}`, key, request: input }, async () => {
-      await requireItemRow(tx, ctx.tenantId, contentId);
-      const [facet] = await tx
-        .select()
-        .from(catalogFacets)
-        .where(and(eq(catalogFacets.tenantId, ctx.tenantId), eq(catalogFacets.facetKey, input.facet_key)));
-      const refuse = (field: string, message: string) =>
-        new DomainError('validation_failed', `The ${input.facet_key} assignment is refused: ${message}.`, { fieldErrors: [{ field, message }] });
-      if (!facet || facet.status !== 'active') throw refuse('facet_key', 'not an active catalog facet of this tenant');
-      if (facet.grain !== 'content_item') throw refuse('facet_key', `the facet's grain is ${facet.grain}, not content_item`);
-      const value = storedValue(facet, input.facet_value);
-      if (typeof value !== 'string') throw refuse('facet_value', value.error);
-      const [row] = await tx
-        .insert(facetAssignments)
-        .values({
-          tenantId: ctx.tenantId,
-          assignmentId: randomUUID(),
-          contentId,
-          facetKey: input.facet_key,
-          facetValue: value,
-          provenance: input.provenance ?? null,
-          createdBy: ctx.principal.subject,
-          createdAt: ctx.now.toISOString(),
-        })
-        .onConflictDoNothing()
-        .returning();
-      if (row) return { value: presentAssignment(row, facet.valueType), created: true };
-      const [existing] = await tx
-        .select()
-        .from(facetAssignments)
-        .where(and(
-          eq(facetAssignments.tenantId, ctx.tenantId),
-          eq(facetAssignments.contentId, contentId),
-          eq(facetAssignments.facetKey, input.facet_key),
-          eq(facetAssignments.facetValue, value),
-        ));
-      return { value: presentAssignment(existing, facet.valueType), created: false };
-    }),
-  );
-}
+  const input = parseInput(FacetAssignmentInput, body);
+  const call = { operation: `content.facet_assignments:${contentId}`, key, request: input };
+  return runCommand(deps, ctx, call, async (tx) => {
+    await requireItemRow(tx, ctx.tenantId, contentId);
+    const [facet] = await tx
+      .select()
+      .from(catalogFacets)
+      .where(and(eq(catalogFacets.tenantId, ctx.tenantId), eq(catalogFacets.facetKey, input.facet_key)));
+    const refuse = (field: string, message: string) =>
+      new DomainError('validation_failed', `The ${input.facet_key} assignment is refused: ${message}.`, { fieldErrors: [{ field, message }] });
+    if (!facet || facet.status !== 'active') throw refuse('facet_key', 'not an active catalog facet of this tenant');
+    if (facet.grain !== 'content_item') throw refuse('facet_key', `the facet's grain is ${facet.grain}, not content_item`);
+    const value = storedValue(facet, input.facet_value);
+    if (typeof value !== 'string') throw refuse('facet_value', value.error);
+    const [row] = await tx
+      .insert(facetAssignments)
+      .values({
+        tenantId: ctx.tenantId,
+        assignmentId: randomUUID(),
+        contentId,
+        facetKey: input.facet_key,
+        facetValue: value,
+        provenance: input.provenance ?? null,
+        createdBy: ctx.principal.subject,
+        createdAt: ctx.now.toISOString(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (row) return { value: presentAssignment(row, facet.valueType), created: true };
+    const [existing] = await tx
+      .select()
+      .from(facetAssignments)
+      .where(and(
+        eq(facetAssignments.tenantId, ctx.tenantId),
+        eq(facetAssignments.contentId, contentId),
+        eq(facetAssignments.facetKey, input.facet_key),
+        eq(facetAssignments.facetValue, value),
+      ));
+    return { value: presentAssignment(existing, facet.valueType), created: false };
+  });
+};
 
 /** Facet assignments of items, in facet-key then creation order; one statement for many items. */
 export async function assignmentsOf(db: Database, ctx: RequestContext, contentIds: readonly string[]): Promise<Map<string, FacetAssignment[]>> {

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
 import { CompositionInput, getComposition, putComposition } from './composition.service.ts';
 
-export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+  const { db } = deps;
   const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
   declareRoute(app, 'interactive-composition', {
     method: 'GET',

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute } from '../../../platform/http.ts';
 import { TENANT_ROOT, VersionParams, tenantContext } from '../http.ts';
 import { EligibilityQuery, readReleaseEligibility } from './eligibility.service.ts';
 
-export function eligibilityRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function eligibilityRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+  const { db } = deps;
   declareRoute(app, 'eligibility', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId/release-eligibility`,

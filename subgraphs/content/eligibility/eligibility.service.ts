@@ -8,6 +8,7 @@ import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.t
 import { items, trustEvidence, versionPublications, versions } from '../tables.ts';
 import { SEPARATELY_PUBLISHED_KINDS, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
+import { SERVEABLE_TRUST, type ReleaseEligibility } from '../../../platform/contract.ts';
 import { versionNotFound, type ContentVersion } from '../versions/versions.service.ts';
 
 /**
@@ -17,17 +18,6 @@ import { versionNotFound, type ContentVersion } from '../versions/versions.servi
  */
 
 export const NOT_SERVEABLE = 'content.version_not_serveable';
-
-export interface ReleaseEligibility {
-  content_id: string;
-  content_version_id: string;
-  content_kind: string;
-  usage_scope: string;
-  trust_status: TrustStatus;
-  serveable: boolean;
-  release_eligible: boolean;
-  problem_code: string | null;
-}
 
 export interface EligibilityFacts {
   contentKind: string;
@@ -40,7 +30,7 @@ export interface EligibilityFacts {
 export function isServeable(facts: EligibilityFacts): boolean {
   const published = SEPARATELY_PUBLISHED_KINDS.has(facts.contentKind) ? facts.versionPublished : facts.itemStatus === 'published';
   const live = facts.itemStatus !== 'retired' && facts.itemStatus !== 'archived';
-  const trusted = facts.trustStatus === 'trusted' || facts.trustStatus === 'degraded';
+  const trusted = facts.trustStatus !== null && SERVEABLE_TRUST.has(facts.trustStatus);
   return published && live && trusted;
 }
 

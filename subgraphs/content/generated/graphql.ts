@@ -2,7 +2,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { ContentItem as ContentItemModel } from '../items/items.service.ts';
 import type { ContentVersionParent as ContentVersionParentModel, StudentViewRecord as StudentViewRecordModel } from '../resolvers/ContentVersion.ts';
-import type { ReleaseEligibility as ReleaseEligibilityModel } from '../eligibility/eligibility.service.ts';
+import type { ReleaseEligibility as ReleaseEligibilityModel } from '../../../platform/contract.ts';
 import type { TrustEvidence as TrustEvidenceModel } from '../trust/trust.service.ts';
 import type { ContentKcTag as ContentKcTagModel } from '../kc-tags/kc-tags.service.ts';
 import type { ContentPublication as ContentPublicationModel } from '../publish/publish.service.ts';

@@ -7,7 +7,7 @@ import { getBlueprint } from '../blueprints/blueprint.service.ts';
 import type { ContentDeps } from '../deps.ts';
 
 export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
-  const { db } = runtime.database;
+  const { db } = deps;
   declareRoute(app, 'items', {
     method: 'POST',
     url: `${TENANT_ROOT}/items`,
@@ -17,7 +17,7 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     success: { status: 201, description: 'content_item; an identical replay answers 200 with Idempotency-Replayed: true' },
     handler: async (request, reply) => {
       const ctx = await tenantContext(runtime, request);
-      const result = await createItem(db, ctx, request.body, headerOf(request, 'idempotency-key'));
+      const result = await createItem(deps, ctx, { body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });

@@ -7,9 +7,10 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type Page } from '../../../platform/cursor.ts';
-import { requireIdempotencyKey, runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import { requireIdempotencyKey, type CommandResult } from '../../../platform/idempotency.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { parseInput, isoTimestamp, queryBoolean, queryInteger, isUuid } from '../../../platform/validation.ts';
-import { contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
+import { curriculumLinks, facetAssignments, items } from '../tables.ts';
 import {
   ASSESSMENT_ROLES, CONTENT_STATUSES, DOK_LEVELS, FACET_FILTER_KEYS, FACET_KEYS, GRADE_IDS, SEPARATELY_PUBLISHED_KINDS, SOURCE_SYSTEMS,
   SUBTYPES, TEST_BANK_MEMBERSHIP_RULES, TEST_TYPES, USAGE_SCOPES, XP_BAND_ALIASES, XP_BAND_RANGES, assessmentRoleOf, contentKind, subjectId, xpBand, type XpBand,
@@ -135,59 +136,56 @@ export function presentItem(row: ItemRow) {
 export type ContentItem = ReturnType<typeof presentItem>;
 
 export async function createItem(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { body, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<ContentItem>> {
   requireAccess(ctx.principal, ACCESS.author, 'create content items');
   const key = requireIdempotencyKey(idempotencyKey);
-  const input = parseInput(CreateItemInput, rawInput);
-  return db.transaction((tx) =>
-    runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: 'content.items.create', key, request: input }, async () => {
-      const contentId = input.content_id ?? randomUUID();
-      const now = ctx.now.toISOString();
-      const [existing] = await tx
-        .select({ contentId: items.contentId })
-        .from(items)
-        .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
-      if (existing) throw new DomainError('content.item_exists', `Content item ${contentId} already exists.`);
-      const version = await insertVersion(tx, ctx, { contentId, versionNumber: 1, studentView: { blocks: [] } });
-      if (input.content_kind === 'test_spec') await insertBlueprint(tx, ctx, contentId, blueprintOf(input));
-      const [row] = await tx
-        .insert(items)
-        .values({
-          tenantId: ctx.tenantId,
-          contentId,
-          contentKind: input.content_kind,
-          subtype: input.subtype ?? null,
-          title: input.title,
-          language: input.language ?? null,
-          subjectId: input.subject_id ?? input.alpha_subject_id ?? null,
-          targetGradeId: input.target_grade_id ?? null,
-          expectedXp: input.expected_xp ?? null,
-          status: input.status ?? 'draft',
-          dok: input.dok ?? null,
-          assessmentRole: assessmentRoleOf(input.content_kind),
-          usageScope: input.usage_scope ?? 'practice_eligible',
-          testType: input.test_type ?? null,
-          isMasteryGate: input.is_mastery_gate ?? false,
-          sourceIdentifier: input.source_identifier ?? null,
-          sourceSystem: input.source_system ?? null,
-          sourceTable: input.source_table ?? null,
-          sourceRecordId: input.source_record_id ?? null,
-          sourceActivityRef: input.source_activity_ref ?? null,
-          membershipRule: input.membership_rule ?? null,
-          latestVersionId: version.versionId,
-          latestVersionNumber: 1,
-          createdBy: ctx.principal.subject,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return { value: presentItem(row), created: true };
-    }),
-  );
+  const input = parseInput(CreateItemInput, body);
+  return runCommand(deps, ctx, { operation: 'content.items.create', key, request: input }, async (tx) => {
+    const contentId = input.content_id ?? randomUUID();
+    const now = ctx.now.toISOString();
+    const [existing] = await tx
+      .select({ contentId: items.contentId })
+      .from(items)
+      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
+    if (existing) throw new DomainError('content.item_exists', `Content item ${contentId} already exists.`);
+    const version = await insertVersion(tx, ctx, { contentId, versionNumber: 1, studentView: { blocks: [] } });
+    if (input.content_kind === 'test_spec') await insertBlueprint(tx, ctx, contentId, blueprintOf(input));
+    const [row] = await tx
+      .insert(items)
+      .values({
+        tenantId: ctx.tenantId,
+        contentId,
+        contentKind: input.content_kind,
+        subtype: input.subtype ?? null,
+        title: input.title,
+        language: input.language ?? null,
+        subjectId: input.subject_id ?? input.alpha_subject_id ?? null,
+        targetGradeId: input.target_grade_id ?? null,
+        expectedXp: input.expected_xp ?? null,
+        status: input.status ?? 'draft',
+        dok: input.dok ?? null,
+        assessmentRole: assessmentRoleOf(input.content_kind),
+        usageScope: input.usage_scope ?? 'practice_eligible',
+        testType: input.test_type ?? null,
+        isMasteryGate: input.is_mastery_gate ?? false,
+        sourceIdentifier: input.source_identifier ?? null,
+        sourceSystem: input.source_system ?? null,
+        sourceTable: input.source_table ?? null,
+        sourceRecordId: input.source_record_id ?? null,
+        sourceActivityRef: input.source_activity_ref ?? null,
+        membershipRule: input.membership_rule ?? null,
+        latestVersionId: version.versionId,
+        latestVersionNumber: 1,
+        createdBy: ctx.principal.subject,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return { value: presentItem(row), created: true };
+  });
 }
 
 /** The item a path names, or the tenant's 404; `lock` takes its row lock inside a transaction. */

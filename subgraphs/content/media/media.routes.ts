@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
 import { MediaInput, listMedia, readMediaBytes, uploadMedia } from './media.service.ts';
 
-export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+  const { db } = deps;
   const contentRoot = () => runtime.config.contentUrl;
   declareRoute(app, 'media', {
     method: 'GET',
@@ -25,7 +26,7 @@ export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     handler: async (request, reply) => {
       const ctx = await tenantContext(runtime, request);
       const { contentId } = request.params as { contentId: string };
-      return sendCommandResult(reply, await uploadMedia(db, contentRoot(), ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
+      return sendCommandResult(reply, await uploadMedia(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });
   declareRoute(app, 'media', {

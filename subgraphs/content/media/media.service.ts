@@ -6,9 +6,10 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
-import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
-import { contentIdempotency, mediaAssets } from '../tables.ts';
+import { mediaAssets } from '../tables.ts';
+import type { ItemCommand } from '../deps.ts';
 import { MEDIA_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { requireItemRow } from '../items/items.service.ts';
@@ -50,43 +51,34 @@ function presentMedia(row: Omit<MediaRow, 'bytes'>, contentRoot: string) {
 }
 export type MediaAsset = ReturnType<typeof presentMedia>;
 
-export async function uploadMedia(
-  db: Database,
-  contentRoot: string,
-  ctx: RequestContext,
-  contentId: string,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
-): Promise<CommandResult<MediaAsset>> {
+export const uploadMedia: ItemCommand<MediaAsset> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
   requireAccess(ctx.principal, ACCESS.author, 'upload media');
-  const input = parseInput(MediaInput, rawInput);
+  const input = parseInput(MediaInput, body);
   const bytes = Buffer.from(input.data_base64, 'base64');
   if (bytes.length === 0 || bytes.length > MAX_MEDIA_BYTES) {
     throw new DomainError('validation_failed', `Media must be 1 to ${MAX_MEDIA_BYTES} bytes.`, { fieldErrors: [{ field: 'data_base64', message: `${bytes.length} bytes` }] });
   }
-  await requireItemRow(db, ctx.tenantId, contentId);
-  return db.transaction((tx) =>
-    runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: `content.media:${contentId}`, key: idempotencyKey, request: input }, async () => {
-      const [row] = await tx
-        .insert(mediaAssets)
-        .values({
-          tenantId: ctx.tenantId,
-          mediaId: randomUUID(),
-          contentId,
-          mediaKind: input.media_kind,
-          mimeType: input.mime_type.toLowerCase(),
-          fileName: input.file_name ?? null,
-          byteSize: bytes.length,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
-          bytes,
-          createdBy: ctx.principal.subject,
-          createdAt: ctx.now.toISOString(),
-        })
-        .returning();
-      return { value: presentMedia(row, contentRoot), created: true };
-    }),
-  );
-}
+  await requireItemRow(deps.db, ctx.tenantId, contentId);
+  return runCommand(deps, ctx, { operation: `content.media:${contentId}`, key: idempotencyKey, request: input }, async (tx) => {
+    const [row] = await tx
+      .insert(mediaAssets)
+      .values({
+        tenantId: ctx.tenantId,
+        mediaId: randomUUID(),
+        contentId,
+        mediaKind: input.media_kind,
+        mimeType: input.mime_type.toLowerCase(),
+        fileName: input.file_name ?? null,
+        byteSize: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        bytes,
+        createdBy: ctx.principal.subject,
+        createdAt: ctx.now.toISOString(),
+      })
+      .returning();
+    return { value: presentMedia(row, deps.contentUrl()), created: true };
+  });
+};
 
 const { bytes: _bytes, ...mediaColumns } = getTableColumns(mediaAssets);
 

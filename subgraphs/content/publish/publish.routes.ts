@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
 import { PublishInput, publishVersion } from './publish.service.ts';
 
-export function publishRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function publishRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
   declareRoute(app, 'publish', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/publish`,
@@ -16,7 +16,7 @@ export function publishRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     handler: async (request, reply) => {
       const ctx = await tenantContext(runtime, request);
       const { contentId } = request.params as { contentId: string };
-      return sendCommandResult(reply, await publishVersion(db, ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
+      return sendCommandResult(reply, await publishVersion(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });
 }

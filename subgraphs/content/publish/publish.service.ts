@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
-import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
-import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
-import { contentIdempotency, contentReferences, items, testSpecBlueprints, versionPublications, versions } from '../tables.ts';
+import { contentReferences, items, testSpecBlueprints, versionPublications, versions } from '../tables.ts';
+import type { ItemCommand } from '../deps.ts';
 import { SEPARATELY_PUBLISHED_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { itemNotFound } from '../items/items.service.ts';
@@ -34,48 +34,40 @@ function presentPublication(row: PublicationRow, contentKind: string) {
 }
 export type ContentPublication = ReturnType<typeof presentPublication>;
 
-export async function publishVersion(
-  db: Database,
-  ctx: RequestContext,
-  contentId: string,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
-): Promise<CommandResult<ContentPublication>> {
+export const publishVersion: ItemCommand<ContentPublication> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
   requireAccess(ctx.principal, ACCESS.publish, 'publish content');
-  const input = parseInput(PublishInput, rawInput);
+  const input = parseInput(PublishInput, body);
   if (!isUuid(contentId)) throw itemNotFound(contentId);
-  return db.transaction((tx) =>
-    runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: `content.publish:${contentId}`, key: idempotencyKey, request: input }, async () => {
-      const [item] = await tx
-        .select()
-        .from(items)
-        .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
-        .for('update');
-      if (!item) throw itemNotFound(contentId);
-      const [version] = await tx
-        .select({ versionId: versions.versionId })
-        .from(versions)
-        .where(and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), eq(versions.versionId, input.version_id)));
-      if (!version) throw versionNotFound(contentId, input.version_id);
-      const [existing] = await tx
-        .select()
-        .from(versionPublications)
-        .where(and(eq(versionPublications.tenantId, ctx.tenantId), eq(versionPublications.versionId, input.version_id)));
-      if (existing) return { value: presentPublication(existing, item.contentKind), created: false };
-      const failures = await publicationFailures(tx, ctx.tenantId, item, input.version_id);
-      if (failures.length > 0) {
-        throw new DomainError('content.publication_refused', `Version ${input.version_id} cannot be published: ${failures.map((f) => f.message).join('; ')}.`, {
-          fieldErrors: failures,
-        });
-      }
-      const [row] = await tx
-        .insert(versionPublications)
-        .values({ tenantId: ctx.tenantId, versionId: input.version_id, contentId, publishedBy: ctx.principal.subject, publishedAt: ctx.now.toISOString() })
-        .returning();
-      return { value: presentPublication(row, item.contentKind), created: true };
-    }),
-  );
-}
+  return runCommand(deps, ctx, { operation: `content.publish:${contentId}`, key: idempotencyKey, request: input }, async (tx) => {
+    const [item] = await tx
+      .select()
+      .from(items)
+      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
+      .for('update');
+    if (!item) throw itemNotFound(contentId);
+    const [version] = await tx
+      .select({ versionId: versions.versionId })
+      .from(versions)
+      .where(and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), eq(versions.versionId, input.version_id)));
+    if (!version) throw versionNotFound(contentId, input.version_id);
+    const [existing] = await tx
+      .select()
+      .from(versionPublications)
+      .where(and(eq(versionPublications.tenantId, ctx.tenantId), eq(versionPublications.versionId, input.version_id)));
+    if (existing) return { value: presentPublication(existing, item.contentKind), created: false };
+    const failures = await publicationFailures(tx, ctx.tenantId, item, input.version_id);
+    if (failures.length > 0) {
+      throw new DomainError('content.publication_refused', `Version ${input.version_id} cannot be published: ${failures.map((f) => f.message).join('; ')}.`, {
+        fieldErrors: failures,
+      });
+    }
+    const [row] = await tx
+      .insert(versionPublications)
+      .values({ tenantId: ctx.tenantId, versionId: input.version_id, contentId, publishedBy: ctx.principal.subject, publishedAt: ctx.now.toISOString() })
+      .returning();
+    return { value: presentPublication(row, item.contentKind), created: true };
+  });
+};
 
 /** The server-owned checks, all reported at once. */
 async function publicationFailures(

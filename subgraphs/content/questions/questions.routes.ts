@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
 import {
@@ -7,8 +8,8 @@ import {
   listAnswerKeys, listAnswerSlots, listAssessmentComponents, listScoringPlan, readStudentView,
 } from './questions.service.ts';
 
-export function questionRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function questionRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+  const { db } = deps;
   const reads = [
     ['student-view', 'The newest (or version_id) student view; answer keys with includeAnswerKeys=true and read:answer_key', StudentViewQuery, readStudentView],
     ['answer-slots', 'Answer slots of a question version', AnswerSlotsQuery, listAnswerSlots],

@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
 import {
   ExternalLinkInput, TrustStatusQuery, getExternalLink, listCurriculumLinks, listPolicies, listTrustStatus, putExternalLink, readEffectiveness,
 } from './records.service.ts';
 
-export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+  const { db } = deps;
   const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
   declareRoute(app, 'external-link', {
     method: 'GET',

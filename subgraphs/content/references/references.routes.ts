@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
 import { VersionQuery } from '../questions/questions.service.ts';
 import { ReferenceInput, ReferencesQuery, createReference, listReferences, retireReference } from './references.service.ts';
 import { readBankMembers } from './bank-members.service.ts';
 
-export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+  const { db } = deps;
   const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
   declareRoute(app, 'references', {
     method: 'GET',
@@ -27,7 +28,7 @@ export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime):
     success: { status: 201, description: 'content_reference' },
     handler: async (request, reply) => {
       const ctx = await tenantContext(runtime, request);
-      return sendCommandResult(reply, await createReference(db, ctx, contentIdOf(request), request.body, headerOf(request, 'idempotency-key')));
+      return sendCommandResult(reply, await createReference(deps, ctx, { contentId: contentIdOf(request), body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });
   declareRoute(app, 'references', {

@@ -6,9 +6,10 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
-import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
-import { contentIdempotency, contentReferences, items, versions } from '../tables.ts';
+import { contentReferences, items, versions } from '../tables.ts';
+import type { ItemCommand } from '../deps.ts';
 import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { requireItemRow } from '../items/items.service.ts';
@@ -55,76 +56,68 @@ async function ownedBy(tx: Database, tenantId: string, versionId: string, conten
   return row?.contentId === contentId;
 }
 
-export async function createReference(
-  db: Database,
-  ctx: RequestContext,
-  contentId: string,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
-): Promise<CommandResult<ContentReference>> {
+export const createReference: ItemCommand<ContentReference> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
   requireAccess(ctx.principal, ACCESS.author, 'create references');
-  const input = parseInput(ReferenceInput, rawInput);
-  return db.transaction((tx) =>
-    runIdempotent(tx, contentIdempotency, { tenantId: ctx.tenantId, operation: `content.references:${contentId}`, key: idempotencyKey, request: input }, async () => {
-      // The parent's row lock serializes membership changes of one bank.
-      const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
-      const shape = {
-        parentVersionId: input.parent_version_id ?? null,
-        referencedContentId: input.referenced_content_id,
-        referencedVersionId: input.referenced_version_id ?? null,
-        ordinal: input.ordinal ?? null,
-      };
-      if (input.relationship_kind === 'bank_member') {
-        checkBank(parent);
-        if (shape.parentVersionId) await checkNotFrozen(tx, ctx.tenantId, parent, shape.parentVersionId);
-        await checkMemberShape(tx, ctx.tenantId, parent, shape);
-        const [taken] = await tx
-          .select({ id: contentReferences.referenceId })
-          .from(contentReferences)
-          .where(and(
-            eq(contentReferences.tenantId, ctx.tenantId),
-            eq(contentReferences.contentId, contentId),
-            eq(contentReferences.parentVersionId, shape.parentVersionId!),
-            eq(contentReferences.relationshipKind, 'bank_member'),
-            eq(contentReferences.status, 'active'),
-            eq(contentReferences.ordinal, shape.ordinal!),
-          ));
-        if (taken) throw new DomainError(INVALID_MEMBER, `Index ${shape.ordinal} of bank version ${shape.parentVersionId} is taken.`);
-        await checkFormGraph(tx, ctx.tenantId, shape.referencedContentId, shape.referencedVersionId!);
-      } else {
-        const fieldErrors = [];
-        if (input.referenced_content_id === contentId && shape.parentVersionId === null) fieldErrors.push({ field: 'referenced_content_id', message: 'an item cannot reference itself' });
-        const [target] = await tx.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, input.referenced_content_id)));
-        if (!target) fieldErrors.push({ field: 'referenced_content_id', message: 'no such content item in this tenant' });
-        if (shape.parentVersionId && !(await ownedBy(tx, ctx.tenantId, shape.parentVersionId, contentId))) {
-          fieldErrors.push({ field: 'parent_version_id', message: 'not a version of this item' });
-        }
-        if (shape.referencedVersionId && !(await ownedBy(tx, ctx.tenantId, shape.referencedVersionId, input.referenced_content_id))) {
-          fieldErrors.push({ field: 'referenced_version_id', message: 'not a version of the referenced item' });
-        }
-        if (shape.ordinal !== null && shape.ordinal < 1) fieldErrors.push({ field: 'ordinal', message: 'a positive integer' });
-        if (fieldErrors.length > 0) throw new DomainError('validation_failed', 'The reference is not valid.', { fieldErrors });
+  const input = parseInput(ReferenceInput, body);
+  return runCommand(deps, ctx, { operation: `content.references:${contentId}`, key: idempotencyKey, request: input }, async (tx) => {
+    // The parent's row lock serializes membership changes of one bank.
+    const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
+    const shape = {
+      parentVersionId: input.parent_version_id ?? null,
+      referencedContentId: input.referenced_content_id,
+      referencedVersionId: input.referenced_version_id ?? null,
+      ordinal: input.ordinal ?? null,
+    };
+    if (input.relationship_kind === 'bank_member') {
+      checkBank(parent);
+      if (shape.parentVersionId) await checkNotFrozen(tx, ctx.tenantId, parent, shape.parentVersionId);
+      await checkMemberShape(tx, ctx.tenantId, parent, shape);
+      const [taken] = await tx
+        .select({ id: contentReferences.referenceId })
+        .from(contentReferences)
+        .where(and(
+          eq(contentReferences.tenantId, ctx.tenantId),
+          eq(contentReferences.contentId, contentId),
+          eq(contentReferences.parentVersionId, shape.parentVersionId!),
+          eq(contentReferences.relationshipKind, 'bank_member'),
+          eq(contentReferences.status, 'active'),
+          eq(contentReferences.ordinal, shape.ordinal!),
+        ));
+      if (taken) throw new DomainError(INVALID_MEMBER, `Index ${shape.ordinal} of bank version ${shape.parentVersionId} is taken.`);
+      await checkFormGraph(tx, ctx.tenantId, shape.referencedContentId, shape.referencedVersionId!);
+    } else {
+      const fieldErrors = [];
+      if (input.referenced_content_id === contentId && shape.parentVersionId === null) fieldErrors.push({ field: 'referenced_content_id', message: 'an item cannot reference itself' });
+      const [target] = await tx.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, input.referenced_content_id)));
+      if (!target) fieldErrors.push({ field: 'referenced_content_id', message: 'no such content item in this tenant' });
+      if (shape.parentVersionId && !(await ownedBy(tx, ctx.tenantId, shape.parentVersionId, contentId))) {
+        fieldErrors.push({ field: 'parent_version_id', message: 'not a version of this item' });
       }
-      const [row] = await tx
-        .insert(contentReferences)
-        .values({
-          tenantId: ctx.tenantId,
-          referenceId: randomUUID(),
-          contentId,
-          relationshipKind: input.relationship_kind,
-          referencedContentId: input.referenced_content_id,
-          parentVersionId: shape.parentVersionId,
-          referencedVersionId: shape.referencedVersionId,
-          ordinal: shape.ordinal,
-          status: 'active',
-          createdBy: ctx.principal.subject,
-          createdAt: ctx.now.toISOString(),
-        })
-        .returning();
-      return { value: presentReference(row), created: true };
-    }),
-  );
-}
+      if (shape.referencedVersionId && !(await ownedBy(tx, ctx.tenantId, shape.referencedVersionId, input.referenced_content_id))) {
+        fieldErrors.push({ field: 'referenced_version_id', message: 'not a version of the referenced item' });
+      }
+      if (shape.ordinal !== null && shape.ordinal < 1) fieldErrors.push({ field: 'ordinal', message: 'a positive integer' });
+      if (fieldErrors.length > 0) throw new DomainError('validation_failed', 'The reference is not valid.', { fieldErrors });
+    }
+    const [row] = await tx
+      .insert(contentReferences)
+      .values({
+        tenantId: ctx.tenantId,
+        referenceId: randomUUID(),
+        contentId,
+        relationshipKind: input.relationship_kind,
+        referencedContentId: input.referenced_content_id,
+        parentVersionId: shape.parentVersionId,
+        referencedVersionId: shape.referencedVersionId,
+        ordinal: shape.ordinal,
+        status: 'active',
+        createdBy: ctx.principal.subject,
+        createdAt: ctx.now.toISOString(),
+      })
+      .returning();
+    return { value: presentReference(row), created: true };
+  });
+};
 
 export async function retireReference(db: Database, ctx: RequestContext, contentId: string, referenceId: string): Promise<ContentReference> {
   requireAccess(ctx.principal, ACCESS.author, 'retire references');

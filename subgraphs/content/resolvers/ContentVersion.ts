@@ -1,4 +1,5 @@
-import type { ReleaseEligibility, VersionHeader } from '../eligibility/eligibility.service.ts';
+import type { ReleaseEligibility } from '../../../platform/contract.ts';
+import type { VersionHeader } from '../eligibility/eligibility.service.ts';
 import type { ContentVersion } from '../versions/versions.service.ts';
 import type { ContentVersionResolvers } from '../generated/graphql.ts';
 import type { ContentLoaders } from './loaders.ts';

@@ -11,6 +11,11 @@ import { recordQcDecision } from '../trust/trust.service.ts';
 import { appendVersion } from '../versions/versions.service.ts';
 import type { MutationResolvers } from '../generated/graphql.ts';
 
+/** A command's input from its GraphQL arguments; an explicit null key is no key. */
+function commandOf(args: { contentId: string; idempotencyKey?: string | null }, body: unknown) {
+  return { contentId: args.contentId, body, idempotencyKey: args.idempotencyKey ?? undefined };
+}
+
 export function mutationResolvers(runtime: PlatformRuntime, deps: ContentDeps): MutationResolvers {
   const { db } = runtime.database;
   return {
@@ -18,26 +23,26 @@ export function mutationResolvers(runtime: PlatformRuntime, deps: ContentDeps): 
       // Blueprint keys are data (kc references, item types): they pass through unconverted.
       const { blueprint, ...metadata } = args.input;
       const input = { ...(snakeKeys(metadata) as Record<string, unknown>), ...(blueprint ?? {}) };
-      return (await createItem(db, requestContextOf(context), input, args.idempotencyKey)).value;
+      return (await createItem(deps, requestContextOf(context), { body: input, idempotencyKey: args.idempotencyKey })).value;
     },
     patchContentItem: (_root, args, context) =>
       patchItem(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.ifMatch),
     tagContentKc: async (_root, args, context) =>
       (await tagKc(deps, requestContextOf(context), args.contentId, snakeKeys(args.input))).value,
     publishContentVersion: async (_root, args, context) =>
-      (await publishVersion(db, requestContextOf(context), args.contentId, { version_id: args.versionId }, args.idempotencyKey ?? undefined)).value,
+      (await publishVersion(deps, requestContextOf(context), commandOf(args, { version_id: args.versionId }))).value,
     defineCatalogFacet: (_root, args, context) => defineFacet(db, requestContextOf(context), snakeKeys(args.input)),
     assignCatalogFacet: async (_root, args, context) => {
       const { facetValue, provenance, ...rest } = args.input;
       const input = { ...(snakeKeys(rest) as Record<string, unknown>), facet_value: facetValue, ...(provenance === undefined || provenance === null ? {} : { provenance }) };
-      return (await assignFacet(db, requestContextOf(context), args.contentId, input, args.idempotencyKey)).value;
+      return (await assignFacet(deps, requestContextOf(context), commandOf(args, input))).value;
     },
     createContentReference: async (_root, args, context) =>
-      (await createReference(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.idempotencyKey ?? undefined)).value,
+      (await createReference(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))).value,
     retireContentReference: (_root, args, context) =>
       retireReference(db, requestContextOf(context), args.contentId, args.referenceId),
     appendContentVersion: async (_root, args, context) =>
-      (await appendVersion(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.idempotencyKey ?? undefined)).value,
-    recordQcDecision: async (_root, args, context) => (await recordQcDecision(db, requestContextOf(context), args.contentId, args.versionId, snakeKeys(args.input), args.idempotencyKey ?? undefined)).value,
+      (await appendVersion(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))).value,
+    recordQcDecision: async (_root, args, context) => (await recordQcDecision(deps, requestContextOf(context), { ...commandOf(args, snakeKeys(args.input)), versionId: args.versionId })).value,
   };
 }

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, VersionParams, tenantContext } from '../http.ts';
 import { QcDecisionInput, TrustQuery, readTrust, recordQcDecision } from './trust.service.ts';
 
-export function trustRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function trustRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+  const { db } = deps;
   declareRoute(app, 'trust', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/trust`,
@@ -28,7 +29,7 @@ export function trustRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     handler: async (request, reply) => {
       const ctx = await tenantContext(runtime, request);
       const { contentId, versionId } = request.params as { contentId: string; versionId: string };
-      return sendCommandResult(reply, await recordQcDecision(db, ctx, contentId, versionId, request.body, headerOf(request, 'idempotency-key')));
+      return sendCommandResult(reply, await recordQcDecision(deps, ctx, { contentId, versionId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });
 }

@@ -5,9 +5,11 @@ import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import type { CommandResult } from '../../../platform/idempotency.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
-import { contentIdempotency, trustEvidence, versions } from '../tables.ts';
+import { trustEvidence, versions } from '../tables.ts';
+import type { ContentDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
 import { findItemRow, itemNotFound } from '../items/items.service.ts';
 import { findVersionRows, versionNotFound } from '../versions/versions.service.ts';
@@ -66,37 +68,22 @@ export async function appendTrustEvidence(
 }
 
 export async function recordQcDecision(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  versionId: string,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { contentId, versionId, body, idempotencyKey }: { contentId: string; versionId: string; body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<TrustEvidence>> {
   requireAccess(ctx.principal, ACCESS.publish, 'record QC decisions');
-  const input = parseInput(QcDecisionInput, rawInput);
-  const [version] = await findVersionRows(db, ctx.tenantId, [versionId]);
+  const input = parseInput(QcDecisionInput, body);
+  const [version] = await findVersionRows(deps.db, ctx.tenantId, [versionId]);
   if (!version || version.contentId !== contentId) throw versionNotFound(contentId, versionId);
   if (version.createdBy === ctx.principal.subject) {
     throw new DomainError('content.qc_self_review', 'A QC decision must come from someone other than the version author.');
   }
-  return db.transaction((tx) =>
-    runIdempotent(
-      tx,
-      contentIdempotency,
-      { tenantId: ctx.tenantId, operation: `content.qc_decisions.create:${versionId}`, key: idempotencyKey, request: input },
-      async () => {
-        const row = await appendTrustEvidence(tx, ctx, {
-          contentId,
-          versionId,
-          trustStatus: input.trust_status,
-          source: 'qc_decision',
-          reason: input.reason,
-        });
-        return { value: presentTrustEvidence(row), created: true };
-      },
-    ),
-  );
+  const call = { operation: `content.qc_decisions.create:${versionId}`, key: idempotencyKey, request: input };
+  return runCommand(deps, ctx, call, async (tx) => {
+    const row = await appendTrustEvidence(tx, ctx, { contentId, versionId, trustStatus: input.trust_status, source: 'qc_decision', reason: input.reason });
+    return { value: presentTrustEvidence(row), created: true };
+  });
 }
 
 export const TrustQuery = z.object({ version_id: z.uuid().optional() }).strict();

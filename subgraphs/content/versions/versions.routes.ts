@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, VersionParams, tenantContext } from '../http.ts';
 import { AppendVersionInput, ListVersionsQuery, appendVersion, getVersion, listVersions } from './versions.service.ts';
 
-export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+  const { db } = deps;
   declareRoute(app, 'versions', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/versions`,
@@ -16,7 +17,7 @@ export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     handler: async (request, reply) => {
       const ctx = await tenantContext(runtime, request);
       const { contentId } = request.params as { contentId: string };
-      return sendCommandResult(reply, await appendVersion(db, ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
+      return sendCommandResult(reply, await appendVersion(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });
   declareRoute(app, 'versions', {

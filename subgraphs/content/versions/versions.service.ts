@@ -5,10 +5,12 @@ import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { canonicalJson, runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import { canonicalJson } from '../../../platform/idempotency.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
 import { parseInput, queryInteger, isoTimestamp, isUuid, webUrl } from '../../../platform/validation.ts';
-import { contentIdempotency, items, versions } from '../tables.ts';
+import { items, versions } from '../tables.ts';
+import type { ItemCommand } from '../deps.ts';
 import { BLOCK_TYPES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { findItemRow, itemNotFound } from '../items/items.service.ts';
@@ -99,56 +101,43 @@ export async function insertVersion(
   return row;
 }
 
-export async function appendVersion(
-  db: Database,
-  ctx: RequestContext,
-  contentId: string,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
-): Promise<CommandResult<ContentVersion>> {
+export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
   requireAccess(ctx.principal, ACCESS.author, 'append content versions');
-  const input = parseInput(AppendVersionInput, rawInput);
+  const input = parseInput(AppendVersionInput, body);
   if (!isUuid(contentId)) throw itemNotFound(contentId);
   // Parsed before the transaction: bytes that cannot be projected never become a version.
   const projection = input.canonical_xml === undefined ? undefined : projectCanonicalXml(input.canonical_xml);
-  return db.transaction((tx) =>
-    runIdempotent(
-      tx,
-      contentIdempotency,
-      { tenantId: ctx.tenantId, operation: `content.versions.append:${contentId}`, key: idempotencyKey, request: input },
-      async () => {
-        const [item] = await tx
-          .select({ kind: items.contentKind, latestNumber: items.latestVersionNumber, latestVersionId: items.latestVersionId })
-          .from(items)
-          .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
-          .for('update');
-        if (!item) throw itemNotFound(contentId);
-        if (input.canonical_xml !== undefined && item.kind !== 'question') {
-          throw new DomainError('validation_failed', 'canonical_xml is only accepted on question versions.', {
-            fieldErrors: [{ field: 'canonical_xml', message: `not accepted on ${item.kind} versions` }],
-          });
-        }
-        const row = await insertVersion(tx, ctx, {
-          contentId,
-          versionNumber: item.latestNumber + 1,
-          studentView: input.student_view ?? { blocks: [] },
-          canonicalXml: input.canonical_xml ?? null,
-        });
-        if (projection) await insertProjections(tx, ctx, contentId, row.versionId, projection);
-        await tx
-          .update(items)
-          .set({
-            latestVersionId: row.versionId,
-            latestVersionNumber: row.versionNumber,
-            rowVersion: sql`${items.rowVersion} + 1`,
-            updatedAt: ctx.now.toISOString(),
-          })
-          .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId), gt(sql`${row.versionNumber}`, items.latestVersionNumber)));
-        return { value: presentVersion(row), created: true };
-      },
-    ),
-  );
-}
+  return runCommand(deps, ctx, { operation: `content.versions.append:${contentId}`, key: idempotencyKey, request: input }, async (tx) => {
+    const [item] = await tx
+      .select({ kind: items.contentKind, latestNumber: items.latestVersionNumber, latestVersionId: items.latestVersionId })
+      .from(items)
+      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
+      .for('update');
+    if (!item) throw itemNotFound(contentId);
+    if (input.canonical_xml !== undefined && item.kind !== 'question') {
+      throw new DomainError('validation_failed', 'canonical_xml is only accepted on question versions.', {
+        fieldErrors: [{ field: 'canonical_xml', message: `not accepted on ${item.kind} versions` }],
+      });
+    }
+    const row = await insertVersion(tx, ctx, {
+      contentId,
+      versionNumber: item.latestNumber + 1,
+      studentView: input.student_view ?? { blocks: [] },
+      canonicalXml: input.canonical_xml ?? null,
+    });
+    if (projection) await insertProjections(tx, ctx, contentId, row.versionId, projection);
+    await tx
+      .update(items)
+      .set({
+        latestVersionId: row.versionId,
+        latestVersionNumber: row.versionNumber,
+        rowVersion: sql`${items.rowVersion} + 1`,
+        updatedAt: ctx.now.toISOString(),
+      })
+      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId), gt(sql`${row.versionNumber}`, items.latestVersionNumber)));
+    return { value: presentVersion(row), created: true };
+  });
+};
 
 export async function getVersion(db: Database, ctx: RequestContext, contentId: string, versionId: string): Promise<ContentVersion> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
-import type { CurriculumDeps } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { ApproveCourseInput, ListApprovalsQuery } from './approvals.schema.ts';
 import { approveCourse, listApprovals } from './approvals.service.ts';
 

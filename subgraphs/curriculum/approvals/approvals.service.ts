@@ -10,9 +10,10 @@ import type { Page } from '../../../platform/cursor.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { components, courseApprovalKcVersions, courseApprovals } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand } from '../commands.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { firmKcVersion } from '../kc-graph/kc-graph.service.ts';
-import type { CurriculumDeps, Component } from '../components/components.service.ts';
+import type { Component } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
 import { canonicalCourseGraph, courseGraphSha256, courseOrder, isRoutable, kcSnapshotSha256, referencedKcIds } from './course-graph.ts';
 import {
@@ -104,7 +105,7 @@ export async function approveCourse(
     });
   }
   const call = { operation: 'course-approvals.create', key: input.idempotencyKey, request: { course_id: input.courseId, ...body }, keyRequired: true };
-  return runCommand(deps.db, ctx, call, async (tx) => {
+  return runCommand(deps, ctx, call, async (tx) => {
     await lockKey(tx, `course-approval|${ctx.tenantId}|${input.courseId}`);
     const subtree = await readCourseSubtree(tx, ctx.tenantId, input.courseId);
     const root = courseRootOf(subtree, input.courseId);

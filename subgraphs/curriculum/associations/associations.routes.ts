@@ -4,11 +4,12 @@ import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
-import { createAssociation, getAssociation, listAssociations, patchAssociation, type AssociationDeps } from './associations.service.ts';
+import { createAssociation, getAssociation, listAssociations, patchAssociation } from './associations.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 
 const AssociationParams = z.object({ associationId: z.string().min(1) });
 
-export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: AssociationDeps): void {
+export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
   const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
   const idOf = (request: { params: unknown }) => (request.params as { associationId: string }).associationId;
   declareRoute(app, 'associations', {

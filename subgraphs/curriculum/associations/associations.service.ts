@@ -4,14 +4,15 @@ import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { etagOf } from '../../../platform/etag.ts';
+import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { pageInSortOrder } from '../../../platform/keyset.ts';
-import type { CursorCodec, Page } from '../../../platform/cursor.ts';
+import type { Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { associations, components } from '../tables.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
-import { checkCurriculumIfMatch, runCommand } from '../commands.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { activeParentEdge, lockContainment, placeChild, type AssociationRow } from '../containment.ts';
 import { componentNotFound, lockComponent } from '../components/components.service.ts';
 import type { ComponentWriteHeaders } from '../components/component-edits.schema.ts';
@@ -22,11 +23,6 @@ import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } 
  * reparent is a component PATCH); a child's edge sequence_number always equals its position; an
  * alignment names an active component as its origin.
  */
-
-export interface AssociationDeps {
-  db: Database;
-  cursors: CursorCodec;
-}
 
 export function presentAssociation(row: AssociationRow) {
   return {
@@ -57,14 +53,14 @@ async function requireActiveOrigin(tx: Database, ctx: RequestContext, originId: 
 
 /** POST /associations: initial containment or a framework alignment. */
 export async function createAssociation(
-  deps: AssociationDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   rawInput: unknown,
   idempotencyKey: string | undefined,
 ): Promise<CommandResult<Association>> {
   requireAccess(ctx.principal, ACCESS.write, 'create associations');
   const input = parseInput(CreateAssociationInput, rawInput);
-  return runCommand(deps.db, ctx, { operation: 'associations.create', key: idempotencyKey, request: input }, async (tx) => {
+  return runCommand(deps, ctx, { operation: 'associations.create', key: idempotencyKey, request: input }, async (tx) => {
     if (input.associationType === 'isChildOf') {
       await lockContainment(tx, ctx.tenantId);
       const child = await requireActiveOrigin(tx, ctx, input.originId);
@@ -129,7 +125,7 @@ async function findAssociation(db: Database, tenantId: string, associationId: st
   return row;
 }
 
-export async function getAssociation(deps: AssociationDeps, ctx: RequestContext, associationId: string): Promise<Association> {
+export async function getAssociation(deps: CurriculumDeps, ctx: RequestContext, associationId: string): Promise<Association> {
   requireAccess(ctx.principal, ACCESS.read, 'read associations');
   const row = await findAssociation(deps.db, ctx.tenantId, associationId);
   if (!row) throw associationNotFound(associationId);
@@ -138,7 +134,7 @@ export async function getAssociation(deps: AssociationDeps, ctx: RequestContext,
 
 /** PATCH /associations/{id}: sibling reorder; a child's position follows its edge. */
 export async function patchAssociation(
-  deps: AssociationDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   associationId: string,
   rawInput: unknown,
@@ -146,10 +142,10 @@ export async function patchAssociation(
 ): Promise<CommandResult<Association>> {
   requireAccess(ctx.principal, ACCESS.write, 'reorder associations');
   const input = parseInput(PatchAssociationInput, rawInput);
-  return runCommand(deps.db, ctx, { operation: `associations.patch:${associationId}`, key: headers.idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+  return runCommand(deps, ctx, { operation: `associations.patch:${associationId}`, key: headers.idempotencyKey, request: input, keyRequired: true }, async (tx) => {
     const row = await findAssociation(tx, ctx.tenantId, associationId, true);
     if (!row) throw associationNotFound(associationId);
-    checkCurriculumIfMatch(headers.ifMatch, etagOf(row.associationId, row.version));
+    checkIfMatch(headers.ifMatch, etagOf(row.associationId, row.version), 'X-Curriculum-If-Match');
     if (row.status !== 'active') throw new DomainError('validation_failed', 'A retired association cannot be reordered.');
     const now = ctx.now.toISOString();
     const [updated] = await tx
@@ -171,7 +167,7 @@ export async function patchAssociation(
 
 const SORT_COLUMNS = { association_id: associations.associationId, updated_at: associations.updatedAt } as const;
 
-export async function listAssociations(deps: AssociationDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<Association>> {
+export async function listAssociations(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<Association>> {
   requireAccess(ctx.principal, ACCESS.read, 'list associations');
   const query = parseInput(ListAssociationsQuery, rawQuery);
   const sort = query.sort ?? 'association_id';

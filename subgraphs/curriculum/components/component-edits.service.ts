@@ -7,7 +7,8 @@ import { parseInput } from '../../../platform/validation.ts';
 import type { Database } from '../../../platform/db.ts';
 import { components, pinAudit } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { checkCurriculumIfMatch, runCommand, storedReplay } from '../commands.ts';
+import { runCommand, storedReplay } from '../../../platform/commands.ts';
+import { checkIfMatch } from '../../../platform/etag.ts';
 import { placeChild, retireIncidentEdges, syncEdgeSequence } from '../containment.ts';
 import type { TargetRef } from '../content-client.ts';
 import { ComponentInput } from './components.schema.ts';
@@ -21,8 +22,8 @@ import {
   presentComponent,
   type Component,
   type ComponentRow,
-  type CurriculumDeps,
 } from './components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 
 /**
  * Component edits. Invariants: the X-Curriculum-If-Match tag is compared with the locked row inside
@@ -89,7 +90,7 @@ async function readRow(db: Database, tenantId: string, componentId: string): Pro
 async function lockForEdit(tx: Database, ctx: RequestContext, componentId: string, ifMatch: string | undefined, judgedVersion?: number) {
   const row = await lockComponent(tx, ctx.tenantId, componentId);
   if (!row) throw componentNotFound(componentId);
-  checkCurriculumIfMatch(ifMatch, presentComponent(row).etag);
+  checkIfMatch(ifMatch, presentComponent(row).etag, 'X-Curriculum-If-Match');
   if (judgedVersion !== undefined && row.version !== judgedVersion) {
     throw new DomainError('precondition_failed', 'The component changed while this request was checked; read it again.');
   }
@@ -107,7 +108,7 @@ export async function patchComponent(
   requireAccess(ctx.principal, ACCESS.write, 'change components');
   const patch = parseInput(PatchComponentInput, rawInput);
   const call = { operation: `components.patch:${componentId}`, key: headers.idempotencyKey, request: patch, keyRequired: true };
-  const replay = await storedReplay<Component>(deps.db, ctx, call);
+  const replay = await storedReplay<Component>(deps, ctx, call);
   if (replay) return replay;
 
   const before = await readRow(deps.db, ctx.tenantId, componentId);
@@ -118,7 +119,7 @@ export async function patchComponent(
   const target = pinToJudge(before, merged);
   if (target) await deps.content.requireEligible(ctx, target);
 
-  return runCommand(deps.db, ctx, call, async (tx) => {
+  return runCommand(deps, ctx, call, async (tx) => {
     const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch, before.version);
     await assertReferences(tx, ctx.tenantId, merged);
     const now = ctx.now.toISOString();
@@ -167,7 +168,7 @@ export async function retireComponent(
   headers: ComponentWriteHeaders,
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'retire components');
-  return runCommand(deps.db, ctx, { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
+  return runCommand(deps, ctx, { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
     const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);
     if (row.status !== 'active') return { value: presentComponent(row), created: false };
     const now = ctx.now.toISOString();

@@ -4,7 +4,8 @@ import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
-import { createComponent, getComponent, listComponents, readTree, type CurriculumDeps } from './components.service.ts';
+import { createComponent, getComponent, listComponents, readTree } from './components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { PatchComponentInput } from './component-edits.schema.ts';
 import { patchComponent, retireComponent } from './component-edits.service.ts';
 

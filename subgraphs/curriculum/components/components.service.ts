@@ -6,13 +6,11 @@ import { DomainError } from '../../../platform/errors.ts';
 import { etagOf } from '../../../platform/etag.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
 import { pageInSortOrder } from '../../../platform/keyset.ts';
-import type { CursorCodec, Page } from '../../../platform/cursor.ts';
+import type { Page } from '../../../platform/cursor.ts';
 import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
 import { components, pinAudit } from '../tables.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
-import type { ContentEligibilityClient } from '../content-client.ts';
-import type { EventsClient } from '../events-client.ts';
-import type { ContentBanksClient } from '../gates/content-banks.ts';
 import { resolveRenderer } from '../renderers.ts';
 import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
 import { requireImportedFrameworks } from '../standards/standards.service.ts';
@@ -26,16 +24,6 @@ import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.sch
  * containment is one active isChildOf association per child; retired components stay readable by
  * id but leave lists and trees unless includeRetired is asked for.
  */
-
-export interface CurriculumDeps {
-  db: Database;
-  cursors: CursorCodec;
-  content: ContentEligibilityClient;
-  /** Learner history (served forms, graded results) for the gate reads. */
-  events: EventsClient;
-  /** Bank members and test-serve authorization for the gate reads. */
-  banks: ContentBanksClient;
-}
 
 export type ComponentRow = typeof components.$inferSelect;
 

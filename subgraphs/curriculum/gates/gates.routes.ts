@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { declareRoute, requestContextOf } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
-import type { CurriculumDeps } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { GateNextFormQuery, GateStatusQuery } from './gates.schema.ts';
 import { readGateContract, readGateNextForm, readGateRemediation, readGateStatus } from './gates.service.ts';
 

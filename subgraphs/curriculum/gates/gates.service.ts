@@ -5,7 +5,8 @@ import { parseInput } from '../../../platform/validation.ts';
 import { ACCESS } from '../access.ts';
 import type { TargetRef } from '../content-client.ts';
 import { GRADING_EXTENSIONS, PLAYER_EXTENSIONS, type LearnerEvent } from '../events-client.ts';
-import { findChildren, findComponents, type Component, type CurriculumDeps } from '../components/components.service.ts';
+import { findChildren, findComponents, type Component } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import type { BankMember } from './content-banks.ts';
 import { GateNextFormInput, GateStatusInput, type GateStatusQuery } from './gates.schema.ts';
 

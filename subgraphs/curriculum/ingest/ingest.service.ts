@@ -14,7 +14,8 @@ import { placeChild, syncEdgeSequence } from '../containment.ts';
 import { RENDERER_REGISTRY } from '../renderers.ts';
 import type { TargetRef } from '../content-client.ts';
 import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
-import { filterColumnsOf, findChildren, lockComponent, type CurriculumDeps } from '../components/components.service.ts';
+import { filterColumnsOf, findChildren, lockComponent } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import {
   ComponentResourceRow,
   CourseComponentRow,

@@ -8,8 +8,8 @@ import type { CommandResult } from '../../../platform/idempotency.ts';
 import { isUuid } from '../../../platform/validation.ts';
 import { kcPrerequisites, kcRelations } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand } from '../commands.ts';
-import type { KcDeps } from '../kcs/kcs.service.ts';
+import { runCommand } from '../../../platform/commands.ts';
+import type { CurriculumDeps } from '../deps.ts';
 
 /**
  * Prerequisite edges and typed relations are two stores with one lifecycle: addressed by their own
@@ -33,7 +33,7 @@ async function findEdge<Row, View>(db: Database, store: KcEdgeStore<Row, View>, 
   return store.present(row as Row);
 }
 
-export async function getEdge<Row, View>(deps: KcDeps, ctx: RequestContext, store: KcEdgeStore<Row, View>, edgeId: string): Promise<View> {
+export async function getEdge<Row, View>(deps: CurriculumDeps, ctx: RequestContext, store: KcEdgeStore<Row, View>, edgeId: string): Promise<View> {
   requireAccess(ctx.principal, ACCESS.read, `read ${store.noun}s`);
   return findEdge(deps.db, store, ctx.tenantId, edgeId);
 }
@@ -49,14 +49,14 @@ export async function reactivateEdge<Row, View>(tx: Database, ctx: RequestContex
 }
 
 export async function retireEdge<Row, View>(
-  deps: KcDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   store: KcEdgeStore<Row, View>,
   edgeId: string,
   idempotencyKey: string | undefined,
 ): Promise<CommandResult<View>> {
   requireAccess(ctx.principal, ACCESS.write, `retire ${store.noun}s`);
-  return runCommand(deps.db, ctx, { operation: `${store.path}.retire:${edgeId}`, key: idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
+  return runCommand(deps, ctx, { operation: `${store.path}.retire:${edgeId}`, key: idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
     const [retired] = isUuid(edgeId)
       ? await tx
           .update(store.table)

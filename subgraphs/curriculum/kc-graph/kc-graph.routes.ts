@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
-import type { KcDeps } from '../kcs/kcs.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import {
   CreateFirmingEventInput,
   CreatePrerequisiteInput,
@@ -27,7 +27,7 @@ import { createRelation, getRelation, listRelations, retireRelation } from './kc
 
 const EdgeParams = z.object({ id: z.string().min(1) });
 
-export function kcGraphRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: KcDeps): void {
+export function kcGraphRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
   const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
   const collections = [
     { path: 'kc-prerequisites', tag: 'kc prerequisites', body: CreatePrerequisiteInput, query: ListPrerequisitesQuery, create: createPrerequisite, list: listPrerequisites, what: 'one acyclic prerequisite edge between active KCs' },

@@ -11,8 +11,9 @@ import { pageInIdOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions, knowledgeComponents } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand } from '../commands.ts';
-import { findKcVersion, type KcDeps } from '../kcs/kcs.service.ts';
+import { runCommand } from '../../../platform/commands.ts';
+import { findKcVersion } from '../kcs/kcs.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import {
   CreateFirmingEventInput,
@@ -91,14 +92,14 @@ async function closesCycle(tx: Database, tenantId: string, prerequisiteKcId: str
 
 /** POST /kc-prerequisites: one acyclic edge; the same edge again answers it, reactivated if it was retired. */
 export async function createPrerequisite(
-  deps: KcDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   rawInput: unknown,
   idempotencyKey: string | undefined,
 ): Promise<CommandResult<KcPrerequisite>> {
   requireAccess(ctx.principal, ACCESS.write, 'add KC prerequisites');
   const input = parseInput(CreatePrerequisiteInput, rawInput);
-  return runCommand(deps.db, ctx, { operation: 'kc-prerequisites.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+  return runCommand(deps, ctx, { operation: 'kc-prerequisites.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
     await lockKey(tx, `kc-graph|${ctx.tenantId}`);
     await requireActiveKcs(tx, ctx.tenantId, [
       { kcId: input.prerequisite_kc_id, field: 'prerequisite_kc_id' },
@@ -137,13 +138,13 @@ export async function createPrerequisite(
   });
 }
 
-export const getPrerequisite = (deps: KcDeps, ctx: RequestContext, prerequisiteId: string) => getEdge(deps, ctx, PREREQUISITES, prerequisiteId);
+export const getPrerequisite = (deps: CurriculumDeps, ctx: RequestContext, prerequisiteId: string) => getEdge(deps, ctx, PREREQUISITES, prerequisiteId);
 
 /** DELETE /kc-prerequisites/{id}: retires the edge, so a KC can leave the graph before it is retired. */
-export const retirePrerequisite = (deps: KcDeps, ctx: RequestContext, prerequisiteId: string, idempotencyKey: string | undefined) =>
+export const retirePrerequisite = (deps: CurriculumDeps, ctx: RequestContext, prerequisiteId: string, idempotencyKey: string | undefined) =>
   retireEdge(deps, ctx, PREREQUISITES, prerequisiteId, idempotencyKey);
 
-export async function listPrerequisites(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcPrerequisite>> {
+export async function listPrerequisites(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcPrerequisite>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC prerequisites');
   const query = parseInput(ListPrerequisitesQuery, rawQuery);
   const source = { table: kcPrerequisites, idColumn: kcPrerequisites.prerequisiteId, idOf: (row: PrerequisiteRow) => row.prerequisiteId };
@@ -183,14 +184,14 @@ async function requireVersion(tx: Database, tenantId: string, versionId: string)
 
 /** POST /kc-review-decisions: an immutable decision on one exact KC version. */
 export async function createReviewDecision(
-  deps: KcDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   rawInput: unknown,
   idempotencyKey: string | undefined,
 ): Promise<CommandResult<KcReviewDecision>> {
   requireAccess(ctx.principal, ACCESS.write, 'record KC review decisions');
   const input = parseInput(CreateReviewDecisionInput, rawInput);
-  return runCommand(deps.db, ctx, { operation: 'kc-review-decisions.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+  return runCommand(deps, ctx, { operation: 'kc-review-decisions.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
     const version = await requireVersion(tx, ctx.tenantId, input.kc_version_id);
     const [row] = await tx
       .insert(kcReviewDecisions)
@@ -209,7 +210,7 @@ export async function createReviewDecision(
   });
 }
 
-export async function listReviewDecisions(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcReviewDecision>> {
+export async function listReviewDecisions(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcReviewDecision>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC review decisions');
   const query = parseInput(ListByVersionQuery, rawQuery);
   const source = { table: kcReviewDecisions, idColumn: kcReviewDecisions.decisionId, idOf: (row: ReviewRow) => row.decisionId };
@@ -270,7 +271,7 @@ export async function firmKcVersion(
 
 /** POST /kc-firming-events: the first-genuine-response backstop. */
 export async function createFirmingEvent(
-  deps: KcDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   rawInput: unknown,
   idempotencyKey: string | undefined,
@@ -282,13 +283,13 @@ export async function createFirmingEvent(
       fieldErrors: [{ field: 'source', message: 'course_approval events come only from course approval' }],
     });
   }
-  return runCommand(deps.db, ctx, { operation: 'kc-firming-events.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => ({
+  return runCommand(deps, ctx, { operation: 'kc-firming-events.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => ({
     value: await firmKcVersion(tx, ctx, input.kc_version_id, input.source, input.evidence ?? {}),
     created: true,
   }));
 }
 
-export async function listFirmingEvents(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcFirmingEvent>> {
+export async function listFirmingEvents(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcFirmingEvent>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC firming events');
   const query = parseInput(ListByVersionQuery, rawQuery);
   const source = { table: kcFirmingEvents, idColumn: kcFirmingEvents.firmingEventId, idOf: (row: FirmingRow) => row.firmingEventId };

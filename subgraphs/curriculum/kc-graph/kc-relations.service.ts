@@ -9,8 +9,8 @@ import { pageInIdOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
 import { kcRelations } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand } from '../commands.ts';
-import type { KcDeps } from '../kcs/kcs.service.ts';
+import { runCommand } from '../../../platform/commands.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { requireActiveKcs } from './kc-graph.service.ts';
 import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import { CreateRelationInput, ListRelationsQuery, SYMMETRIC_RELATION_TYPES } from './kc-graph.schema.ts';
@@ -48,14 +48,14 @@ const RELATIONS: KcEdgeStore<RelationRow, KcRelation> = {
 
 /** POST /kc-relations: the same relation again answers the existing row, reactivated if it was retired. */
 export async function createRelation(
-  deps: KcDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   rawInput: unknown,
   idempotencyKey: string | undefined,
 ): Promise<CommandResult<KcRelation>> {
   requireAccess(ctx.principal, ACCESS.write, 'relate KCs');
   const input = parseInput(CreateRelationInput, rawInput);
-  return runCommand(deps.db, ctx, { operation: 'kc-relations.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+  return runCommand(deps, ctx, { operation: 'kc-relations.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
     const ends = [input.from_kc_id, input.to_kc_id].sort();
     // A row lock cannot hold a relation that does not exist yet; both directions of a pair queue here.
     await lockKey(tx, `kc-relation|${ctx.tenantId}|${input.relation_type}|${ends.join('|')}`);
@@ -97,14 +97,14 @@ export async function createRelation(
   });
 }
 
-export const getRelation = (deps: KcDeps, ctx: RequestContext, relationId: string) => getEdge(deps, ctx, RELATIONS, relationId);
+export const getRelation = (deps: CurriculumDeps, ctx: RequestContext, relationId: string) => getEdge(deps, ctx, RELATIONS, relationId);
 
 /** DELETE /kc-relations/{id}: retires the relation. */
-export const retireRelation = (deps: KcDeps, ctx: RequestContext, relationId: string, idempotencyKey: string | undefined) =>
+export const retireRelation = (deps: CurriculumDeps, ctx: RequestContext, relationId: string, idempotencyKey: string | undefined) =>
   retireEdge(deps, ctx, RELATIONS, relationId, idempotencyKey);
 
 /** Active relations touching any of kcIds, in relation order, for the KnowledgeComponent.relations loader. */
-export async function loadRelationsOf(deps: KcDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<Map<string, KcRelation[]>> {
+export async function loadRelationsOf(deps: CurriculumDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<Map<string, KcRelation[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
   const byKc = new Map<string, KcRelation[]>(kcIds.map((id) => [id, []]));
   const ids = [...new Set(kcIds)].filter(isUuid);
@@ -122,7 +122,7 @@ export async function loadRelationsOf(deps: KcDeps, ctx: RequestContext, kcIds: 
   return byKc;
 }
 
-export async function listRelations(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcRelation>> {
+export async function listRelations(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcRelation>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
   const query = parseInput(ListRelationsQuery, rawQuery);
   const source = { table: kcRelations, idColumn: kcRelations.relationId, idOf: (row: RelationRow) => row.relationId };

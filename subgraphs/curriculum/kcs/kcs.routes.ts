@@ -4,12 +4,13 @@ import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
-import { appendKcVersion, createKc, getKc, getKcVersion, listKcVersions, listKcs, publishKc, retireKc, type KcDeps } from './kcs.service.ts';
+import { appendKcVersion, createKc, getKc, getKcVersion, listKcVersions, listKcs, publishKc, retireKc } from './kcs.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 
 const KcParams = z.object({ kcId: z.string().min(1) });
 const KcVersionParams = z.object({ kcId: z.string().min(1), versionId: z.string().min(1) });
 
-export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: KcDeps): void {
+export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
   const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
   const kcIdOf = (request: { params: unknown }) => (request.params as { kcId: string }).kcId;
   declareRoute(app, 'kcs', {

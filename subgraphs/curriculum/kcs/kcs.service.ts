@@ -7,11 +7,12 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
-import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { DEFAULT_PAGE_SIZE, pageOf, type Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { components, kcFirmingEvents, kcPrerequisites, kcRelations, kcVersions, knowledgeComponents, standardKcMaps } from '../tables.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand } from '../commands.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
 
 /**
@@ -21,11 +22,6 @@ import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKc
  * a firming event names it; publishing the identity never firms a version; a KC with any active
  * reference is never retired.
  */
-
-export interface KcDeps {
-  db: Database;
-  cursors: CursorCodec;
-}
 
 type KcRow = typeof knowledgeComponents.$inferSelect;
 type KcVersionRow = typeof kcVersions.$inferSelect;
@@ -107,14 +103,14 @@ function identityOf(input: { definition: string; source_kc_id?: string | null; a
  * definition answers the existing KC (200); anything else under a taken kc_id or source_kc_id is 409.
  */
 export async function createKc(
-  deps: KcDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   rawInput: unknown,
   idempotencyKey: string | undefined,
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'create KCs');
   const input = parseInput(CreateKcInput, rawInput);
-  return runCommand(deps.db, ctx, { operation: 'kcs.create', key: idempotencyKey, request: input }, async (tx) => {
+  return runCommand(deps, ctx, { operation: 'kcs.create', key: idempotencyKey, request: input }, async (tx) => {
     const kcId = input.kc_id ?? randomUUID();
     await lockKey(tx, `kc|${ctx.tenantId}|${kcId}`);
     if (input.source_kc_id !== undefined) await lockKey(tx, `kc-source|${ctx.tenantId}|${input.source_kc_id}`);
@@ -187,7 +183,7 @@ async function findVersionRows(db: Database, tenantId: string, versionIds: strin
 }
 
 /** Batched read of KC identities with their current versions (loaders, single reads). */
-export async function loadKcs(deps: KcDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<KnowledgeComponent[]> {
+export async function loadKcs(deps: CurriculumDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<KnowledgeComponent[]> {
   requireAccess(ctx.principal, ACCESS.read, 'read KCs');
   const valid = [...new Set(kcIds.filter(isUuid))];
   if (valid.length === 0) return [];
@@ -200,13 +196,13 @@ export async function loadKcs(deps: KcDeps, ctx: RequestContext, kcIds: readonly
   return rows.map((row) => presentKc(row, row.currentVersionId ? presented.get(row.currentVersionId) : undefined));
 }
 
-export async function getKc(deps: KcDeps, ctx: RequestContext, kcId: string): Promise<KnowledgeComponent> {
+export async function getKc(deps: CurriculumDeps, ctx: RequestContext, kcId: string): Promise<KnowledgeComponent> {
   const [found] = await loadKcs(deps, ctx, [kcId]);
   if (!found) throw kcNotFound(kcId);
   return found;
 }
 
-export async function listKcs(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KnowledgeComponent>> {
+export async function listKcs(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.read, 'list KCs');
   const query = parseInput(ListKcsQuery, rawQuery);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
@@ -244,7 +240,7 @@ async function lockForMutation(tx: Database, ctx: RequestContext, kcId: string, 
 
 /** PATCH /kcs/{id}: identity publication only; it never firms a version. */
 export async function publishKc(
-  deps: KcDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   kcId: string,
   rawInput: unknown,
@@ -252,7 +248,7 @@ export async function publishKc(
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'publish KCs');
   const input = parseInput(PublishKcInput, rawInput);
-  return runCommand(deps.db, ctx, { operation: `kcs.publish:${kcId}`, key: headers.idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+  return runCommand(deps, ctx, { operation: `kcs.publish:${kcId}`, key: headers.idempotencyKey, request: input, keyRequired: true }, async (tx) => {
     const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
     if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
     if (row.publicationStatus === 'published') return { value: await readKc(tx, ctx.tenantId, row), created: false };
@@ -313,13 +309,13 @@ async function activeReferences(tx: Database, tenantId: string, kcId: string) {
 
 /** DELETE /kcs/{id}: soft-retire, refused while any active reference remains. */
 export async function retireKc(
-  deps: KcDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   kcId: string,
   headers: { ifMatch: string | undefined; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'retire KCs');
-  return runCommand(deps.db, ctx, { operation: `kcs.retire:${kcId}`, key: headers.idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
+  return runCommand(deps, ctx, { operation: `kcs.retire:${kcId}`, key: headers.idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
     const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
     if (row.status !== 'active') return { value: await readKc(tx, ctx.tenantId, row), created: false };
     const references = await activeReferences(tx, ctx.tenantId, kcId);
@@ -340,7 +336,7 @@ export async function retireKc(
 
 /** POST /kcs/{id}/versions: a semantic edit appends the next immutable draft version. */
 export async function appendKcVersion(
-  deps: KcDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   kcId: string,
   rawInput: unknown,
@@ -348,7 +344,7 @@ export async function appendKcVersion(
 ): Promise<CommandResult<KcVersion>> {
   requireAccess(ctx.principal, ACCESS.write, 'append KC versions');
   const input = parseInput(AppendKcVersionInput, rawInput);
-  return runCommand(deps.db, ctx, { operation: `kcs.versions.append:${kcId}`, key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
+  return runCommand(deps, ctx, { operation: `kcs.versions.append:${kcId}`, key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
     const row = await lockKc(tx, ctx.tenantId, kcId);
     if (!row) throw kcNotFound(kcId);
     if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
@@ -376,7 +372,7 @@ export async function appendKcVersion(
   });
 }
 
-export async function listKcVersions(deps: KcDeps, ctx: RequestContext, kcId: string, rawQuery: unknown): Promise<Page<KcVersion>> {
+export async function listKcVersions(deps: CurriculumDeps, ctx: RequestContext, kcId: string, rawQuery: unknown): Promise<Page<KcVersion>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC versions');
   const query = parseInput(PageQuery, rawQuery);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
@@ -396,7 +392,7 @@ export async function listKcVersions(deps: KcDeps, ctx: RequestContext, kcId: st
   return { data: await presentVersions(deps.db, ctx.tenantId, page.data), next_cursor: page.next_cursor };
 }
 
-export async function getKcVersion(deps: KcDeps, ctx: RequestContext, kcId: string, versionId: string): Promise<KcVersion> {
+export async function getKcVersion(deps: CurriculumDeps, ctx: RequestContext, kcId: string, versionId: string): Promise<KcVersion> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC versions');
   const [row] = await findVersionRows(deps.db, ctx.tenantId, [versionId]);
   if (!row || row.kcId !== kcId) throw new DomainError('not_found', `No version ${versionId} of KC ${kcId} in this tenant.`);

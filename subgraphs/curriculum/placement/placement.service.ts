@@ -5,7 +5,8 @@ import { DomainError } from '../../../platform/errors.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { ACCESS } from '../access.ts';
 import { components } from '../tables.ts';
-import { findComponents, presentComponent, type Component, type CurriculumDeps } from '../components/components.service.ts';
+import { findComponents, presentComponent, type Component } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { PlacementQuery } from './placement.schema.ts';
 
 /**

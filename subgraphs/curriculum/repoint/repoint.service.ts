@@ -6,11 +6,12 @@ import type { CommandResult } from '../../../platform/idempotency.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { components, pinAudit } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand, storedReplay } from '../commands.ts';
+import { runCommand, storedReplay } from '../../../platform/commands.ts';
 import type { TargetRef } from '../content-client.ts';
 import { RENDERER_REGISTRY, resolveRenderer, type RendererRow } from '../renderers.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
-import { componentNotFound, presentComponent, type Component, type ComponentRow, type CurriculumDeps } from '../components/components.service.ts';
+import { componentNotFound, presentComponent, type Component, type ComponentRow } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { RendererQuery, RepointInput } from './repoint.schema.ts';
 
 /**
@@ -89,7 +90,7 @@ export async function repointComponent(
   requireAccess(ctx.principal, ACCESS.write, 'repoint components');
   const input = parseInput(RepointInput, rawInput);
   const call = { operation: `components.repoint:${componentId}`, key: idempotencyKey, request: input, keyRequired: true };
-  const replay = await storedReplay<ComponentTargetRepoint>(deps.db, ctx, call);
+  const replay = await storedReplay<ComponentTargetRepoint>(deps, ctx, call);
   if (replay) return replay;
   const [before] = await deps.db.select().from(components).where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)));
   if (!before) throw componentNotFound(componentId);
@@ -102,7 +103,7 @@ export async function repointComponent(
     }
     throw error;
   }
-  return runCommand(deps.db, ctx, call, async (tx) => {
+  return runCommand(deps, ctx, call, async (tx) => {
     const [row] = await tx
       .select()
       .from(components)

@@ -3,7 +3,7 @@ import type { ComponentAlphaResolvers, ComponentResolvers, TargetRefResolvers } 
 import type { CurriculumLoaders } from './loaders.ts';
 import { requestContextOf } from '../../../platform/graphql.ts';
 import { queryStringOf } from '../../../platform/naming.ts';
-import type { CurriculumDeps } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { nextLesson } from '../routing/next-lesson.service.ts';
 
 /** A component's alpha as stored (validated on write); its KC scope resolves to registry KCs. */

@@ -1,5 +1,5 @@
 import { requestContextOf } from '../../../platform/graphql.ts';
-import type { CurriculumDeps } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { listKcVersions } from '../kcs/kcs.service.ts';
 import type {
   KcPrerequisiteResolvers,

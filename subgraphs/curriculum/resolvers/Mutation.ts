@@ -1,6 +1,7 @@
 import { requestContextOf } from '../../../platform/graphql.ts';
 import { snakeKeys } from '../../../platform/naming.ts';
-import { createComponent, type CurriculumDeps } from '../components/components.service.ts';
+import { createComponent } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { patchComponent, retireComponent } from '../components/component-edits.service.ts';
 import { repointComponent } from '../repoint/repoint.service.ts';
 import { createAssociation, patchAssociation } from '../associations/associations.service.ts';

@@ -1,5 +1,6 @@
 import { nullWhenNotFound, requestContextOf } from '../../../platform/graphql.ts';
-import { listComponents, type CurriculumDeps } from '../components/components.service.ts';
+import { listComponents } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { readRendererRegistry } from '../repoint/repoint.service.ts';
 import { getAssociation, listAssociations } from '../associations/associations.service.ts';
 import { listKcVersions, listKcs } from '../kcs/kcs.service.ts';

@@ -1,5 +1,5 @@
 import { JSONObjectScalar } from '../../../platform/graphql.ts';
-import type { CurriculumDeps } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import type { Resolvers } from '../generated/graphql.ts';
 import { componentAlphaResolvers, componentResolvers, targetRefResolvers } from './Component.ts';
 import { kcEdgeResolvers, knowledgeComponentResolvers } from './KnowledgeComponent.ts';

@@ -1,5 +1,6 @@
 import { listLoaderOf, loaderOf, type GraphContext } from '../../../platform/graphql.ts';
-import { loadChildren, loadComponents, type Component, type CurriculumDeps } from '../components/components.service.ts';
+import { loadChildren, loadComponents, type Component } from '../components/components.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { loadKcs, type KnowledgeComponent } from '../kcs/kcs.service.ts';
 import { loadRelationsOf } from '../kc-graph/kc-relations.service.ts';
 import { loadStandardMapsOf } from '../standards/standards.service.ts';

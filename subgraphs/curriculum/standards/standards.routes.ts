@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
-import type { KcDeps } from '../kcs/kcs.service.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery } from './standards.schema.ts';
 import { getFramework, importStandards, listFrameworks, listStandardKcMaps } from './standards.service.ts';
 
 const FrameworkParams = z.object({ frameworkId: z.string().min(1) });
 
-export function standardsRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: KcDeps): void {
+export function standardsRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
   const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
   declareRoute(app, 'standards', {
     method: 'GET',

@@ -10,8 +10,8 @@ import { pageInIdOrder, pageInSortOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
 import { standardKcMaps, standardsFrameworks, standardsReleases } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand } from '../commands.ts';
-import type { KcDeps } from '../kcs/kcs.service.ts';
+import { runCommand } from '../../../platform/commands.ts';
+import type { CurriculumDeps } from '../deps.ts';
 import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
 import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery, type CasePackage } from './standards.schema.ts';
 
@@ -112,7 +112,7 @@ const INSERT_CHUNK = 1000;
  * refused if the maps sent differ from the frozen ones.
  */
 export async function importStandards(
-  deps: KcDeps,
+  deps: CurriculumDeps,
   ctx: RequestContext,
   rawInput: unknown,
   idempotencyKey: string | undefined,
@@ -129,7 +129,7 @@ export async function importStandards(
   if (problems.length > 0) throw new DomainError('validation_failed', 'The package or its maps are inconsistent.', { fieldErrors: problems });
   const document = input.package.CFDocument;
   const request = { checksum_sha256: checksum, standard_kc_maps: input.standard_kc_maps };
-  return runCommand(deps.db, ctx, { operation: 'standards.import', key: idempotencyKey, request }, async (tx) => {
+  return runCommand(deps, ctx, { operation: 'standards.import', key: idempotencyKey, request }, async (tx) => {
     await lockKey(tx, `standards|${ctx.tenantId}|${document.identifier}`);
     const [frozen] = await tx
       .select()
@@ -222,7 +222,7 @@ const SORT_COLUMNS = {
   title: standardsFrameworks.title,
 } as const;
 
-export async function listFrameworks(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<StandardsFramework>> {
+export async function listFrameworks(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<StandardsFramework>> {
   requireAccess(ctx.principal, ACCESS.read, 'list standards frameworks');
   const query = parseInput(ListFrameworksQuery, rawQuery);
   const sort = query.sort ?? 'standards_framework_id';
@@ -241,7 +241,7 @@ function frameworkIdMatches(frameworkId: string): SQL | undefined {
   return isUuid(frameworkId) ? or(eq(standardsFrameworks.standardsFrameworkId, frameworkId), byIdentifier) : byIdentifier;
 }
 
-export async function getFramework(deps: KcDeps, ctx: RequestContext, frameworkId: string): Promise<StandardsFramework> {
+export async function getFramework(deps: CurriculumDeps, ctx: RequestContext, frameworkId: string): Promise<StandardsFramework> {
   requireAccess(ctx.principal, ACCESS.read, 'read standards frameworks');
   const [row] = await deps.db
     .select()
@@ -251,7 +251,7 @@ export async function getFramework(deps: KcDeps, ctx: RequestContext, frameworkI
   return presentFramework(row);
 }
 
-export async function listStandardKcMaps(deps: KcDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<StandardKcMap>> {
+export async function listStandardKcMaps(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<StandardKcMap>> {
   requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
   const query = parseInput(ListMapsQuery, rawQuery);
   const source = { table: standardKcMaps, idColumn: standardKcMaps.mapId, idOf: (row: MapRow) => row.mapId };
@@ -267,7 +267,7 @@ export async function listStandardKcMaps(deps: KcDeps, ctx: RequestContext, rawQ
 }
 
 /** Live maps of many KCs, for the KnowledgeComponent.standardMaps loader. */
-export async function loadStandardMapsOf(deps: KcDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<Map<string, StandardKcMap[]>> {
+export async function loadStandardMapsOf(deps: CurriculumDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<Map<string, StandardKcMap[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
   const byKc = new Map<string, StandardKcMap[]>(kcIds.map((id) => [id, []]));
   const ids = [...new Set(kcIds)].filter(isUuid);

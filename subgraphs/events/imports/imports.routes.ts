@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { eventsContext } from '../http.ts';
+import type { EventsDeps } from '../deps.ts';
 import { SourceImportInput, runSourceImport } from './imports.service.ts';
 
-export function importRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+export function importRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: EventsDeps): void {
   declareRoute(app, 'source-imports', {
     method: 'POST',
     url: '/source-imports',
@@ -13,6 +14,6 @@ export function importRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     body: SourceImportInput,
     success: { status: 200, description: 'acceptedCount, materializedCount, import.status and links to the readable rows' },
     handler: async (request, reply) =>
-      sendCommandResult(reply, await runSourceImport(runtime.database.db, await eventsContext(runtime, request), request.body, headerOf(request, 'idempotency-key'))),
+      sendCommandResult(reply, await runSourceImport(deps, await eventsContext(runtime, request), { body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') })),
   });
 }

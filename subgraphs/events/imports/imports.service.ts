@@ -5,14 +5,16 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../../platform/config.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import type { Database } from '../../../platform/db.ts';
-import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
+import type { CommandResult } from '../../../platform/idempotency.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { ACCESS, boundaryOf, requireWithinBoundary } from '../access.ts';
 import { deriveCaliper, requireNoErrors, type DerivedCaliper } from '../caliper.ts';
 import { ADAPTER_REJECTED } from '../errors.ts';
 import { insertEvents, type PreparedEvent } from '../learning/events.service.ts';
 import { createOrReplay } from '../sources/sources.service.ts';
-import { attendanceEvents, disciplineEvents, eventsIdempotency, learningEvents, sourceImports } from '../tables.ts';
+import { attendanceEvents, disciplineEvents, learningEvents, sourceImports } from '../tables.ts';
+import type { EventsDeps } from '../deps.ts';
 import { ADAPTERS, adaptRow, type AdapterName, type Normalized, type NormalizedAttendance, type NormalizedDiscipline, type NormalizedLearning } from './adapters.ts';
 
 /**
@@ -155,10 +157,9 @@ async function materialize(tx: Database, ctx: RequestContext, input: ImportInput
  * request under it answers the first import again, another request under it is 409.
  */
 export async function runSourceImport(
-  db: Database,
+  deps: EventsDeps,
   ctx: RequestContext,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<ImportAnswer>> {
   requireAccess(ctx.principal, ACCESS.sourceImport, 'import source records');
   const input = parseInput(SourceImportInput, rawInput);
@@ -176,11 +177,9 @@ export async function runSourceImport(
     };
   }
   const key = idempotencyKey ?? (input.importId === undefined ? undefined : `importId:${input.importId}`);
-  return db.transaction((tx) =>
-    runIdempotent(tx, eventsIdempotency, { tenantId: ctx.tenantId, operation: 'events.source-import', key, request: rawInput }, async () => ({
-      value: await materialize(tx, ctx, input, rows),
-      created: false,
-    })),
-  );
+  return runCommand(deps, ctx, { operation: 'events.source-import', key, request: rawInput }, async (tx) => ({
+    value: await materialize(tx, ctx, input, rows),
+    created: false,
+  }));
 }
 

@@ -4,11 +4,12 @@ import { DomainError } from '../../../platform/errors.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { eventsContext } from '../http.ts';
-import { ListEventsQuery, RecordEventsInput, getEvent, listEvents, recordEvents, refusePreconditions, type EventReads } from './events.service.ts';
+import { ListEventsQuery, RecordEventsInput, getEvent, listEvents, recordEvents, refusePreconditions } from './events.service.ts';
+import type { EventsDeps } from '../deps.ts';
 
 const EventParams = z.object({ eventId: z.string() });
 
-export function eventRoutes(app: FastifyInstance, runtime: PlatformRuntime, reads: EventReads): void {
+export function eventRoutes(app: FastifyInstance, runtime: PlatformRuntime, reads: EventsDeps): void {
   declareRoute(app, 'events', {
     method: 'POST',
     url: '/events',
@@ -19,7 +20,7 @@ export function eventRoutes(app: FastifyInstance, runtime: PlatformRuntime, read
     handler: async (request, reply) => {
       const ctx = await eventsContext(runtime, request);
       refusePreconditions(request.headers);
-      const result = await recordEvents(reads.db, ctx, request.body, headerOf(request, 'idempotency-key'));
+      const result = await recordEvents(reads, ctx, { body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') });
       return sendCommandResult(reply, result, { createdStatus: 202, status: 202 });
     },
   });

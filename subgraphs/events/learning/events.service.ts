@@ -3,18 +3,19 @@ import { and, asc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec } from '../../../platform/cursor.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../../../platform/cursor.ts';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
-import { runIdempotent, type CommandResult } from '../../../platform/idempotency.ts';
-import type { PeopleClient } from '../../../platform/people-client.ts';
+import type { CommandResult } from '../../../platform/idempotency.ts';
+import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
-import { ACCESS, boundaryConditions, boundaryOf, requireWithinBoundary, type BoundaryScope } from '../access.ts';
+import { ACCESS, boundaryConditions, boundaryOf, outsideBoundary, requireWithinBoundary, type BoundaryScope } from '../access.ts';
 import { caliperEventOf, deriveCaliper, isTimestamp, requireNoErrors, type DerivedCaliper, type EntityRef } from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
-import { activitySources, eventsIdempotency, learningEvents } from '../tables.ts';
+import { activitySources, learningEvents } from '../tables.ts';
 import { PLAYER_EXTENSION_NAMESPACE } from '../vocabulary.ts';
+import type { EventsDeps } from '../deps.ts';
 
 /**
  * Immutable learning events. Invariants: ids are server-issued; a stored event never changes; the
@@ -206,10 +207,9 @@ export async function insertEvents(
 
 /** POST /events: a batch is stored whole or not at all; an Idempotency-Key replays the first answer. */
 export async function recordEvents(
-  db: Database,
+  deps: EventsDeps,
   ctx: RequestContext,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<{ data: EventProjection[] }>> {
   requireAccess(ctx.principal, ACCESS.write, 'record events');
   const input = parseInput(RecordEventsInput, rawInput);
@@ -218,12 +218,10 @@ export async function recordEvents(
   const prepared = input.events.map((event, index) => prepareEvent(scope, event, `events.${index}`, raws[index]));
   requireNoErrors(prepared.flatMap((result) => result.errors));
   const events = prepared.map((result) => result.value as PreparedEvent);
-  return db.transaction((tx) =>
-    runIdempotent(tx, eventsIdempotency, { tenantId: ctx.tenantId, operation: 'events.record', key: idempotencyKey, request: rawInput }, async () => ({
-      value: { data: await insertEvents(tx, ctx, events) },
-      created: true,
-    })),
-  );
+  return runCommand(deps, ctx, { operation: 'events.record', key: idempotencyKey, request: rawInput }, async (tx) => ({
+    value: { data: await insertEvents(tx, ctx, events) },
+    created: true,
+  }));
 }
 
 /** Any precondition header on an event write: events are not versioned resources. */
@@ -259,18 +257,12 @@ export const ListEventsQuery = z
   })
   .strict();
 
-export interface EventReads {
-  db: Database;
-  cursors: CursorCodec;
-  people: PeopleClient;
-}
-
-async function presentWithNames(deps: EventReads, ctx: RequestContext, rows: EventRow[]) {
+async function presentWithNames(deps: EventsDeps, ctx: RequestContext, rows: EventRow[]) {
   const iris = await sourceIris(deps.db, ctx.tenantId, rows.map((row) => row.activitySourceId));
   return withStudentNames(deps.people, ctx, rows.map((row) => presentEvent(row, iris.get(row.activitySourceId) ?? null)));
 }
 
-export async function listEvents(deps: EventReads, ctx: RequestContext, rawQuery: unknown) {
+export async function listEvents(deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const query = parseInput(ListEventsQuery, rawQuery);
   const { cursor, pageSize, ...filters } = query;
@@ -305,34 +297,35 @@ export async function listEvents(deps: EventReads, ctx: RequestContext, rawQuery
   return { data: await presentWithNames(deps, ctx, page.data), nextCursor: page.next_cursor };
 }
 
-/** Events by id for entity reads: absent and out-of-boundary ids are simply not found. */
-export async function findEvents(deps: EventReads, ctx: RequestContext, ids: readonly string[]) {
+/**
+ * Events by id, in the order asked, for entity reads: an absent id is null; an event outside the
+ * token's boundary is its 403 (the spec's rule for any out-of-boundary use), never silently absent.
+ */
+export async function findEvents(deps: EventsDeps, ctx: RequestContext, ids: readonly string[]): Promise<Array<EventProjection | DomainError | null>> {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const valid = ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
-  if (valid.length === 0) return [];
+  if (valid.length === 0) return ids.map(() => null);
   const rows = await deps.db
     .select()
     .from(learningEvents)
     .where(and(eq(learningEvents.tenantId, ctx.tenantId), inArray(learningEvents.eventId, valid)));
-  return presentWithNames(deps, ctx, rows);
-}
-
-/** An event read by id is 403 outside the token's boundary (the spec's rule for any out-of-boundary use). */
-export function requireEventWithinBoundary(ctx: RequestContext, event: { studentId: string | null; orgId: string | null; contentId: string | null }): void {
-  requireWithinBoundary(
-    boundaryOf(ctx.principal),
-    {
+  const found = new Map((await presentWithNames(deps, ctx, rows)).map((event) => [event.id, event]));
+  const scope = boundaryOf(ctx.principal);
+  return ids.map((id) => {
+    const event = found.get(id.toLowerCase());
+    if (!event) return null;
+    const values = {
       studentIds: { field: 'studentId', value: event.studentId },
       orgIds: { field: 'orgId', value: event.orgId },
       contentIds: { field: 'contentId', value: event.contentId },
-    },
-    'read an event of',
-  );
+    };
+    return outsideBoundary(scope, values, 'read an event of') ?? event;
+  });
 }
 
-export async function getEvent(deps: EventReads, ctx: RequestContext, eventId: string) {
+export async function getEvent(deps: EventsDeps, ctx: RequestContext, eventId: string) {
   const [event] = await findEvents(deps, ctx, [eventId]);
   if (!event) throw new DomainError('not_found', `No event ${eventId} in this tenant.`);
-  requireEventWithinBoundary(ctx, event);
+  if (event instanceof DomainError) throw event;
   return { data: event };
 }

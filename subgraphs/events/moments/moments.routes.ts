@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { declareRoute } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { eventsContext } from '../http.ts';
-import type { EventReads } from '../learning/events.service.ts';
+import type { EventsDeps } from '../deps.ts';
 import {
   ListAttendanceQuery,
   ListDisciplineQuery,
@@ -13,7 +13,7 @@ import {
   listDisciplineEvents,
 } from './moments.service.ts';
 
-export function momentRoutes(app: FastifyInstance, runtime: PlatformRuntime, reads: EventReads): void {
+export function momentRoutes(app: FastifyInstance, runtime: PlatformRuntime, reads: EventsDeps): void {
   declareRoute(app, 'attendance-events', {
     method: 'GET',
     url: '/attendance-events',

@@ -7,7 +7,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../../../platform/curs
 import { DomainError } from '../../../platform/errors.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import { ACCESS, boundaryConditions, boundaryOf, requireWithinBoundary } from '../access.ts';
-import type { EventReads } from '../learning/events.service.ts';
+import type { EventsDeps } from '../deps.ts';
 import { withStudentNames } from '../people.ts';
 import { attendanceEvents, disciplineEvents } from '../tables.ts';
 import { resolveDescriptor, type DescriptorName } from '../vocabulary.ts';
@@ -154,7 +154,7 @@ const DISCIPLINE: MomentView<DisciplineRow, typeof ListDisciplineQuery> = {
   present: presentDiscipline,
 };
 
-async function listMoments<Row, Query extends z.ZodType>(deps: EventReads, ctx: RequestContext, view: MomentView<Row, Query>, rawQuery: unknown) {
+async function listMoments<Row, Query extends z.ZodType>(deps: EventsDeps, ctx: RequestContext, view: MomentView<Row, Query>, rawQuery: unknown) {
   requireAccess(ctx.principal, ACCESS.read, `read ${view.what}s`);
   const { cursor, pageSize, from, to, ...equals } = parseInput(view.query, rawQuery) as Record<string, string | number | undefined>;
   const filters = { ...equals, from, to };
@@ -183,7 +183,7 @@ async function listMoments<Row, Query extends z.ZodType>(deps: EventReads, ctx: 
   return { data: await withStudentNames(deps.people, ctx, page.data), nextCursor: page.next_cursor };
 }
 
-async function getMoment<Row, Query extends z.ZodType>(deps: EventReads, ctx: RequestContext, view: MomentView<Row, Query>, id: string) {
+async function getMoment<Row, Query extends z.ZodType>(deps: EventsDeps, ctx: RequestContext, view: MomentView<Row, Query>, id: string) {
   requireAccess(ctx.principal, ACCESS.read, `read ${view.what}s`);
   const rows = isUuid(id)
     ? ((await deps.db.select().from(view.table).where(and(eq(view.tenantId, ctx.tenantId), inArray(view.id, [id.toLowerCase()])))) as Row[])
@@ -199,7 +199,7 @@ async function getMoment<Row, Query extends z.ZodType>(deps: EventReads, ctx: Re
   return { data: named };
 }
 
-export const listAttendanceEvents = (deps: EventReads, ctx: RequestContext, rawQuery: unknown) => listMoments(deps, ctx, ATTENDANCE, rawQuery);
-export const getAttendanceEvent = (deps: EventReads, ctx: RequestContext, id: string) => getMoment(deps, ctx, ATTENDANCE, id);
-export const listDisciplineEvents = (deps: EventReads, ctx: RequestContext, rawQuery: unknown) => listMoments(deps, ctx, DISCIPLINE, rawQuery);
-export const getDisciplineEvent = (deps: EventReads, ctx: RequestContext, id: string) => getMoment(deps, ctx, DISCIPLINE, id);
+export const listAttendanceEvents = (deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) => listMoments(deps, ctx, ATTENDANCE, rawQuery);
+export const getAttendanceEvent = (deps: EventsDeps, ctx: RequestContext, id: string) => getMoment(deps, ctx, ATTENDANCE, id);
+export const listDisciplineEvents = (deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) => listMoments(deps, ctx, DISCIPLINE, rawQuery);
+export const getDisciplineEvent = (deps: EventsDeps, ctx: RequestContext, id: string) => getMoment(deps, ctx, DISCIPLINE, id);

@@ -10,6 +10,7 @@ import type { CommandResult } from '../../../platform/idempotency.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec } from '../../../platform/cursor.ts';
 import { parseInput, queryInteger, isoTimestamp, isUuid } from '../../../platform/validation.ts';
 import { activitySources } from '../tables.ts';
+import type { EventsDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
 
 /**
@@ -61,17 +62,17 @@ export async function createOrReplay(tx: Database, ctx: RequestContext, input: z
   return { value: presentSource(row), created: true, replayed: false };
 }
 
-export async function registerSource(db: Database, ctx: RequestContext, rawInput: unknown): Promise<CommandResult<ActivitySource>> {
+export async function registerSource(deps: EventsDeps, ctx: RequestContext, { body }: { body: unknown }): Promise<CommandResult<ActivitySource>> {
   requireAccess(ctx.principal, ACCESS.registerSource, 'register activity sources');
-  const input = parseInput(RegisterSourceInput, rawInput);
-  return db.transaction((tx) => createOrReplay(tx, ctx, input));
+  const input = parseInput(RegisterSourceInput, body);
+  return deps.db.transaction((tx) => createOrReplay(tx, ctx, input));
 }
 
 export const DEMO_SOURCE = { sourceIri: 'urn:alpha:demo:default-activity-source', name: 'Demo default activity source' };
 
 /** The demo tenant's default source, registered by the platform itself when a token is minted. */
-export async function ensureDemoSource(db: Database, ctx: RequestContext): Promise<ActivitySource> {
-  return (await db.transaction((tx) => createOrReplay(tx, ctx, DEMO_SOURCE))).value;
+export async function ensureDemoSource(deps: EventsDeps, ctx: RequestContext): Promise<ActivitySource> {
+  return (await deps.db.transaction((tx) => createOrReplay(tx, ctx, DEMO_SOURCE))).value;
 }
 
 export const ListSourcesQuery = z

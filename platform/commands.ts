@@ -1,0 +1,42 @@
+import type { RequestContext } from './context.ts';
+import type { Database } from './db.ts';
+import { requireIdempotencyKey, runIdempotent, storedAnswer, type CommandResult, type IdempotencyTable } from './idempotency.ts';
+
+/**
+ * How every write runs: one transaction holding its Idempotency-Key record (taken under an advisory
+ * lock, so concurrent duplicates run the command once). Commands that ask another service first look
+ * their key up before that call, so a replay answers the stored result instead of being judged again
+ * against a state it already changed.
+ */
+
+/** What the runner needs from a service's deps: its database and its own idempotency table. */
+export interface CommandDeps {
+  db: Database;
+  idempotency: IdempotencyTable;
+}
+
+export interface CommandCall {
+  operation: string;
+  key: string | undefined;
+  request: unknown;
+  /** The write is listed with a required Idempotency-Key. */
+  keyRequired?: boolean;
+}
+
+export async function runCommand<T>(
+  deps: CommandDeps,
+  ctx: RequestContext,
+  call: CommandCall,
+  command: (tx: Database) => Promise<{ value: T; created: boolean }>,
+): Promise<CommandResult<T>> {
+  const key = call.keyRequired ? requireIdempotencyKey(call.key) : call.key;
+  const record = { tenantId: ctx.tenantId, operation: call.operation, key, request: call.request };
+  return deps.db.transaction((tx) => runIdempotent(tx, deps.idempotency, record, () => command(tx)));
+}
+
+/** The stored answer of an identical earlier request under this key, read before any outside call. */
+export async function storedReplay<T>(deps: CommandDeps, ctx: RequestContext, call: CommandCall): Promise<CommandResult<T> | undefined> {
+  const key = call.keyRequired ? requireIdempotencyKey(call.key) : call.key;
+  if (key === undefined) return undefined;
+  return storedAnswer<T>(deps.db, deps.idempotency, { tenantId: ctx.tenantId, operation: call.operation, key, request: call.request });
+}

@@ -1,0 +1,23 @@
+import type { CursorCodec } from '../../platform/cursor.ts';
+import type { Database } from '../../platform/db.ts';
+import type { IdempotencyTable } from '../../platform/idempotency.ts';
+import { httpPeopleClient, type PeopleClient } from '../../platform/people-client.ts';
+import type { PlatformRuntime } from '../../platform/service.ts';
+import { eventsIdempotency } from './tables.ts';
+
+/** What the events rules need beyond their input: its database and the people service it asks. */
+export interface EventsDeps {
+  db: Database;
+  cursors: CursorCodec;
+  idempotency: IdempotencyTable;
+  people: PeopleClient;
+}
+
+export function eventsDeps(runtime: PlatformRuntime): EventsDeps {
+  return {
+    db: runtime.database.db,
+    cursors: runtime.cursors,
+    idempotency: eventsIdempotency,
+    people: httpPeopleClient({ baseUrl: () => runtime.config.peopleUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth, caller: 'events' }),
+  };
+}
