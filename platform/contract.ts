@@ -6,4 +6,3 @@ export const CONTENT_KINDS = [
   'question', 'test', 'test_spec', 'test_bank', 'article', 'video', 'audio', 'image',
   'interactive', 'media_asset', 'external_link', 'script',
 ] as const;
-export type ContentKind = (typeof CONTENT_KINDS)[number];

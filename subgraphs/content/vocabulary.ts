@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONTENT_KINDS } from '../../platform/contract.ts';
 
-export { CONTENT_KINDS, type ContentKind } from '../../platform/contract.ts';
+export { CONTENT_KINDS } from '../../platform/contract.ts';
 
 /** The enumerations of the content document, each written once. */
 export const SUBTYPES = ['diagram', 'decodable'] as const;
@@ -17,7 +17,6 @@ export const TRUST_STATUSES = ['trusted', 'degraded', 'failed', 'unknown'] as co
 export const BLOCK_TYPES = ['heading', 'text', 'image', 'probe'] as const;
 
 export type TrustStatus = (typeof TRUST_STATUSES)[number];
-export type UsageScope = (typeof USAGE_SCOPES)[number];
 
 /** Kinds whose exact versions are published one by one through POST /publish. */
 export const SEPARATELY_PUBLISHED_KINDS: ReadonlySet<string> = new Set(['test_spec', 'test_bank']);
@@ -56,7 +55,6 @@ export const FACET_KEYS = [
   'subject', 'grade_band', 'language', 'accessibility_profile', 'rights_license', 'provenance', 'quality_rating',
   'kc_refs', 'standards_framework_refs', 'content_kind', 'expected_xp_band', 'modality',
 ] as const;
-export type FacetKey = (typeof FACET_KEYS)[number];
 /** Facet keys that are list filters of GET /items by their own name (content_kind is the typed filter). */
 export const FACET_FILTER_KEYS = FACET_KEYS.filter((key) => key !== 'content_kind');
 export const FACET_VALUE_TYPES = ['enum', 'boolean', 'number', 'text', 'reference'] as const;

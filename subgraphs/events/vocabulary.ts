@@ -57,7 +57,6 @@ export const CALIPER_ACTIONS: Record<string, readonly string[]> = {
  * alpha.policy.events.player_extension_registry.v2026-07-18.issue-1128. Keys are sent as
  * `${PLAYER_EXTENSION_NAMESPACE}/<key>`; the namespace value is ours (spec: not shown).
  */
-export const PLAYER_EXTENSION_REGISTRY = 'alpha.policy.events.player_extension_registry.v2026-07-18.issue-1128';
 export const PLAYER_EXTENSION_NAMESPACE = 'urn:alpha:events:player';
 export const PLAYER_EXTENSION_KEYS = [
   'renderer_ref',
