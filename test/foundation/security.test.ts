@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import { describe, expect as hardExpect } from 'vitest';
 const expect = hardExpect.soft;
+import { ALL_SERVICES } from '../../gateway/platform.ts';
 import { DEMO_SCOPES } from '../../platform/auth.ts';
 import { graphql, http, newTenant, roots, type Caller, type Reply, type TestPlatform } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
@@ -33,8 +34,8 @@ interface Route {
 
 async function servedRoutes(platform: TestPlatform): Promise<Route[]> {
   const routes: Route[] = [];
-  for (const root of [roots.content, roots.curriculum, roots.events]) {
-    const openapi = await http(platform, 'GET', `${root}/openapi.json`);
+  for (const service of ALL_SERVICES) {
+    const openapi = await http(platform, 'GET', `${roots[service]}/openapi.json`);
     expect(openapi.status).toBe(200);
     for (const [path, operations] of Object.entries<Record<string, { security?: unknown[] }>>(openapi.body.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
