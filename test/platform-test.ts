@@ -13,6 +13,17 @@ export interface BoundCaller extends Caller {
   graphql(query: string, variables?: Record<string, unknown>): Promise<Reply>;
 }
 
+let filesPlatform: TestPlatform | undefined;
+
+/**
+ * The platform of this test file's fixture, for a file's own request helpers (tests take `platform` from
+ * their context). Each test file runs in its own module instance, so this is never another file's.
+ */
+export function filePlatform(): TestPlatform {
+  if (!filesPlatform) throw new Error('no platform yet: create the test with platformTest() and call this from a test');
+  return filesPlatform;
+}
+
 /**
  * The HTTP/GraphQL tier's fixtures: `platform` is started once per test file (lazily, when a test first
  * asks for it) and closed after the file; `tenant` is a fresh tenant per test with the demo grant;
@@ -25,7 +36,11 @@ export function platformTest(options: PlatformTestOptions | (() => PlatformTestO
     // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern
     .extend('platform', { scope: 'file' }, async ({}, { onCleanup }) => {
       const platform = await startTestPlatform(typeof options === 'function' ? options() : options);
-      onCleanup(() => platform.close());
+      filesPlatform = platform;
+      onCleanup(async () => {
+        filesPlatform = undefined;
+        await platform.close();
+      });
       return platform;
     })
     .extend('tenant', async ({ platform }) => newTenant(platform))
