@@ -19,6 +19,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphContext } from './graphql.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { QueryLimits } from './config.ts';
 import { DEFAULT_PAGE_SIZE } from './cursor.ts';
@@ -238,7 +239,7 @@ export function documentSizeGuard(limits: QueryLimits) {
  * 4xx: an operation that cannot be chosen (unknown operationName, several anonymous ones) and a
  * persisted-query hash the server does not know.
  */
-export function queryLimitsPlugin(limits: QueryLimits): ApolloServerPlugin<any> {
+export function queryLimitsPlugin(limits: QueryLimits): ApolloServerPlugin<GraphContext> {
   return {
     async requestDidStart() {
       return {

@@ -83,7 +83,7 @@ export function acceptEmptyJsonOnDelete(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' && request.method === 'DELETE') return done(null, undefined);
-    parseJson(request, body as string, done);
+    void parseJson(request, body as string, done);
   });
 }
 

@@ -9,7 +9,7 @@ declare module '../../platform/errors.ts' {
 }
 
 /** Content's own codes; platform codes render as content.<code>. */
-const CONTENT_CODES = registerProblems({
+export const CONTENT_CODES = registerProblems({
   'content.version_not_serveable': { status: 409, title: 'The exact content version is not release eligible' },
   'content.qc_self_review': { status: 403, title: 'The author of a version cannot record its QC decision' },
   'content.item_exists': { status: 409, title: 'A content item with this content_id already exists' },

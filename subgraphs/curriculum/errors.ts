@@ -13,7 +13,7 @@ declare module '../../platform/errors.ts' {
 }
 
 /** Curriculum's own codes; platform codes (not_found, precondition_failed ...) render as curriculum:<code>. */
-const CURRICULUM_CODES = registerProblems({
+export const CURRICULUM_CODES = registerProblems({
   'curriculum:target_not_serveable': { status: 409, title: 'The pinned exact content version is not release eligible' },
   'curriculum:content_unavailable': { status: 503, title: 'The content service could not answer the eligibility check' },
   'curriculum:content_answer_invalid': { status: 502, title: 'The content service gave an answer that cannot be trusted' },
@@ -41,7 +41,7 @@ const CURRICULUM_CODES = registerProblems({
 });
 
 /** Mastery gates: rule 12's three distinct next-form outcomes, and the events service's failures. */
-const GATE_CODES = registerProblems({
+export const GATE_CODES = registerProblems({
   'curriculum:bank_exhausted': { status: 409, title: 'The student consumed every eligible form of the gate bank' },
   'curriculum:bank_forms_ineligible': { status: 409, title: 'No form of the exact gate bank version is eligible for practice' },
   'curriculum:bank_version_mismatch': { status: 409, title: 'Content answered for another bank version than the exact pinned one' },
@@ -53,14 +53,14 @@ const GATE_CODES = registerProblems({
 });
 
 /** Vendor course ingest (rule 14). */
-const INGEST_CODES = registerProblems({
+export const INGEST_CODES = registerProblems({
   'curriculum:ingest_parent_conflict': { status: 409, title: 'An ingest never replaces the parent of an existing component' },
   'curriculum:ingest_batch_conflict': { status: 409, title: 'This producer batch was already ingested with other rows' },
   'curriculum:ingest_readback_mismatch': { status: 409, title: 'The staged tree did not read back as planned; nothing was written' },
 });
 
 /** Course approvals and learner routing (rules 9-11). */
-const LEARNER_CODES = registerProblems({
+export const LEARNER_CODES = registerProblems({
   'curriculum:course_not_published': { status: 409, title: 'The course root is not published' },
   'curriculum:course_graph_incomplete': { status: 409, title: 'A KC-scoped content-bearing component has no exact content pin' },
   'curriculum:kc_not_approvable': { status: 409, title: 'A referenced KC is not active, published and with an exact current version' },

@@ -8,7 +8,7 @@ declare module '../../platform/errors.ts' {
   }
 }
 
-const EVENTS_CODES = registerProblems({
+export const EVENTS_CODES = registerProblems({
   resource_conflict: { status: 409, title: 'The sourceIri is registered under another name' },
   'events:boundary_rejected': { status: 403, title: 'The request is outside the token identity boundary' },
   'events:unprocessable': { status: 422, title: 'Field values, kinds, timestamps or relationships are not acceptable' },

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEMO_SCOPES } from '../../platform/auth.ts';
-import { http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { createItem } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 type Letter = 'S' | 'A' | 'R' | 'K' | 'L' | 'P';
 const SCOPE_OF: Partial<Record<Letter, string>> = { A: 'author:content', R: 'read:content', K: 'read:answer_key', L: 'link:kc', P: 'publish:content' };
@@ -59,7 +54,7 @@ const ENDPOINTS: Array<[Letter, string, string]> = [
 ];
 
 describe('Auth column, role by role', () => {
-  it('refuses a token without the letter\'s scope or role (403), another tenant\'s token (403) and no token (401) on every path', async () => {
+  it('refuses a token without the letter\'s scope or role (403), another tenant\'s token (403) and no token (401) on every path', async ({ platform }) => {
     const owner = await newTenant(platform);
     const item = await createItem(platform, owner, { content_kind: 'article' });
     const stranger = await newTenant(platform);

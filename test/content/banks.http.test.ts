@@ -1,31 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { http, newTenant, sameTenant, tenantRoot, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { contentReferences } from '../../subgraphs/content/tables.ts';
 import { createItem, expectUnchanged } from './helpers.ts';
 import { registryKc, startFakeCurriculum, type FakeCurriculum } from './fake-curriculum.ts';
 
-let platform: TestPlatform;
 let curriculum: FakeCurriculum;
 beforeAll(async () => {
   curriculum = await startFakeCurriculum();
-  platform = await startTestPlatform({ config: { curriculumUrl: curriculum.url } });
 });
 afterAll(async () => {
-  await platform?.close();
   await curriculum?.close();
 });
+const it = platformTest(() => ({ config: { curriculumUrl: curriculum.url } }));
 
 async function reference(caller: Caller, contentId: string, body: Record<string, unknown>) {
-  return http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${contentId}/references`, { token: caller.token, body });
+  return http(filePlatform(), 'POST', `${tenantRoot(caller.tenantId)}/items/${contentId}/references`, { token: caller.token, body });
 }
 
 async function taggedQuestion(caller: Caller, tagged = true) {
-  const question = await createItem(platform, caller, { content_kind: 'question' });
+  const question = await createItem(filePlatform(), caller, { content_kind: 'question' });
   if (tagged) {
     const kcId = randomUUID();
     curriculum.kcs.set(kcId, registryKc(kcId));
-    const tag = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${question.content_id}/kc-tags`, { token: caller.token, body: { kc_id: kcId, weight: 1 } });
+    const tag = await http(filePlatform(), 'POST', `${tenantRoot(caller.tenantId)}/items/${question.content_id}/kc-tags`, { token: caller.token, body: { kc_id: kcId, weight: 1 } });
     expect(tag.status).toBe(201);
   }
   return question;
@@ -33,7 +32,7 @@ async function taggedQuestion(caller: Caller, tagged = true) {
 
 /** A form whose exact version embeds the given questions in order. */
 async function formEmbedding(caller: Caller, questions: Array<{ content_id: string; latest_version_id: string }>, extra: Record<string, unknown> = {}) {
-  const form = await createItem(platform, caller, { content_kind: 'test', ...extra });
+  const form = await createItem(filePlatform(), caller, { content_kind: 'test', ...extra });
   for (const [index, question] of questions.entries()) {
     const edge = await reference(caller, form.content_id, {
       relationship_kind: 'embeds', referenced_content_id: question.content_id,
@@ -50,7 +49,7 @@ const member = (bank: { latest_version_id: string }, form: { content_id: string;
 });
 
 describe('bank_member references (rule 7)', () => {
-  it('creates members in exact order and multiplicity, reads them with readiness, retires with audit, then publishes', async () => {
+  it('creates members in exact order and multiplicity, reads them with readiness, retires with audit, then publishes', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const form = await formEmbedding(caller, [await taggedQuestion(caller), await taggedQuestion(caller)]);
@@ -87,7 +86,7 @@ describe('bank_member references (rule 7)', () => {
     });
   });
 
-  it('refuses every breach of the contract with its typed 409 and changes nothing', async () => {
+  it('refuses every breach of the contract with its typed 409 and changes nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const question = await taggedQuestion(caller);
@@ -137,7 +136,7 @@ describe('bank_member references (rule 7)', () => {
     expect((await reference(caller, retiredBank.content_id, member(retiredBank, form, 1))).body.code).toBe('content.bank_membership_frozen');
   });
 
-  it('fails GET /bank-members with the typed 409 when a stored row is malformed', async () => {
+  it('fails GET /bank-members with the typed 409 when a stored row is malformed', async ({ platform }) => {
     const caller = await newTenant(platform);
     const form = await formEmbedding(caller, [await taggedQuestion(caller)]);
     const bank = await createItem(platform, caller, { content_kind: 'test_bank', membership_rule: 'same_blueprint_fixed_forms' });
@@ -154,7 +153,7 @@ describe('bank_member references (rule 7)', () => {
 });
 
 describe('other references', () => {
-  it('creates every relationship kind to existing items, validates exact versions, soft-retires with audit', async () => {
+  it('creates every relationship kind to existing items, validates exact versions, soft-retires with audit', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const video = await createItem(platform, caller, { content_kind: 'video' });

@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { http, newTenant, sameTenant, tenantRoot, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { createItem, expectUnchanged } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 async function define(caller: Caller, body: Record<string, unknown>) {
-  return http(platform, 'POST', `${tenantRoot(caller.tenantId)}/catalog-facets`, { token: caller.token, body });
+  return http(filePlatform(), 'POST', `${tenantRoot(caller.tenantId)}/catalog-facets`, { token: caller.token, body });
 }
 async function assign(caller: Caller, contentId: string, body: Record<string, unknown>, key: string | null = randomUUID()) {
-  return http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${contentId}/catalog-facets`, {
+  return http(filePlatform(), 'POST', `${tenantRoot(caller.tenantId)}/items/${contentId}/catalog-facets`, {
     token: caller.token,
     headers: key === null ? {} : { 'idempotency-key': key },
     body,
@@ -23,7 +18,7 @@ async function assign(caller: Caller, contentId: string, body: Record<string, un
 }
 
 describe('catalog facets', () => {
-  it('defines each of the twelve keys once and lists them', async () => {
+  it('defines each of the twelve keys once and lists them', async ({ platform }) => {
     const caller = await newTenant(platform);
     const created = await define(caller, { facet_key: 'modality', value_type: 'enum', allowed_values: ['visual', 'audio'] });
     expect(created.status).toBe(201);
@@ -43,7 +38,7 @@ describe('catalog facets', () => {
     expect((await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/catalog-facets`, { token: reader.token })).status).toBe(200);
   });
 
-  it('assigns typed values with provenance, idempotently, and GET /items filters by them', async () => {
+  it('assigns typed values with provenance, idempotently, and GET /items filters by them', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     for (const body of [
@@ -81,7 +76,7 @@ describe('catalog facets', () => {
     }
   });
 
-  it('refuses assignments without a key, to undefined facets, of the wrong type or to unknown items, writing nothing', async () => {
+  it('refuses assignments without a key, to undefined facets, of the wrong type or to unknown items, writing nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     await define(caller, { facet_key: 'modality', value_type: 'enum', allowed_values: ['visual'] });
     await define(caller, { facet_key: 'quality_rating', value_type: 'number' });

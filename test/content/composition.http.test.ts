@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { QTI3_ITEM, appendVersion, createItem, expectUnchanged } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 describe('interactive composition (rule 9)', () => {
-  it('replaces ordered video cues and article segments that resolve to questions and components', async () => {
+  it('replaces ordered video cues and article segments that resolve to questions and components', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const question = await createItem(platform, caller, { content_kind: 'question' });
@@ -38,7 +33,7 @@ describe('interactive composition (rule 9)', () => {
     expect((await http(platform, 'GET', url, { token: caller.token })).body).toEqual(replaced.body);
   });
 
-  it('refuses every breach with field errors and keeps the previous composition', async () => {
+  it('refuses every breach with field errors and keeps the previous composition', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const question = await createItem(platform, caller, { content_kind: 'question' });

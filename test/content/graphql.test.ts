@@ -1,24 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { graphql, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { graphql, http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { QTI3_ITEM, appendVersion, blueprint } from './helpers.ts';
 import { registryKc, startFakeCurriculum, type FakeCurriculum } from './fake-curriculum.ts';
 
-let platform: TestPlatform;
 let curriculum: FakeCurriculum;
 beforeAll(async () => {
   curriculum = await startFakeCurriculum();
-  platform = await startTestPlatform({ config: { curriculumUrl: curriculum.url } });
 });
 afterAll(async () => {
-  await platform?.close();
   await curriculum?.close();
 });
+const it = platformTest(() => ({ config: { curriculumUrl: curriculum.url } }));
 
 const ITEM_FIELDS = 'contentId contentKind title subjectId dok etag status latestVersionId kcTags { kcId weight knowledgeComponent { kcId } } facets { facetKey facetValue provenance }';
 
 describe('content subgraph: what an authoring UI reads and writes', () => {
-  it('creates a test_spec with its blueprint, patches metadata under the ETag, publishes, and reads it back', async () => {
+  it('creates a test_spec with its blueprint, patches metadata under the ETag, publishes, and reads it back', async ({ platform }) => {
     const caller = await newTenant(platform);
     const created = await graphql(platform, `mutation($key: String!, $input: CreateContentItemInput!) { createContentItem(idempotencyKey: $key, input: $input) { ${ITEM_FIELDS} blueprint { specId minForms kcCoverage itemTypeMix } } }`, {
       key: randomUUID(),
@@ -49,7 +48,7 @@ describe('content subgraph: what an authoring UI reads and writes', () => {
     expect(badSpec.body.errors?.[0].extensions?.code).toBe('content.validation_failed');
   });
 
-  it('tags KCs as KnowledgeComponent references, assigns facets and lists items with filters', async () => {
+  it('tags KCs as KnowledgeComponent references, assigns facets and lists items with filters', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kcId = randomUUID();
     curriculum.kcs.set(kcId, registryKc(kcId));
@@ -81,7 +80,7 @@ describe('content subgraph: what an authoring UI reads and writes', () => {
     expect(forbidden.body.errors?.[0].extensions?.code).toBe('content.forbidden');
   });
 
-  it('builds a bank with references and reads its members with the forms they point at', async () => {
+  it('builds a bank with references and reads its members with the forms they point at', async ({ platform }) => {
     const caller = await newTenant(platform);
     const create = async (input: Record<string, unknown>) =>
       (await graphql(platform, `mutation($key: String!, $input: CreateContentItemInput!) { createContentItem(idempotencyKey: $key, input: $input) { contentId latestVersionId } }`, { key: randomUUID(), input }, caller.token)).body.data.createContentItem;
@@ -111,7 +110,7 @@ describe('content subgraph: what an authoring UI reads and writes', () => {
 });
 
 describe('batching', () => {
-  it('reads items with their tags, facets and latest versions in the same number of statements for 1 or 6 items', async () => {
+  it('reads items with their tags, facets and latest versions in the same number of statements for 1 or 6 items', async ({ platform }) => {
     const caller = await newTenant(platform);
     await graphql(platform, `mutation { defineCatalogFacet(input: { facetKey: "modality", valueType: "text" }) { facetKey } }`, {}, caller.token);
     for (let i = 0; i < 6; i += 1) {
@@ -135,7 +134,7 @@ describe('batching', () => {
 });
 
 describe('versions, student view and trust through the item', () => {
-  it('reads versions with eligibility, the student view with keys only when allowed, and trust evidence', async () => {
+  it('reads versions with eligibility, the student view with keys only when allowed, and trust evidence', async ({ platform }) => {
     const caller = await newTenant(platform);
     const created = await graphql(platform, `mutation($key: String!) { createContentItem(idempotencyKey: $key, input: { contentKind: "question", title: "Q", status: "published" }) { contentId } }`, { key: randomUUID() }, caller.token);
     const contentId = created.body.data.createContentItem.contentId;

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { QTI3_ITEM, appendVersion, blueprint, createItem } from './helpers.ts';
 
 const appendOnly = (error: any) => /append-only/.test(`${error?.message} ${error?.cause?.message}`);
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 describe('stored versions are immutable', () => {
-  it('no write path changes a stored version, and the database refuses UPDATE and DELETE of versions and projections', async () => {
+  it('no write path changes a stored version, and the database refuses UPDATE and DELETE of versions and projections', async ({ platform }) => {
     const author = await newTenant(platform);
     const root = tenantRoot(author.tenantId);
     const question = await createItem(platform, author, { content_kind: 'question', status: 'published' });

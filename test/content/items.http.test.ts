@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import fc from 'fast-check';
-import { http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { Blueprint } from '../../subgraphs/content/blueprints/blueprint.service.ts';
 import { blueprint, createItem, expectUnchanged } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 describe('PATCH {tenant_root}/items/{contentId}', () => {
-  it('changes metadata under If-Match, advances the ETag and accepts the subject alias', async () => {
+  it('changes metadata under If-Match, advances the ETag and accepts the subject alias', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article', subject_id: 'math' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}`;
@@ -31,7 +26,7 @@ describe('PATCH {tenant_root}/items/{contentId}', () => {
     expect(again.body).toEqual(patched.body);
   });
 
-  it('answers 428 without If-Match and 412 on a stale one, changing nothing', async () => {
+  it('answers 428 without If-Match and 412 on a stale one, changing nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}`;
@@ -47,7 +42,7 @@ describe('PATCH {tenant_root}/items/{contentId}', () => {
     });
   });
 
-  it('refuses unknown metadata, body, blocks, composition, kind changes and bad enumerations, changing nothing', async () => {
+  it('refuses unknown metadata, body, blocks, composition, kind changes and bad enumerations, changing nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}`;
@@ -72,7 +67,7 @@ describe('PATCH {tenant_root}/items/{contentId}', () => {
     }
   });
 
-  it('refuses status=published on a test_spec (publish goes through POST /publish)', async () => {
+  it('refuses status=published on a test_spec (publish goes through POST /publish)', async ({ platform }) => {
     const caller = await newTenant(platform);
     const spec = await createItem(platform, caller, { content_kind: 'test_spec', ...blueprint });
     await expectUnchanged(platform, caller, `/items/${spec.content_id}`, async () => {
@@ -85,7 +80,7 @@ describe('PATCH {tenant_root}/items/{contentId}', () => {
     });
   });
 
-  it('needs author:content, the path tenant and an existing item', async () => {
+  it('needs author:content, the path tenant and an existing item', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}`;
@@ -109,7 +104,7 @@ describe('PATCH {tenant_root}/items/{contentId}', () => {
 describe('GET {tenant_root}/items', () => {
   const ids = (reply: { body: { data: Array<{ content_id: string }> } }) => reply.body.data.map((item) => item.content_id).sort();
 
-  it('filters by every typed field, the alias and expected_xp_band with legacy aliases', async () => {
+  it('filters by every typed field, the alias and expected_xp_band with legacy aliases', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const a = await createItem(platform, caller, {
@@ -146,7 +141,7 @@ describe('GET {tenant_root}/items', () => {
     }
   });
 
-  it('refuses unknown filters and values outside the enumerations', async () => {
+  it('refuses unknown filters and values outside the enumerations', async ({ platform }) => {
     const caller = await newTenant(platform);
     for (const query of ['content_kind=podcast', 'dok=dok9', 'target_grade_id=grade_3', 'expected_xp_band=huge', 'usage_scope=x',
       'subject_id=math&alpha_subject_id=reading', 'is_mastery_gate=yes', 'modifiedSince=yesterday', 'facet=nope:1', 'color=red', 'limit=0']) {
@@ -155,7 +150,7 @@ describe('GET {tenant_root}/items', () => {
     }
   });
 
-  it('pages with signed cursors, honours modifiedSince and sees only its own tenant', async () => {
+  it('pages with signed cursors, honours modifiedSince and sees only its own tenant', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const created = [];
@@ -180,7 +175,7 @@ describe('GET {tenant_root}/items', () => {
     expect(otherFilters.status).toBe(400);
   });
 
-  it('needs the service, demo or operator role', async () => {
+  it('needs the service, demo or operator role', async ({ platform }) => {
     const caller = await newTenant(platform);
     const author = await sameTenant(platform, caller, { roles: ['reviewer'] });
     const refused = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items`, { token: author.token });
@@ -191,7 +186,7 @@ describe('GET {tenant_root}/items', () => {
 });
 
 describe('test_spec blueprint', () => {
-  it('creates a test_spec with the seven fields and reads them back with spec_id', async () => {
+  it('creates a test_spec with the seven fields and reads them back with spec_id', async ({ platform }) => {
     const caller = await newTenant(platform);
     const spec = await createItem(platform, caller, { content_kind: 'test_spec', ...blueprint });
     expect(spec.assessment_role).toBe('spec');
@@ -200,7 +195,7 @@ describe('test_spec blueprint', () => {
     expect(read.body).toEqual({ spec_id: spec.content_id, content_id: spec.content_id, ...blueprint });
   });
 
-  it('refuses a missing field, a non-positive count, unequal totals and blueprint fields on other kinds, creating nothing', async () => {
+  it('refuses a missing field, a non-positive count, unequal totals and blueprint fields on other kinds, creating nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const { min_forms: _omitted, ...missing } = blueprint;
@@ -226,7 +221,7 @@ describe('test_spec blueprint', () => {
     expect(listed.body.data).toEqual([]);
   });
 
-  it('answers 404 for an item that is not a test_spec, and needs read:content', async () => {
+  it('answers 404 for an item that is not a test_spec, and needs read:content', async ({ platform }) => {
     const caller = await newTenant(platform);
     const article = await createItem(platform, caller, { content_kind: 'article' });
     const notSpec = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${article.content_id}/blueprint`, { token: caller.token });
@@ -256,7 +251,7 @@ describe('test_spec blueprint', () => {
 });
 
 describe('status of separately published kinds', () => {
-  it('refuses status=published at create for test_spec and test_bank, creating nothing', async () => {
+  it('refuses status=published at create for test_spec and test_bank, creating nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     for (const body of [{ content_kind: 'test_spec', ...blueprint }, { content_kind: 'test_bank', membership_rule: 'same_blueprint_fixed_forms' }]) {
       const contentId = randomUUID();

@@ -1,22 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { createItem, expectUnchanged } from './helpers.ts';
 import { registryKc, startFakeCurriculum, type FakeCurriculum } from './fake-curriculum.ts';
 
-let platform: TestPlatform;
 let curriculum: FakeCurriculum;
 beforeAll(async () => {
   curriculum = await startFakeCurriculum();
-  platform = await startTestPlatform({ config: { curriculumUrl: curriculum.url, serviceCallTimeoutMs: 400 } });
 });
 afterAll(async () => {
-  await platform?.close();
   await curriculum?.close();
 });
+const it = platformTest(() => ({ config: { curriculumUrl: curriculum.url, serviceCallTimeoutMs: 400 } }));
 
 describe('{tenant_root}/items/{contentId}/kc-tags', () => {
-  it('creates and replaces a weighted tag to an active registry KC, asking curriculum with a service token', async () => {
+  it('creates and replaces a weighted tag to an active registry KC, asking curriculum with a service token', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'question' });
     const kcId = randomUUID();
@@ -34,7 +33,7 @@ describe('{tenant_root}/items/{contentId}/kc-tags', () => {
     expect(listed.body.data).toEqual([replaced.body]);
   });
 
-  it('refuses unknown, retired and CASE KC ids, and fails closed when curriculum does not answer well, writing nothing', async () => {
+  it('refuses unknown, retired and CASE KC ids, and fails closed when curriculum does not answer well, writing nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'question' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}/kc-tags`;
@@ -70,7 +69,7 @@ describe('{tenant_root}/items/{contentId}/kc-tags', () => {
     expect((await http(platform, 'GET', url, { token: caller.token })).body.data).toEqual([]);
   });
 
-  it('needs link:kc to write and read:content to read; unknown items and other tenants are 404', async () => {
+  it('needs link:kc to write and read:content to read; unknown items and other tenants are 404', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'question' });
     const kcId = randomUUID();
@@ -90,7 +89,7 @@ describe('{tenant_root}/items/{contentId}/kc-tags', () => {
 });
 
 describe('GET {tenant_root}/items?curriculum_node_id (rule 11)', () => {
-  it('projects archive links of the subtree plus the targets of its active components, and fails closed without an answer', async () => {
+  it('projects archive links of the subtree plus the targets of its active components, and fails closed without an answer', async ({ platform }) => {
     const caller = await newTenant(platform);
     const targeted = await createItem(platform, caller, { content_kind: 'article' });
     const archivedItem = await createItem(platform, caller, { content_kind: 'article' });

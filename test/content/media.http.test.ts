@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTenant, http, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { newTenant, http, sameTenant, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { createItem, expectUnchanged } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 
 describe('media', () => {
-  it('uploads, lists and streams the bytes of the authenticated delivery_url', async () => {
+  it('uploads, lists and streams the bytes of the authenticated delivery_url', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}/media`;
@@ -38,7 +33,7 @@ describe('media', () => {
     expect(wrongTenantPath.status).toBe(403);
   });
 
-  it('refuses bad kinds, types, empty or non-base64 bytes and readers, storing nothing', async () => {
+  it('refuses bad kinds, types, empty or non-base64 bytes and readers, storing nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}/media`;

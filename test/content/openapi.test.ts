@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, roots, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { http, roots } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 describe('content OpenAPI description', () => {
-  it('documents every path of this service under {tenant_root}', async () => {
+  it('documents every path of this service under {tenant_root}', async ({ platform }) => {
     const openapi = await http(platform, 'GET', `${roots.content}/openapi.json`);
     expect(openapi.status).toBe(200);
     const paths = Object.keys(openapi.body.paths).map((path) => path.replace(`${roots.content}/tenants/{tenantId}/alpha/content`, ''));

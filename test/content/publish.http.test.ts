@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import fc from 'fast-check';
-import { http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { isServeable } from '../../subgraphs/content/eligibility/eligibility.service.ts';
 import { CONTENT_KINDS, CONTENT_STATUSES, TRUST_STATUSES } from '../../subgraphs/content/vocabulary.ts';
 import { blueprint, createItem, expectUnchanged } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 describe('POST {tenant_root}/items/{contentId}/publish', () => {
-  it('publishes an exact test_spec version; with QC trust it becomes release eligible; a repeat answers the first publication', async () => {
+  it('publishes an exact test_spec version; with QC trust it becomes release eligible; a repeat answers the first publication', async ({ platform }) => {
     const author = await newTenant(platform);
     const root = tenantRoot(author.tenantId);
     const spec = await createItem(platform, author, { content_kind: 'test_spec', ...blueprint });
@@ -35,7 +30,7 @@ describe('POST {tenant_root}/items/{contentId}/publish', () => {
     expect(again.body).toEqual(published.body);
   });
 
-  it('refuses other kinds, trust in the body, unknown versions, a bank without members, and missing roles, writing nothing', async () => {
+  it('refuses other kinds, trust in the body, unknown versions, a bank without members, and missing roles, writing nothing', async ({ platform }) => {
     const author = await newTenant(platform);
     const root = tenantRoot(author.tenantId);
     const article = await createItem(platform, author, { content_kind: 'article' });

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { QTI3_ITEM, appendVersion, createItem, expectUnchanged } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 
 
@@ -19,7 +14,7 @@ const QTI2_ITEM = `<assessmentItem identifier="q2" title="Two"><responseDeclarat
 <responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/match_correct"/></assessmentItem>`;
 
 describe('canonical_xml on question versions', () => {
-  it('projects answer slots, keys, components and the scoring plan of that exact version', async () => {
+  it('projects answer slots, keys, components and the scoring plan of that exact version', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const question = await createItem(platform, caller, { content_kind: 'question' });
@@ -61,7 +56,7 @@ describe('canonical_xml on question versions', () => {
     expect(older.body.data).toHaveLength(2);
   });
 
-  it('refuses malformed XML, unknown roots, undeclared interactions, bad cardinalities and XML on other kinds, leaving nothing', async () => {
+  it('refuses malformed XML, unknown roots, undeclared interactions, bad cardinalities and XML on other kinds, leaving nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const question = await createItem(platform, caller, { content_kind: 'question' });
@@ -90,7 +85,7 @@ describe('canonical_xml on question versions', () => {
 });
 
 describe('GET {tenant_root}/items/{contentId}/student-view', () => {
-  it('serves the newest version by default, an exact version_id on request, and keys only with both the flag and the scope', async () => {
+  it('serves the newest version by default, an exact version_id on request, and keys only with both the flag and the scope', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const question = await createItem(platform, caller, { content_kind: 'question' });
@@ -118,7 +113,7 @@ describe('GET {tenant_root}/items/{contentId}/student-view', () => {
     expect(readerComponents.body.data.every((c: any) => c.text === null)).toBe(true);
   });
 
-  it('answers 404 for unknown items, foreign versions and other tenants, 400 for bad queries and 403 without read:content', async () => {
+  it('answers 404 for unknown items, foreign versions and other tenants, 400 for bad queries and 403 without read:content', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const a = await createItem(platform, caller, { content_kind: 'article' });
@@ -141,7 +136,7 @@ describe('GET {tenant_root}/items/{contentId}/student-view', () => {
 });
 
 describe('hostile canonical_xml', () => {
-  it('answers 400, never 5xx, for pathological nesting', async () => {
+  it('answers 400, never 5xx, for pathological nesting', async ({ platform }) => {
     const caller = await newTenant(platform);
     const question = await createItem(platform, caller, { content_kind: 'question' });
     const deep = `<qti-assessment-item identifier="x"><qti-item-body>${'<div>'.repeat(20000)}${'</div>'.repeat(20000)}</qti-item-body></qti-assessment-item>`;

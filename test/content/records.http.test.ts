@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, sameTenant, startTestPlatform, tenantRoot, eligibleVersion, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { startTestPlatform, http, newTenant, sameTenant, tenantRoot, eligibleVersion } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { policies, curriculumLinks } from '../../subgraphs/content/tables.ts';
 import { createItem, expectUnchanged } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 describe('external link', () => {
-  it('sets and replaces the governed link of an external_link item', async () => {
+  it('sets and replaces the governed link of an external_link item', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'external_link' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}/external-link`;
@@ -26,7 +21,7 @@ describe('external link', () => {
     expect((await http(platform, 'GET', url, { token: caller.token })).body).toEqual(replaced.body);
   });
 
-  it('refuses secrets, other schemes, unknown policies and other kinds, changing nothing', async () => {
+  it('refuses secrets, other schemes, unknown policies and other kinds, changing nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'external_link' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}/external-link`;
@@ -57,7 +52,7 @@ describe('external link', () => {
 });
 
 describe('read-only records', () => {
-  it('curriculum-links reads the frozen archive, which has no write path', async () => {
+  it('curriculum-links reads the frozen archive, which has no write path', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     await createItem(platform, caller, { content_kind: 'article' });
@@ -72,7 +67,7 @@ describe('read-only records', () => {
     }
   });
 
-  it('effectiveness is derived and read-only; policies list provisioned rows of the tenant only', async () => {
+  it('effectiveness is derived and read-only; policies list provisioned rows of the tenant only', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const effectiveness = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${item.content_id}/effectiveness`, { token: caller.token });
@@ -90,7 +85,7 @@ describe('read-only records', () => {
     expect((await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/policies`, { token: noScope.token })).status).toBe(403);
   });
 
-  it('trust-status lists current trust per exact version, missing evidence as unknown, filterable and paged', async () => {
+  it('trust-status lists current trust per exact version, missing evidence as unknown, filterable and paged', async ({ platform }) => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);
     const all = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/trust-status`, { token: caller.token });
@@ -120,7 +115,7 @@ describe('demo provisioning', () => {
 });
 
 describe('image block urls', () => {
-  it('take absolute http(s) links only, creating no version otherwise', async () => {
+  it('take absolute http(s) links only, creating no version otherwise', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const versions = `${tenantRoot(caller.tenantId)}/items/${item.content_id}/versions`;

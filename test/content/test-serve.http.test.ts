@@ -1,60 +1,62 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
-import { http, newTenant, sameTenant, roots, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
+import { startTestPlatform, http, newTenant, sameTenant, roots, tenantRoot, type Caller } from '../kit.ts';
+import { filePlatform, platformTest, type TestPlatform } from '../platform-test.ts';
 import { policies, testServeAuthorizations } from '../../subgraphs/content/tables.ts';
 import { createItem } from './helpers.ts';
 import { registryKc, startFakeCurriculum, type FakeCurriculum } from './fake-curriculum.ts';
 
-let platform: TestPlatform;
 let curriculum: FakeCurriculum;
 beforeAll(async () => {
   curriculum = await startFakeCurriculum();
-  platform = await startTestPlatform({ config: { curriculumUrl: curriculum.url } });
 });
 afterAll(async () => {
-  await platform?.close();
   await curriculum?.close();
 });
+const it = platformTest(() => ({ config: { curriculumUrl: curriculum.url } }));
+/** The platform the helpers below talk to: the file's, or one a test starts with a broken dependency. */
+let brokenPlatform: TestPlatform | undefined;
+const platformInUse = () => brokenPlatform ?? filePlatform();
 
 async function post(caller: Caller, path: string, body: unknown) {
-  return http(platform, 'POST', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token, body });
+  return http(platformInUse(), 'POST', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token, body });
 }
 
 /** A draft bank whose exact version holds one complete, tagged form; persons of each reality. */
 async function scenario(formExtra: Record<string, unknown> = {}) {
-  const caller = await newTenant(platform);
-  const question = await createItem(platform, caller, { content_kind: 'question' });
+  const caller = await newTenant(platformInUse());
+  const question = await createItem(platformInUse(), caller, { content_kind: 'question' });
   const kcId = randomUUID();
   curriculum.kcs.set(kcId, registryKc(kcId));
   expect((await post(caller, `/items/${question.content_id}/kc-tags`, { kc_id: kcId, weight: 1 })).status).toBe(201);
-  const form = await createItem(platform, caller, { content_kind: 'test', ...formExtra });
+  const form = await createItem(platformInUse(), caller, { content_kind: 'test', ...formExtra });
   expect((await post(caller, `/items/${form.content_id}/references`, { relationship_kind: 'embeds', referenced_content_id: question.content_id, parent_version_id: form.latest_version_id, referenced_version_id: question.latest_version_id, ordinal: 1 })).status).toBe(201);
-  const bank = await createItem(platform, caller, { content_kind: 'test_bank', membership_rule: 'same_blueprint_fixed_forms' });
+  const bank = await createItem(platformInUse(), caller, { content_kind: 'test_bank', membership_rule: 'same_blueprint_fixed_forms' });
   expect((await post(caller, `/items/${bank.content_id}/references`, { relationship_kind: 'bank_member', referenced_content_id: form.content_id, parent_version_id: bank.latest_version_id, referenced_version_id: form.latest_version_id, ordinal: 1 })).status).toBe(201);
-  const operator = await sameTenant(platform, caller, { scopes: [], roles: ['operator'] });
+  const operator = await sameTenant(platformInUse(), caller, { scopes: [], roles: ['operator'] });
   for (const [personId, reality] of [['p-synthetic', 'synthetic'], ['p-test', 'test'], ['p-real', 'real']]) {
-    const registered = await http(platform, 'POST', `${roots.people}/people`, { token: operator.token, body: { personId, givenName: 'A', familyName: 'B', reality } });
+    const registered = await http(platformInUse(), 'POST', `${roots.people}/people`, { token: operator.token, body: { personId, givenName: 'A', familyName: 'B', reality } });
     expect(registered.status).toBe(201);
   }
-  await http(platform, 'POST', `${roots.people}/people`, { token: operator.token, body: { personId: 'p-inactive', givenName: 'A', familyName: 'B', reality: 'test', status: 'inactive' } });
+  await http(platformInUse(), 'POST', `${roots.people}/people`, { token: operator.token, body: { personId: 'p-inactive', givenName: 'A', familyName: 'B', reality: 'test', status: 'inactive' } });
   const selection = { bank_content_id: bank.content_id, bank_version_id: bank.latest_version_id, form_content_id: form.content_id, form_version_id: form.latest_version_id };
   return { caller, bank, form, selection };
 }
 
 async function grant(tenantId: string, value: Record<string, unknown> = {}) {
-  await platform.runtime.database.db.insert(policies).values({
+  await platformInUse().runtime.database.db.insert(policies).values({
     tenantId, policyId: randomUUID(), policyKey: 'test_serve_grant', status: 'active', value, provisionedBy: 'operator', provisionedAt: new Date().toISOString(),
   });
 }
 
 async function receipts(tenantId: string): Promise<number> {
-  const rows = await platform.runtime.database.db.select({ n: sql<number>`count(*)::int` }).from(testServeAuthorizations).where(eq(testServeAuthorizations.tenantId, tenantId));
+  const rows = await platformInUse().runtime.database.db.select({ n: sql<number>`count(*)::int` }).from(testServeAuthorizations).where(eq(testServeAuthorizations.tenantId, tenantId));
   return rows[0].n;
 }
 
 describe('test-serve eligibility and authorization (rule 8)', () => {
-  it('authorizes a draft bank-to-form selection for a synthetic or test person under a grant, appending an immutable receipt', async () => {
+  it('authorizes a draft bank-to-form selection for a synthetic or test person under a grant, appending an immutable receipt', async ({ platform }) => {
     const { caller, bank, selection } = await scenario();
     const eligibilityUrl = `/items/${bank.content_id}/versions/${bank.latest_version_id}/test-serve-eligibility`;
     const noGrant = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}${eligibilityUrl}`, { token: caller.token });
@@ -78,7 +80,7 @@ describe('test-serve eligibility and authorization (rule 8)', () => {
     await expect(update).rejects.toSatisfy((error: any) => /append-only/.test(`${error?.message} ${error?.cause?.message}`));
   });
 
-  it('refuses real, unknown and inactive persons, prefixes, flags, non-members, published banks and non-practice forms, recording nothing', async () => {
+  it('refuses real, unknown and inactive persons, prefixes, flags, non-members, published banks and non-practice forms, recording nothing', async ({ platform }) => {
     const { caller, bank, form, selection } = await scenario();
     await grant(caller.tenantId);
     for (const personId of ['p-real', 'test-person-not-registered', 'synthetic:someone', 'p-inactive']) {
@@ -113,9 +115,8 @@ describe('test-serve eligibility and authorization (rule 8)', () => {
   });
 
   it('fails closed when the people service does not answer', async () => {
-    const live = platform;
     // Same stand-in for registration, but content asks a people URL where nothing listens.
-    platform = await startTestPlatform({ config: { curriculumUrl: curriculum.url, peopleUrl: 'http://127.0.0.1:9/people', serviceCallTimeoutMs: 300 } });
+    brokenPlatform = await startTestPlatform({ config: { curriculumUrl: curriculum.url, peopleUrl: 'http://127.0.0.1:9/people', serviceCallTimeoutMs: 300 } });
     try {
       const { caller, selection } = await scenario();
       await grant(caller.tenantId);
@@ -124,8 +125,8 @@ describe('test-serve eligibility and authorization (rule 8)', () => {
       expect(JSON.stringify(refused.body.fieldErrors)).toContain('people service');
       expect(await receipts(caller.tenantId)).toBe(0);
     } finally {
-      await platform.close();
-      platform = live;
+      await brokenPlatform.close();
+      brokenPlatform = undefined;
     }
   });
 });

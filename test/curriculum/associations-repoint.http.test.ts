@@ -1,24 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, eligibleVersion, http, newTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { curriculumV1, eligibleVersion, http, newTenant, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { createComponent, expectProblem, key, pinOf, readComponent, tenantRowCounts, trustedNewVersion } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const associationsUrl = `${curriculumV1}/associations`;
 
 function associate(caller: Caller, body: Record<string, unknown>) {
-  return http(platform, 'POST', associationsUrl, { token: caller.token, body });
+  return http(filePlatform(), 'POST', associationsUrl, { token: caller.token, body });
 }
 
 describe('POST /associations', () => {
-  it('gives a parentless component its parent once; a second parent is refused; the same pair answers the edge', async () => {
+  it('gives a parentless component its parent once; a second parent is refused; the same pair answers the edge', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
     await createComponent(platform, caller, { component_id: 'other', kind: 'course' });
@@ -38,7 +33,7 @@ describe('POST /associations', () => {
     expect(tree.body.children.map((child: any) => child.component_id)).toEqual(['unit']);
   });
 
-  it('an active pair supersedes the retired history of the same pair', async () => {
+  it('an active pair supersedes the retired history of the same pair', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
     const unit = await createComponent(platform, caller, { component_id: 'unit', kind: 'unit', parent_component_id: 'course' });
@@ -48,7 +43,7 @@ describe('POST /associations', () => {
     expect(history.body.data.map((edge: any) => edge.status)).toEqual(['active']);
   });
 
-  it('records a framework alignment from an active component', async () => {
+  it('records a framework alignment from an active component', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson' });
     const itemId = randomUUID();
@@ -60,7 +55,7 @@ describe('POST /associations', () => {
 });
 
 describe('GET /associations and /associations/{id}, PATCH sequence_number', () => {
-  it('filters, pages, reads one and reorders siblings with X-Curriculum-If-Match', async () => {
+  it('filters, pages, reads one and reorders siblings with X-Curriculum-If-Match', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
     for (const id of ['u0', 'u1', 'u2']) await createComponent(platform, caller, { component_id: id, kind: 'unit', parent_component_id: 'course' });
@@ -97,7 +92,7 @@ describe('GET /associations and /associations/{id}, PATCH sequence_number', () =
     expect(tree.body.children.map((child: any) => child.component_id)).toEqual(['u0', 'u2', 'u1']);
   });
 
-  it('two writers reorder with the same ETag: one wins, one gets 412', async () => {
+  it('two writers reorder with the same ETag: one wins, one gets 412', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
     await createComponent(platform, caller, { component_id: 'u0', kind: 'unit', parent_component_id: 'course' });
@@ -113,14 +108,14 @@ describe('GET /associations and /associations/{id}, PATCH sequence_number', () =
 
 describe('POST /components/{id}/repoint (rule 7)', () => {
   function repoint(caller: Caller, componentId: string, body: unknown, idempotencyKey: string | null = randomUUID()) {
-    return http(platform, 'POST', `${curriculumV1}/components/${componentId}/repoint`, {
+    return http(filePlatform(), 'POST', `${curriculumV1}/components/${componentId}/repoint`, {
       token: caller.token,
       headers: idempotencyKey === null ? {} : { 'idempotency-key': idempotencyKey },
       body,
     });
   }
 
-  it('attaches a first pin, then repoints to another exact version of the same content, one audit row each', async () => {
+  it('attaches a first pin, then repoints to another exact version of the same content, one audit row each', async ({ platform }) => {
     const caller = await newTenant(platform);
     const first = await eligibleVersion(platform, caller);
     await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson' });
@@ -141,7 +136,7 @@ describe('POST /components/{id}/repoint (rule 7)', () => {
     expect((await tenantRowCounts(platform, caller.tenantId)).pin_audit).toBe(2);
   });
 
-  it('answers the four 409 codes of rule 7 and writes nothing', async () => {
+  it('answers the four 409 codes of rule 7 and writes nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const first = await eligibleVersion(platform, caller);
     await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: pinOf(first) } });
@@ -164,7 +159,7 @@ describe('POST /components/{id}/repoint (rule 7)', () => {
     expect(after.pin_audit).toBe(before.pin_audit + 1); // the quiz's create pin only
   });
 
-  it('refuses malformed bodies, a missing key, unknown or pinless components', async () => {
+  it('refuses malformed bodies, a missing key, unknown or pinless components', async ({ platform }) => {
     const caller = await newTenant(platform);
     const version = await eligibleVersion(platform, caller);
     await createComponent(platform, caller, { component_id: 'unit', kind: 'unit' });
@@ -177,7 +172,7 @@ describe('POST /components/{id}/repoint (rule 7)', () => {
 });
 
 describe('GET /renderer-registry', () => {
-  it('lists the registry; renderer_kind resolves to the same row as renderer_ref', async () => {
+  it('lists the registry; renderer_kind resolves to the same row as renderer_ref', async ({ platform }) => {
     const caller = await newTenant(platform);
     const all = await http(platform, 'GET', `${curriculumV1}/renderer-registry`, { token: caller.token });
     expect(all.body.data.map((row: any) => row.renderer_ref)).toEqual(['renderer:interactive-lesson', 'renderer:qti-test']);

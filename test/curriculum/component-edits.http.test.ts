@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, eligibleVersion, http, newTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { curriculumV1, eligibleVersion, http, newTenant, tenantRoot, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { createComponent, createKc, expectProblem, key, pinOf, readComponent, tenantRowCounts } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const componentsUrl = `${curriculumV1}/components`;
 
@@ -18,22 +13,22 @@ function patch(caller: Caller, componentId: string, etag: string | undefined, bo
   const headers: Record<string, string> = {};
   if (etag !== undefined) headers['x-curriculum-if-match'] = etag;
   if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
-  return http(platform, 'PATCH', `${componentsUrl}/${componentId}`, { token: caller.token, headers, body });
+  return http(filePlatform(), 'PATCH', `${componentsUrl}/${componentId}`, { token: caller.token, headers, body });
 }
 
 function retire(caller: Caller, componentId: string, etag: string) {
-  return http(platform, 'DELETE', `${componentsUrl}/${componentId}`, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': etag } });
+  return http(filePlatform(), 'DELETE', `${componentsUrl}/${componentId}`, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': etag } });
 }
 
 async function course(caller: Caller) {
-  await createComponent(platform, caller, { component_id: 'course', kind: 'course', alpha: { publication_status: 'draft' } });
-  await createComponent(platform, caller, { component_id: 'unit-a', kind: 'unit', parent_component_id: 'course' });
-  await createComponent(platform, caller, { component_id: 'unit-b', kind: 'unit', parent_component_id: 'course' });
-  return createComponent(platform, caller, { component_id: 'lesson-1', kind: 'lesson', parent_component_id: 'unit-a', name: 'First' });
+  await createComponent(filePlatform(), caller, { component_id: 'course', kind: 'course', alpha: { publication_status: 'draft' } });
+  await createComponent(filePlatform(), caller, { component_id: 'unit-a', kind: 'unit', parent_component_id: 'course' });
+  await createComponent(filePlatform(), caller, { component_id: 'unit-b', kind: 'unit', parent_component_id: 'course' });
+  return createComponent(filePlatform(), caller, { component_id: 'lesson-1', kind: 'lesson', parent_component_id: 'unit-a', name: 'First' });
 }
 
 describe('PATCH /components/{id}: mutable fields', () => {
-  it('changes mutable fields, keeps the rest of alpha, advances the version and replays by key', async () => {
+  it('changes mutable fields, keeps the rest of alpha, advances the version and replays by key', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const lesson = await course(caller);
@@ -51,7 +46,7 @@ describe('PATCH /components/{id}: mutable fields', () => {
     expectProblem(await patch(caller, 'lesson-1', lesson.etag, { name: 'Other' }, idempotencyKey), 409, 'curriculum:idempotency_conflict');
   });
 
-  it('refuses a missing or stale precondition, a missing key, unknown ids, immutable fields and rule breaks', async () => {
+  it('refuses a missing or stale precondition, a missing key, unknown ids, immutable fields and rule breaks', async ({ platform }) => {
     const caller = await newTenant(platform);
     const lesson = await course(caller);
     expectProblem(await patch(caller, 'lesson-1', undefined, { name: 'x' }), 428, 'curriculum:precondition_required');
@@ -70,7 +65,7 @@ describe('PATCH /components/{id}: mutable fields', () => {
     expect((await readComponent(platform, caller, 'lesson-1')).body.version).toBe(1);
   });
 
-  it('two writers with the same ETag: one wins, one gets 412', async () => {
+  it('two writers with the same ETag: one wins, one gets 412', async ({ platform }) => {
     const caller = await newTenant(platform);
     const lesson = await course(caller);
     const replies = await Promise.all(['A', 'B'].map((name) => patch(caller, 'lesson-1', lesson.etag, { name })));
@@ -78,7 +73,7 @@ describe('PATCH /components/{id}: mutable fields', () => {
     expect((await readComponent(platform, caller, 'lesson-1')).body.version).toBe(2);
   });
 
-  it('patching the lesson target asks content for the exact version and fails closed when ineligible', async () => {
+  it('patching the lesson target asks content for the exact version and fails closed when ineligible', async ({ platform }) => {
     const caller = await newTenant(platform);
     const lesson = await course(caller);
     const untrusted = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, {
@@ -101,7 +96,7 @@ describe('PATCH /components/{id}: mutable fields', () => {
 });
 
 describe('PATCH /components/{id}: isolated reparent', () => {
-  it('moves the component keeping component and edge identity; loops and unknown parents are refused', async () => {
+  it('moves the component keeping component and edge identity; loops and unknown parents are refused', async ({ platform }) => {
     const caller = await newTenant(platform);
     const lesson = await course(caller);
     const [edge] = (await http(platform, 'GET', `${curriculumV1}/associations?originId=lesson-1&associationType=isChildOf`, { token: caller.token })).body.data;
@@ -125,7 +120,7 @@ describe('PATCH /components/{id}: isolated reparent', () => {
 });
 
 describe('containment property', () => {
-  it('any sequence of reparents keeps one loop-free tree whose edges mirror parent and position', async () => {
+  it('any sequence of reparents keeps one loop-free tree whose edges mirror parent and position', async ({ platform }) => {
     const size = 5;
     const op = fc.tuple(fc.integer({ min: 0, max: size - 1 }), fc.integer({ min: -1, max: size - 1 }));
     await fc.assert(
@@ -169,7 +164,7 @@ describe('containment property', () => {
 });
 
 describe('DELETE /components/{id} and reactivation', () => {
-  it('soft-retires with incident isChildOf edges, hides it unless includeRetired, and re-POST reactivates', async () => {
+  it('soft-retires with incident isChildOf edges, hides it unless includeRetired, and re-POST reactivates', async ({ platform }) => {
     const caller = await newTenant(platform);
     await course(caller);
     const unit = (await readComponent(platform, caller, 'unit-a')).body;
@@ -203,7 +198,7 @@ describe('DELETE /components/{id} and reactivation', () => {
 });
 
 describe('rule 8: several items under one lesson', () => {
-  it('adds one practice child per item in sibling order, each with its own pin and the lesson KC', async () => {
+  it('adds one practice child per item in sibling order, each with its own pin and the lesson KC', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const lessonPin = await eligibleVersion(platform, caller);
@@ -232,7 +227,7 @@ describe('rule 8: several items under one lesson', () => {
 });
 
 describe('components: the data written by a refused command', () => {
-  it('a refused create leaves no row behind', async () => {
+  it('a refused create leaves no row behind', async ({ platform }) => {
     const caller = await newTenant(platform);
     const before = await tenantRowCounts(platform, caller.tenantId);
     const refused = await http(platform, 'POST', componentsUrl, {

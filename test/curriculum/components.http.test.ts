@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { casePackage, createComponent, createKc, expectProblem, importStandards, pinOf, readComponent, tenantRowCounts } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const componentsUrl = `${curriculumV1}/components`;
-const post = (caller: Caller, body: unknown) => http(platform, 'POST', componentsUrl, { token: caller.token, body });
+const post = (caller: Caller, body: unknown) => http(filePlatform(), 'POST', componentsUrl, { token: caller.token, body });
 
 describe('POST /components', () => {
-  it('creates each of the seven kinds with its fields, answers an identical retry 200 and a different one 409', async () => {
+  it('creates each of the seven kinds with its fields, answers an identical retry 200 and a different one 409', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const version = await eligibleVersion(platform, caller);
@@ -73,12 +68,12 @@ describe('POST /components', () => {
     ['an unknown field', { component_id: 'x', kind: 'lesson', alpha: { colour: 'red' } }],
     ['a component containing itself', { component_id: 'x', kind: 'unit', parent_component_id: 'x' }],
   ])('refuses %s with 400 before any I/O', async (_label, body) => {
-    const caller = await newTenant(platform);
+    const caller = await newTenant(filePlatform());
     expectProblem(await post(caller, body), 400, 'curriculum:validation_failed');
-    expect((await tenantRowCounts(platform, caller.tenantId)).components).toBe(0);
+    expect((await tenantRowCounts(filePlatform(), caller.tenantId)).components).toBe(0);
   });
 
-  it('refuses KC references that are unknown, of another tenant or retired, an unknown parent or renderer', async () => {
+  it('refuses KC references that are unknown, of another tenant or retired, an unknown parent or renderer', async ({ platform }) => {
     const caller = await newTenant(platform);
     const stranger = await newTenant(platform);
     const foreign = await createKc(platform, stranger);
@@ -91,7 +86,7 @@ describe('POST /components', () => {
     expect((await tenantRowCounts(platform, caller.tenantId)).components).toBe(0);
   });
 
-  it('parallel creates of one id create it once', async () => {
+  it('parallel creates of one id create it once', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'c', kind: 'course' });
     const body = { component_id: 'u', kind: 'unit', parent_component_id: 'c' };
@@ -100,7 +95,7 @@ describe('POST /components', () => {
     expect((await tenantRowCounts(platform, caller.tenantId)).associations).toBe(1);
   });
 
-  it('needs a token, curriculum:write, and keeps tenants apart', async () => {
+  it('needs a token, curriculum:write, and keeps tenants apart', async ({ platform }) => {
     const caller = await newTenant(platform);
     expectProblem(await http(platform, 'POST', componentsUrl, { body: { component_id: 'x', kind: 'unit' } }), 401, 'curriculum:unauthenticated');
     const reader = await sameTenant(platform, caller, { scopes: ['curriculum:read'] });
@@ -114,7 +109,7 @@ describe('POST /components', () => {
 });
 
 describe('GET /components', () => {
-  it('filters by kind, parentId, courseId, sourceCourseRef, studentId, subjectId, publicationStatus and updated_since; pages and sorts', async () => {
+  it('filters by kind, parentId, courseId, sourceCourseRef, studentId, subjectId, publicationStatus and updated_since; pages and sorts', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, {
       component_id: 'c1',
@@ -151,7 +146,7 @@ describe('GET /components', () => {
 });
 
 describe('trees', () => {
-  it('answers the component tree and the course alias in sibling order; the alias is for course roots only', async () => {
+  it('answers the component tree and the course alias in sibling order; the alias is for course roots only', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'c', kind: 'course' });
     await createComponent(platform, caller, { component_id: 'b', kind: 'unit', parent_component_id: 'c', position: 1 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { curriculumV1, http, newTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect } from 'vitest';
+import { curriculumV1, http, newTenant, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { createComponent, expectProblem, key, readComponent, tenantRowCounts } from './helpers.ts';
 import { startFakeContent, type FakeContent, type FakeMode } from './fake-content.ts';
 
@@ -10,15 +11,13 @@ import { startFakeContent, type FakeContent, type FakeMode } from './fake-conten
  */
 
 let fake: FakeContent;
-let platform: TestPlatform;
 beforeAll(async () => {
   fake = await startFakeContent();
-  platform = await startTestPlatform({ config: { contentUrl: fake.url, serviceCallTimeoutMs: 300 } });
 });
 afterAll(async () => {
-  await platform?.close();
   await fake?.close();
 });
+const it = platformTest(() => ({ config: { contentUrl: fake.url, serviceCallTimeoutMs: 300 } }));
 beforeEach(() => {
   fake.mode = 'eligible';
 });
@@ -44,56 +43,56 @@ const FAULTS: Array<[FakeMode, number, string]> = [
 
 async function pinnedLesson(caller: Caller) {
   const target = pin();
-  await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
-  const lesson = await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', parent_component_id: 'course', alpha: { target_ref: target } });
+  await createComponent(filePlatform(), caller, { component_id: 'course', kind: 'course' });
+  const lesson = await createComponent(filePlatform(), caller, { component_id: 'lesson', kind: 'lesson', parent_component_id: 'course', alpha: { target_ref: target } });
   return { lesson, target };
 }
 
 describe('content eligibility faults: nothing is written', () => {
   it.each(FAULTS)('POST /components when content answers %s', async (mode, status, code) => {
-    const caller = await newTenant(platform);
-    await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
-    const before = await tenantRowCounts(platform, caller.tenantId);
+    const caller = await newTenant(filePlatform());
+    await createComponent(filePlatform(), caller, { component_id: 'course', kind: 'course' });
+    const before = await tenantRowCounts(filePlatform(), caller.tenantId);
     fake.mode = mode;
-    const reply = await http(platform, 'POST', componentsUrl, {
+    const reply = await http(filePlatform(), 'POST', componentsUrl, {
       token: caller.token,
       body: { component_id: 'lesson', kind: 'lesson', parent_component_id: 'course', alpha: { target_ref: pin() } },
     });
     expectProblem(reply, status, code);
-    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(before);
+    expect(await tenantRowCounts(filePlatform(), caller.tenantId)).toEqual(before);
   });
 
   it.each(FAULTS)('PATCH of the target when content answers %s', async (mode, status, code) => {
-    const caller = await newTenant(platform);
+    const caller = await newTenant(filePlatform());
     const { lesson } = await pinnedLesson(caller);
-    const before = await tenantRowCounts(platform, caller.tenantId);
+    const before = await tenantRowCounts(filePlatform(), caller.tenantId);
     fake.mode = mode;
-    const reply = await http(platform, 'PATCH', `${componentsUrl}/lesson`, {
+    const reply = await http(filePlatform(), 'PATCH', `${componentsUrl}/lesson`, {
       token: caller.token,
       headers: { ...key(), 'x-curriculum-if-match': lesson.etag },
       body: { alpha: { target_ref: pin() } },
     });
     expectProblem(reply, status, code);
-    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(before);
-    expect((await readComponent(platform, caller, 'lesson')).body).toEqual(lesson);
+    expect(await tenantRowCounts(filePlatform(), caller.tenantId)).toEqual(before);
+    expect((await readComponent(filePlatform(), caller, 'lesson')).body).toEqual(lesson);
   });
 
   it.each(FAULTS)('repoint when content answers %s', async (mode, status, code) => {
-    const caller = await newTenant(platform);
+    const caller = await newTenant(filePlatform());
     const { lesson, target } = await pinnedLesson(caller);
-    const before = await tenantRowCounts(platform, caller.tenantId);
+    const before = await tenantRowCounts(filePlatform(), caller.tenantId);
     fake.mode = mode;
-    const reply = await http(platform, 'POST', `${componentsUrl}/lesson/repoint`, {
+    const reply = await http(filePlatform(), 'POST', `${componentsUrl}/lesson/repoint`, {
       token: caller.token,
       headers: key(),
       body: { operation: 'repoint', expected_target_ref: target, target_ref: { ...target, content_version_id: randomUUID() } },
     });
     expectProblem(reply, status, code === 'curriculum:target_not_serveable' ? 'curriculum:repoint_target_not_serveable' : code);
-    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(before);
-    expect((await readComponent(platform, caller, 'lesson')).body).toEqual(lesson);
+    expect(await tenantRowCounts(filePlatform(), caller.tenantId)).toEqual(before);
+    expect((await readComponent(filePlatform(), caller, 'lesson')).body).toEqual(lesson);
   });
 
-  it('asks for the exact version with the caller tenant, and stores the pin when content answers eligible', async () => {
+  it('asks for the exact version with the caller tenant, and stores the pin when content answers eligible', async ({ platform }) => {
     const caller = await newTenant(platform);
     const target = pin();
     await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: target } });
@@ -101,7 +100,7 @@ describe('content eligibility faults: nothing is written', () => {
     expect((await readComponent(platform, caller, 'lesson')).body.alpha.target_ref).toEqual(target);
   });
 
-  it('a malformed pin is refused before content is asked', async () => {
+  it('a malformed pin is refused before content is asked', async ({ platform }) => {
     const caller = await newTenant(platform);
     const calls = fake.calls;
     const reply = await http(platform, 'POST', componentsUrl, {
@@ -112,7 +111,7 @@ describe('content eligibility faults: nothing is written', () => {
     expect(fake.calls).toBe(calls);
   });
 
-  it('a repoint to a version that is not practice_eligible is refused', async () => {
+  it('a repoint to a version that is not practice_eligible is refused', async ({ platform }) => {
     const caller = await newTenant(platform);
     const { target } = await pinnedLesson(caller);
     fake.mode = 'not_practice';
@@ -127,10 +126,10 @@ describe('content eligibility faults: nothing is written', () => {
 
 describe('mastery gate publication (rule 17)', () => {
   function publish(caller: Caller, etag: string, alpha: Record<string, unknown>) {
-    return http(platform, 'PATCH', `${componentsUrl}/gate`, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': etag }, body: { alpha } });
+    return http(filePlatform(), 'PATCH', `${componentsUrl}/gate`, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': etag }, body: { alpha } });
   }
 
-  it('publishes only with the exact test_bank target_ref and renderer:qti-test in the same patch, after content agrees', async () => {
+  it('publishes only with the exact test_bank target_ref and renderer:qti-test in the same patch, after content agrees', async ({ platform }) => {
     const caller = await newTenant(platform);
     const bank = pin('test_bank');
     fake.kinds.set(bank.content_version_id, 'test_bank');
@@ -158,7 +157,7 @@ describe('mastery gate publication (rule 17)', () => {
     expect(published.body.alpha).toMatchObject({ publication_status: 'published', renderer_ref: 'renderer:qti-test', target_ref: bank });
   });
 
-  it('a published gate pinning its bank is frozen to repoints', async () => {
+  it('a published gate pinning its bank is frozen to repoints', async ({ platform }) => {
     const caller = await newTenant(platform);
     const bank = pin('test_bank');
     fake.kinds.set(bank.content_version_id, 'test_bank');

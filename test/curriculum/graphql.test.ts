@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eligibleVersion, graphql, newTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { eligibleVersion, graphql, newTenant, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { createComponent, createKc, pinOf } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) => reply.body.errors?.[0]?.extensions?.code;
 
 describe('curriculum subgraph: queries', () => {
-  it('the headline query returns the pin with its live eligibility and the scope KCs', async () => {
+  it('the headline query returns the pin with its live eligibility and the scope KCs', async ({ platform }) => {
     const caller = await newTenant(platform);
     const version = await eligibleVersion(platform, caller);
     const kc = await createKc(platform, caller);
@@ -39,7 +34,7 @@ describe('curriculum subgraph: queries', () => {
     });
   });
 
-  it('reads a tree of any depth with one query per level, not per node', async () => {
+  it('reads a tree of any depth with one query per level, not per node', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'c', kind: 'course' });
     for (let unit = 0; unit < 3; unit += 1) {
@@ -63,7 +58,7 @@ describe('curriculum subgraph: queries', () => {
     expect(used).toBeLessThanOrEqual(6);
   });
 
-  it('lists KCs, associations, prerequisites and the renderer registry', async () => {
+  it('lists KCs, associations, prerequisites and the renderer registry', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([createKc(platform, caller), createKc(platform, caller)]);
     await graphql(platform, `mutation($a: ID!, $b: ID!, $k: String!) { createKcPrerequisite(prerequisiteKcId: $a, dependentKcId: $b, idempotencyKey: $k) { prerequisiteId } }`, { a: a.kc_id, b: b.kc_id, k: randomUUID() }, caller.token);
@@ -91,7 +86,7 @@ describe('curriculum subgraph: queries', () => {
 describe('curriculum subgraph: authoring mutations keep the REST rules and codes', () => {
   async function kcViaGraphql(caller: Caller) {
     const reply = await graphql(
-      platform,
+      filePlatform(),
       `mutation($input: KnowledgeComponentInput!) { createKc(input: $input) { kcId etag storedAs publicationStatus alpha { instructionalClassification { knowledgeType } provenance } currentVersion { versionId versionNumber } } }`,
       {
         input: {
@@ -107,7 +102,7 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
     return reply.body.data.createKc;
   }
 
-  it('creates, publishes, versions and retires a KC', async () => {
+  it('creates, publishes, versions and retires a KC', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await kcViaGraphql(caller);
     expect(kc).toMatchObject({ storedAs: 'alpha.knowledge_component', publicationStatus: 'draft', alpha: { instructionalClassification: { knowledgeType: 'procedural' }, provenance: { source_system: 'vendor', rowId: 7 } } });
@@ -141,7 +136,7 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
     expect(codeOf(blocked)).toBe('curriculum:kc_in_use');
   });
 
-  it('edits, reparents, repoints and retires components; associations; prerequisites and evidence', async () => {
+  it('edits, reparents, repoints and retires components; associations; prerequisites and evidence', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'c', kind: 'course' });
     await createComponent(platform, caller, { component_id: 'u1', kind: 'unit', parent_component_id: 'c' });
@@ -209,7 +204,7 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
     expect(firmed.body.data.recordKcFirmingEvent).toEqual({ source: 'first_genuine_response', evidence: { responseId: 'r-1' } });
   });
 
-  it('needs a token with the write scope', async () => {
+  it('needs a token with the write scope', async ({ platform }) => {
     const caller = await newTenant(platform, { scopes: ['curriculum:read'] });
     const reply = await graphql(platform, `mutation { createKc(input: { storedAs: "alpha.knowledge_component", definition: "d" }) { kcId } }`, {}, caller.token);
     expect(codeOf(reply)).toBe('curriculum:forbidden');

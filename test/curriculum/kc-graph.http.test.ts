@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, http, newTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { curriculumV1, http, newTenant } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { addPrerequisite, createKc, expectProblem, key } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const prerequisites = `${curriculumV1}/kc-prerequisites`;
 
 describe('POST /kc-prerequisites', () => {
-  it('adds an edge once, answers the same edge again, and filters by either endpoint', async () => {
+  it('adds an edge once, answers the same edge again, and filters by either endpoint', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b, c] = await Promise.all([1, 2, 3].map(() => createKc(platform, caller)));
     const ab = await addPrerequisite(platform, caller, a.kc_id, b.kc_id);
@@ -37,7 +32,7 @@ describe('POST /kc-prerequisites', () => {
     expect(second.body.next_cursor).toBeNull();
   });
 
-  it('refuses cycles of any length, self edges, unknown or retired KCs and a missing key', async () => {
+  it('refuses cycles of any length, self edges, unknown or retired KCs and a missing key', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b, c, d] = await Promise.all([1, 2, 3, 4].map(() => createKc(platform, caller)));
     await addPrerequisite(platform, caller, a.kc_id, b.kc_id);
@@ -55,14 +50,14 @@ describe('POST /kc-prerequisites', () => {
     expect((await http(platform, 'GET', prerequisites, { token: caller.token })).body.data).toHaveLength(3);
   });
 
-  it('two concurrent edges that would close a cycle together: exactly one is accepted', async () => {
+  it('two concurrent edges that would close a cycle together: exactly one is accepted', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([1, 2].map(() => createKc(platform, caller)));
     const replies = await Promise.all([addPrerequisite(platform, caller, a.kc_id, b.kc_id), addPrerequisite(platform, caller, b.kc_id, a.kc_id)]);
     expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409]);
   });
 
-  it('property: any sequence of edges keeps the graph acyclic and accepts exactly the edges a model accepts', async () => {
+  it('property: any sequence of edges keeps the graph acyclic and accepts exactly the edges a model accepts', async ({ platform }) => {
     const nodes = 5;
     const edge = fc.tuple(fc.integer({ min: 0, max: nodes - 1 }), fc.integer({ min: 0, max: nodes - 1 })).filter(([from, to]) => from !== to);
     await fc.assert(
@@ -104,7 +99,7 @@ describe('POST /kc-prerequisites', () => {
 });
 
 describe('KC review decisions and firming events', () => {
-  it('records immutable review decisions on an exact version, filterable by version', async () => {
+  it('records immutable review decisions on an exact version, filterable by version', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const url = `${curriculumV1}/kc-review-decisions`;
@@ -121,7 +116,7 @@ describe('KC review decisions and firming events', () => {
     expectProblem(await http(platform, 'POST', url, { token: caller.token, body: { kc_version_id: versionId, decision: 'approved' } }), 400, 'curriculum:idempotency_key_required');
   });
 
-  it('firms a draft version once by first genuine response; course-approval events only come from approval', async () => {
+  it('firms a draft version once by first genuine response; course-approval events only come from approval', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const url = `${curriculumV1}/kc-firming-events`;

@@ -1,28 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, graphql, http, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { curriculumV1, graphql, http, newTenant, sameTenant, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { addPrerequisite, createKc, expectProblem, key, tenantRowCounts } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const relations = `${curriculumV1}/kc-relations`;
 const prerequisites = `${curriculumV1}/kc-prerequisites`;
 
 function relate(caller: Caller, from: string, to: string, relationType = 'related_to', headers: Record<string, string> = key()) {
-  return http(platform, 'POST', relations, { token: caller.token, headers, body: { relation_type: relationType, from_kc_id: from, to_kc_id: to } });
+  return http(filePlatform(), 'POST', relations, { token: caller.token, headers, body: { relation_type: relationType, from_kc_id: from, to_kc_id: to } });
 }
-const retireEdge = (caller: Caller, url: string) => http(platform, 'DELETE', url, { token: caller.token, headers: key() });
+const retireEdge = (caller: Caller, url: string) => http(filePlatform(), 'DELETE', url, { token: caller.token, headers: key() });
 const retireKc = (caller: Caller, kc: { kc_id: string; etag: string }) =>
-  http(platform, 'DELETE', `${curriculumV1}/kcs/${kc.kc_id}`, { token: caller.token, headers: { ...key(), 'if-match': kc.etag } });
+  http(filePlatform(), 'DELETE', `${curriculumV1}/kcs/${kc.kc_id}`, { token: caller.token, headers: { ...key(), 'if-match': kc.etag } });
 
 describe('POST /kc-relations', () => {
-  it('stores a symmetric relation once whichever way it is sent, a directed one per direction, and lists by either end', async () => {
+  it('stores a symmetric relation once whichever way it is sent, a directed one per direction, and lists by either end', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b, c] = await Promise.all([1, 2, 3].map(() => createKc(platform, caller)));
     const ab = await relate(caller, a.kc_id, b.kc_id);
@@ -59,7 +54,7 @@ describe('POST /kc-relations', () => {
     expectProblem(await http(platform, 'GET', `${relations}?relationType=prerequisite`, { token: caller.token }), 400, 'curriculum:validation_failed');
   });
 
-  it('refuses self relations, prerequisites as a type, unknown, retired or foreign KCs, a missing key and wrong scopes, writing nothing', async () => {
+  it('refuses self relations, prerequisites as a type, unknown, retired or foreign KCs, a missing key and wrong scopes, writing nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([1, 2].map(() => createKc(platform, caller)));
     const before = await tenantRowCounts(platform, caller.tenantId);
@@ -83,7 +78,7 @@ describe('POST /kc-relations', () => {
     expectProblem(await relate(caller, a.kc_id, b.kc_id), 422, 'curriculum:kc_not_active');
   });
 
-  it('replays by Idempotency-Key and refuses the key with another body', async () => {
+  it('replays by Idempotency-Key and refuses the key with another body', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b, c] = await Promise.all([1, 2, 3].map(() => createKc(platform, caller)));
     const headers = key();
@@ -93,7 +88,7 @@ describe('POST /kc-relations', () => {
     expectProblem(await relate(caller, a.kc_id, c.kc_id, 'part_of', headers), 409, 'curriculum:idempotency_conflict');
   });
 
-  it('creates one row when the same symmetric pair is sent both ways at once', async () => {
+  it('creates one row when the same symmetric pair is sent both ways at once', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([1, 2].map(() => createKc(platform, caller)));
     const replies = await Promise.all([relate(caller, a.kc_id, b.kc_id), relate(caller, b.kc_id, a.kc_id), relate(caller, a.kc_id, b.kc_id)]);
@@ -103,7 +98,7 @@ describe('POST /kc-relations', () => {
 });
 
 describe('retiring KC graph edges', () => {
-  it('GET and DELETE /kc-relations/{id}: retired relations leave lists, stay readable, and come back when sent again', async () => {
+  it('GET and DELETE /kc-relations/{id}: retired relations leave lists, stay readable, and come back when sent again', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([1, 2].map(() => createKc(platform, caller)));
     const relation = (await relate(caller, a.kc_id, b.kc_id)).body;
@@ -126,7 +121,7 @@ describe('retiring KC graph edges', () => {
     expectProblem(await retireEdge(stranger, url), 404, 'curriculum:not_found');
   });
 
-  it('DELETE /kc-prerequisites/{id}: a retired edge no longer blocks its reverse, and re-adding it is checked for cycles again', async () => {
+  it('DELETE /kc-prerequisites/{id}: a retired edge no longer blocks its reverse, and re-adding it is checked for cycles again', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([1, 2].map(() => createKc(platform, caller)));
     const ab = (await addPrerequisite(platform, caller, a.kc_id, b.kc_id)).body;
@@ -142,7 +137,7 @@ describe('retiring KC graph edges', () => {
     expectProblem(await retireEdge(reader, url), 403, 'curriculum:forbidden');
   });
 
-  it('a KC with an active relation or prerequisite cannot be retired until those edges are retired', async () => {
+  it('a KC with an active relation or prerequisite cannot be retired until those edges are retired', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b, c] = await Promise.all([1, 2, 3].map(() => createKc(platform, caller)));
     const relation = (await relate(caller, a.kc_id, b.kc_id, 'confusable_with')).body;
@@ -160,7 +155,7 @@ describe('retiring KC graph edges', () => {
 });
 
 describe('KC relations through GraphQL', () => {
-  it('creates, reads from the KC, and retires relations and prerequisites with the REST rules and codes', async () => {
+  it('creates, reads from the KC, and retires relations and prerequisites with the REST rules and codes', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([1, 2].map(() => createKc(platform, caller)));
     const created = await graphql(
@@ -217,7 +212,7 @@ describe('KC relations through GraphQL', () => {
     expect(lookups.body.data).toEqual({ kcPrerequisite: { status: 'retired' }, kcRelation: null });
   });
 
-  it('filters components by sourceCourseRef', async () => {
+  it('filters components by sourceCourseRef', async ({ platform }) => {
     const caller = await newTenant(platform);
     const created = await graphql(
       platform,

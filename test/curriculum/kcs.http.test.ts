@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, http, newTenant, sameTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { curriculumV1, http, newTenant, sameTenant } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { addPrerequisite, createComponent, createKc, expectProblem, kcBody, key, tenantRowCounts } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const kcs = `${curriculumV1}/kcs`;
 
 describe('POST /kcs (rule 5)', () => {
-  it('creates a KC with a first draft version, repeats stored_as, returns no name and no document_id', async () => {
+  it('creates a KC with a first draft version, repeats stored_as, returns no name and no document_id', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kcId = randomUUID();
     const created = await http(platform, 'POST', kcs, { token: caller.token, body: kcBody({ kc_id: kcId, source_kc_id: 'vendor-kc-1' }) });
@@ -41,14 +36,14 @@ describe('POST /kcs (rule 5)', () => {
     ['no definition', { definition: undefined }, 'definition'],
     ['a name inside alpha', { alpha: { name: 'x' } }, 'alpha.name'],
   ])('refuses %s with 400 and writes nothing', async (_label, overrides, field) => {
-    const caller = await newTenant(platform);
-    const reply = await http(platform, 'POST', kcs, { token: caller.token, body: kcBody(overrides) });
+    const caller = await newTenant(filePlatform());
+    const reply = await http(filePlatform(), 'POST', kcs, { token: caller.token, body: kcBody(overrides) });
     expectProblem(reply, 400, 'curriculum:validation_failed');
     expect(reply.body.fieldErrors.map((error: { field: string }) => error.field).join(' ')).toContain(field);
-    expect((await tenantRowCounts(platform, caller.tenantId)).knowledge_components).toBe(0);
+    expect((await tenantRowCounts(filePlatform(), caller.tenantId)).knowledge_components).toBe(0);
   });
 
-  it('retries by Idempotency-Key (replay) or by the exact kc_id (same KC), never twice', async () => {
+  it('retries by Idempotency-Key (replay) or by the exact kc_id (same KC), never twice', async ({ platform }) => {
     const caller = await newTenant(platform);
     const headers = key();
     const body = kcBody();
@@ -69,7 +64,7 @@ describe('POST /kcs (rule 5)', () => {
     expect((await tenantRowCounts(platform, caller.tenantId)).knowledge_components).toBe(2);
   });
 
-  it('refuses a reused source_kc_id under another or a server-minted kc_id without partial rows', async () => {
+  it('refuses a reused source_kc_id under another or a server-minted kc_id without partial rows', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createKc(platform, caller, { kc_id: randomUUID(), source_kc_id: 'src-7' });
     const before = await tenantRowCounts(platform, caller.tenantId);
@@ -82,7 +77,7 @@ describe('POST /kcs (rule 5)', () => {
     expectProblem(await http(platform, 'GET', `${kcs}/src-7`, { token: caller.token }), 404, 'curriculum:not_found');
   });
 
-  it('creates once under parallel identical Idempotency-Keys', async () => {
+  it('creates once under parallel identical Idempotency-Keys', async ({ platform }) => {
     const caller = await newTenant(platform);
     const headers = key();
     const body = kcBody();
@@ -92,7 +87,7 @@ describe('POST /kcs (rule 5)', () => {
     expect((await tenantRowCounts(platform, caller.tenantId)).knowledge_components).toBe(1);
   });
 
-  it('needs a token and curriculum:write', async () => {
+  it('needs a token and curriculum:write', async ({ platform }) => {
     const caller = await newTenant(platform);
     expectProblem(await http(platform, 'POST', kcs, { body: kcBody() }), 401, 'curriculum:unauthenticated');
     const reader = await sameTenant(platform, caller, { scopes: ['curriculum:read'] });
@@ -103,7 +98,7 @@ describe('POST /kcs (rule 5)', () => {
 });
 
 describe('GET /kcs and /kcs/{kcId}', () => {
-  it('reads a KC with its current version and ETag; other tenants see 404', async () => {
+  it('reads a KC with its current version and ETag; other tenants see 404', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const read = await http(platform, 'GET', `${kcs}/${kc.kc_id}`, { token: caller.token });
@@ -115,7 +110,7 @@ describe('GET /kcs and /kcs/{kcId}', () => {
     expectProblem(await http(platform, 'GET', `${kcs}/${randomUUID()}`, { token: caller.token }), 404, 'curriculum:not_found');
   });
 
-  it('lists with subject_id, kc_kind, publication_status and updated_since filters and cursor paging', async () => {
+  it('lists with subject_id, kc_kind, publication_status and updated_since filters and cursor paging', async ({ platform }) => {
     const caller = await newTenant(platform);
     const math = await Promise.all([1, 2, 3].map(() => createKc(platform, caller)));
     const reading = await createKc(platform, caller, { alpha: { subject_id: 'reading', kc_kind: 'procedural' } });
@@ -143,7 +138,7 @@ describe('GET /kcs and /kcs/{kcId}', () => {
 });
 
 describe('KC versions', () => {
-  it('appends immutable numbered draft versions, lists them in order and reads one', async () => {
+  it('appends immutable numbered draft versions, lists them in order and reads one', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const url = `${kcs}/${kc.kc_id}/versions`;
@@ -169,7 +164,7 @@ describe('KC versions', () => {
     expectProblem(await http(platform, 'POST', `${kcs}/${randomUUID()}/versions`, { token: caller.token, headers: key(), body: {} }), 404, 'curriculum:not_found');
   });
 
-  it('the database refuses UPDATE and DELETE of versions, review decisions and firming events', async () => {
+  it('the database refuses UPDATE and DELETE of versions, review decisions and firming events', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const { db } = platform.runtime.database;
@@ -188,7 +183,7 @@ describe('KC versions', () => {
 });
 
 describe('PATCH /kcs/{kcId} (identity publication)', () => {
-  it('publishes with If-Match and Idempotency-Key and never firms the version', async () => {
+  it('publishes with If-Match and Idempotency-Key and never firms the version', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const url = `${kcs}/${kc.kc_id}`;
@@ -209,7 +204,7 @@ describe('PATCH /kcs/{kcId} (identity publication)', () => {
     expect((await http(platform, 'GET', `${curriculumV1}/kc-firming-events`, { token: caller.token })).body.data).toEqual([]);
   });
 
-  it('two writers with the same ETag: one wins, the other gets 412', async () => {
+  it('two writers with the same ETag: one wins, the other gets 412', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const replies = await Promise.all(
@@ -222,7 +217,7 @@ describe('PATCH /kcs/{kcId} (identity publication)', () => {
 });
 
 describe('DELETE /kcs/{kcId} (soft-retire)', () => {
-  it('is refused while a prerequisite, a component scope or a remediation entry references the KC', async () => {
+  it('is refused while a prerequisite, a component scope or a remediation entry references the KC', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b, c] = await Promise.all([1, 2, 3].map(() => createKc(platform, caller)));
     expect((await addPrerequisite(platform, caller, a.kc_id, b.kc_id)).status).toBe(201);
@@ -239,7 +234,7 @@ describe('DELETE /kcs/{kcId} (soft-retire)', () => {
     expect((await http(platform, 'GET', `${kcs}/${c.kc_id}`, { token: caller.token })).body.status).toBe('active');
   });
 
-  it('retires an unreferenced KC, hides it from lists, and refuses it as a new reference', async () => {
+  it('retires an unreferenced KC, hides it from lists, and refuses it as a new reference', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const url = `${kcs}/${kc.kc_id}`;

@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { execute, parse } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, eligibleVersion, http, newTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { curriculumV1, eligibleVersion, http, newTenant } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { snakeCaseFieldResolver, type GraphContext } from '../../platform/graphql.ts';
 import { curriculumService } from '../../subgraphs/curriculum/server.ts';
 import { createComponent, createKc, key, pinOf, tenantRowCounts, trustedNewVersion } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform({ seedDemo: true });
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest({ seedDemo: true });
 
 describe('demo seed', () => {
-  it('seeds registry KCs and lessons whose scope_kc_refs name them', async () => {
+  it('seeds registry KCs and lessons whose scope_kc_refs name them', async ({ platform }) => {
     const demo = await newTenant(platform, { tenantId: 'demo' });
     const lesson = await http(platform, 'GET', `${curriculumV1}/components/demo-lesson-naming-fractions`, { token: demo.token });
     expect(lesson.body.alpha.scope_kc_refs).toHaveLength(2);
@@ -27,7 +22,7 @@ describe('demo seed', () => {
 });
 
 describe('KnowledgeComponent entity', () => {
-  it('resolves KnowledgeComponent references by kcId in one batch, for the caller tenant only', async () => {
+  it('resolves KnowledgeComponent references by kcId in one batch, for the caller tenant only', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([createKc(platform, caller), createKc(platform, caller)]);
     const service = curriculumService(platform.runtime);
@@ -48,7 +43,7 @@ describe('KnowledgeComponent entity', () => {
 });
 
 describe('parallel identical Idempotency-Keys on commands that ask content', () => {
-  it('a repoint sent twice at once is applied once', async () => {
+  it('a repoint sent twice at once is applied once', async ({ platform }) => {
     const caller = await newTenant(platform);
     const first = await eligibleVersion(platform, caller);
     await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: pinOf(first) } });

@@ -2,17 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, curriculumV1, graphql, http, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { FIXTURES, curriculumV1, graphql, http, newTenant, sameTenant, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { casePackage, checksumOf, createComponent, createKc, expectProblem, importStandards, key, rowsOf } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const frameworks = `${curriculumV1}/standards-frameworks`;
 const maps = `${curriculumV1}/standard-kc-maps`;
@@ -20,17 +15,17 @@ const maps = `${curriculumV1}/standard-kc-maps`;
 async function standardsRowCounts(tenantId: string): Promise<number[]> {
   const counts: number[] = [];
   for (const table of ['standards_frameworks', 'standards_releases', 'standard_kc_maps', 'knowledge_components']) {
-    const result = await platform.runtime.database.db.execute(sql`select count(*)::int as n from ${sql.raw(`curriculum.${table}`)} where tenant_id = ${tenantId}`);
+    const result = await filePlatform().runtime.database.db.execute(sql`select count(*)::int as n from ${sql.raw(`curriculum.${table}`)} where tenant_id = ${tenantId}`);
     counts.push(Number(rowsOf<{ n: number }>(result)[0].n));
   }
   return counts;
 }
 
 const retireKc = (caller: Caller, kc: { kc_id: string; etag: string }) =>
-  http(platform, 'DELETE', `${curriculumV1}/kcs/${kc.kc_id}`, { token: caller.token, headers: { ...key(), 'if-match': kc.etag } });
+  http(filePlatform(), 'DELETE', `${curriculumV1}/kcs/${kc.kc_id}`, { token: caller.token, headers: { ...key(), 'if-match': kc.etag } });
 
 describe('POST /standards-frameworks/import', () => {
-  it('creates a frozen release with its maps, never a KC, and lists the framework with every filter', async () => {
+  it('creates a frozen release with its maps, never a KC, and lists the framework with every filter', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const pkg = casePackage({ title: 'Beta', subject: ['Math', 'Fractions'] });
@@ -90,7 +85,7 @@ describe('POST /standards-frameworks/import', () => {
     expectProblem(await http(platform, 'GET', `${frameworks}/${beta.standards_framework_id}`, { token: stranger.token }), 404, 'curriculum:not_found');
   });
 
-  it('is addressed by checksum: the same package answers its release, and its maps are frozen with it', async () => {
+  it('is addressed by checksum: the same package answers its release, and its maps are frozen with it', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([1, 2].map(() => createKc(platform, caller)));
     const pkg = casePackage();
@@ -108,7 +103,7 @@ describe('POST /standards-frameworks/import', () => {
     expect(await standardsRowCounts(caller.tenantId)).toEqual([1, 1, 1, 2]);
   });
 
-  it('a new release of the framework advances it and makes its own maps the live ones', async () => {
+  it('a new release of the framework advances it and makes its own maps the live ones', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([1, 2].map(() => createKc(platform, caller)));
     const v1 = casePackage();
@@ -142,7 +137,7 @@ describe('POST /standards-frameworks/import', () => {
     expectProblem(await http(platform, 'GET', `${maps}?cursor=forged`, { token: caller.token }), 400, 'curriculum:validation_failed');
   });
 
-  it('refuses a wrong checksum, foreign standards, unusable KCs, legacy packages and wrong scopes, writing nothing', async () => {
+  it('refuses a wrong checksum, foreign standards, unusable KCs, legacy packages and wrong scopes, writing nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const retired = await createKc(platform, caller);
@@ -177,7 +172,7 @@ describe('POST /standards-frameworks/import', () => {
     expect((await importStandards(platform, importer, pkg, [mapTo(kc.kc_id)])).status).toBe(201);
   });
 
-  it('releases are frozen in the database', async () => {
+  it('releases are frozen in the database', async ({ platform }) => {
     const caller = await newTenant(platform);
     await importStandards(platform, caller, casePackage());
     const db = platform.runtime.database.db;
@@ -187,7 +182,7 @@ describe('POST /standards-frameworks/import', () => {
 });
 
 describe('standards and the rest of the registry', () => {
-  it('a KC with a live map cannot be retired; a newer release without the map frees it', async () => {
+  it('a KC with a live map cannot be retired; a newer release without the map frees it', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const v1 = casePackage();
@@ -199,7 +194,7 @@ describe('standards and the rest of the registry', () => {
     expect((await retireKc(caller, kc)).status).toBe(200);
   });
 
-  it('alpha.standards_framework_refs must name imported frameworks of the tenant', async () => {
+  it('alpha.standards_framework_refs must name imported frameworks of the tenant', async ({ platform }) => {
     const caller = await newTenant(platform);
     const framework = (await importStandards(platform, caller, casePackage())).body;
     const course = await createComponent(platform, caller, { component_id: 'c', kind: 'course', alpha: { standards_framework_refs: [framework.standards_framework_id] } });
@@ -224,7 +219,7 @@ describe('standards and the rest of the registry', () => {
     expectProblem(patched, 422, 'curriculum:standards_framework_unknown');
   });
 
-  it('GraphQL reads frameworks, maps and the maps of a KC', async () => {
+  it('GraphQL reads frameworks, maps and the maps of a KC', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const pkg = casePackage({ title: 'Graph' });
@@ -260,15 +255,15 @@ describe('real CASE packages', () => {
   ];
 
   it.each(packages)('imports %s as a release with its items and associations counted', async (file) => {
-    const caller = await newTenant(platform);
+    const caller = await newTenant(filePlatform());
     const pkg = read(file);
-    const reply = await importStandards(platform, caller, pkg);
+    const reply = await importStandards(filePlatform(), caller, pkg);
     expect(reply.status, JSON.stringify(reply.body).slice(0, 500)).toBe(201);
     expect([reply.body.item_count, reply.body.association_count]).toEqual([pkg.CFItems.length, pkg.CFAssociations.length]);
-    expect((await importStandards(platform, caller, pkg)).status).toBe(200);
+    expect((await importStandards(filePlatform(), caller, pkg)).status).toBe(200);
   });
 
-  it('refuses the legacy pre-1.0 package with a field error', async () => {
+  it('refuses the legacy pre-1.0 package with a field error', async ({ platform }) => {
     const caller = await newTenant(platform);
     const reply = await importStandards(platform, caller, read('opensalt/legacy-pre-1.0/math_cfs_sample.json'));
     expectProblem(reply, 400, 'curriculum:validation_failed');

@@ -1,27 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { http, newTenant, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { post, producer, root, viewed } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const SCOPES = ['events:read', 'events:write'];
 
 /** A tenant-scoped producer with events for two students, two orgs and two content items. */
 async function seeded() {
-  const owner = await producer(platform);
-  const created = await post(platform, owner, [
+  const owner = await producer(filePlatform());
+  const created = await post(filePlatform(), owner, [
     viewed(owner.sourceId, { studentId: 'in', orgId: 'school-in', contentId: 'c-in' }),
     viewed(owner.sourceId, { studentId: 'out', orgId: 'school-out', contentId: 'c-out' }),
   ]);
   const [inside, outside] = created.body.data.map((event: { id: string }) => event.id);
   const bounded = (boundary: Record<string, string[]>): Promise<Caller> =>
-    newTenant(platform, { tenantId: owner.tenantId, scopes: SCOPES, boundary });
+    newTenant(filePlatform(), { tenantId: owner.tenantId, scopes: SCOPES, boundary });
   return { owner, inside, outside, bounded };
 }
 
@@ -31,7 +26,7 @@ function expectRejected(reply: { status: number; body: any }, field: string, cla
 }
 
 describe('boundary-scoped tokens', () => {
-  it('narrows lists to the studentIds boundary and rejects reads and writes outside it', async () => {
+  it('narrows lists to the studentIds boundary and rejects reads and writes outside it', async ({ platform }) => {
     const { owner, inside, outside, bounded } = await seeded();
     const caller = await bounded({ studentIds: ['in'] });
     const list = await http(platform, 'GET', `${root}/events`, { token: caller.token });
@@ -43,7 +38,7 @@ describe('boundary-scoped tokens', () => {
     expectRejected(await post(platform, caller, [viewed(owner.sourceId, { studentId: 'out' })]), 'events.0.studentId', 'studentIds');
   });
 
-  it('enforces orgIds and schoolIds on the event org and contentIds on the content', async () => {
+  it('enforces orgIds and schoolIds on the event org and contentIds on the content', async ({ platform }) => {
     const { owner, inside, bounded } = await seeded();
     for (const claim of ['orgIds', 'schoolIds']) {
       const caller = await bounded({ [claim]: ['school-in'] });
@@ -59,7 +54,7 @@ describe('boundary-scoped tokens', () => {
     expectRejected(await http(platform, 'GET', `${root}/events?contentId=c-out`, { token: content.token }), 'contentId', 'contentIds');
   });
 
-  it('enforces the boundary on source imports and on attendance and discipline views', async () => {
+  it('enforces the boundary on source imports and on attendance and discipline views', async ({ platform }) => {
     const { bounded } = await seeded();
     const caller = await bounded({ studentIds: ['s-1'], schoolIds: ['school-1'] });
     const owner = await newTenant(platform, { tenantId: caller.tenantId, scopes: SCOPES });
@@ -82,7 +77,7 @@ describe('boundary-scoped tokens', () => {
     expectRejected(discipline, 'studentId', 'studentIds');
   });
 
-  it('refuses a token whose boundary claim is malformed with 401', async () => {
+  it('refuses a token whose boundary claim is malformed with 401', async ({ platform }) => {
     const { owner } = await seeded();
     const { SignJWT } = await import('jose');
     const keyring = platform.runtime.keyring;

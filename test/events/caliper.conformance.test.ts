@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { FIXTURES } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { post, producer } from './helpers.ts';
 import { CALIPER_ACTIONS, KIND_CATALOGUE, PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
 
@@ -18,13 +19,7 @@ const EVENT_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 type Json = Record<string, any>;
 const read = (file: string): Json => JSON.parse(fs.readFileSync(path.join(V1P2, file), 'utf8'));
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 describe('Caliper 1.2 conformance of derived events', () => {
   const files = fs.readdirSync(V1P2);
@@ -40,8 +35,8 @@ describe('Caliper 1.2 conformance of derived events', () => {
   });
 
   it.each(Object.entries(KIND_CATALOGUE))('kind %s derives a valid Caliper 1.2 event', async (kind, definition) => {
-    const caller = await producer(platform);
-    const accepted = await post(platform, caller, [
+    const caller = await producer(filePlatform());
+    const accepted = await post(filePlatform(), caller, [
       {
         kind,
         studentId: 'stu-42',

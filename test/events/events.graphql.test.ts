@@ -1,31 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DEMO_SCOPES } from '../../platform/auth.ts';
-import { graphql, http, newTenant, roots, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { graphql, http, newTenant, roots, tenantRoot } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { producer, root } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const RECORD = `mutation Record($events: [EventInput!]!, $key: String) {
   recordEvents(events: $events, idempotencyKey: $key) { data { id kind eventType action profile actorRef objectRef caliperEvent } }
 }`;
 
 async function setup() {
-  const caller = await producer(platform, { scopes: DEMO_SCOPES });
-  const item = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, {
+  const caller = await producer(filePlatform(), { scopes: DEMO_SCOPES });
+  const item = await http(filePlatform(), 'POST', `${tenantRoot(caller.tenantId)}/items`, {
     token: caller.token,
     headers: { 'idempotency-key': randomUUID() },
     body: { content_kind: 'article', title: 'Fractions', status: 'published' },
   });
   expect(item.status).toBe(201);
-  const operator = await newTenant(platform, { tenantId: caller.tenantId, roles: ['operator'], scopes: [] });
-  await http(platform, 'POST', `${roots.people}/people`, {
+  const operator = await newTenant(filePlatform(), { tenantId: caller.tenantId, roles: ['operator'], scopes: [] });
+  await http(filePlatform(), 'POST', `${roots.people}/people`, {
     token: operator.token,
     body: { personId: 'stu-g', givenName: 'Grace', familyName: 'Hopper', reality: 'test' },
   });
@@ -33,7 +28,7 @@ async function setup() {
 }
 
 describe('events subgraph', () => {
-  it('records events and reads them with the Person, ContentItem and ActivitySource references', async () => {
+  it('records events and reads them with the Person, ContentItem and ActivitySource references', async ({ platform }) => {
     const { caller, contentId } = await setup();
     const recorded = await graphql(
       platform,
@@ -78,7 +73,7 @@ describe('events subgraph', () => {
     expect(list.body.data.events).toEqual({ data: [{ id: expect.any(String), studentId: 'stu-x' }], nextCursor: null });
   });
 
-  it('contributes ContentItem.events (paged) and Person.events', async () => {
+  it('contributes ContentItem.events (paged) and Person.events', async ({ platform }) => {
     const { caller, contentId } = await setup();
     await graphql(
       platform,
@@ -111,7 +106,7 @@ describe('events subgraph', () => {
     expect(person.body.data.event.student.events.data).toHaveLength(3);
   });
 
-  it('applies the REST boundaries, validation and problem codes', async () => {
+  it('applies the REST boundaries, validation and problem codes', async ({ platform }) => {
     const { caller, contentId } = await setup();
     const recorded = await graphql(platform, RECORD, { events: [{ kind: 'content_viewed', studentId: 'stu-g', contentId, activitySourceId: caller.sourceId, happenedAt: '2026-09-01T10:00:00Z' }] }, caller.token);
     const eventId = recorded.body.data.recordEvents.data[0].id;
@@ -136,7 +131,7 @@ describe('events subgraph', () => {
     expect(anonymous.body.errors[0].extensions.code).toBe('events:unauthenticated');
   });
 
-  it('imports source records and serves attendance and discipline moments', async () => {
+  it('imports source records and serves attendance and discipline moments', async ({ platform }) => {
     const { caller } = await setup();
     const IMPORT = `mutation Import($input: SourceImportInput!) {
       importSourceRecords(input: $input) { import { status dryRun } acceptedCount materializedCount data { record resource href } }

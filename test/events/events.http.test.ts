@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, sameTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { http, newTenant, sameTenant } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { post, producer, root, viewed } from './helpers.ts';
 import { PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 describe('POST /events', () => {
-  it('accepts a batch with 202, issues ids and derives the Caliper 1.2 fields', async () => {
+  it('accepts a batch with 202, issues ids and derives the Caliper 1.2 fields', async ({ platform }) => {
     const caller = await producer(platform);
     const accepted = await post(platform, caller, [
       viewed(caller.sourceId, { id: undefined }),
@@ -38,7 +33,7 @@ describe('POST /events', () => {
     expect(read.body.data).toMatchObject({ id: view.id, kind: 'content_viewed', studentName: null });
   });
 
-  it('keeps consistent compatibility fields and refuses contradicting ones with 422', async () => {
+  it('keeps consistent compatibility fields and refuses contradicting ones with 422', async ({ platform }) => {
     const caller = await producer(platform);
     const same = await post(platform, caller, [viewed(caller.sourceId, { eventType: 'ViewEvent', action: 'Viewed', profile: 'ReadingProfile' })]);
     expect(same.status).toBe(202);
@@ -47,7 +42,7 @@ describe('POST /events', () => {
     expect(contradicting.body.fieldErrors).toEqual([expect.objectContaining({ field: 'events.0.action' })]);
   });
 
-  it('refuses unknown kinds, bad timestamps, unknown activity sources and missing actors with 422 naming the fields', async () => {
+  it('refuses unknown kinds, bad timestamps, unknown activity sources and missing actors with 422 naming the fields', async ({ platform }) => {
     const caller = await producer(platform);
     const unknownKind = await post(platform, caller, [viewed(caller.sourceId), viewed(caller.sourceId, { kind: 'lesson_liked' })]);
     expect(unknownKind.status).toBe(422);
@@ -64,7 +59,7 @@ describe('POST /events', () => {
     expect(list.body.data).toEqual([]);
   });
 
-  it('checks actorRef and objectRef against studentId and contentId and accepts them in their place', async () => {
+  it('checks actorRef and objectRef against studentId and contentId and accepts them in their place', async ({ platform }) => {
     const caller = await producer(platform);
     const refs = await post(platform, caller, [
       { kind: 'tool_used', actorRef: { id: 'https://sis.example/users/9', type: 'Person' }, objectRef: { id: 'https://tools.example/calc', type: 'SoftwareApplication', name: 'Calc' }, activitySourceId: caller.sourceId, occurredAt: '2026-09-01T10:00:00Z' },
@@ -77,7 +72,7 @@ describe('POST /events', () => {
     expect([twoTimes.status, twoTimes.body.fieldErrors[0].field]).toEqual([422, 'events.0.occurredAt']);
   });
 
-  it('accepts player extension keys of the governed registry only', async () => {
+  it('accepts player extension keys of the governed registry only', async ({ platform }) => {
     const caller = await producer(platform);
     const known = await post(platform, caller, [
       viewed(caller.sourceId, {
@@ -94,7 +89,7 @@ describe('POST /events', () => {
     expect(badValue.status).toBe(422);
   });
 
-  it('replays an identical batch under its Idempotency-Key and refuses a changed one with 409', async () => {
+  it('replays an identical batch under its Idempotency-Key and refuses a changed one with 409', async ({ platform }) => {
     const caller = await producer(platform);
     const key = randomUUID();
     const first = await post(platform, caller, [viewed(caller.sourceId)], { 'idempotency-key': key });
@@ -108,7 +103,7 @@ describe('POST /events', () => {
     expect(all.body.data).toHaveLength(1);
   });
 
-  it('never returns raw payloads', async () => {
+  it('never returns raw payloads', async ({ platform }) => {
     const caller = await producer(platform);
     const accepted = await post(platform, caller, [viewed(caller.sourceId, { sourceEventId: 'vendor-77' })]);
     const read = await http(platform, 'GET', `${root}/events/${accepted.body.data[0].id}`, { token: caller.token });
@@ -119,7 +114,7 @@ describe('POST /events', () => {
     expect(read.body.data.sourceEventId).toBe('vendor-77');
   });
 
-  it('answers 400 for malformed bodies and undocumented fields, 415 for non-JSON', async () => {
+  it('answers 400 for malformed bodies and undocumented fields, 415 for non-JSON', async ({ platform }) => {
     const caller = await producer(platform);
     const notJson = await http(platform, 'POST', `${root}/events`, { token: caller.token, rawBody: '{"events": [', headers: { 'content-type': 'application/json' } });
     expect([notJson.status, notJson.body.code]).toEqual([400, 'events:validation_failed']);
@@ -133,7 +128,7 @@ describe('POST /events', () => {
     expect([text.status, text.body.code]).toEqual([415, 'events:unsupported_media_type']);
   });
 
-  it('answers 412 to a precondition header on an event write: events are immutable', async () => {
+  it('answers 412 to a precondition header on an event write: events are immutable', async ({ platform }) => {
     const caller = await producer(platform);
     for (const header of ['if-match', 'if-none-match', 'if-unmodified-since']) {
       const refused = await post(platform, caller, [viewed(caller.sourceId)], { [header]: header === 'if-unmodified-since' ? new Date().toUTCString() : '"x"' });
@@ -149,7 +144,7 @@ describe('POST /events', () => {
     expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toHaveLength(1);
   });
 
-  it('answers 401 for missing, malformed, wrongly signed and expired tokens', async () => {
+  it('answers 401 for missing, malformed, wrongly signed and expired tokens', async ({ platform }) => {
     const caller = await producer(platform);
     const expired = await platform.runtime.auth.sign({ tenantId: caller.tenantId, subject: 'u', scopes: ['events:read', 'events:write'], roles: [], ttlSeconds: 0 });
     for (const token of [undefined, 'not-a-jwt', `${caller.token.slice(0, -4)}AAAA`, expired]) {
@@ -160,7 +155,7 @@ describe('POST /events', () => {
     }
   });
 
-  it('answers 403 for another tenant in X-Vendor-Tenant and for missing scopes', async () => {
+  it('answers 403 for another tenant in X-Vendor-Tenant and for missing scopes', async ({ platform }) => {
     const caller = await producer(platform);
     const mismatch = await post(platform, caller, [viewed(caller.sourceId)], { 'x-vendor-tenant': 'someone-else' });
     expect([mismatch.status, mismatch.body.code]).toEqual([403, 'events:tenant_mismatch']);
@@ -173,7 +168,7 @@ describe('POST /events', () => {
     expect((await http(platform, 'GET', `${root}/events`, { token: writer.token })).status).toBe(403);
   });
 
-  it('lets the demo token record events on its default activity source', async () => {
+  it('lets the demo token record events on its default activity source', async ({ platform }) => {
     const minted = await http(platform, 'POST', `${root}/dev/mint?tenantId=demo`);
     const demo = { tenantId: 'demo', token: minted.body.token };
     const accepted = await post(platform, demo, [viewed(minted.body.defaultActivitySourceId, { studentId: `demo-${randomUUID()}` })], { 'x-vendor-tenant': 'demo' });
@@ -182,7 +177,7 @@ describe('POST /events', () => {
 });
 
 describe('GET /events and /events/{id}', () => {
-  it('filters by every documented field', async () => {
+  it('filters by every documented field', async ({ platform }) => {
     const caller = await producer(platform);
     const other = await http(platform, 'POST', `${root}/activity-sources`, { token: caller.token, body: { sourceIri: `https://other.example/${randomUUID()}`, name: 'Other' } });
     const created = await post(platform, caller, [
@@ -210,7 +205,7 @@ describe('GET /events and /events/{id}', () => {
     expect(await ids('modifiedSince=2020-01-01T00:00:00Z')).toEqual([first, second, third]);
   });
 
-  it('pages with opaque cursors and pageSize, and refuses forged or re-filtered cursors', async () => {
+  it('pages with opaque cursors and pageSize, and refuses forged or re-filtered cursors', async ({ platform }) => {
     const caller = await producer(platform);
     await post(platform, caller, Array.from({ length: 5 }, (_, index) => viewed(caller.sourceId, { contentId: `c-${index}` })));
     const seen: string[] = [];
@@ -233,7 +228,7 @@ describe('GET /events and /events/{id}', () => {
     expect(refiltered.status).toBe(400);
   });
 
-  it('answers 400 for invalid queries', async () => {
+  it('answers 400 for invalid queries', async ({ platform }) => {
     const caller = await producer(platform);
     for (const query of ['pageSize=0', 'pageSize=5000', 'modifiedSince=yesterday', 'happenedAtFrom=2026-13-01', 'activitySourceId=nope', 'color=blue']) {
       const reply = await http(platform, 'GET', `${root}/events?${query}`, { token: caller.token });
@@ -241,7 +236,7 @@ describe('GET /events and /events/{id}', () => {
     }
   });
 
-  it('answers 404 for an unknown id, a malformed id and another tenant\'s event', async () => {
+  it('answers 404 for an unknown id, a malformed id and another tenant\'s event', async ({ platform }) => {
     const caller = await producer(platform);
     const stranger = await producer(platform);
     const theirs = await post(platform, stranger, [viewed(stranger.sourceId)]);
@@ -251,7 +246,7 @@ describe('GET /events and /events/{id}', () => {
     }
   });
 
-  it('keeps tenants apart in lists', async () => {
+  it('keeps tenants apart in lists', async ({ platform }) => {
     const caller = await producer(platform);
     const stranger = await producer(platform);
     await post(platform, stranger, [viewed(stranger.sourceId)]);
@@ -260,7 +255,7 @@ describe('GET /events and /events/{id}', () => {
 });
 
 describe('activity sources', () => {
-  it('creates 201, replays 200 with Idempotency-Replayed, refuses another name with 409 and undocumented fields with 400', async () => {
+  it('creates 201, replays 200 with Idempotency-Replayed, refuses another name with 409 and undocumented fields with 400', async ({ platform }) => {
     const caller = await newTenant(platform, { scopes: ['events:read', 'events:sources:write'] });
     const body = { sourceIri: `https://vendor.example/${randomUUID()}`, name: 'Player' };
     const created = await http(platform, 'POST', `${root}/activity-sources`, { token: caller.token, body });
@@ -283,7 +278,7 @@ describe('activity sources', () => {
     expect((await http(platform, 'GET', `${root}/activity-sources/${randomUUID()}`, { token: caller.token })).status).toBe(404);
   });
 
-  it('refuses source registration to the demo token', async () => {
+  it('refuses source registration to the demo token', async ({ platform }) => {
     const minted = await http(platform, 'POST', `${root}/dev/mint?tenantId=demo`);
     const refused = await http(platform, 'POST', `${root}/activity-sources`, { token: minted.body.token, body: { sourceIri: 'https://demo.example/x', name: 'x' } });
     expect([refused.status, refused.body.code]).toEqual([403, 'events:forbidden']);

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, type Reply, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { http, type Reply } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { post, producer, root, viewed } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 /**
  * A poller following the spec's guidance: keep a modifiedSince high-watermark, drain every cursor
@@ -19,7 +14,7 @@ async function pollOnce(token: string, state: { watermark: string; seen: Set<str
   let highest = state.watermark;
   do {
     const query: string = `modifiedSince=${encodeURIComponent(state.watermark)}&pageSize=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const page = await http(platform, 'GET', `${root}/events?${query}`, { token });
+    const page = await http(filePlatform(), 'GET', `${root}/events?${query}`, { token });
     expect(page.status).toBe(200);
     for (const event of page.body.data as Array<{ id: string; modifiedAt: string }>) {
       state.seen.add(event.id);
@@ -31,7 +26,7 @@ async function pollOnce(token: string, state: { watermark: string; seen: Set<str
 }
 
 describe('the modifiedSince feed under concurrent writers', () => {
-  it('never lets a poller miss a committed event', async () => {
+  it('never lets a poller miss a committed event', async ({ platform }) => {
     const caller = await producer(platform);
     const accepted = new Set<string>();
     const writers = Array.from({ length: 6 }, async (_, writer) => {

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Database } from '../../platform/db.ts';
 import { contextFor } from '../../platform/context.ts';
 import { eventsDeps } from '../../subgraphs/events/deps.ts';
 import { runSourceImport } from '../../subgraphs/events/imports/imports.service.ts';
-import { http, newTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { http, newTenant } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { root } from './helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 /** The database, except that the transaction's n-th insert fails: a crash in the middle of a write. */
 function failingOnInsert(db: Database, failAt: number): Database {
@@ -40,7 +35,7 @@ function failingOnInsert(db: Database, failAt: number): Database {
 }
 
 describe('source import atomicity', () => {
-  it('leaves nothing behind when the write fails after part of 1000 rows was inserted', async () => {
+  it('leaves nothing behind when the write fails after part of 1000 rows was inserted', async ({ platform }) => {
     const caller = await newTenant(platform, { scopes: ['events:read', 'events:write'] });
     const deps = eventsDeps(platform.runtime);
     const ctx = contextFor(await platform.runtime.auth.authenticate(`Bearer ${caller.token}`), { requestId: 'r', traceId: 't' });

@@ -1,17 +1,12 @@
 import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURES, http, type Reply, newTenant, sameTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { FIXTURES, http, type Reply, newTenant, sameTenant, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { root } from './helpers.ts';
 import { EDFI_DESCRIPTORS } from '../../subgraphs/events/vocabulary.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const vendorRow = (index: number, overrides: Record<string, unknown> = {}) => ({
   id: `v-${index}`,
@@ -67,11 +62,11 @@ const disciplineRow = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function importer(): Promise<Caller> {
-  return newTenant(platform, { scopes: ['events:read', 'events:write'] });
+  return newTenant(filePlatform(), { scopes: ['events:read', 'events:write'] });
 }
 
 function runImport(caller: Caller, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  return http(platform, 'POST', `${root}/source-imports`, { token: caller.token, body, headers });
+  return http(filePlatform(), 'POST', `${root}/source-imports`, { token: caller.token, body, headers });
 }
 
 const vendorImport = (records: unknown[], extra: Record<string, unknown> = {}) => ({
@@ -82,7 +77,7 @@ const vendorImport = (records: unknown[], extra: Record<string, unknown> = {}) =
 });
 
 describe('POST /source-imports: vendor_learning_event_v1', () => {
-  it('materializes every row as a readable Caliper event with derived fields', async () => {
+  it('materializes every row as a readable Caliper event with derived fields', async ({ platform }) => {
     const caller = await importer();
     const reply = await runImport(caller, vendorImport([vendorRow(1), vendorRow(2, { date: '2026-09-03T14:30:00Z' })], { importId: 'nightly-1' }));
     expect(reply.status).toBe(200);
@@ -106,7 +101,7 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
     expect(listed.body.data).toHaveLength(2);
   });
 
-  it('is all-or-nothing: one bad row among 1000 writes nothing and is named', async () => {
+  it('is all-or-nothing: one bad row among 1000 writes nothing and is named', async ({ platform }) => {
     const caller = await importer();
     const records = Array.from({ length: 1000 }, (_, index) => vendorRow(index));
     records[637] = vendorRow(637, { correct_questions: 11 });
@@ -144,7 +139,7 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
     ]);
   });
 
-  it('dryRun validates and writes nothing', async () => {
+  it('dryRun validates and writes nothing', async ({ platform }) => {
     const caller = await importer();
     const dry = await runImport(caller, vendorImport([vendorRow(1), vendorRow(2)], { dryRun: true }));
     expect(dry.status).toBe(200);
@@ -154,7 +149,7 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
     expect(dryBad.status).toBe(422);
   });
 
-  it('replays a retried import by importId or Idempotency-Key and refuses a changed one with 409', async () => {
+  it('replays a retried import by importId or Idempotency-Key and refuses a changed one with 409', async ({ platform }) => {
     const caller = await importer();
     const first = await runImport(caller, vendorImport([vendorRow(1)], { importId: 'retry-me' }));
     const again = await runImport(caller, vendorImport([vendorRow(1)], { importId: 'retry-me' }));
@@ -168,7 +163,7 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
     expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toHaveLength(2);
   });
 
-  it('answers 400 for malformed requests, 401, 403 and 415', async () => {
+  it('answers 400 for malformed requests, 401, 403 and 415', async ({ platform }) => {
     const caller = await importer();
     const cases: Array<[Record<string, unknown>, string]> = [
       [vendorImport([]), 'records'],
@@ -192,7 +187,7 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
 });
 
 describe('sis_attendance_event_v1 and GET /attendance-events', () => {
-  it('normalizes with Ed-Fi descriptors, serves read-only rows with every filter and hides reasons and raw payloads', async () => {
+  it('normalizes with Ed-Fi descriptors, serves read-only rows with every filter and hides reasons and raw payloads', async ({ platform }) => {
     const caller = await importer();
     const imported = await runImport(caller, {
       sourceSystem: 'sis_system',
@@ -246,7 +241,7 @@ describe('sis_attendance_event_v1 and GET /attendance-events', () => {
     expect((await http(platform, 'POST', `${root}/attendance-events`, { token: caller.token, body: attendanceRow() })).status).toBe(404);
   });
 
-  it('rejects rows outside the Ed-Fi vocabulary, naming them', async () => {
+  it('rejects rows outside the Ed-Fi vocabulary, naming them', async ({ platform }) => {
     const caller = await importer();
     const refused = await runImport(caller, {
       sourceSystem: 'sis_system',
@@ -260,7 +255,7 @@ describe('sis_attendance_event_v1 and GET /attendance-events', () => {
 });
 
 describe('sis_discipline_event_v1 and GET /discipline-events', () => {
-  it('normalizes descriptors, filters, and never publishes narratives or reporter names', async () => {
+  it('normalizes descriptors, filters, and never publishes narratives or reporter names', async ({ platform }) => {
     const caller = await importer();
     const imported = await runImport(caller, {
       sourceSystem: 'sis_system',

@@ -1,21 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, newTenant, roots, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { startTestPlatform, http, newTenant, roots } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { post, producer, root, viewed } from './helpers.ts';
 
 /** Student names come from the people service, joined in presentation only; no answer means no name. */
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 describe('student names from the people service', () => {
-  it('joins the registered name into event and attendance reads', async () => {
+  it('joins the registered name into event and attendance reads', async ({ platform }) => {
     const caller = await producer(platform);
     const operator = await newTenant(platform, { tenantId: caller.tenantId, roles: ['operator'], scopes: [] });
     const person = await http(platform, 'POST', `${roots.people}/people`, {

@@ -1,35 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eligibleVersion, http, newTenant, roots, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { eligibleVersion, http, newTenant, roots, sameTenant, tenantRoot } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const item = { content_kind: 'article', title: 'Fractions', status: 'published', subject_id: 'math' };
 
 describe('demo mint', () => {
   it.each([roots.curriculum, roots.content, roots.events])('mints a demo token under %s and refuses other tenants', async (root) => {
-    const minted = await http(platform, 'POST', `${root}/dev/mint?tenantId=demo`);
+    const minted = await http(filePlatform(), 'POST', `${root}/dev/mint?tenantId=demo`);
     expect(minted.status).toBe(200);
     expect(typeof minted.body.token).toBe('string');
-    const refused = await http(platform, 'POST', `${root}/dev/mint?tenantId=acme`);
+    const refused = await http(filePlatform(), 'POST', `${root}/dev/mint?tenantId=acme`);
     expect(refused.status).toBe(400);
     expect(refused.headers.get('content-type')).toContain('application/problem+json');
     expect(refused.body.code).toMatch(/demo_mint_refused$/);
     expect(refused.body).toMatchObject({ status: 400, requestId: expect.any(String), traceId: expect.any(String) });
   });
 
-  it('events mint returns the default activity source and the boundary contract', async () => {
+  it('events mint returns the default activity source and the boundary contract', async ({ platform }) => {
     const minted = await http(platform, 'POST', `${roots.events}/dev/mint?tenantId=demo`);
     expect(minted.body).toMatchObject({ tenantId: 'demo', defaultActivitySourceId: expect.any(String), identityBoundary: expect.any(Object) });
   });
 
-  it('answers each service descriptor and its OpenAPI 3.1 description', async () => {
+  it('answers each service descriptor and its OpenAPI 3.1 description', async ({ platform }) => {
     for (const root of [roots.curriculum, roots.content, roots.events]) {
       const descriptor = await http(platform, 'GET', `${root}/`);
       expect(descriptor.status).toBe(200);
@@ -44,7 +39,7 @@ describe('demo mint', () => {
 });
 
 describe('POST {tenant_root}/items', () => {
-  it('creates once per Idempotency-Key, replays identically and refuses a changed body', async () => {
+  it('creates once per Idempotency-Key, replays identically and refuses a changed body', async ({ platform }) => {
     const caller = await newTenant(platform);
     const key = randomUUID();
     const first = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, { token: caller.token, headers: { 'idempotency-key': key }, body: item });
@@ -63,7 +58,7 @@ describe('POST {tenant_root}/items', () => {
     expect(changed.body.code).toBe('content.idempotency_conflict');
   });
 
-  it('creates once when identical requests with one Idempotency-Key race', async () => {
+  it('creates once when identical requests with one Idempotency-Key race', async ({ platform }) => {
     const caller = await newTenant(platform);
     const key = randomUUID();
     const replies = await Promise.all(
@@ -75,7 +70,7 @@ describe('POST {tenant_root}/items', () => {
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
   });
 
-  it('requires an Idempotency-Key, a token, the path tenant and the author scope', async () => {
+  it('requires an Idempotency-Key, a token, the path tenant and the author scope', async ({ platform }) => {
     const caller = await newTenant(platform);
     const url = `${tenantRoot(caller.tenantId)}/items`;
     expect((await http(platform, 'POST', url, { token: caller.token, body: item })).body.code).toBe('content.idempotency_key_required');
@@ -91,7 +86,7 @@ describe('POST {tenant_root}/items', () => {
     expect(forged.status).toBe(401);
   });
 
-  it('rejects unknown fields, body fields and bad enumerations with field errors, writing nothing', async () => {
+  it('rejects unknown fields, body fields and bad enumerations with field errors, writing nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     for (const body of [
       { ...item, provenance_bag: { a: 1 } },
@@ -125,7 +120,7 @@ describe('POST {tenant_root}/items', () => {
 });
 
 describe('versions and release eligibility', () => {
-  it('appends numbered versions and answers eligibility only once a QC reviewer trusts the version', async () => {
+  it('appends numbered versions and answers eligibility only once a QC reviewer trusts the version', async ({ platform }) => {
     const author = await newTenant(platform);
     const root = tenantRoot(author.tenantId);
     const created = await http(platform, 'POST', `${root}/items`, { token: author.token, headers: { 'idempotency-key': randomUUID() }, body: item });
@@ -176,7 +171,7 @@ describe('versions and release eligibility', () => {
     expect(revoked.body.eligibility.trust_status).toBe('failed');
   });
 
-  it('answers 404 for unknown or other-tenant versions and validates producer_surface', async () => {
+  it('answers 404 for unknown or other-tenant versions and validates producer_surface', async ({ platform }) => {
     const author = await newTenant(platform);
     const pin = await eligibleVersion(platform, author);
     const root = tenantRoot(author.tenantId);
@@ -200,7 +195,7 @@ describe('versions and release eligibility', () => {
     expect(surface.body).not.toHaveProperty('producer_surface');
   });
 
-  it('lists versions in order with opaque cursors and refuses forged ones', async () => {
+  it('lists versions in order with opaque cursors and refuses forged ones', async ({ platform }) => {
     const author = await newTenant(platform);
     const pin = await eligibleVersion(platform, author);
     const root = tenantRoot(author.tenantId);

@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, tenantRoot, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 
 // Every failure of the eligibility call, on every command that asks it: test/curriculum/content-faults.http.test.ts.
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 function lesson(componentId: string, pin: { contentId: string; versionId: string; contentKind: string }, extra: Record<string, unknown> = {}) {
   return {
@@ -26,12 +21,12 @@ function lesson(componentId: string, pin: { contentId: string; versionId: string
 }
 
 async function componentCount(caller: Caller): Promise<number> {
-  const listed = await http(platform, 'GET', `${curriculumV1}/components?includeRetired=true`, { token: caller.token });
+  const listed = await http(filePlatform(), 'GET', `${curriculumV1}/components?includeRetired=true`, { token: caller.token });
   return listed.body.data.length;
 }
 
 describe('POST /components with an exact content pin', () => {
-  it('stores a pin that content answers release eligible, and reads it back with an ETag', async () => {
+  it('stores a pin that content answers release eligible, and reads it back with an ETag', async ({ platform }) => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);
     const created = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body: lesson('l-1', pin) });
@@ -46,7 +41,7 @@ describe('POST /components with an exact content pin', () => {
     expect([changed.status, changed.body.code]).toEqual([409, 'curriculum:component_exists']);
   });
 
-  it('refuses an ineligible or unknown version with a typed problem and stores nothing', async () => {
+  it('refuses an ineligible or unknown version with a typed problem and stores nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const item = await http(platform, 'POST', `${root}/items`, {
@@ -70,7 +65,7 @@ describe('POST /components with an exact content pin', () => {
     expect(await componentCount(caller)).toBe(0);
   });
 
-  it('refuses, through the real content service, a version of an unpublished or archived item and one whose trust was revoked', async () => {
+  it('refuses, through the real content service, a version of an unpublished or archived item and one whose trust was revoked', async ({ platform }) => {
     const caller = await newTenant(platform);
     const unpublished = await eligibleVersion(platform, caller, { status: 'draft' });
     const archived = await eligibleVersion(platform, caller, { status: 'archived' });
@@ -88,7 +83,7 @@ describe('POST /components with an exact content pin', () => {
     expect(await componentCount(caller)).toBe(0);
   });
 
-  it('never substitutes another tenant\'s version', async () => {
+  it('never substitutes another tenant\'s version', async ({ platform }) => {
     const owner = await newTenant(platform);
     const pin = await eligibleVersion(platform, owner);
     const stranger = await newTenant(platform);
@@ -97,7 +92,7 @@ describe('POST /components with an exact content pin', () => {
     expect(await componentCount(stranger)).toBe(0);
   });
 
-  it('checks the target_ref shape before any I/O and refuses bad bodies, tokens and scopes', async () => {
+  it('checks the target_ref shape before any I/O and refuses bad bodies, tokens and scopes', async ({ platform }) => {
     const caller = await newTenant(platform);
     const pin = { contentId: randomUUID(), versionId: randomUUID(), contentKind: 'article' };
     const shapes = [
@@ -132,7 +127,7 @@ describe('POST /components with an exact content pin', () => {
     expect(await componentCount(caller)).toBe(0);
   });
 
-  it('lists with filters and cursors, and reads trees in sibling order', async () => {
+  it('lists with filters and cursors, and reads trees in sibling order', async ({ platform }) => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);
     const post = (body: unknown) => http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body });

@@ -1,21 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, eligibleVersion, graphql, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import { describe, expect } from 'vitest';
+import { curriculumV1, eligibleVersion, graphql, http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 
 const HEADLINE = `query($id: ID!) { component(componentId: $id) { componentId kind alpha { targetRef { contentId contentVersionId contentKind version { versionId versionNumber releaseEligibility { contentId contentVersionId releaseEligible serveable trustStatus usageScope problemCode } } } } } }`;
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 async function pinnedLesson(componentId: string) {
-  const caller = await newTenant(platform);
-  const pin = await eligibleVersion(platform, caller);
-  const created = await http(platform, 'POST', `${curriculumV1}/components`, {
+  const caller = await newTenant(filePlatform());
+  const pin = await eligibleVersion(filePlatform(), caller);
+  const created = await http(filePlatform(), 'POST', `${curriculumV1}/components`, {
     token: caller.token,
     body: {
       component_id: componentId,
@@ -28,7 +23,7 @@ async function pinnedLesson(componentId: string) {
 }
 
 describe('the headline query through the gateway', () => {
-  it('returns the component, its pinned version and the live eligibility in one query', async () => {
+  it('returns the component, its pinned version and the live eligibility in one query', async ({ platform }) => {
     const { caller, pin } = await pinnedLesson('lesson-1');
     const result = await graphql(platform, HEADLINE, { id: 'lesson-1' }, caller.token);
     expect(result.status).toBe(200);
@@ -61,7 +56,7 @@ describe('the headline query through the gateway', () => {
     });
   });
 
-  it('answers an ineligible version with releaseEligible false and its problemCode, not an error', async () => {
+  it('answers an ineligible version with releaseEligible false and its problemCode, not an error', async ({ platform }) => {
     const { caller, pin } = await pinnedLesson('lesson-2');
     const reviewer = await sameTenant(platform, caller);
     const flipped = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`, {
@@ -79,7 +74,7 @@ describe('the headline query through the gateway', () => {
     });
   });
 
-  it('resolves nothing across tenants and carries the REST codes in extensions', async () => {
+  it('resolves nothing across tenants and carries the REST codes in extensions', async ({ platform }) => {
     await pinnedLesson('lesson-3');
     const stranger = await newTenant(platform);
     const hidden = await graphql(platform, HEADLINE, { id: 'lesson-3' }, stranger.token);
@@ -93,7 +88,7 @@ describe('the headline query through the gateway', () => {
     expect(invalid.body.errors[0].extensions.fieldErrors[0].field).toBe('kind');
   });
 
-  it('creates through GraphQL mutations with the same rules as REST', async () => {
+  it('creates through GraphQL mutations with the same rules as REST', async ({ platform }) => {
     const caller = await newTenant(platform);
     const key = randomUUID();
     const create = `mutation($key: String!) { createContentItem(idempotencyKey: $key, input: { contentKind: "article", title: "GQL", status: "published" }) { contentId latestVersionNumber } }`;
@@ -106,7 +101,7 @@ describe('the headline query through the gateway', () => {
     expect(conflict.body.errors[0].extensions.code).toBe('content.idempotency_conflict');
   });
 
-  it('reads version bodies only when asked, and answers eligibility on a version just written', async () => {
+  it('reads version bodies only when asked, and answers eligibility on a version just written', async ({ platform }) => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);
     const read = await graphql(platform, `query($id: ID!) { contentVersion(versionId: $id) { versionNumber studentView { blocks { type text order } } releaseEligibility { releaseEligible } } }`, { id: pin.versionId }, caller.token);
@@ -128,7 +123,7 @@ describe('the headline query through the gateway', () => {
     });
   });
 
-  it('serves Apollo Sandbox on GET /graphql', async () => {
+  it('serves Apollo Sandbox on GET /graphql', async ({ platform }) => {
     const response = await fetch(`${platform.url}/graphql`, { headers: { accept: 'text/html' } });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('sandbox');
@@ -136,7 +131,7 @@ describe('the headline query through the gateway', () => {
 });
 
 describe('query shape', () => {
-  it('resolves 100 pinned components with one SQL statement per entity type', async () => {
+  it('resolves 100 pinned components with one SQL statement per entity type', async ({ platform }) => {
     const caller = await newTenant(platform);
     const pins = [];
     for (let index = 0; index < 5; index += 1) pins.push(await eligibleVersion(platform, caller));
@@ -165,7 +160,7 @@ describe('query shape', () => {
     expect(statements).toBe(3);
   });
 
-  it('reads a tree of any depth with one statement per level', async () => {
+  it('reads a tree of any depth with one statement per level', async ({ platform }) => {
     const caller = await newTenant(platform);
     const post = (body: unknown) => http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body });
     await post({ component_id: 'c', kind: 'course' });

@@ -1,36 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { IDEMPOTENCY_RETENTION_DAYS, sweepIdempotencyRecords } from '../../platform/idempotency.ts';
 import { curriculumIdempotency } from '../../subgraphs/curriculum/tables.ts';
-import { curriculumV1, http, newTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import { curriculumV1, http, newTenant, type Caller } from '../kit.ts';
+import { filePlatform, platformTest } from '../platform-test.ts';
 import { kcBody, rowsOf } from '../curriculum/helpers.ts';
 
-let platform: TestPlatform;
-beforeAll(async () => {
-  platform = await startTestPlatform();
-});
-afterAll(async () => {
-  await platform?.close();
-});
+const it = platformTest();
 
 const createKc = (caller: Caller, idempotencyKey: string, body = kcBody()) =>
-  http(platform, 'POST', `${curriculumV1}/kcs`, { token: caller.token, headers: { 'idempotency-key': idempotencyKey }, body });
+  http(filePlatform(), 'POST', `${curriculumV1}/kcs`, { token: caller.token, headers: { 'idempotency-key': idempotencyKey }, body });
 
 /** Moves a tenant's records back in time, as if they had been written that many days ago. */
 async function age(tenantId: string, days: number): Promise<void> {
-  await platform.runtime.database.db.execute(
+  await filePlatform().runtime.database.db.execute(
     sql`update curriculum.idempotency_records set created_at = now() - make_interval(days => ${days}) where tenant_id = ${tenantId}`,
   );
 }
 
 async function recordCount(tenantId: string): Promise<number> {
-  const result = await platform.runtime.database.db.execute(sql`select count(*)::int as n from curriculum.idempotency_records where tenant_id = ${tenantId}`);
+  const result = await filePlatform().runtime.database.db.execute(sql`select count(*)::int as n from curriculum.idempotency_records where tenant_id = ${tenantId}`);
   return Number(rowsOf<{ n: number }>(result)[0].n);
 }
 
 describe(`Idempotency-Key retention (${IDEMPOTENCY_RETENTION_DAYS} days)`, () => {
-  it('replays within the window and refuses a changed request there', async () => {
+  it('replays within the window and refuses a changed request there', async ({ platform }) => {
     const caller = await newTenant(platform);
     const key = randomUUID();
     const first = await createKc(caller, key);
@@ -40,7 +35,7 @@ describe(`Idempotency-Key retention (${IDEMPOTENCY_RETENTION_DAYS} days)`, () =>
     expect((await createKc(caller, key)).body.code).toBe('curriculum:idempotency_conflict');
   });
 
-  it('frees a key past the window: the request runs as new and its answer replaces the old record', async () => {
+  it('frees a key past the window: the request runs as new and its answer replaces the old record', async ({ platform }) => {
     const caller = await newTenant(platform);
     const key = randomUUID();
     const first = await createKc(caller, key);
@@ -53,7 +48,7 @@ describe(`Idempotency-Key retention (${IDEMPOTENCY_RETENTION_DAYS} days)`, () =>
     expect(await recordCount(caller.tenantId)).toBe(1);
   });
 
-  it('the sweep deletes the records past the window and keeps the rest', async () => {
+  it('the sweep deletes the records past the window and keeps the rest', async ({ platform }) => {
     const old = await newTenant(platform);
     const recent = await newTenant(platform);
     await createKc(old, randomUUID());

@@ -18,7 +18,7 @@ export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime
   declareRoute(app, 'interactive-composition', {
     method: 'PUT',
     url: `${TENANT_ROOT}/items/:contentId/interactive-composition`,
-    summary: 'Replace the ordered bindings (rule 9 validation)',
+    summary: 'Replace the ordered bindings: increasing cues inside the video, ordered segments, question refs that resolve',
     params: ItemParams,
     body: CompositionInput,
     handler: async (request) => putComposition(db, await tenantContext(runtime, request), contentIdOf(request), request.body),

@@ -25,6 +25,7 @@ export const MediaInput = z
   .object({
     media_kind: z.enum(MEDIA_KINDS),
     mime_type: z.string().regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i, 'a media type such as image/png'),
+    // eslint-disable-next-line no-control-regex -- a NUL byte in a file name is refused on purpose
     file_name: z.string().trim().min(1).max(255).regex(/^[^/\\\u0000]+$/, 'a file name without path').optional(),
     data_base64: z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64').describe(`The bytes, base64; at most ${MAX_MEDIA_BYTES} bytes decoded`),
   })

@@ -67,7 +67,7 @@ function checkGatePublication(row: ComponentRow, patch: PatchComponentInput, mer
   if (!patch.alpha?.renderer_ref && !patch.alpha?.renderer_kind) {
     missing.push({ field: 'alpha.renderer_ref', message: `publishing a mastery_gate names renderer_ref=${GATE_RENDERER}` });
   }
-  if (missing.length > 0) throw new DomainError('validation_failed', 'A mastery_gate is published per rule 17.', { fieldErrors: missing });
+  if (missing.length > 0) throw new DomainError('validation_failed', 'Publishing a mastery_gate names its exact test_bank version and the QTI test renderer.', { fieldErrors: missing });
 }
 
 /** The pin content must judge for this patch: a changed pin, or any pin being published. */

@@ -50,7 +50,7 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     method: 'PATCH',
     url: `${CURRICULUM_V1}/components/:componentId`,
     summary: 'Change mutable fields, or reparent in isolation (keeps component and edge identity)',
-    description: 'Needs X-Curriculum-If-Match and Idempotency-Key. Publishing a mastery_gate follows rule 17.',
+    description: 'Needs X-Curriculum-If-Match and Idempotency-Key. Publishing a mastery_gate names the exact test_bank target_ref and renderer_ref=renderer:qti-test, and content must report that version serveable and release-eligible.',
     params: ComponentParams,
     body: PatchComponentInput,
     handler: async (request, reply) => {

@@ -16,7 +16,7 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: C
   declareRoute(app, 'kcs', {
     method: 'POST',
     url: `${CURRICULUM_V1}/kcs`,
-    summary: 'Create a registry KC (rule 5); a retry by Idempotency-Key or exact kc_id creates nothing new',
+    summary: 'Create a registry KC (stored_as alpha.knowledge_component, no document_id); a retry by Idempotency-Key or exact kc_id creates nothing new',
     body: CreateKcInput,
     success: { status: 201, description: 'knowledge_component (200 for a retry)' },
     handler: async (request, reply) => {

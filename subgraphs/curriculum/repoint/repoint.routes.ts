@@ -13,7 +13,7 @@ export function repointRoutes(app: FastifyInstance, runtime: PlatformRuntime, de
   declareRoute(app, 'components', {
     method: 'POST',
     url: `${CURRICULUM_V1}/components/:componentId/repoint`,
-    summary: 'Repoint a pin to another exact version of the same content, or attach a first pin (rule 7)',
+    summary: 'Repoint a pin to another exact version of the same content, or attach a first pin',
     params: ComponentParams,
     body: RepointInput,
     success: { status: 201, description: 'component_target_repoint' },
