@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Authenticator } from './auth.ts';
 import { contextFor, type RequestContext } from './context.ts';
 import { DomainError, allProblems, toProblem, type ProblemNamespace } from './errors.ts';
+import { parseInput } from './validation.ts';
 
 /**
  * The HTTP kit every service uses: request and trace ids, one problem+json error handler per
@@ -31,6 +32,7 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
     forceCloseConnections: true,
   });
   app.decorateRequest('traceId', '');
+  app.decorateRequest('ctx', null);
   app.addHook('onRequest', async (request, reply) => {
     const traceparent = request.headers.traceparent;
     const match = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null;
@@ -123,30 +125,70 @@ export async function requestContextOf(auth: Authenticator, request: FastifyRequ
   return contextFor(principal, { requestId: request.id, traceId: request.traceId });
 }
 
+/** How one service scope turns a request into the caller's context (token, tenant path, vendor header). */
+export type RequestContextBuilder = (request: FastifyRequest) => Promise<RequestContext>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    requestContextOf: RequestContextBuilder;
+  }
+}
+
+/** Sets the context builder of a service scope once; every declared route of the scope uses it. */
+export function useRequestContext(app: FastifyInstance, build: RequestContextBuilder): void {
+  app.decorate('requestContextOf', build);
+}
+
 /** JSON Schema of a zod schema for the OpenAPI description. */
-export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
 }
 
-export interface RouteDeclaration {
+/**
+ * What a handler receives: params parsed by the declaration; query and headers checked against
+ * their schemas but handed on as sent, because the service parses its own input (GraphQL shares it).
+ */
+export type RouteRequest<P extends z.ZodType, Q extends z.ZodType> = FastifyRequest<{
+  Params: z.output<P>;
+  Querystring: z.input<Q>;
+  Body: unknown;
+}>;
+
+type AnyParams = z.ZodType<Record<string, string>>;
+type AnyQuery = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
+
+interface RouteShape<P extends z.ZodType, Q extends z.ZodType> {
   method: HTTPMethods;
   url: string;
   summary: string;
   description?: string;
+  /** Documents the request body; the service parses it. */
   body?: z.ZodType;
-  querystring?: z.ZodType;
-  params?: z.ZodType;
+  querystring?: Q;
+  params?: P;
   headers?: z.ZodType;
   /** Documented success status and description. */
   success?: { status: number; description: string };
-  /** No credential needed (descriptor, mint). */
-  public?: boolean;
-  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
-/** Declares a documented route; the schemas only describe, the service validates. */
-export function declareRoute(app: FastifyInstance, tag: string, route: RouteDeclaration): void {
+export type RouteDeclaration<P extends z.ZodType = AnyParams, Q extends z.ZodType = AnyQuery> = RouteShape<P, Q> &
+  (
+    | { public?: false; handler: (request: RouteRequest<P, Q> & { ctx: RequestContext }, reply: FastifyReply) => Promise<unknown> }
+    /** No credential needed (descriptor, mint). */
+    | { public: true; handler: (request: RouteRequest<P, Q>, reply: FastifyReply) => Promise<unknown> }
+  );
+
+/**
+ * Declares a documented route. Before the handler runs, the scope builds the caller's context (so an
+ * unauthenticated call is 401 whatever else it sends), then params, query and headers are parsed by
+ * their schemas with the field errors the services give. Bodies are parsed by the service.
+ */
+export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodType = AnyQuery>(
+  app: FastifyInstance,
+  tag: string,
+  route: RouteDeclaration<P, Q>,
+): void {
   const schema: Record<string, unknown> = {
     summary: route.summary,
     tags: [tag],
@@ -161,7 +203,22 @@ export function declareRoute(app: FastifyInstance, tag: string, route: RouteDecl
       default: { description: 'application/problem+json', $ref: 'problem#' },
     },
   };
-  app.route({ method: route.method, url: route.url, schema, handler: route.handler });
+  const checkShape = (request: FastifyRequest) => {
+    if (route.params) request.params = parseInput(route.params, request.params);
+    if (route.querystring) parseInput(route.querystring, request.query);
+    if (route.headers) parseInput(route.headers, request.headers);
+  };
+  const handler = route.public
+    ? async (request: FastifyRequest, reply: FastifyReply) => {
+        checkShape(request);
+        return route.handler(request as RouteRequest<P, Q>, reply);
+      }
+    : async (request: FastifyRequest, reply: FastifyReply) => {
+        const ctx = await app.requestContextOf(request);
+        checkShape(request);
+        return route.handler(Object.assign(request as RouteRequest<P, Q>, { ctx }), reply);
+      };
+  app.route({ method: route.method, url: route.url, schema, handler });
 }
 
 /** Sends a command's answer: 201 for a creation, 200 with Idempotency-Replayed for a replay. */

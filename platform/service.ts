@@ -8,7 +8,15 @@ import type { PlatformConfig, ServiceName } from './config.ts';
 import type { CursorCodec } from './cursor.ts';
 import type { DatabaseHandle } from './db.ts';
 import { DomainError, type ProblemNamespace } from './errors.ts';
-import { acceptEmptyJsonOnDelete, declareRoute, describeOnlySchemas, installProblemHandlers } from './http.ts';
+import {
+  acceptEmptyJsonOnDelete,
+  declareRoute,
+  describeOnlySchemas,
+  installProblemHandlers,
+  requestContextOf,
+  useRequestContext,
+  type RequestContextBuilder,
+} from './http.ts';
 import { sweepIdempotencyRecords, type IdempotencyTable } from './idempotency.ts';
 
 /** What every service is built from: shared by all services of one process. */
@@ -41,6 +49,8 @@ export interface ServiceDefinition {
   mintResponse(minted: MintedToken): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** The service's Idempotency-Key records, swept past retention while the service runs. */
   idempotency: IdempotencyTable;
+  /** The caller's context on this service's paths; the bearer token alone unless the service says more. */
+  requestContext?: RequestContextBuilder;
 }
 
 /** The mint answer of the snake_case services (content, curriculum). */
@@ -74,6 +84,7 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
   await app.register(
     async (scope) => {
       installProblemHandlers(scope, service.namespace);
+      useRequestContext(scope, service.requestContext ?? ((request) => requestContextOf(runtime.auth, request)));
       acceptEmptyJsonOnDelete(scope);
       scope.addSchema(problemSchema);
       describeOnlySchemas(scope);

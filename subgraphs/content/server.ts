@@ -5,6 +5,7 @@ import { parse } from 'graphql';
 import { contentIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
+import { tenantContext } from './http.ts';
 import { CONTENT_NAMESPACE } from './errors.ts';
 import { contentResolvers } from './resolvers.ts';
 import { itemRoutes } from './items/items.routes.ts';
@@ -41,15 +42,16 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       trustRoutes(app, runtime);
       publishRoutes(app, runtime);
       questionRoutes(app, runtime);
-      kcTagRoutes(app, runtime, deps);
+      kcTagRoutes(app, deps);
       catalogRoutes(app, runtime);
       recordRoutes(app, runtime);
       mediaRoutes(app, runtime);
       referenceRoutes(app, runtime);
-      testServeRoutes(app, runtime, deps);
+      testServeRoutes(app, deps);
       compositionRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
     idempotency: contentIdempotency,
+    requestContext: (request) => tenantContext(runtime, request),
   };
 }

@@ -39,12 +39,12 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
     namespace: CURRICULUM_NAMESPACE,
     schema: buildSubgraphSchema({ typeDefs: parse(CURRICULUM_SDL), resolvers: curriculumResolvers(deps) as never }),
     routes(app) {
-      componentRoutes(app, runtime, deps);
-      kcRoutes(app, runtime, deps);
-      kcGraphRoutes(app, runtime, deps);
-      associationRoutes(app, runtime, deps);
-      repointRoutes(app, runtime, deps);
-      standardsRoutes(app, runtime, deps);
+      componentRoutes(app, deps);
+      kcRoutes(app, deps);
+      kcGraphRoutes(app, deps);
+      associationRoutes(app, deps);
+      repointRoutes(app, deps);
+      standardsRoutes(app, deps);
     },
     mintResponse: snakeCaseMintResponse,
     idempotency: curriculumIdempotency,

@@ -7,6 +7,7 @@ import { DEMO_TENANT } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { contextFor } from '../../platform/context.ts';
 import type { PlatformRuntime, ServiceDefinition } from '../../platform/service.ts';
+import { eventsContext } from './http.ts';
 import { EVENTS_NAMESPACE } from './errors.ts';
 import { sourceRoutes } from './sources/sources.routes.ts';
 import { eventRoutes } from './learning/events.routes.ts';
@@ -43,9 +44,9 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
     schema: buildSubgraphSchema({ typeDefs: parse(EVENTS_SDL), resolvers: eventsResolvers(runtime, reads) as never }),
     routes(app) {
       sourceRoutes(app, runtime);
-      eventRoutes(app, runtime, reads);
+      eventRoutes(app, reads);
       importRoutes(app, runtime);
-      momentRoutes(app, runtime, reads);
+      momentRoutes(app, reads);
     },
     async mintResponse(minted) {
       const principal = await runtime.auth.authenticate(`Bearer ${minted.token}`);
@@ -59,5 +60,6 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
       };
     },
     idempotency: eventsIdempotency,
+    requestContext: (request) => eventsContext(runtime, request),
   };
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEMO_TENANT, requireAccess } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { DomainError, registerProblems } from '../../platform/errors.ts';
-import { declareRoute, installProblemHandlers, requestContextOf } from '../../platform/http.ts';
+import { declareRoute, installProblemHandlers, requestContextOf, useRequestContext } from '../../platform/http.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 import { parseInput } from '../../platform/validation.ts';
 import { persons } from './tables.ts';
@@ -58,15 +58,16 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
   await app.register(
     async (scope) => {
       installProblemHandlers(scope, NAMESPACE);
+      useRequestContext(scope, (request) => requestContextOf(runtime.auth, request));
       declareRoute(scope, 'people (stand-in)', {
         method: 'GET',
         url: '/people/:personId',
         summary: 'A person of the caller tenant',
         params: z.object({ personId: z.string() }),
         handler: async (request) => {
-          const ctx = await requestContextOf(runtime.auth, request);
+          const { ctx } = request;
           requireAccess(ctx.principal, READ, 'read people');
-          const { personId } = request.params as { personId: string };
+          const { personId } = request.params;
           const [row] = await db.select().from(persons).where(and(eq(persons.tenantId, ctx.tenantId), eq(persons.personId, personId)));
           if (!row) throw new DomainError('people:not_found', `No person ${personId} in this tenant.`);
           return present(row);
@@ -79,7 +80,7 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
         body: PersonInput,
         success: { status: 201, description: 'person' },
         handler: async (request, reply) => {
-          const ctx = await requestContextOf(runtime.auth, request);
+          const { ctx } = request;
           requireAccess(ctx.principal, REGISTER, 'register people');
           const input = parseInput(PersonInput, request.body);
           const [row] = await db

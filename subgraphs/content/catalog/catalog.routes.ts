@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import { FacetAssignmentInput, FacetInput, assignFacet, defineFacet, listAssignments, listFacets } from './catalog.service.ts';
 
 export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
@@ -11,7 +11,7 @@ export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     url: `${TENANT_ROOT}/catalog-facets`,
     summary: "The tenant's catalog facet definitions",
     params: TenantParams,
-    handler: async (request) => listFacets(db, await tenantContext(runtime, request)),
+    handler: async (request) => listFacets(db, request.ctx),
   });
   declareRoute(app, 'catalog', {
     method: 'POST',
@@ -20,14 +20,14 @@ export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     params: TenantParams,
     body: FacetInput,
     success: { status: 201, description: 'content_catalog_facet' },
-    handler: async (request, reply) => reply.code(201).send(await defineFacet(db, await tenantContext(runtime, request), request.body)),
+    handler: async (request, reply) => reply.code(201).send(await defineFacet(db, request.ctx, request.body)),
   });
   declareRoute(app, 'catalog', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/catalog-facets`,
     summary: 'Facet assignments of an item, with provenance',
     params: ItemParams,
-    handler: async (request) => listAssignments(db, await tenantContext(runtime, request), (request.params as { contentId: string }).contentId),
+    handler: async (request) => listAssignments(db, request.ctx, request.params.contentId),
   });
   declareRoute(app, 'catalog', {
     method: 'POST',
@@ -37,8 +37,8 @@ export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     body: FacetAssignmentInput,
     success: { status: 201, description: 'content_catalog_facet_assignment (200 when the same value was already assigned)' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId } = request.params as { contentId: string };
+      const { ctx } = request;
+      const { contentId } = request.params;
       return sendCommandResult(reply, await assignFacet(db, ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
     },
   });

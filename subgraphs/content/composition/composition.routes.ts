@@ -1,18 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { CompositionInput, getComposition, putComposition } from './composition.service.ts';
 
 export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
-  const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
   declareRoute(app, 'interactive-composition', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/interactive-composition`,
     summary: 'The ordered question bindings of an interactive item',
     params: ItemParams,
-    handler: async (request) => getComposition(db, await tenantContext(runtime, request), contentIdOf(request)),
+    handler: async (request) => getComposition(db, request.ctx, request.params.contentId),
   });
   declareRoute(app, 'interactive-composition', {
     method: 'PUT',
@@ -20,6 +19,6 @@ export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime
     summary: 'Replace the ordered bindings (rule 9 validation)',
     params: ItemParams,
     body: CompositionInput,
-    handler: async (request) => putComposition(db, await tenantContext(runtime, request), contentIdOf(request), request.body),
+    handler: async (request) => putComposition(db, request.ctx, request.params.contentId, request.body),
   });
 }

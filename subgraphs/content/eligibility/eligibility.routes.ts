@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute } from '../../../platform/http.ts';
-import { TENANT_ROOT, VersionParams, tenantContext } from '../http.ts';
+import { TENANT_ROOT, VersionParams } from '../http.ts';
 import { EligibilityQuery, readReleaseEligibility } from './eligibility.service.ts';
 
 export function eligibilityRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
@@ -13,8 +13,8 @@ export function eligibilityRoutes(app: FastifyInstance, runtime: PlatformRuntime
     params: VersionParams,
     querystring: EligibilityQuery,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId, versionId } = request.params as { contentId: string; versionId: string };
+      const { ctx } = request;
+      const { contentId, versionId } = request.params;
       return readReleaseEligibility(db, ctx, contentId, versionId, request.query);
     },
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import { CreateItemInput, ListItemsQuery, PatchItemInput, createItem, getItem, listItems, patchItem } from './items.service.ts';
 import { getBlueprint } from '../blueprints/blueprint.service.ts';
 import type { ContentDeps } from '../deps.ts';
@@ -16,7 +16,7 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     body: CreateItemInput,
     success: { status: 201, description: 'content_item; an identical replay answers 200 with Idempotency-Replayed: true' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
+      const { ctx } = request;
       const result = await createItem(db, ctx, request.body, headerOf(request, 'idempotency-key'));
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
@@ -27,8 +27,8 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     summary: 'Read a content item; the ETag header feeds If-Match',
     params: ItemParams,
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const item = await getItem(db, ctx, (request.params as { contentId: string }).contentId);
+      const { ctx } = request;
+      const item = await getItem(db, ctx, request.params.contentId);
       return reply.header('etag', item.etag).send(item);
     },
   });
@@ -39,8 +39,8 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     params: ItemParams,
     body: PatchItemInput,
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const item = await patchItem(db, ctx, (request.params as { contentId: string }).contentId, request.body, headerOf(request, 'if-match'));
+      const { ctx } = request;
+      const item = await patchItem(db, ctx, request.params.contentId, request.body, headerOf(request, 'if-match'));
       return reply.header('etag', item.etag).send(item);
     },
   });
@@ -51,7 +51,7 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     params: TenantParams,
     querystring: ListItemsQuery,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
+      const { ctx } = request;
       return listItems(deps, ctx, request.query);
     },
   });
@@ -61,8 +61,8 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     summary: 'The seven blueprint fields of a test_spec, with spec_id',
     params: ItemParams,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      return getBlueprint(db, ctx, (request.params as { contentId: string }).contentId);
+      const { ctx } = request;
+      return getBlueprint(db, ctx, request.params.contentId);
     },
   });
 }

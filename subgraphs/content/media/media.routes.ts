@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { MediaInput, listMedia, readMediaBytes, uploadMedia } from './media.service.ts';
 
 export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
@@ -13,7 +13,7 @@ export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     url: `${TENANT_ROOT}/items/:contentId/media`,
     summary: 'Media assets of an item, each with its authenticated delivery_url',
     params: ItemParams,
-    handler: async (request) => listMedia(db, contentRoot(), await tenantContext(runtime, request), (request.params as { contentId: string }).contentId),
+    handler: async (request) => listMedia(db, contentRoot(), request.ctx, request.params.contentId),
   });
   declareRoute(app, 'media', {
     method: 'POST',
@@ -23,8 +23,8 @@ export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     body: MediaInput,
     success: { status: 201, description: 'media_asset' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId } = request.params as { contentId: string };
+      const { ctx } = request;
+      const { contentId } = request.params;
       return sendCommandResult(reply, await uploadMedia(db, contentRoot(), ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
     },
   });
@@ -35,8 +35,8 @@ export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     params: ItemParams.extend({ mediaId: z.string() }),
     success: { status: 200, description: 'media bytes' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId, mediaId } = request.params as { contentId: string; mediaId: string };
+      const { ctx } = request;
+      const { contentId, mediaId } = request.params;
       const media = await readMediaBytes(db, ctx, contentId, mediaId);
       return reply
         .header('content-type', media.mimeType)

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { PublishInput, publishVersion } from './publish.service.ts';
 
 export function publishRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
@@ -14,8 +14,8 @@ export function publishRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     body: PublishInput,
     success: { status: 201, description: 'content_publication; an already published version answers 200 with the first publication' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId } = request.params as { contentId: string };
+      const { ctx } = request;
+      const { contentId } = request.params;
       return sendCommandResult(reply, await publishVersion(db, ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
     },
   });

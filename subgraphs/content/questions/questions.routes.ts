@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import {
   AnswerSlotsQuery, ComponentsQuery, StudentViewQuery, VersionQuery,
   listAnswerKeys, listAnswerSlots, listAssessmentComponents, listScoringPlan, readStudentView,
@@ -24,8 +24,8 @@ export function questionRoutes(app: FastifyInstance, runtime: PlatformRuntime): 
       params: ItemParams,
       querystring,
       handler: async (request) => {
-        const ctx = await tenantContext(runtime, request);
-        return read(db, ctx, (request.params as { contentId: string }).contentId, request.query);
+        const { ctx } = request;
+        return read(db, ctx, request.params.contentId, request.query);
       },
     });
   }

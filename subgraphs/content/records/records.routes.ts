@@ -1,20 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import {
   ExternalLinkInput, TrustStatusQuery, getExternalLink, listCurriculumLinks, listPolicies, listTrustStatus, putExternalLink, readEffectiveness,
 } from './records.service.ts';
 
 export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
-  const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
   declareRoute(app, 'external-link', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/external-link`,
     summary: 'The governed external link of an external_link item',
     params: ItemParams,
-    handler: async (request) => getExternalLink(db, await tenantContext(runtime, request), contentIdOf(request)),
+    handler: async (request) => getExternalLink(db, request.ctx, request.params.contentId),
   });
   declareRoute(app, 'external-link', {
     method: 'POST',
@@ -24,7 +23,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     body: ExternalLinkInput,
     success: { status: 201, description: 'external_link (200 when replaced)' },
     handler: async (request, reply) => {
-      const result = await putExternalLink(db, await tenantContext(runtime, request), contentIdOf(request), request.body);
+      const result = await putExternalLink(db, request.ctx, request.params.contentId, request.body);
       return sendCommandResult(reply, { ...result, replayed: false });
     },
   });
@@ -33,21 +32,21 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     url: `${TENANT_ROOT}/items/:contentId/curriculum-links`,
     summary: 'Frozen read-only archive of legacy curriculum links',
     params: ItemParams,
-    handler: async (request) => listCurriculumLinks(db, await tenantContext(runtime, request), contentIdOf(request)),
+    handler: async (request) => listCurriculumLinks(db, request.ctx, request.params.contentId),
   });
   declareRoute(app, 'effectiveness', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/effectiveness`,
     summary: 'Derived, read-only effectiveness status',
     params: ItemParams,
-    handler: async (request) => readEffectiveness(db, await tenantContext(runtime, request), contentIdOf(request)),
+    handler: async (request) => readEffectiveness(db, request.ctx, request.params.contentId),
   });
   declareRoute(app, 'policies', {
     method: 'GET',
     url: `${TENANT_ROOT}/policies`,
     summary: 'Provisioned tenant policy rows (read projection)',
     params: TenantParams,
-    handler: async (request) => listPolicies(db, await tenantContext(runtime, request)),
+    handler: async (request) => listPolicies(db, request.ctx),
   });
   declareRoute(app, 'trust', {
     method: 'GET',
@@ -55,6 +54,6 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     summary: 'Current trust of exact versions, filterable by trust_status',
     params: TenantParams,
     querystring: TrustStatusQuery,
-    handler: async (request) => listTrustStatus(db, runtime.cursors, await tenantContext(runtime, request), request.query),
+    handler: async (request) => listTrustStatus(db, runtime.cursors, request.ctx, request.query),
   });
 }

@@ -2,21 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { VersionQuery } from '../questions/questions.service.ts';
 import { ReferenceInput, ReferencesQuery, createReference, listReferences, retireReference } from './references.service.ts';
 import { readBankMembers } from './bank-members.service.ts';
 
 export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
-  const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
   declareRoute(app, 'references', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/references`,
     summary: 'References of an item, active and retired (the audit)',
     params: ItemParams,
     querystring: ReferencesQuery,
-    handler: async (request) => listReferences(db, await tenantContext(runtime, request), contentIdOf(request), request.query),
+    handler: async (request) => listReferences(db, request.ctx, request.params.contentId, request.query),
   });
   declareRoute(app, 'references', {
     method: 'POST',
@@ -26,8 +25,8 @@ export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime):
     body: ReferenceInput,
     success: { status: 201, description: 'content_reference' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      return sendCommandResult(reply, await createReference(db, ctx, contentIdOf(request), request.body, headerOf(request, 'idempotency-key')));
+      const { ctx } = request;
+      return sendCommandResult(reply, await createReference(db, ctx, request.params.contentId, request.body, headerOf(request, 'idempotency-key')));
     },
   });
   declareRoute(app, 'references', {
@@ -36,8 +35,8 @@ export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime):
     summary: 'Soft-retire a reference; the row stays as the audit',
     params: ItemParams.extend({ referenceId: z.string() }),
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      return retireReference(db, ctx, contentIdOf(request), (request.params as { referenceId: string }).referenceId);
+      const { ctx } = request;
+      return retireReference(db, ctx, request.params.contentId, request.params.referenceId);
     },
   });
   declareRoute(app, 'bank-members', {
@@ -46,6 +45,6 @@ export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime):
     summary: 'bank_member rows of an exact bank version in graph order and multiplicity, with readiness counts',
     params: ItemParams,
     querystring: VersionQuery,
-    handler: async (request) => readBankMembers(db, await tenantContext(runtime, request), contentIdOf(request), request.query),
+    handler: async (request) => readBankMembers(db, request.ctx, request.params.contentId, request.query),
   });
 }

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute } from '../../../platform/http.ts';
-import { TENANT_ROOT, TenantParams, VersionParams, tenantContext } from '../http.ts';
+import { TENANT_ROOT, TenantParams, VersionParams } from '../http.ts';
 import type { ContentDeps } from '../deps.ts';
 import { TestServeAuthorizationInput, TestServeEligibilityQuery, authorizeTestServe, readTestServeEligibility } from './test-serve.service.ts';
 
-export function testServeRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+export function testServeRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'test-serve', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId/test-serve-eligibility`,
@@ -13,8 +12,8 @@ export function testServeRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     params: VersionParams,
     querystring: TestServeEligibilityQuery,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId, versionId } = request.params as { contentId: string; versionId: string };
+      const { ctx } = request;
+      const { contentId, versionId } = request.params;
       return readTestServeEligibility(deps, ctx, contentId, versionId, request.query);
     },
   });
@@ -25,6 +24,6 @@ export function testServeRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     params: TenantParams,
     body: TestServeAuthorizationInput,
     success: { status: 201, description: 'content_test_serve_authorization' },
-    handler: async (request, reply) => reply.code(201).send(await authorizeTestServe(deps, await tenantContext(runtime, request), request.body)),
+    handler: async (request, reply) => reply.code(201).send(await authorizeTestServe(deps, request.ctx, request.body)),
   });
 }

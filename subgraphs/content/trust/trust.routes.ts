@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, VersionParams, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT, VersionParams } from '../http.ts';
 import { QcDecisionInput, TrustQuery, readTrust, recordQcDecision } from './trust.service.ts';
 
 export function trustRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
@@ -13,8 +13,8 @@ export function trustRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     params: ItemParams,
     querystring: TrustQuery,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      return readTrust(db, ctx, (request.params as { contentId: string }).contentId, request.query);
+      const { ctx } = request;
+      return readTrust(db, ctx, request.params.contentId, request.query);
     },
   });
   declareRoute(app, 'trust', {
@@ -26,8 +26,8 @@ export function trustRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     body: QcDecisionInput,
     success: { status: 201, description: 'content_trust_evidence row' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId, versionId } = request.params as { contentId: string; versionId: string };
+      const { ctx } = request;
+      const { contentId, versionId } = request.params;
       return sendCommandResult(reply, await recordQcDecision(db, ctx, contentId, versionId, request.body, headerOf(request, 'idempotency-key')));
     },
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, VersionParams, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT, VersionParams } from '../http.ts';
 import { AppendVersionInput, ListVersionsQuery, appendVersion, getVersion, listVersions } from './versions.service.ts';
 
 export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
@@ -14,8 +14,8 @@ export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     body: AppendVersionInput,
     success: { status: 201, description: 'content_version' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId } = request.params as { contentId: string };
+      const { ctx } = request;
+      const { contentId } = request.params;
       return sendCommandResult(reply, await appendVersion(db, ctx, contentId, request.body, headerOf(request, 'idempotency-key')));
     },
   });
@@ -26,8 +26,8 @@ export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     params: ItemParams,
     querystring: ListVersionsQuery,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId } = request.params as { contentId: string };
+      const { ctx } = request;
+      const { contentId } = request.params;
       return listVersions(db, runtime.cursors, ctx, contentId, request.query);
     },
   });
@@ -37,8 +37,8 @@ export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     summary: 'Read one exact version',
     params: VersionParams,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId, versionId } = request.params as { contentId: string; versionId: string };
+      const { ctx } = request;
+      const { contentId, versionId } = request.params;
       return getVersion(db, ctx, contentId, versionId);
     },
   });

@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
 import { createAssociation, getAssociation, listAssociations, patchAssociation, type AssociationDeps } from './associations.service.ts';
 
 const AssociationParams = z.object({ associationId: z.string().min(1) });
 
-export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: AssociationDeps): void {
-  const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
-  const idOf = (request: { params: unknown }) => (request.params as { associationId: string }).associationId;
+export function associationRoutes(app: FastifyInstance, deps: AssociationDeps): void {
   declareRoute(app, 'associations', {
     method: 'POST',
     url: `${CURRICULUM_V1}/associations`,
@@ -18,7 +15,7 @@ export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime
     body: CreateAssociationInput,
     success: { status: 201, description: 'curriculum_association (200 when it already exists)' },
     handler: async (request, reply) => {
-      const result = await createAssociation(deps, await ctxOf(request), request.body, headerOf(request, 'idempotency-key'));
+      const result = await createAssociation(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'));
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -27,7 +24,7 @@ export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime
     url: `${CURRICULUM_V1}/associations`,
     summary: 'List associations',
     querystring: ListAssociationsQuery,
-    handler: async (request) => listAssociations(deps, await ctxOf(request), request.query),
+    handler: async (request) => listAssociations(deps, request.ctx, request.query),
   });
   declareRoute(app, 'associations', {
     method: 'GET',
@@ -35,7 +32,7 @@ export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime
     summary: 'Read an association with its sequence_number; the ETag feeds X-Curriculum-If-Match',
     params: AssociationParams,
     handler: async (request, reply) => {
-      const association = await getAssociation(deps, await ctxOf(request), idOf(request));
+      const association = await getAssociation(deps, request.ctx, request.params.associationId);
       return reply.header('etag', association.etag).send(association);
     },
   });
@@ -46,7 +43,7 @@ export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime
     params: AssociationParams,
     body: PatchAssociationInput,
     handler: async (request, reply) => {
-      const result = await patchAssociation(deps, await ctxOf(request), idOf(request), request.body, {
+      const result = await patchAssociation(deps, request.ctx, request.params.associationId, request.body, {
         ifMatch: headerOf(request, 'x-curriculum-if-match'),
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
 import { createComponent, getComponent, listComponents, readTree, type CurriculumDeps } from './components.service.ts';
@@ -11,7 +10,7 @@ import { patchComponent, retireComponent } from './component-edits.service.ts';
 const ComponentParams = z.object({ componentId: z.string().min(1) });
 const CourseParams = z.object({ courseId: z.string().min(1) });
 
-export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
+export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'components', {
     method: 'POST',
     url: `${CURRICULUM_V1}/components`,
@@ -19,7 +18,7 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     body: ComponentInput,
     success: { status: 201, description: 'curriculum_component (200 when unchanged or reactivated)' },
     handler: async (request, reply) => {
-      const result = await createComponent(deps, await requestContextOf(runtime.auth, request), request.body);
+      const result = await createComponent(deps, request.ctx, request.body);
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -28,7 +27,7 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     url: `${CURRICULUM_V1}/components`,
     summary: 'List components',
     querystring: ListComponentsQuery,
-    handler: async (request) => listComponents(deps, await requestContextOf(runtime.auth, request), request.query),
+    handler: async (request) => listComponents(deps, request.ctx, request.query),
   });
   declareRoute(app, 'components', {
     method: 'GET',
@@ -36,8 +35,8 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     summary: 'Read a component; the ETag feeds X-Curriculum-If-Match',
     params: ComponentParams,
     handler: async (request, reply) => {
-      const ctx = await requestContextOf(runtime.auth, request);
-      const component = await getComponent(deps, ctx, (request.params as { componentId: string }).componentId);
+      const { ctx } = request;
+      const component = await getComponent(deps, ctx, request.params.componentId);
       return reply.header('etag', component.etag).send(component);
     },
   });
@@ -53,8 +52,8 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     params: ComponentParams,
     body: PatchComponentInput,
     handler: async (request, reply) => {
-      const ctx = await requestContextOf(runtime.auth, request);
-      const result = await patchComponent(deps, ctx, (request.params as { componentId: string }).componentId, request.body, writeHeaders(request));
+      const { ctx } = request;
+      const result = await patchComponent(deps, ctx, request.params.componentId, request.body, writeHeaders(request));
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -64,8 +63,8 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     summary: 'Soft-retire a component; its incident isChildOf associations retire with it',
     params: ComponentParams,
     handler: async (request, reply) => {
-      const ctx = await requestContextOf(runtime.auth, request);
-      const result = await retireComponent(deps, ctx, (request.params as { componentId: string }).componentId, writeHeaders(request));
+      const { ctx } = request;
+      const result = await retireComponent(deps, ctx, request.params.componentId, writeHeaders(request));
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -76,7 +75,7 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     params: ComponentParams,
     querystring: TreeQuery,
     handler: async (request) =>
-      readTree(deps, await requestContextOf(runtime.auth, request), (request.params as { componentId: string }).componentId, request.query),
+      readTree(deps, request.ctx, request.params.componentId, request.query),
   });
   declareRoute(app, 'components', {
     method: 'GET',
@@ -85,7 +84,7 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     params: CourseParams,
     querystring: TreeQuery,
     handler: async (request) =>
-      readTree(deps, await requestContextOf(runtime.auth, request), (request.params as { courseId: string }).courseId, request.query, {
+      readTree(deps, request.ctx, request.params.courseId, request.query, {
         courseRootOnly: true,
       }),
   });

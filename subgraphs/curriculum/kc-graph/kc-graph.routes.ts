@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { KcDeps } from '../kcs/kcs.service.ts';
 import {
@@ -27,8 +26,7 @@ import { createRelation, getRelation, listRelations, retireRelation } from './kc
 
 const EdgeParams = z.object({ id: z.string().min(1) });
 
-export function kcGraphRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: KcDeps): void {
-  const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
+export function kcGraphRoutes(app: FastifyInstance, deps: KcDeps): void {
   const collections = [
     { path: 'kc-prerequisites', tag: 'kc prerequisites', body: CreatePrerequisiteInput, query: ListPrerequisitesQuery, create: createPrerequisite, list: listPrerequisites, what: 'one acyclic prerequisite edge between active KCs' },
     { path: 'kc-relations', tag: 'kc relations', body: CreateRelationInput, query: ListRelationsQuery, create: createRelation, list: listRelations, what: 'one typed relation (not a prerequisite) between active KCs' },
@@ -43,14 +41,14 @@ export function kcGraphRoutes(app: FastifyInstance, runtime: PlatformRuntime, de
       body: collection.body,
       success: { status: 201, description: collection.path },
       handler: async (request, reply) =>
-        sendCommandResult(reply, await collection.create(deps, await ctxOf(request), request.body, headerOf(request, 'idempotency-key'))),
+        sendCommandResult(reply, await collection.create(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'))),
     });
     declareRoute(app, collection.tag, {
       method: 'GET',
       url: `${CURRICULUM_V1}/${collection.path}`,
       summary: `List active ${collection.path}`,
       querystring: collection.query,
-      handler: async (request) => collection.list(deps, await ctxOf(request), request.query),
+      handler: async (request) => collection.list(deps, request.ctx, request.query),
     });
   }
   // Edges can be retired, so a KC can leave the graph before it is retired itself.
@@ -59,20 +57,19 @@ export function kcGraphRoutes(app: FastifyInstance, runtime: PlatformRuntime, de
     { path: 'kc-relations', tag: 'kc relations', get: getRelation, retire: retireRelation },
   ] as const;
   for (const edge of edges) {
-    const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
     declareRoute(app, edge.tag, {
       method: 'GET',
       url: `${CURRICULUM_V1}/${edge.path}/:id`,
       summary: `Read one of ${edge.path} (retired ones too)`,
       params: EdgeParams,
-      handler: async (request) => edge.get(deps, await ctxOf(request), idOf(request)),
+      handler: async (request) => edge.get(deps, request.ctx, request.params.id),
     });
     declareRoute(app, edge.tag, {
       method: 'DELETE',
       url: `${CURRICULUM_V1}/${edge.path}/:id`,
       summary: `Retire one of ${edge.path}; retiring a retired one answers it unchanged`,
       params: EdgeParams,
-      handler: async (request, reply) => sendCommandResult(reply, await edge.retire(deps, await ctxOf(request), idOf(request), headerOf(request, 'idempotency-key'))),
+      handler: async (request, reply) => sendCommandResult(reply, await edge.retire(deps, request.ctx, request.params.id, headerOf(request, 'idempotency-key'))),
     });
   }
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
 import { appendKcVersion, createKc, getKc, getKcVersion, listKcVersions, listKcs, publishKc, retireKc, type KcDeps } from './kcs.service.ts';
@@ -9,9 +8,7 @@ import { appendKcVersion, createKc, getKc, getKcVersion, listKcVersions, listKcs
 const KcParams = z.object({ kcId: z.string().min(1) });
 const KcVersionParams = z.object({ kcId: z.string().min(1), versionId: z.string().min(1) });
 
-export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: KcDeps): void {
-  const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
-  const kcIdOf = (request: { params: unknown }) => (request.params as { kcId: string }).kcId;
+export function kcRoutes(app: FastifyInstance, deps: KcDeps): void {
   declareRoute(app, 'kcs', {
     method: 'POST',
     url: `${CURRICULUM_V1}/kcs`,
@@ -19,7 +16,7 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: K
     body: CreateKcInput,
     success: { status: 201, description: 'knowledge_component (200 for a retry)' },
     handler: async (request, reply) => {
-      const result = await createKc(deps, await ctxOf(request), request.body, headerOf(request, 'idempotency-key'));
+      const result = await createKc(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'));
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -28,7 +25,7 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: K
     url: `${CURRICULUM_V1}/kcs`,
     summary: 'List registry KCs',
     querystring: ListKcsQuery,
-    handler: async (request) => listKcs(deps, await ctxOf(request), request.query),
+    handler: async (request) => listKcs(deps, request.ctx, request.query),
   });
   declareRoute(app, 'kcs', {
     method: 'GET',
@@ -36,7 +33,7 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: K
     summary: 'Read a KC with its current version; the ETag feeds If-Match',
     params: KcParams,
     handler: async (request, reply) => {
-      const kc = await getKc(deps, await ctxOf(request), kcIdOf(request));
+      const kc = await getKc(deps, request.ctx, request.params.kcId);
       return reply.header('etag', kc.etag).send(kc);
     },
   });
@@ -47,7 +44,7 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: K
     params: KcParams,
     body: PublishKcInput,
     handler: async (request, reply) => {
-      const result = await publishKc(deps, await ctxOf(request), kcIdOf(request), request.body, {
+      const result = await publishKc(deps, request.ctx, request.params.kcId, request.body, {
         ifMatch: headerOf(request, 'if-match'),
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });
@@ -60,7 +57,7 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: K
     summary: 'Soft-retire a KC; refused while any reference is active',
     params: KcParams,
     handler: async (request, reply) => {
-      const result = await retireKc(deps, await ctxOf(request), kcIdOf(request), {
+      const result = await retireKc(deps, request.ctx, request.params.kcId, {
         ifMatch: headerOf(request, 'if-match'),
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });
@@ -73,7 +70,7 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: K
     summary: 'The KC versions in version-number order',
     params: KcParams,
     querystring: PageQuery,
-    handler: async (request) => listKcVersions(deps, await ctxOf(request), kcIdOf(request), request.query),
+    handler: async (request) => listKcVersions(deps, request.ctx, request.params.kcId, request.query),
   });
   declareRoute(app, 'kcs', {
     method: 'POST',
@@ -83,7 +80,7 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: K
     body: AppendKcVersionInput,
     success: { status: 201, description: 'knowledge_component_version' },
     handler: async (request, reply) =>
-      sendCommandResult(reply, await appendKcVersion(deps, await ctxOf(request), kcIdOf(request), request.body ?? {}, headerOf(request, 'idempotency-key'))),
+      sendCommandResult(reply, await appendKcVersion(deps, request.ctx, request.params.kcId, request.body ?? {}, headerOf(request, 'idempotency-key'))),
   });
   declareRoute(app, 'kcs', {
     method: 'GET',
@@ -91,8 +88,8 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: K
     summary: 'Read one exact KC version',
     params: KcVersionParams,
     handler: async (request) => {
-      const params = request.params as { kcId: string; versionId: string };
-      return getKcVersion(deps, await ctxOf(request), params.kcId, params.versionId);
+      const params = request.params;
+      return getKcVersion(deps, request.ctx, params.kcId, params.versionId);
     },
   });
 }

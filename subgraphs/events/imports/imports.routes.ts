@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
-import { eventsContext } from '../http.ts';
 import { SourceImportInput, runSourceImport } from './imports.service.ts';
 
 export function importRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
@@ -13,6 +12,6 @@ export function importRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     body: SourceImportInput,
     success: { status: 200, description: 'acceptedCount, materializedCount, import.status and links to the readable rows' },
     handler: async (request, reply) =>
-      sendCommandResult(reply, await runSourceImport(runtime.database.db, await eventsContext(runtime, request), request.body, headerOf(request, 'idempotency-key'))),
+      sendCommandResult(reply, await runSourceImport(runtime.database.db, request.ctx, request.body, headerOf(request, 'idempotency-key'))),
   });
 }

@@ -2,13 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../../platform/errors.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
-import { eventsContext } from '../http.ts';
 import { ListEventsQuery, RecordEventsInput, getEvent, listEvents, recordEvents, refusePreconditions, type EventReads } from './events.service.ts';
 
 const EventParams = z.object({ eventId: z.string() });
 
-export function eventRoutes(app: FastifyInstance, runtime: PlatformRuntime, reads: EventReads): void {
+export function eventRoutes(app: FastifyInstance, reads: EventReads): void {
   declareRoute(app, 'events', {
     method: 'POST',
     url: '/events',
@@ -17,7 +15,7 @@ export function eventRoutes(app: FastifyInstance, runtime: PlatformRuntime, read
     body: RecordEventsInput,
     success: { status: 202, description: '{data: [accepted event projections]}; an identical replay answers 202 with Idempotency-Replayed: true' },
     handler: async (request, reply) => {
-      const ctx = await eventsContext(runtime, request);
+      const { ctx } = request;
       refusePreconditions(request.headers);
       const result = await recordEvents(reads.db, ctx, request.body, headerOf(request, 'idempotency-key'));
       return sendCommandResult(reply, result, { createdStatus: 202, status: 202 });
@@ -28,14 +26,14 @@ export function eventRoutes(app: FastifyInstance, runtime: PlatformRuntime, read
     url: '/events',
     summary: 'List events in commit order; poll with modifiedSince and drain the cursors',
     querystring: ListEventsQuery,
-    handler: async (request) => listEvents(reads, await eventsContext(runtime, request), request.query),
+    handler: async (request) => listEvents(reads, request.ctx, request.query),
   });
   declareRoute(app, 'events', {
     method: 'GET',
     url: '/events/:eventId',
     summary: 'Read one event',
     params: EventParams,
-    handler: async (request) => getEvent(reads, await eventsContext(runtime, request), (request.params as { eventId: string }).eventId),
+    handler: async (request) => getEvent(reads, request.ctx, request.params.eventId),
   });
   for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
     declareRoute(app, 'events', {
@@ -44,7 +42,6 @@ export function eventRoutes(app: FastifyInstance, runtime: PlatformRuntime, read
       summary: 'Events are immutable: refused',
       params: EventParams,
       handler: async (request) => {
-        await eventsContext(runtime, request);
         refusePreconditions(request.headers);
         throw new DomainError('method_not_allowed', 'Events are immutable: no update and no delete.');
       },

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
-import { eventsContext } from '../http.ts';
 import type { EventReads } from '../learning/events.service.ts';
 import {
   ListAttendanceQuery,
@@ -13,13 +11,13 @@ import {
   listDisciplineEvents,
 } from './moments.service.ts';
 
-export function momentRoutes(app: FastifyInstance, runtime: PlatformRuntime, reads: EventReads): void {
+export function momentRoutes(app: FastifyInstance, reads: EventReads): void {
   declareRoute(app, 'attendance-events', {
     method: 'GET',
     url: '/attendance-events',
     summary: 'List attendance moments (read-only; from/to at date grain)',
     querystring: ListAttendanceQuery,
-    handler: async (request) => listAttendanceEvents(reads, await eventsContext(runtime, request), request.query),
+    handler: async (request) => listAttendanceEvents(reads, request.ctx, request.query),
   });
   declareRoute(app, 'attendance-events', {
     method: 'GET',
@@ -27,14 +25,14 @@ export function momentRoutes(app: FastifyInstance, runtime: PlatformRuntime, rea
     summary: 'Read one attendance moment',
     params: z.object({ attendanceEventId: z.string() }),
     handler: async (request) =>
-      getAttendanceEvent(reads, await eventsContext(runtime, request), (request.params as { attendanceEventId: string }).attendanceEventId),
+      getAttendanceEvent(reads, request.ctx, request.params.attendanceEventId),
   });
   declareRoute(app, 'discipline-events', {
     method: 'GET',
     url: '/discipline-events',
     summary: 'List discipline moments (read-only; from/to at date grain)',
     querystring: ListDisciplineQuery,
-    handler: async (request) => listDisciplineEvents(reads, await eventsContext(runtime, request), request.query),
+    handler: async (request) => listDisciplineEvents(reads, request.ctx, request.query),
   });
   declareRoute(app, 'discipline-events', {
     method: 'GET',
@@ -42,6 +40,6 @@ export function momentRoutes(app: FastifyInstance, runtime: PlatformRuntime, rea
     summary: 'Read one discipline moment',
     params: z.object({ disciplineEventId: z.string() }),
     handler: async (request) =>
-      getDisciplineEvent(reads, await eventsContext(runtime, request), (request.params as { disciplineEventId: string }).disciplineEventId),
+      getDisciplineEvent(reads, request.ctx, request.params.disciplineEventId),
   });
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
-import { eventsContext } from '../http.ts';
 import { ListSourcesQuery, RegisterSourceInput, getSource, listSources, registerSource } from './sources.service.ts';
 
 export function sourceRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
@@ -13,20 +12,20 @@ export function sourceRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     summary: 'Register an activity source (create-or-replay on sourceIri)',
     body: RegisterSourceInput,
     success: { status: 201, description: 'activity source; 200 with Idempotency-Replayed: true on identical replay' },
-    handler: async (request, reply) => sendCommandResult(reply, await registerSource(db, await eventsContext(runtime, request), request.body)),
+    handler: async (request, reply) => sendCommandResult(reply, await registerSource(db, request.ctx, request.body)),
   });
   declareRoute(app, 'activity-sources', {
     method: 'GET',
     url: '/activity-sources',
     summary: 'List activity sources',
     querystring: ListSourcesQuery,
-    handler: async (request) => listSources(db, runtime.cursors, await eventsContext(runtime, request), request.query),
+    handler: async (request) => listSources(db, runtime.cursors, request.ctx, request.query),
   });
   declareRoute(app, 'activity-sources', {
     method: 'GET',
     url: '/activity-sources/:sourceId',
     summary: 'Read an activity source',
     params: z.object({ sourceId: z.string() }),
-    handler: async (request) => getSource(db, await eventsContext(runtime, request), (request.params as { sourceId: string }).sourceId),
+    handler: async (request) => getSource(db, request.ctx, request.params.sourceId),
   });
 }
