@@ -11,12 +11,13 @@ import { DomainError, type ProblemNamespace } from './errors.ts';
 import {
   acceptEmptyJsonOnDelete,
   declareRoute,
-  describeOnlySchemas,
+  collectOperations,
   installProblemHandlers,
   requestContextOf,
   useRequestContext,
   type RequestContextBuilder,
 } from './http.ts';
+import { describeService } from './openapi.ts';
 import { sweepIdempotencyRecords, type IdempotencyTable } from './idempotency.ts';
 
 /** What every service is built from: shared by all services of one process. */
@@ -47,6 +48,8 @@ export interface ServiceDefinition {
   routes(app: FastifyInstance): void;
   /** The mint answer in the service's own shape. */
   mintResponse(minted: MintedToken): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** The shape of that answer. */
+  mintResponseSchema: z.ZodType;
   /** The service's Idempotency-Key records, swept past retention while the service runs. */
   idempotency: IdempotencyTable;
   /** The caller's context on this service's paths; the bearer token alone unless the service says more. */
@@ -58,21 +61,27 @@ export function snakeCaseMintResponse(minted: MintedToken): Record<string, unkno
   return { token: minted.token, token_type: 'Bearer', expires_in: minted.expiresIn, tenant_id: DEMO_TENANT, subject: minted.subject };
 }
 
-const problemSchema = {
-  $id: 'problem',
-  type: 'object',
-  description: 'RFC 9457 problem details',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    code: { type: 'string' },
-    requestId: { type: 'string' },
-    traceId: { type: 'string' },
-    fieldErrors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
-  },
-};
+/** The mint answer of the snake_case services. */
+export const SnakeCaseMintResponse = z.strictObject({
+  token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int().describe('Seconds'),
+  tenant_id: z.string(),
+  subject: z.string(),
+});
+
+const ServiceDescriptor = z.strictObject({
+  service: z.string(),
+  title: z.string(),
+  description: z.string(),
+  version: z.string(),
+  surface: z.literal('alpha'),
+  basePath: z.string(),
+  openapi: z.string(),
+  docs: z.string(),
+  graphql: z.string(),
+  mint: z.string().describe('How to mint a demo token'),
+});
 
 const mintQuery = z.object({ tenantId: z.string().min(1).describe('Only demo can be minted') }).strict();
 
@@ -86,14 +95,10 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
       installProblemHandlers(scope, service.namespace);
       useRequestContext(scope, service.requestContext ?? ((request) => requestContextOf(runtime.auth, request)));
       acceptEmptyJsonOnDelete(scope);
-      scope.addSchema(problemSchema);
-      describeOnlySchemas(scope);
+      const operations = collectOperations(scope);
       await scope.register(swagger, {
-        openapi: {
-          openapi: '3.1.0',
-          info: { title: service.title, description: service.description, version: '1.0.0' },
-          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-        },
+        openapi: { openapi: '3.1.0', info: { title: service.title, version: '1.0.0' } },
+        transformObject: () => describeService(service, operations),
       });
       await scope.register(swaggerUi, { routePrefix: '/docs' });
       scope.get('/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
@@ -103,6 +108,7 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
         url: '/',
         summary: 'Service descriptor',
         public: true,
+        response: ServiceDescriptor,
         handler: async () => ({
           service: service.name,
           title: service.title,
@@ -122,6 +128,7 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
         summary: 'Mint a demo token (demo tenant only)',
         querystring: mintQuery,
         public: true,
+        response: service.mintResponseSchema,
         handler: async (request) => {
           const parsed = mintQuery.safeParse(request.query);
           if (!parsed.success || parsed.data.tenantId !== DEMO_TENANT) {

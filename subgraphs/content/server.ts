@@ -4,7 +4,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { contentIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
-import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
+import { SnakeCaseMintResponse, snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
 import { tenantContext } from './http.ts';
 import { CONTENT_NAMESPACE } from './errors.ts';
 import { contentResolvers } from './resolvers.ts';
@@ -51,6 +51,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       compositionRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
+    mintResponseSchema: SnakeCaseMintResponse,
     idempotency: contentIdempotency,
     requestContext: (request) => tenantContext(runtime, request),
   };

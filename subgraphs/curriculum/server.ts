@@ -4,7 +4,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { curriculumIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
-import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
+import { SnakeCaseMintResponse, snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
 import { CURRICULUM_NAMESPACE } from './errors.ts';
 import { curriculumResolvers } from './resolvers.ts';
 import { componentRoutes } from './components/components.routes.ts';
@@ -47,6 +47,7 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
       standardsRoutes(app, deps);
     },
     mintResponse: snakeCaseMintResponse,
+    mintResponseSchema: SnakeCaseMintResponse,
     idempotency: curriculumIdempotency,
   };
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
+import { z } from 'zod';
 import { eventsIdempotency } from './tables.ts';
 import { DEMO_TENANT } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
@@ -28,6 +29,20 @@ const IDENTITY_BOUNDARY_CONTRACT = {
   demoTokenBoundary: null,
   canRegisterActivitySources: false,
 };
+
+const MintResponse = z.strictObject({
+  token: z.string(),
+  tenantId: z.string(),
+  defaultActivitySourceId: z.string().describe('An activity source registered for the demo tenant'),
+  expiresIn: z.number().int().describe('Seconds'),
+  identityBoundary: z.strictObject({
+    tenantScoped: z.boolean(),
+    boundaryClaims: z.array(z.string()),
+    rule: z.string(),
+    demoTokenBoundary: z.null(),
+    canRegisterActivitySources: z.boolean(),
+  }),
+});
 
 export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
   const reads: EventReads = {
@@ -59,6 +74,7 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
         identityBoundary: IDENTITY_BOUNDARY_CONTRACT,
       };
     },
+    mintResponseSchema: MintResponse,
     idempotency: eventsIdempotency,
     requestContext: (request) => eventsContext(runtime, request),
   };

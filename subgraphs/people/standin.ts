@@ -37,6 +37,14 @@ const DEMO_PERSONS: Array<z.input<typeof PersonInput>> = [
   { personId: 'demo-student-real-1', givenName: 'Riley', familyName: 'Real', reality: 'real' },
 ];
 
+const PersonResponse = z.strictObject({
+  personId: z.string(),
+  givenName: z.string(),
+  familyName: z.string(),
+  reality: z.string(),
+  status: z.string(),
+});
+
 type PersonRow = typeof persons.$inferSelect;
 const present = (row: PersonRow) => ({
   personId: row.personId,
@@ -63,6 +71,7 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
         method: 'GET',
         url: '/people/:personId',
         summary: 'A person of the caller tenant',
+        response: PersonResponse,
         params: z.object({ personId: z.string() }),
         handler: async (request) => {
           const { ctx } = request;
@@ -77,6 +86,7 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
         method: 'POST',
         url: '/people',
         summary: 'Register a person (operators; the stand-in only)',
+        response: PersonResponse,
         body: PersonInput,
         success: { status: 201, description: 'person' },
         handler: async (request, reply) => {

@@ -3,6 +3,7 @@ import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import { FacetAssignmentInput, FacetInput, assignFacet, defineFacet, listAssignments, listFacets } from './catalog.service.ts';
+import { AssignmentPageResponse, AssignmentResponse, FacetPageResponse, FacetResponse } from './catalog.responses.ts';
 
 export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
@@ -10,6 +11,7 @@ export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     method: 'GET',
     url: `${TENANT_ROOT}/catalog-facets`,
     summary: "The tenant's catalog facet definitions",
+    response: FacetPageResponse,
     params: TenantParams,
     handler: async (request) => listFacets(db, request.ctx),
   });
@@ -17,6 +19,8 @@ export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     method: 'POST',
     url: `${TENANT_ROOT}/catalog-facets`,
     summary: 'Define one of the twelve catalog facets for this tenant',
+    response: FacetResponse,
+    errors: [409],
     params: TenantParams,
     body: FacetInput,
     success: { status: 201, description: 'content_catalog_facet' },
@@ -26,6 +30,7 @@ export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/catalog-facets`,
     summary: 'Facet assignments of an item, with provenance',
+    response: AssignmentPageResponse,
     params: ItemParams,
     handler: async (request) => listAssignments(db, request.ctx, request.params.contentId),
   });
@@ -33,6 +38,9 @@ export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/catalog-facets`,
     summary: 'Assign a facet value to an item (Idempotency-Key required)',
+    response: AssignmentResponse,
+    idempotencyKey: 'required',
+    errors: [409, 422],
     params: ItemParams,
     body: FacetAssignmentInput,
     success: { status: 201, description: 'content_catalog_facet_assignment (200 when the same value was already assigned)' },

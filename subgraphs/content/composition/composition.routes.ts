@@ -3,6 +3,7 @@ import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { CompositionInput, getComposition, putComposition } from './composition.service.ts';
+import { CompositionResponse } from './composition.responses.ts';
 
 export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
@@ -10,6 +11,7 @@ export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/interactive-composition`,
     summary: 'The ordered question bindings of an interactive item',
+    response: CompositionResponse,
     params: ItemParams,
     handler: async (request) => getComposition(db, request.ctx, request.params.contentId),
   });
@@ -17,6 +19,7 @@ export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime
     method: 'PUT',
     url: `${TENANT_ROOT}/items/:contentId/interactive-composition`,
     summary: 'Replace the ordered bindings (rule 9 validation)',
+    response: CompositionResponse,
     params: ItemParams,
     body: CompositionInput,
     handler: async (request) => putComposition(db, request.ctx, request.params.contentId, request.body),

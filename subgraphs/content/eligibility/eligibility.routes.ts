@@ -3,6 +3,7 @@ import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute } from '../../../platform/http.ts';
 import { TENANT_ROOT, VersionParams } from '../http.ts';
 import { EligibilityQuery, readReleaseEligibility } from './eligibility.service.ts';
+import { ReleaseEligibilityResponse } from './eligibility.responses.ts';
 
 export function eligibilityRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
@@ -10,6 +11,8 @@ export function eligibilityRoutes(app: FastifyInstance, runtime: PlatformRuntime
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId/release-eligibility`,
     summary: 'Release eligibility of one exact version, or the problem content.version_not_serveable',
+    response: ReleaseEligibilityResponse,
+    errors: [409],
     params: VersionParams,
     querystring: EligibilityQuery,
     handler: async (request) => {

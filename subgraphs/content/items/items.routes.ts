@@ -5,6 +5,7 @@ import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import { CreateItemInput, ListItemsQuery, PatchItemInput, createItem, getItem, listItems, patchItem } from './items.service.ts';
 import { getBlueprint } from '../blueprints/blueprint.service.ts';
 import type { ContentDeps } from '../deps.ts';
+import { BlueprintResponse, ItemPageResponse, ItemResponse } from './items.responses.ts';
 
 export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
   const { db } = runtime.database;
@@ -12,6 +13,10 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     method: 'POST',
     url: `${TENANT_ROOT}/items`,
     summary: 'Create a content item (metadata) with its initial version',
+    response: ItemResponse,
+    etag: true,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     params: TenantParams,
     body: CreateItemInput,
     success: { status: 201, description: 'content_item; an identical replay answers 200 with Idempotency-Replayed: true' },
@@ -25,6 +30,8 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId`,
     summary: 'Read a content item; the ETag header feeds If-Match',
+    response: ItemResponse,
+    etag: true,
     params: ItemParams,
     handler: async (request, reply) => {
       const { ctx } = request;
@@ -36,6 +43,9 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     method: 'PATCH',
     url: `${TENANT_ROOT}/items/:contentId`,
     summary: 'Change item metadata under If-Match (body, blocks and composition fields are refused)',
+    response: ItemResponse,
+    etag: true,
+    precondition: { header: 'if-match', required: true },
     params: ItemParams,
     body: PatchItemInput,
     handler: async (request, reply) => {
@@ -48,6 +58,8 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     method: 'GET',
     url: `${TENANT_ROOT}/items`,
     summary: 'List content items with the documented filters, oldest change first',
+    response: ItemPageResponse,
+    errors: [503],
     params: TenantParams,
     querystring: ListItemsQuery,
     handler: async (request) => {
@@ -59,6 +71,7 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/blueprint`,
     summary: 'The seven blueprint fields of a test_spec, with spec_id',
+    response: BlueprintResponse,
     params: ItemParams,
     handler: async (request) => {
       const { ctx } = request;

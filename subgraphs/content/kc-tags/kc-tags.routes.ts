@@ -3,12 +3,14 @@ import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT } from '../http.ts';
 import type { ContentDeps } from '../deps.ts';
 import { KcTagInput, KcTagsQuery, listKcTags, tagKc } from './kc-tags.service.ts';
+import { KcTagPageResponse, KcTagResponse } from './kc-tags.responses.ts';
 
 export function kcTagRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'kc-tags', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/kc-tags`,
     summary: 'Weighted KC tags of an item',
+    response: KcTagPageResponse,
     params: ItemParams,
     querystring: KcTagsQuery,
     handler: async (request) => {
@@ -20,6 +22,8 @@ export function kcTagRoutes(app: FastifyInstance, deps: ContentDeps): void {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/kc-tags`,
     summary: 'Create or replace the weighted tag to an active registry KC (link:kc)',
+    response: KcTagResponse,
+    errors: [409, 503],
     params: ItemParams,
     body: KcTagInput,
     success: { status: 201, description: 'content_kc_tag (200 when an existing tag was replaced)' },

@@ -4,6 +4,7 @@ import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { MediaInput, listMedia, readMediaBytes, uploadMedia } from './media.service.ts';
+import { MediaPageResponse, MediaResponse } from './media.responses.ts';
 
 export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
@@ -12,6 +13,7 @@ export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/media`,
     summary: 'Media assets of an item, each with its authenticated delivery_url',
+    response: MediaPageResponse,
     params: ItemParams,
     handler: async (request) => listMedia(db, contentRoot(), request.ctx, request.params.contentId),
   });
@@ -19,6 +21,9 @@ export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/media`,
     summary: 'Upload a media asset (JSON with base64 bytes)',
+    response: MediaResponse,
+    idempotencyKey: 'optional',
+    errors: [409, 413],
     params: ItemParams,
     body: MediaInput,
     success: { status: 201, description: 'media_asset' },
@@ -32,6 +37,8 @@ export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/media/:mediaId`,
     summary: 'The bytes of a delivery_url (bearer token of the tenant, read:content)',
+    response: { bytes: 'application/octet-stream' },
+    etag: true,
     params: ItemParams.extend({ mediaId: z.string() }),
     success: { status: 200, description: 'media bytes' },
     handler: async (request, reply) => {

@@ -5,6 +5,9 @@ import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import {
   ExternalLinkInput, TrustStatusQuery, getExternalLink, listCurriculumLinks, listPolicies, listTrustStatus, putExternalLink, readEffectiveness,
 } from './records.service.ts';
+import {
+  CurriculumLinkPageResponse, EffectivenessResponse, ExternalLinkResponse, PolicyPageResponse, TrustStatusPageResponse,
+} from './records.responses.ts';
 
 export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
@@ -12,6 +15,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/external-link`,
     summary: 'The governed external link of an external_link item',
+    response: ExternalLinkResponse,
     params: ItemParams,
     handler: async (request) => getExternalLink(db, request.ctx, request.params.contentId),
   });
@@ -19,6 +23,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/external-link`,
     summary: 'Set the external link (no secrets; an open policy)',
+    response: ExternalLinkResponse,
     params: ItemParams,
     body: ExternalLinkInput,
     success: { status: 201, description: 'external_link (200 when replaced)' },
@@ -31,6 +36,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/curriculum-links`,
     summary: 'Frozen read-only archive of legacy curriculum links',
+    response: CurriculumLinkPageResponse,
     params: ItemParams,
     handler: async (request) => listCurriculumLinks(db, request.ctx, request.params.contentId),
   });
@@ -38,6 +44,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/effectiveness`,
     summary: 'Derived, read-only effectiveness status',
+    response: EffectivenessResponse,
     params: ItemParams,
     handler: async (request) => readEffectiveness(db, request.ctx, request.params.contentId),
   });
@@ -45,6 +52,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     method: 'GET',
     url: `${TENANT_ROOT}/policies`,
     summary: 'Provisioned tenant policy rows (read projection)',
+    response: PolicyPageResponse,
     params: TenantParams,
     handler: async (request) => listPolicies(db, request.ctx),
   });
@@ -52,6 +60,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     method: 'GET',
     url: `${TENANT_ROOT}/trust-status`,
     summary: 'Current trust of exact versions, filterable by trust_status',
+    response: TrustStatusPageResponse,
     params: TenantParams,
     querystring: TrustStatusQuery,
     handler: async (request) => listTrustStatus(db, runtime.cursors, request.ctx, request.query),

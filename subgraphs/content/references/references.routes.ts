@@ -6,6 +6,7 @@ import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { VersionQuery } from '../questions/questions.service.ts';
 import { ReferenceInput, ReferencesQuery, createReference, listReferences, retireReference } from './references.service.ts';
 import { readBankMembers } from './bank-members.service.ts';
+import { BankMembersResponse, ReferencePageResponse, ReferenceResponse } from './references.responses.ts';
 
 export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
@@ -13,6 +14,7 @@ export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime):
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/references`,
     summary: 'References of an item, active and retired (the audit)',
+    response: ReferencePageResponse,
     params: ItemParams,
     querystring: ReferencesQuery,
     handler: async (request) => listReferences(db, request.ctx, request.params.contentId, request.query),
@@ -21,6 +23,9 @@ export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime):
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/references`,
     summary: 'Create a typed reference; bank_member rows follow the test bank member contract',
+    response: ReferenceResponse,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     params: ItemParams,
     body: ReferenceInput,
     success: { status: 201, description: 'content_reference' },
@@ -33,6 +38,7 @@ export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime):
     method: 'DELETE',
     url: `${TENANT_ROOT}/items/:contentId/references/:referenceId`,
     summary: 'Soft-retire a reference; the row stays as the audit',
+    response: ReferenceResponse,
     params: ItemParams.extend({ referenceId: z.string() }),
     handler: async (request) => {
       const { ctx } = request;
@@ -43,6 +49,7 @@ export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime):
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/bank-members`,
     summary: 'bank_member rows of an exact bank version in graph order and multiplicity, with readiness counts',
+    response: BankMembersResponse,
     params: ItemParams,
     querystring: VersionQuery,
     handler: async (request) => readBankMembers(db, request.ctx, request.params.contentId, request.query),

@@ -3,6 +3,7 @@ import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, VersionParams } from '../http.ts';
 import { QcDecisionInput, TrustQuery, readTrust, recordQcDecision } from './trust.service.ts';
+import { TrustEvidenceResponse, TrustResponse } from './trust.responses.ts';
 
 export function trustRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
@@ -10,6 +11,7 @@ export function trustRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/trust`,
     summary: 'Trust evidence of the newest (or the version_id) exact version',
+    response: TrustResponse,
     params: ItemParams,
     querystring: TrustQuery,
     handler: async (request) => {
@@ -21,6 +23,9 @@ export function trustRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId/qc-decisions`,
     summary: 'Record a QC decision (trust) on an exact version; reviewer, never the author',
+    response: TrustEvidenceResponse,
+    idempotencyKey: 'optional',
+    errors: [409],
     description: 'Trust is set only at import or by this QC decision; see docs/decisions.md.',
     params: VersionParams,
     body: QcDecisionInput,

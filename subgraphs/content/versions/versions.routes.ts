@@ -3,6 +3,7 @@ import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, VersionParams } from '../http.ts';
 import { AppendVersionInput, ListVersionsQuery, appendVersion, getVersion, listVersions } from './versions.service.ts';
+import { VersionPageResponse, VersionResponse } from './versions.responses.ts';
 
 export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
@@ -10,6 +11,9 @@ export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/versions`,
     summary: 'Append an immutable exact version (student_view.blocks or canonical_xml)',
+    response: VersionResponse,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     params: ItemParams,
     body: AppendVersionInput,
     success: { status: 201, description: 'content_version' },
@@ -23,6 +27,7 @@ export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions`,
     summary: 'List exact versions in version_number order',
+    response: VersionPageResponse,
     params: ItemParams,
     querystring: ListVersionsQuery,
     handler: async (request) => {
@@ -35,6 +40,7 @@ export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime): v
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId`,
     summary: 'Read one exact version',
+    response: VersionResponse,
     params: VersionParams,
     handler: async (request) => {
       const { ctx } = request;

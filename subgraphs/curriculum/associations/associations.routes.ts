@@ -4,6 +4,7 @@ import { declareRoute, headerOf, sendCommandResult } from '../../../platform/htt
 import { CURRICULUM_V1 } from '../paths.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
 import { createAssociation, getAssociation, listAssociations, patchAssociation, type AssociationDeps } from './associations.service.ts';
+import { AssociationPageResponse, AssociationResponse } from './associations.responses.ts';
 
 const AssociationParams = z.object({ associationId: z.string().min(1) });
 
@@ -12,6 +13,10 @@ export function associationRoutes(app: FastifyInstance, deps: AssociationDeps): 
     method: 'POST',
     url: `${CURRICULUM_V1}/associations`,
     summary: 'Initial containment (isChildOf) or framework alignment',
+    response: AssociationResponse,
+    etag: true,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     body: CreateAssociationInput,
     success: { status: 201, description: 'curriculum_association (200 when it already exists)' },
     handler: async (request, reply) => {
@@ -23,6 +28,7 @@ export function associationRoutes(app: FastifyInstance, deps: AssociationDeps): 
     method: 'GET',
     url: `${CURRICULUM_V1}/associations`,
     summary: 'List associations',
+    response: AssociationPageResponse,
     querystring: ListAssociationsQuery,
     handler: async (request) => listAssociations(deps, request.ctx, request.query),
   });
@@ -30,6 +36,8 @@ export function associationRoutes(app: FastifyInstance, deps: AssociationDeps): 
     method: 'GET',
     url: `${CURRICULUM_V1}/associations/:associationId`,
     summary: 'Read an association with its sequence_number; the ETag feeds X-Curriculum-If-Match',
+    response: AssociationResponse,
+    etag: true,
     params: AssociationParams,
     handler: async (request, reply) => {
       const association = await getAssociation(deps, request.ctx, request.params.associationId);
@@ -40,6 +48,11 @@ export function associationRoutes(app: FastifyInstance, deps: AssociationDeps): 
     method: 'PATCH',
     url: `${CURRICULUM_V1}/associations/:associationId`,
     summary: 'Reorder siblings by sequence_number',
+    response: AssociationResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    precondition: { header: 'x-curriculum-if-match', required: true },
+    errors: [409],
     params: AssociationParams,
     body: PatchAssociationInput,
     handler: async (request, reply) => {

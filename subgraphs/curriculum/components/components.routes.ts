@@ -6,6 +6,7 @@ import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.sch
 import { createComponent, getComponent, listComponents, readTree, type CurriculumDeps } from './components.service.ts';
 import { PatchComponentInput } from './component-edits.schema.ts';
 import { patchComponent, retireComponent } from './component-edits.service.ts';
+import { ComponentPageResponse, ComponentResponse, ComponentTreeResponse } from './components.responses.ts';
 
 const ComponentParams = z.object({ componentId: z.string().min(1) });
 const CourseParams = z.object({ courseId: z.string().min(1) });
@@ -15,6 +16,10 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     method: 'POST',
     url: `${CURRICULUM_V1}/components`,
     summary: 'Create a component (or reactivate a retired id); a target_ref pin must be release eligible',
+    response: ComponentResponse,
+    etag: true,
+    idempotencyKey: 'optional',
+    errors: [409, 422, 502, 503],
     body: ComponentInput,
     success: { status: 201, description: 'curriculum_component (200 when unchanged or reactivated)' },
     handler: async (request, reply) => {
@@ -26,6 +31,7 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     method: 'GET',
     url: `${CURRICULUM_V1}/components`,
     summary: 'List components',
+    response: ComponentPageResponse,
     querystring: ListComponentsQuery,
     handler: async (request) => listComponents(deps, request.ctx, request.query),
   });
@@ -33,6 +39,8 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     method: 'GET',
     url: `${CURRICULUM_V1}/components/:componentId`,
     summary: 'Read a component; the ETag feeds X-Curriculum-If-Match',
+    response: ComponentResponse,
+    etag: true,
     params: ComponentParams,
     handler: async (request, reply) => {
       const { ctx } = request;
@@ -48,6 +56,11 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     method: 'PATCH',
     url: `${CURRICULUM_V1}/components/:componentId`,
     summary: 'Change mutable fields, or reparent in isolation (keeps component and edge identity)',
+    response: ComponentResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    precondition: { header: 'x-curriculum-if-match', required: true },
+    errors: [409, 422, 502, 503],
     description: 'Needs X-Curriculum-If-Match and Idempotency-Key. Publishing a mastery_gate follows rule 17.',
     params: ComponentParams,
     body: PatchComponentInput,
@@ -61,6 +74,10 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     method: 'DELETE',
     url: `${CURRICULUM_V1}/components/:componentId`,
     summary: 'Soft-retire a component; its incident isChildOf associations retire with it',
+    response: ComponentResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    precondition: { header: 'x-curriculum-if-match', required: true },
     params: ComponentParams,
     handler: async (request, reply) => {
       const { ctx } = request;
@@ -72,6 +89,7 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     method: 'GET',
     url: `${CURRICULUM_V1}/components/:componentId/tree`,
     summary: 'The component and its descendants in sibling order',
+    response: ComponentTreeResponse,
     params: ComponentParams,
     querystring: TreeQuery,
     handler: async (request) =>
@@ -81,6 +99,7 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     method: 'GET',
     url: `${CURRICULUM_V1}/courses/:courseId/tree`,
     summary: 'Compatibility alias of the component tree for course roots',
+    response: ComponentTreeResponse,
     params: CourseParams,
     querystring: TreeQuery,
     handler: async (request) =>

@@ -22,16 +22,26 @@ import {
   listReviewDecisions,
   retirePrerequisite,
 } from './kc-graph.service.ts';
+import {
+  FirmingEventPageResponse,
+  FirmingEventResponse,
+  PrerequisitePageResponse,
+  PrerequisiteResponse,
+  RelationPageResponse,
+  RelationResponse,
+  ReviewDecisionPageResponse,
+  ReviewDecisionResponse,
+} from './kc-graph.responses.ts';
 import { createRelation, getRelation, listRelations, retireRelation } from './kc-relations.service.ts';
 
 const EdgeParams = z.object({ id: z.string().min(1) });
 
 export function kcGraphRoutes(app: FastifyInstance, deps: KcDeps): void {
   const collections = [
-    { path: 'kc-prerequisites', tag: 'kc prerequisites', body: CreatePrerequisiteInput, query: ListPrerequisitesQuery, create: createPrerequisite, list: listPrerequisites, what: 'one acyclic prerequisite edge between active KCs' },
-    { path: 'kc-relations', tag: 'kc relations', body: CreateRelationInput, query: ListRelationsQuery, create: createRelation, list: listRelations, what: 'one typed relation (not a prerequisite) between active KCs' },
-    { path: 'kc-review-decisions', tag: 'kc review', body: CreateReviewDecisionInput, query: ListByVersionQuery, create: createReviewDecision, list: listReviewDecisions, what: 'an immutable review decision on an exact KC version' },
-    { path: 'kc-firming-events', tag: 'kc review', body: CreateFirmingEventInput, query: ListByVersionQuery, create: createFirmingEvent, list: listFirmingEvents, what: 'immutable evidence that firms an exact draft KC version' },
+    { path: 'kc-prerequisites', tag: 'kc prerequisites', body: CreatePrerequisiteInput, query: ListPrerequisitesQuery, response: PrerequisiteResponse, page: PrerequisitePageResponse, create: createPrerequisite, list: listPrerequisites, what: 'one acyclic prerequisite edge between active KCs' },
+    { path: 'kc-relations', tag: 'kc relations', body: CreateRelationInput, query: ListRelationsQuery, response: RelationResponse, page: RelationPageResponse, create: createRelation, list: listRelations, what: 'one typed relation (not a prerequisite) between active KCs' },
+    { path: 'kc-review-decisions', tag: 'kc review', body: CreateReviewDecisionInput, query: ListByVersionQuery, response: ReviewDecisionResponse, page: ReviewDecisionPageResponse, create: createReviewDecision, list: listReviewDecisions, what: 'an immutable review decision on an exact KC version' },
+    { path: 'kc-firming-events', tag: 'kc review', body: CreateFirmingEventInput, query: ListByVersionQuery, response: FirmingEventResponse, page: FirmingEventPageResponse, create: createFirmingEvent, list: listFirmingEvents, what: 'immutable evidence that firms an exact draft KC version' },
   ] as const;
   for (const collection of collections) {
     declareRoute(app, collection.tag, {
@@ -40,6 +50,9 @@ export function kcGraphRoutes(app: FastifyInstance, deps: KcDeps): void {
       summary: `Record ${collection.what}`,
       body: collection.body,
       success: { status: 201, description: collection.path },
+      response: collection.response,
+      idempotencyKey: 'required',
+      errors: [409, 422],
       handler: async (request, reply) =>
         sendCommandResult(reply, await collection.create(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'))),
     });
@@ -48,19 +61,21 @@ export function kcGraphRoutes(app: FastifyInstance, deps: KcDeps): void {
       url: `${CURRICULUM_V1}/${collection.path}`,
       summary: `List active ${collection.path}`,
       querystring: collection.query,
+      response: collection.page,
       handler: async (request) => collection.list(deps, request.ctx, request.query),
     });
   }
   // Edges can be retired, so a KC can leave the graph before it is retired itself.
   const edges = [
-    { path: 'kc-prerequisites', tag: 'kc prerequisites', get: getPrerequisite, retire: retirePrerequisite },
-    { path: 'kc-relations', tag: 'kc relations', get: getRelation, retire: retireRelation },
+    { path: 'kc-prerequisites', tag: 'kc prerequisites', get: getPrerequisite, retire: retirePrerequisite, response: PrerequisiteResponse },
+    { path: 'kc-relations', tag: 'kc relations', get: getRelation, retire: retireRelation, response: RelationResponse },
   ] as const;
   for (const edge of edges) {
     declareRoute(app, edge.tag, {
       method: 'GET',
       url: `${CURRICULUM_V1}/${edge.path}/:id`,
       summary: `Read one of ${edge.path} (retired ones too)`,
+      response: edge.response,
       params: EdgeParams,
       handler: async (request) => edge.get(deps, request.ctx, request.params.id),
     });
@@ -68,6 +83,8 @@ export function kcGraphRoutes(app: FastifyInstance, deps: KcDeps): void {
       method: 'DELETE',
       url: `${CURRICULUM_V1}/${edge.path}/:id`,
       summary: `Retire one of ${edge.path}; retiring a retired one answers it unchanged`,
+      response: edge.response,
+      idempotencyKey: 'required',
       params: EdgeParams,
       handler: async (request, reply) => sendCommandResult(reply, await edge.retire(deps, request.ctx, request.params.id, headerOf(request, 'idempotency-key'))),
     });

@@ -4,6 +4,7 @@ import { declareRoute, headerOf, sendCommandResult } from '../../../platform/htt
 import { CURRICULUM_V1 } from '../paths.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
 import { appendKcVersion, createKc, getKc, getKcVersion, listKcVersions, listKcs, publishKc, retireKc, type KcDeps } from './kcs.service.ts';
+import { KcPageResponse, KcResponse, KcVersionPageResponse, KcVersionResponse } from './kcs.responses.ts';
 
 const KcParams = z.object({ kcId: z.string().min(1) });
 const KcVersionParams = z.object({ kcId: z.string().min(1), versionId: z.string().min(1) });
@@ -13,6 +14,10 @@ export function kcRoutes(app: FastifyInstance, deps: KcDeps): void {
     method: 'POST',
     url: `${CURRICULUM_V1}/kcs`,
     summary: 'Create a registry KC (rule 5); a retry by Idempotency-Key or exact kc_id creates nothing new',
+    response: KcResponse,
+    etag: true,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     body: CreateKcInput,
     success: { status: 201, description: 'knowledge_component (200 for a retry)' },
     handler: async (request, reply) => {
@@ -24,6 +29,7 @@ export function kcRoutes(app: FastifyInstance, deps: KcDeps): void {
     method: 'GET',
     url: `${CURRICULUM_V1}/kcs`,
     summary: 'List registry KCs',
+    response: KcPageResponse,
     querystring: ListKcsQuery,
     handler: async (request) => listKcs(deps, request.ctx, request.query),
   });
@@ -31,6 +37,8 @@ export function kcRoutes(app: FastifyInstance, deps: KcDeps): void {
     method: 'GET',
     url: `${CURRICULUM_V1}/kcs/:kcId`,
     summary: 'Read a KC with its current version; the ETag feeds If-Match',
+    response: KcResponse,
+    etag: true,
     params: KcParams,
     handler: async (request, reply) => {
       const kc = await getKc(deps, request.ctx, request.params.kcId);
@@ -41,6 +49,11 @@ export function kcRoutes(app: FastifyInstance, deps: KcDeps): void {
     method: 'PATCH',
     url: `${CURRICULUM_V1}/kcs/:kcId`,
     summary: 'Publish the KC identity (never firms a version)',
+    response: KcResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    precondition: { header: 'if-match', required: true },
+    errors: [409],
     params: KcParams,
     body: PublishKcInput,
     handler: async (request, reply) => {
@@ -55,6 +68,11 @@ export function kcRoutes(app: FastifyInstance, deps: KcDeps): void {
     method: 'DELETE',
     url: `${CURRICULUM_V1}/kcs/:kcId`,
     summary: 'Soft-retire a KC; refused while any reference is active',
+    response: KcResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    precondition: { header: 'if-match', required: true },
+    errors: [409],
     params: KcParams,
     handler: async (request, reply) => {
       const result = await retireKc(deps, request.ctx, request.params.kcId, {
@@ -68,6 +86,7 @@ export function kcRoutes(app: FastifyInstance, deps: KcDeps): void {
     method: 'GET',
     url: `${CURRICULUM_V1}/kcs/:kcId/versions`,
     summary: 'The KC versions in version-number order',
+    response: KcVersionPageResponse,
     params: KcParams,
     querystring: PageQuery,
     handler: async (request) => listKcVersions(deps, request.ctx, request.params.kcId, request.query),
@@ -76,6 +95,9 @@ export function kcRoutes(app: FastifyInstance, deps: KcDeps): void {
     method: 'POST',
     url: `${CURRICULUM_V1}/kcs/:kcId/versions`,
     summary: 'Append an immutable draft version (semantic edit)',
+    response: KcVersionResponse,
+    idempotencyKey: 'required',
+    errors: [409],
     params: KcParams,
     body: AppendKcVersionInput,
     success: { status: 201, description: 'knowledge_component_version' },
@@ -86,6 +108,7 @@ export function kcRoutes(app: FastifyInstance, deps: KcDeps): void {
     method: 'GET',
     url: `${CURRICULUM_V1}/kcs/:kcId/versions/:versionId`,
     summary: 'Read one exact KC version',
+    response: KcVersionResponse,
     params: KcVersionParams,
     handler: async (request) => {
       const params = request.params;

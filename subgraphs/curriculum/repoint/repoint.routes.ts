@@ -5,6 +5,7 @@ import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../components/components.service.ts';
 import { RendererQuery, RepointInput } from './repoint.schema.ts';
 import { readRendererRegistry, repointComponent } from './repoint.service.ts';
+import { RendererRegistryResponse, RepointResponse } from './repoint.responses.ts';
 
 const ComponentParams = z.object({ componentId: z.string().min(1) });
 
@@ -13,6 +14,10 @@ export function repointRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
     method: 'POST',
     url: `${CURRICULUM_V1}/components/:componentId/repoint`,
     summary: 'Repoint a pin to another exact version of the same content, or attach a first pin (rule 7)',
+    response: RepointResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    errors: [409, 422, 502, 503],
     params: ComponentParams,
     body: RepointInput,
     success: { status: 201, description: 'component_target_repoint' },
@@ -26,6 +31,7 @@ export function repointRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
     method: 'GET',
     url: `${CURRICULUM_V1}/renderer-registry`,
     summary: 'The renderer registry; renderer_kind is an alias of renderer_ref',
+    response: RendererRegistryResponse,
     querystring: RendererQuery,
     handler: async (request) => readRendererRegistry(request.ctx, request.query),
   });

@@ -2,12 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { SourceImportInput, runSourceImport } from './imports.service.ts';
+import { ImportResponse } from './imports.responses.ts';
 
 export function importRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   declareRoute(app, 'source-imports', {
     method: 'POST',
     url: '/source-imports',
     summary: 'Import 1..1000 source-shaped rows through an adapter, all or nothing',
+    response: ImportResponse,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     description: 'Idempotency-Key advised (importId is the retry label otherwise). dryRun validates and writes nothing.',
     body: SourceImportInput,
     success: { status: 200, description: 'acceptedCount, materializedCount, import.status and links to the readable rows' },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { DomainError } from '../../../platform/errors.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ListEventsQuery, RecordEventsInput, getEvent, listEvents, recordEvents, refusePreconditions, type EventReads } from './events.service.ts';
+import { EventPageResponse, OneEventResponse, RecordedEventsResponse } from './events.responses.ts';
 
 const EventParams = z.object({ eventId: z.string() });
 
@@ -11,6 +12,9 @@ export function eventRoutes(app: FastifyInstance, reads: EventReads): void {
     method: 'POST',
     url: '/events',
     summary: 'Record a batch of immutable learning events',
+    response: RecordedEventsResponse,
+    idempotencyKey: 'optional',
+    errors: [409, 412, 422],
     description: 'Optional Idempotency-Key. eventType, profile, action, actorRef and objectRef are derived (Caliper 1.2) when omitted.',
     body: RecordEventsInput,
     success: { status: 202, description: '{data: [accepted event projections]}; an identical replay answers 202 with Idempotency-Replayed: true' },
@@ -25,6 +29,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventReads): void {
     method: 'GET',
     url: '/events',
     summary: 'List events in commit order; poll with modifiedSince and drain the cursors',
+    response: EventPageResponse,
     querystring: ListEventsQuery,
     handler: async (request) => listEvents(reads, request.ctx, request.query),
   });
@@ -32,6 +37,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventReads): void {
     method: 'GET',
     url: '/events/:eventId',
     summary: 'Read one event',
+    response: OneEventResponse,
     params: EventParams,
     handler: async (request) => getEvent(reads, request.ctx, request.params.eventId),
   });
@@ -40,6 +46,8 @@ export function eventRoutes(app: FastifyInstance, reads: EventReads): void {
       method,
       url: '/events/:eventId',
       summary: 'Events are immutable: refused',
+      response: 'refused',
+      errors: [405, 412],
       params: EventParams,
       handler: async (request) => {
         refusePreconditions(request.headers);

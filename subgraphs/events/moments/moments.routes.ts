@@ -10,12 +10,14 @@ import {
   listAttendanceEvents,
   listDisciplineEvents,
 } from './moments.service.ts';
+import { AttendancePageResponse, DisciplinePageResponse, OneAttendanceResponse, OneDisciplineResponse } from './moments.responses.ts';
 
 export function momentRoutes(app: FastifyInstance, reads: EventReads): void {
   declareRoute(app, 'attendance-events', {
     method: 'GET',
     url: '/attendance-events',
     summary: 'List attendance moments (read-only; from/to at date grain)',
+    response: AttendancePageResponse,
     querystring: ListAttendanceQuery,
     handler: async (request) => listAttendanceEvents(reads, request.ctx, request.query),
   });
@@ -23,6 +25,7 @@ export function momentRoutes(app: FastifyInstance, reads: EventReads): void {
     method: 'GET',
     url: '/attendance-events/:attendanceEventId',
     summary: 'Read one attendance moment',
+    response: OneAttendanceResponse,
     params: z.object({ attendanceEventId: z.string() }),
     handler: async (request) =>
       getAttendanceEvent(reads, request.ctx, request.params.attendanceEventId),
@@ -31,6 +34,7 @@ export function momentRoutes(app: FastifyInstance, reads: EventReads): void {
     method: 'GET',
     url: '/discipline-events',
     summary: 'List discipline moments (read-only; from/to at date grain)',
+    response: DisciplinePageResponse,
     querystring: ListDisciplineQuery,
     handler: async (request) => listDisciplineEvents(reads, request.ctx, request.query),
   });
@@ -38,6 +42,7 @@ export function momentRoutes(app: FastifyInstance, reads: EventReads): void {
     method: 'GET',
     url: '/discipline-events/:disciplineEventId',
     summary: 'Read one discipline moment',
+    response: OneDisciplineResponse,
     params: z.object({ disciplineEventId: z.string() }),
     handler: async (request) =>
       getDisciplineEvent(reads, request.ctx, request.params.disciplineEventId),

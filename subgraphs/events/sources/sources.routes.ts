@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
 import type { PlatformRuntime } from '../../../platform/service.ts';
 import { ListSourcesQuery, RegisterSourceInput, getSource, listSources, registerSource } from './sources.service.ts';
+import { OneSourceResponse, SourcePageResponse, SourceResponse } from './sources.responses.ts';
 
 export function sourceRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
   const { db } = runtime.database;
@@ -10,6 +11,9 @@ export function sourceRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     method: 'POST',
     url: '/activity-sources',
     summary: 'Register an activity source (create-or-replay on sourceIri)',
+    response: SourceResponse,
+    replays: true,
+    errors: [409],
     body: RegisterSourceInput,
     success: { status: 201, description: 'activity source; 200 with Idempotency-Replayed: true on identical replay' },
     handler: async (request, reply) => sendCommandResult(reply, await registerSource(db, request.ctx, request.body)),
@@ -18,6 +22,7 @@ export function sourceRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     method: 'GET',
     url: '/activity-sources',
     summary: 'List activity sources',
+    response: SourcePageResponse,
     querystring: ListSourcesQuery,
     handler: async (request) => listSources(db, runtime.cursors, request.ctx, request.query),
   });
@@ -25,6 +30,7 @@ export function sourceRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     method: 'GET',
     url: '/activity-sources/:sourceId',
     summary: 'Read an activity source',
+    response: OneSourceResponse,
     params: z.object({ sourceId: z.string() }),
     handler: async (request) => getSource(db, request.ctx, request.params.sourceId),
   });
