@@ -33,9 +33,8 @@ export interface DescribedOperation {
 /** Operation ids come from the method and the path below the service's base (tenant and version segments dropped). */
 const BASE_SEGMENTS = new Set(['tenants', ':tenantId', 'alpha', 'content', 'curriculum', 'v1']);
 
-export function operationIdOf(method: string, url: string, root: string): string {
+export function operationIdOf(method: string, url: string): string {
   const segments = url
-    .slice(root.length)
     .split('/')
     .filter((segment) => segment !== '' && !BASE_SEGMENTS.has(segment));
   const words = segments.map((segment) => (segment.startsWith(':') ? `by-${segment.slice(1)}` : segment));
@@ -49,6 +48,16 @@ export function operationIdOf(method: string, url: string, root: string): string
 
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+/** Named schemas of a description: a schema with a meta id (e.g. a recursive tree) is described once here. */
+type NamedSchemas = Record<string, unknown>;
+
+function describedSchemaOf(schema: z.ZodType, io: 'input' | 'output', named: NamedSchemas): Record<string, unknown> {
+  const json = JSON.parse(JSON.stringify(jsonSchemaOf(schema, io)).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  const { $defs, ...rest } = json as { $defs?: NamedSchemas };
+  Object.assign(named, $defs);
   return rest;
 }
 
@@ -95,9 +104,13 @@ const ProblemSchema = z
   .describe('RFC 9457 problem details');
 
 /** Path and query parameters from the properties of an object schema. */
-function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query' | 'header'): Array<Record<string, unknown>> {
+function parametersOf(
+  schema: z.ZodType | undefined,
+  where: 'path' | 'query' | 'header',
+  named: NamedSchemas,
+): Array<Record<string, unknown>> {
   if (!schema) return [];
-  const json = jsonSchemaOf(schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const json = describedSchemaOf(schema, 'input', named) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...propertySchema } = property;
     return {
@@ -110,11 +123,11 @@ function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query' | '
   });
 }
 
-function successResponses(operation: DescribedOperation): Record<string, unknown> {
+function successResponses(operation: DescribedOperation, named: NamedSchemas): Record<string, unknown> {
   const content =
     'bytes' in operation.response
-      ? { [operation.response.bytes]: { schema: { type: 'string', contentMediaType: operation.response.bytes } } }
-      : { 'application/json': { schema: jsonSchemaOf(operation.response, 'output') } };
+      ? { [operation.response.bytes]: { schema: { description: 'The stored bytes, sent with their own Content-Type' } } }
+      : { 'application/json': { schema: describedSchemaOf(operation.response, 'output', named) } };
   const etag = operation.etag ? { ETag: { description: 'The entity tag of the resource', schema: { type: 'string' } } } : {};
   const responses: Record<string, unknown> = {
     [operation.success.status]: { description: operation.success.description, ...(operation.etag ? { headers: etag } : {}), content },
@@ -136,8 +149,8 @@ function successResponses(operation: DescribedOperation): Record<string, unknown
 }
 
 function errorStatuses(operation: DescribedOperation): number[] {
-  const statuses = new Set<number>(operation.errors);
-  if (operation.params || operation.querystring || operation.body) statuses.add(400);
+  // Any request can be malformed (Fastify's own client errors answer 400 too).
+  const statuses = new Set<number>([400, ...operation.errors]);
   if (!operation.public) {
     statuses.add(401);
     statuses.add(403);
@@ -150,23 +163,23 @@ function errorStatuses(operation: DescribedOperation): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-export function describeOperation(operation: DescribedOperation, root: string): Record<string, unknown> {
-  const responses = successResponses(operation);
+function describeOperation(operation: DescribedOperation, named: NamedSchemas): Record<string, unknown> {
+  const responses = successResponses(operation, named);
   for (const status of errorStatuses(operation)) responses[status] = problemResponse(status);
   const parameters = [
-    ...parametersOf(operation.params, 'path'),
-    ...parametersOf(operation.querystring, 'query'),
-    ...parametersOf(operation.headers, 'header'),
+    ...parametersOf(operation.params, 'path', named),
+    ...parametersOf(operation.querystring, 'query', named),
+    ...parametersOf(operation.headers, 'header', named),
   ];
   return {
-    operationId: operationIdOf(operation.method, operation.url, root),
+    operationId: operationIdOf(operation.method, operation.url),
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
     tags: [operation.tag],
     security: operation.public ? [] : [{ bearer: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(operation.body) } } } }
+      ? { requestBody: { required: true, content: { 'application/json': { schema: describedSchemaOf(operation.body, 'input', named) } } } }
       : {}),
     responses,
   };
@@ -183,12 +196,15 @@ export function describeService(
   operations: readonly DescribedOperation[],
 ): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const named: NamedSchemas = { Problem: jsonSchemaOf(ProblemSchema, 'output') };
   for (const operation of operations) {
     const path = openapiPath(`${service.root}${operation.url}`);
     paths[path] ??= {};
-    paths[path][operation.method.toLowerCase()] = describeOperation(operation, '');
+    paths[path][operation.method.toLowerCase()] = describeOperation(operation, named);
   }
-  const tags = [...new Set(operations.map((operation) => operation.tag))].sort().map((name) => ({ name }));
+  const tags = [...new Set(operations.map((operation) => operation.tag))]
+    .sort()
+    .map((name) => ({ name, description: `The ${name} paths of the ${service.title.toLowerCase()}` }));
   return {
     openapi: '3.1.0',
     info: {
@@ -203,7 +219,7 @@ export function describeService(
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: { Problem: jsonSchemaOf(ProblemSchema, 'output') },
+      schemas: named,
     },
   };
 }

@@ -37,7 +37,7 @@ export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime): voi
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/media/:mediaId`,
     summary: 'The bytes of a delivery_url (bearer token of the tenant, read:content)',
-    response: { bytes: 'application/octet-stream' },
+    response: { bytes: '*/*' },
     etag: true,
     params: ItemParams.extend({ mediaId: z.string() }),
     success: { status: 200, description: 'media bytes' },

@@ -30,4 +30,4 @@ export const ComponentTreeResponse: z.ZodType<ComponentTreeNode> = ComponentResp
   get children() {
     return z.array(ComponentTreeResponse);
   },
-});
+}).meta({ id: 'ComponentTree' });
