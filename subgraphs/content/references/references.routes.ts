@@ -39,6 +39,7 @@ export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime):
     url: `${TENANT_ROOT}/items/:contentId/references/:referenceId`,
     summary: 'Soft-retire a reference; the row stays as the audit',
     response: ReferenceResponse,
+    errors: [409],
     params: ItemParams.extend({ referenceId: z.string() }),
     handler: async (request) => {
       const { ctx } = request;
@@ -50,6 +51,7 @@ export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime):
     url: `${TENANT_ROOT}/items/:contentId/bank-members`,
     summary: 'bank_member rows of an exact bank version in graph order and multiplicity, with readiness counts',
     response: BankMembersResponse,
+    errors: [409],
     params: ItemParams,
     querystring: VersionQuery,
     handler: async (request) => readBankMembers(db, request.ctx, request.params.contentId, request.query),

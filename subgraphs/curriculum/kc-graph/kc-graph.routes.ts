@@ -52,7 +52,7 @@ export function kcGraphRoutes(app: FastifyInstance, deps: KcDeps): void {
       success: { status: 201, description: collection.path },
       response: collection.response,
       idempotencyKey: 'required',
-      errors: [409, 422],
+      errors: [404, 409, 422],
       handler: async (request, reply) =>
         sendCommandResult(reply, await collection.create(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'))),
     });
