@@ -176,7 +176,7 @@ interface RouteShape<P extends z.ZodType, Q extends z.ZodType> {
   response: z.ZodType | { bytes: string } | 'refused';
   /** Idempotency-Key: documented, and a replay answers with Idempotency-Replayed. */
   idempotencyKey?: 'required' | 'optional';
-  /** The same create again (by its natural key) answers the stored row with Idempotency-Replayed. */
+  /** A create of an existing resource (its natural key) answers 200: replayed, updated or unchanged. */
   replays?: boolean;
   /** The ETag precondition header of this write. */
   precondition?: { header: PreconditionHeader; required: boolean };

@@ -140,7 +140,7 @@ function successResponses(operation: DescribedOperation, named: NamedSchemas): R
     responses[operation.replayStatus] = {
       description: same
         ? `${operation.success.description}; a replay of the same Idempotency-Key answers the same with Idempotency-Replayed: true`
-        : 'The stored answer of an earlier identical request (Idempotency-Replayed: true), or the resource unchanged',
+        : 'An earlier identical request answered again (Idempotency-Replayed: true), or the existing resource updated or unchanged',
       headers: { ...etag, ...replayed },
       content,
     };

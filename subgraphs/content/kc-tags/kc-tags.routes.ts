@@ -23,6 +23,7 @@ export function kcTagRoutes(app: FastifyInstance, deps: ContentDeps): void {
     url: `${TENANT_ROOT}/items/:contentId/kc-tags`,
     summary: 'Create or replace the weighted tag to an active registry KC (link:kc)',
     response: KcTagResponse,
+    replays: true,
     errors: [409, 503],
     params: ItemParams,
     body: KcTagInput,

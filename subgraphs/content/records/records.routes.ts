@@ -24,6 +24,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     url: `${TENANT_ROOT}/items/:contentId/external-link`,
     summary: 'Set the external link (no secrets; an open policy)',
     response: ExternalLinkResponse,
+    replays: true,
     params: ItemParams,
     body: ExternalLinkInput,
     success: { status: 201, description: 'external_link (200 when replaced)' },

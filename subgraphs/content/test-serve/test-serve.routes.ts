@@ -25,7 +25,7 @@ export function testServeRoutes(app: FastifyInstance, deps: ContentDeps): void {
     url: `${TENANT_ROOT}/test-serve-authorizations`,
     summary: 'Revalidate one exact draft bank-to-form selection and append its immutable receipt',
     response: TestServeAuthorizationResponse,
-    errors: [409, 503],
+    errors: [404, 409, 503],
     params: TenantParams,
     body: TestServeAuthorizationInput,
     success: { status: 201, description: 'content_test_serve_authorization' },
