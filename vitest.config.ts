@@ -11,6 +11,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'subgraphs/**/*.test.ts', 'platform/**/*.test.ts'],
+    setupFiles: ['test/setup/openapi-conformance.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,

@@ -6,6 +6,8 @@ import type { Authenticator } from './auth.ts';
 import { contextFor, type RequestContext } from './context.ts';
 import { DomainError, allProblems, isUnexpectedError, toProblem, type ProblemNamespace } from './errors.ts';
 import { refuseNulInRequests } from './input-safety.ts';
+import type { DescribedOperation } from './openapi.ts';
+import { parseInput } from './validation.ts';
 
 /**
  * The HTTP kit every service uses: request and trace ids, one problem+json error handler per
@@ -60,6 +62,7 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
   });
   app.decorateRequest('traceId', '');
   app.decorateReply('problemCode', '');
+  app.decorateRequest('ctx', null);
   app.addHook('onRequest', async (request, reply) => {
     request.traceId = traceIdOf(request.raw);
     reply.header('x-request-id', request.id);
@@ -152,45 +155,151 @@ export async function requestContextOf(auth: Authenticator, request: FastifyRequ
   return contextFor(principal, { requestId: request.id, traceId: request.traceId });
 }
 
-/** JSON Schema of a zod schema for the OpenAPI description. */
-export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
+/** How one service scope turns a request into the caller's context (token, tenant path, vendor header). */
+export type RequestContextBuilder = (request: FastifyRequest) => Promise<RequestContext>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    requestContextOf: RequestContextBuilder;
+  }
 }
 
-export interface RouteDeclaration {
+/** Sets the context builder of a service scope once; every declared route of the scope uses it. */
+export function useRequestContext(app: FastifyInstance, build: RequestContextBuilder): void {
+  app.decorate('requestContextOf', build);
+}
+
+/**
+ * What a handler receives: params parsed by the declaration; query and headers checked against
+ * their schemas but handed on as sent, because the service parses its own input (GraphQL shares it).
+ */
+export type RouteRequest<P extends z.ZodType, Q extends z.ZodType> = FastifyRequest<{
+  Params: z.output<P>;
+  Querystring: z.input<Q>;
+  Body: unknown;
+}>;
+
+type AnyParams = z.ZodType<Record<string, string>>;
+type AnyQuery = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
+
+/** The precondition header a write needs; the service answers 428 without it and 412 when stale. */
+export type PreconditionHeader = 'if-match' | 'x-curriculum-if-match';
+
+interface RouteShape<P extends z.ZodType, Q extends z.ZodType> {
   method: HTTPMethods;
   url: string;
   summary: string;
   description?: string;
+  /** Documents the request body; the service parses it. */
   body?: z.ZodType;
-  querystring?: z.ZodType;
-  params?: z.ZodType;
-  headers?: z.ZodType;
+  querystring?: Q;
+  params?: P;
+  /** Further documented request headers (a required one is still optional to the check: the service names its absence). */
+  headers?: z.ZodObject;
   /** Documented success status and description. */
   success?: { status: number; description: string };
-  /** No credential needed (descriptor, mint). */
-  public?: boolean;
-  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  /**
+   * The 2xx body (every member declared: an undeclared one fails the answer), raw bytes of a media
+   * type, or refused: a path that only ever refuses, left out of the description (no 2xx to describe).
+   */
+  response: z.ZodType | { bytes: string } | 'refused';
+  /** Idempotency-Key: documented, and a replay answers with Idempotency-Replayed. */
+  idempotencyKey?: 'required' | 'optional';
+  /** A create of an existing resource (its natural key) answers 200: replayed, updated or unchanged. */
+  replays?: boolean;
+  /** The ETag precondition header of this write. */
+  precondition?: { header: PreconditionHeader; required: boolean };
+  /** Answers carry the resource's ETag. */
+  etag?: boolean;
+  /** Statuses of the route's own refusals beyond validation, authentication, tenancy and missing resources. */
+  errors?: number[];
 }
 
-/** Declares a documented route; the schemas only describe, the service validates. */
-export function declareRoute(app: FastifyInstance, tag: string, route: RouteDeclaration): void {
-  const schema: Record<string, unknown> = {
-    summary: route.summary,
-    tags: [tag],
-    ...(route.description ? { description: route.description } : {}),
-    ...(route.body ? { body: jsonSchemaOf(route.body) } : {}),
-    ...(route.querystring ? { querystring: jsonSchemaOf(route.querystring) } : {}),
-    ...(route.params ? { params: jsonSchemaOf(route.params) } : {}),
-    ...(route.headers ? { headers: jsonSchemaOf(route.headers) } : {}),
-    ...(route.public ? {} : { security: [{ bearer: [] }] }),
-    response: {
-      [route.success?.status ?? 200]: { description: route.success?.description ?? 'OK', type: 'object', additionalProperties: true },
-      default: { description: 'application/problem+json', $ref: 'problem#' },
-    },
+export type RouteDeclaration<P extends z.ZodType = AnyParams, Q extends z.ZodType = AnyQuery> = RouteShape<P, Q> &
+  (
+    | { public?: false; handler: (request: RouteRequest<P, Q> & { ctx: RequestContext }, reply: FastifyReply) => Promise<unknown> }
+    /** No credential needed (descriptor, mint). */
+    | { public: true; handler: (request: RouteRequest<P, Q>, reply: FastifyReply) => Promise<unknown> }
+  );
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    describedOperations: DescribedOperation[];
+  }
+}
+
+/** Collects the declarations of a service scope for its OpenAPI description. */
+export function collectOperations(app: FastifyInstance): DescribedOperation[] {
+  const operations: DescribedOperation[] = [];
+  app.decorate('describedOperations', operations);
+  return operations;
+}
+
+const IDEMPOTENCY_KEY = z.string().min(1).describe('Makes the write safe to retry: the same key and body answer the stored result');
+const PRECONDITION = z.string().min(1).describe('The ETag of the resource as last read; a stale one is refused with 412');
+
+function headersOf(route: RouteShape<z.ZodType, z.ZodType>): z.ZodObject | undefined {
+  const shape: Record<string, z.ZodType> = { ...route.headers?.shape };
+  if (route.idempotencyKey) {
+    shape['idempotency-key'] = route.idempotencyKey === 'required' ? IDEMPOTENCY_KEY : IDEMPOTENCY_KEY.optional();
+  }
+  if (route.precondition) shape[route.precondition.header] = route.precondition.required ? PRECONDITION : PRECONDITION.optional();
+  return Object.keys(shape).length > 0 ? z.object(shape) : undefined;
+}
+
+/**
+ * Declares a documented route. Before the handler runs, the scope builds the caller's context (so an
+ * unauthenticated call is 401 whatever else it sends), then params, query and headers are parsed by
+ * their schemas with the field errors the services give. Bodies are parsed by the service. A 2xx
+ * body is checked against the response schema before it is sent.
+ */
+export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodType = AnyQuery>(
+  app: FastifyInstance,
+  tag: string,
+  route: RouteDeclaration<P, Q>,
+): void {
+  const headers = headersOf(route);
+  const success = route.success ?? { status: 200, description: 'OK' };
+  const response = route.response;
+  if (response !== 'refused' && app.hasDecorator('describedOperations')) {
+    app.describedOperations.push({
+      method: route.method as string,
+      url: route.url,
+      tag,
+      summary: route.summary,
+      description: route.description,
+      public: route.public === true,
+      params: route.params,
+      querystring: route.querystring,
+      headers,
+      body: route.body,
+      success,
+      response,
+      etag: route.etag === true,
+      replayStatus: route.idempotencyKey || route.replays ? (success.status === 201 ? 200 : success.status) : undefined,
+      errors: [...(route.errors ?? []), ...(route.precondition ? [412, 428] : [])],
+    });
+  }
+  const checkShape = (request: FastifyRequest) => {
+    if (route.params) request.params = parseInput(route.params, request.params);
+    if (route.querystring) parseInput(route.querystring, request.query);
+    if (headers) parseInput(headers.partial().loose(), request.headers);
   };
-  app.route({ method: route.method, url: route.url, schema, handler: route.handler });
+  const handler = route.public
+    ? async (request: FastifyRequest, reply: FastifyReply) => {
+        checkShape(request);
+        return route.handler(request as RouteRequest<P, Q>, reply);
+      }
+    : async (request: FastifyRequest, reply: FastifyReply) => {
+        const ctx = await app.requestContextOf(request);
+        checkShape(request);
+        return route.handler(Object.assign(request as RouteRequest<P, Q>, { ctx }), reply);
+      };
+  const checkAnswer =
+    response === 'refused' || 'bytes' in response
+      ? undefined
+      : async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => (reply.statusCode < 300 ? response.parse(payload) : payload);
+  app.route({ method: route.method, url: route.url, handler, ...(checkAnswer ? { preSerialization: checkAnswer } : {}) });
 }
 
 /** Sends a command's answer: 201 for a creation, 200 with Idempotency-Replayed for a replay. */

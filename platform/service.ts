@@ -8,7 +8,16 @@ import type { PlatformConfig, ServiceName } from './config.ts';
 import type { CursorCodec } from './cursor.ts';
 import type { DatabaseHandle } from './db.ts';
 import { DomainError, type ProblemNamespace } from './errors.ts';
-import { acceptEmptyJsonOnDelete, declareRoute, describeOnlySchemas, installProblemHandlers } from './http.ts';
+import {
+  acceptEmptyJsonOnDelete,
+  declareRoute,
+  collectOperations,
+  installProblemHandlers,
+  requestContextOf,
+  useRequestContext,
+  type RequestContextBuilder,
+} from './http.ts';
+import { describeService } from './openapi.ts';
 import { sweepIdempotencyRecords, type IdempotencyTable } from './idempotency.ts';
 import { FixedWindowLimiter } from './rate-limit.ts';
 
@@ -40,8 +49,12 @@ export interface ServiceDefinition {
   routes(app: FastifyInstance): void;
   /** The mint answer in the service's own shape. */
   mintResponse(minted: MintedToken): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** The shape of that answer. */
+  mintResponseSchema: z.ZodType;
   /** The service's Idempotency-Key records, swept past retention while the service runs. */
   idempotency: IdempotencyTable;
+  /** The caller's context on this service's paths; the bearer token alone unless the service says more. */
+  requestContext?: RequestContextBuilder;
 }
 
 /** The mint answer of the snake_case services (content, curriculum). */
@@ -49,21 +62,27 @@ export function snakeCaseMintResponse(minted: MintedToken): Record<string, unkno
   return { token: minted.token, token_type: 'Bearer', expires_in: minted.expiresIn, tenant_id: DEMO_TENANT, subject: minted.subject };
 }
 
-const problemSchema = {
-  $id: 'problem',
-  type: 'object',
-  description: 'RFC 9457 problem details',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    code: { type: 'string' },
-    requestId: { type: 'string' },
-    traceId: { type: 'string' },
-    fieldErrors: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } } },
-  },
-};
+/** The mint answer of the snake_case services. */
+export const SnakeCaseMintResponse = z.strictObject({
+  token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int().describe('Seconds'),
+  tenant_id: z.string(),
+  subject: z.string(),
+});
+
+const ServiceDescriptor = z.strictObject({
+  service: z.string(),
+  title: z.string(),
+  description: z.string(),
+  version: z.string(),
+  surface: z.literal('alpha'),
+  basePath: z.string(),
+  openapi: z.string(),
+  docs: z.string(),
+  graphql: z.string(),
+  mint: z.string().describe('How to mint a demo token'),
+});
 
 const mintQuery = z.object({ tenantId: z.string().min(1).describe('Only demo can be minted') }).strict();
 
@@ -75,15 +94,12 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
   await app.register(
     async (scope) => {
       installProblemHandlers(scope, service.namespace);
+      useRequestContext(scope, service.requestContext ?? ((request) => requestContextOf(runtime.auth, request)));
       acceptEmptyJsonOnDelete(scope);
-      scope.addSchema(problemSchema);
-      describeOnlySchemas(scope);
+      const operations = collectOperations(scope);
       await scope.register(swagger, {
-        openapi: {
-          openapi: '3.1.0',
-          info: { title: service.title, description: service.description, version: '1.0.0' },
-          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-        },
+        openapi: { openapi: '3.1.0', info: { title: service.title, version: '1.0.0' } },
+        transformObject: () => describeService(service, operations),
       });
       // Without indexPrefix the page at /docs (no trailing slash) asks for /docs/static/... outside
       // the service root: a known behaviour of @fastify/swagger-ui under a prefix.
@@ -95,6 +111,7 @@ export async function mountService(app: FastifyInstance, runtime: PlatformRuntim
         url: '/',
         summary: 'Service descriptor',
         public: true,
+        response: ServiceDescriptor,
         handler: async () => ({
           service: service.name,
           title: service.title,
@@ -129,6 +146,8 @@ function declareDevRoutes(scope: FastifyInstance, runtime: PlatformRuntime, serv
     summary: 'Mint a demo token (demo tenant only; limited per client address)',
     querystring: mintQuery,
     public: true,
+    response: service.mintResponseSchema,
+    errors: [429],
     handler: async (request) => {
       const retryAfter = mintBudget.take(request.ip);
       if (retryAfter > 0) {

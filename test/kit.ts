@@ -7,6 +7,7 @@ import { DEMO_SCOPES } from '../platform/auth.ts';
 import type { ServiceName } from '../platform/config.ts';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../gateway/platform.ts';
 import { SERVICE_ROOTS } from '../platform/config.ts';
+import { checkAnswer } from './openapi-conformance.ts';
 
 /** Real public fixtures (Ed-Fi, Caliper, CASE), kept in the repository with their provenance. */
 export const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
@@ -101,6 +102,7 @@ export async function http<T = any>(
   } catch {
     // not JSON: keep the text
   }
+  await checkAnswer(platform.url, { method, url, status: response.status, contentType: response.headers.get('content-type'), body });
   return { status: response.status, headers: response.headers, body: body as T };
 }
 

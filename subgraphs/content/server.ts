@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { contentIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
-import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
+import { SnakeCaseMintResponse, snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
 import { subgraphSchema } from '../../platform/graphql.ts';
+import { tenantContext } from './http.ts';
 import { CONTENT_NAMESPACE } from './errors.ts';
 import { contentResolvers } from './resolvers/index.ts';
 import { itemRoutes } from './items/items.routes.ts';
@@ -34,21 +35,23 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
     namespace: CONTENT_NAMESPACE,
     schema: subgraphSchema(CONTENT_SDL, contentResolvers(runtime, deps)),
     routes(app) {
-      itemRoutes(app, runtime, deps);
-      versionRoutes(app, runtime, deps);
-      eligibilityRoutes(app, runtime, deps);
-      trustRoutes(app, runtime, deps);
-      publishRoutes(app, runtime, deps);
-      questionRoutes(app, runtime, deps);
-      kcTagRoutes(app, runtime, deps);
-      catalogRoutes(app, runtime, deps);
-      recordRoutes(app, runtime, deps);
-      mediaRoutes(app, runtime, deps);
-      referenceRoutes(app, runtime, deps);
-      testServeRoutes(app, runtime, deps);
-      compositionRoutes(app, runtime, deps);
+      itemRoutes(app, deps);
+      versionRoutes(app, deps);
+      eligibilityRoutes(app, deps);
+      trustRoutes(app, deps);
+      publishRoutes(app, deps);
+      questionRoutes(app, deps);
+      kcTagRoutes(app, deps);
+      catalogRoutes(app, deps);
+      recordRoutes(app, runtime);
+      mediaRoutes(app, deps);
+      referenceRoutes(app, deps);
+      testServeRoutes(app, deps);
+      compositionRoutes(app, runtime);
     },
     mintResponse: snakeCaseMintResponse,
+    mintResponseSchema: SnakeCaseMintResponse,
     idempotency: contentIdempotency,
+    requestContext: (request) => tenantContext(runtime, request),
   };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { curriculumIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
-import { snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
+import { SnakeCaseMintResponse, snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
 import { subgraphSchema } from '../../platform/graphql.ts';
 import { CURRICULUM_NAMESPACE } from './errors.ts';
 import { curriculumResolvers } from './resolvers/index.ts';
@@ -32,19 +32,20 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
     namespace: CURRICULUM_NAMESPACE,
     schema: subgraphSchema(CURRICULUM_SDL, curriculumResolvers(deps)),
     routes(app) {
-      componentRoutes(app, runtime, deps);
-      kcRoutes(app, runtime, deps);
-      kcGraphRoutes(app, runtime, deps);
-      associationRoutes(app, runtime, deps);
-      repointRoutes(app, runtime, deps);
-      standardsRoutes(app, runtime, deps);
-      gateRoutes(app, runtime, deps);
-      ingestRoutes(app, runtime, deps);
-      approvalRoutes(app, runtime, deps);
-      nextLessonRoutes(app, runtime, deps);
-      placementRoutes(app, runtime, deps);
+      componentRoutes(app, deps);
+      kcRoutes(app, deps);
+      kcGraphRoutes(app, deps);
+      associationRoutes(app, deps);
+      repointRoutes(app, deps);
+      standardsRoutes(app, deps);
+      gateRoutes(app, deps);
+      ingestRoutes(app, deps);
+      approvalRoutes(app, deps);
+      nextLessonRoutes(app, deps);
+      placementRoutes(app, deps);
     },
     mintResponse: snakeCaseMintResponse,
+    mintResponseSchema: SnakeCaseMintResponse,
     idempotency: curriculumIdempotency,
   };
 }

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { eventsIdempotency } from './tables.ts';
 import { DEMO_TENANT } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { contextFor } from '../../platform/context.ts';
 import type { PlatformRuntime, ServiceDefinition } from '../../platform/service.ts';
 import { subgraphSchema } from '../../platform/graphql.ts';
+import { eventsContext } from './http.ts';
 import { EVENTS_NAMESPACE } from './errors.ts';
 import { sourceRoutes } from './sources/sources.routes.ts';
 import { eventRoutes } from './learning/events.routes.ts';
@@ -26,6 +28,20 @@ const IDENTITY_BOUNDARY_CONTRACT = {
   canRegisterActivitySources: false,
 };
 
+const MintResponse = z.strictObject({
+  token: z.string(),
+  tenantId: z.string(),
+  defaultActivitySourceId: z.string().describe('An activity source registered for the demo tenant'),
+  expiresIn: z.number().int().describe('Seconds'),
+  identityBoundary: z.strictObject({
+    tenantScoped: z.boolean(),
+    boundaryClaims: z.array(z.string()),
+    rule: z.string(),
+    demoTokenBoundary: z.null(),
+    canRegisterActivitySources: z.boolean(),
+  }),
+});
+
 export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
   const reads = eventsDeps(runtime);
   return {
@@ -36,10 +52,10 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
     namespace: EVENTS_NAMESPACE,
     schema: subgraphSchema(EVENTS_SDL, eventsResolvers(runtime, reads)),
     routes(app) {
-      sourceRoutes(app, runtime, reads);
-      eventRoutes(app, runtime, reads);
-      importRoutes(app, runtime, reads);
-      momentRoutes(app, runtime, reads);
+      sourceRoutes(app, reads);
+      eventRoutes(app, reads);
+      importRoutes(app, reads);
+      momentRoutes(app, reads);
     },
     async mintResponse(minted) {
       const principal = await runtime.auth.authenticate(`Bearer ${minted.token}`);
@@ -52,6 +68,8 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
         identityBoundary: IDENTITY_BOUNDARY_CONTRACT,
       };
     },
+    mintResponseSchema: MintResponse,
     idempotency: eventsIdempotency,
+    requestContext: (request) => eventsContext(runtime, request),
   };
 }

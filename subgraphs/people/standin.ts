@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DEMO_TENANT, requireAccess } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { DomainError, registerProblems } from '../../platform/errors.ts';
-import { declareRoute, installProblemHandlers, requestContextOf } from '../../platform/http.ts';
+import { declareRoute, installProblemHandlers, requestContextOf, useRequestContext } from '../../platform/http.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 import { parseInput } from '../../platform/validation.ts';
 import { persons } from './tables.ts';
@@ -45,6 +45,14 @@ const DEMO_PERSONS: Array<z.input<typeof PersonInput>> = [
   { personId: 'demo-student-real-1', givenName: 'Riley', familyName: 'Real', reality: 'real' },
 ];
 
+const PersonResponse = z.strictObject({
+  personId: z.string(),
+  givenName: z.string(),
+  familyName: z.string(),
+  reality: z.string(),
+  status: z.string(),
+});
+
 type PersonRow = typeof persons.$inferSelect;
 const present = (row: PersonRow) => ({
   personId: row.personId,
@@ -66,15 +74,17 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
   await app.register(
     async (scope) => {
       installProblemHandlers(scope, NAMESPACE);
+      useRequestContext(scope, (request) => requestContextOf(runtime.auth, request));
       declareRoute(scope, 'people (stand-in)', {
         method: 'GET',
         url: '/people/:personId',
         summary: 'A person of the caller tenant',
+        response: PersonResponse,
         params: z.object({ personId: z.string() }),
         handler: async (request) => {
-          const ctx = await requestContextOf(runtime.auth, request);
+          const { ctx } = request;
           requireAccess(ctx.principal, READ, 'read people');
-          const { personId } = request.params as { personId: string };
+          const { personId } = request.params;
           const [row] = await db.select().from(persons).where(and(eq(persons.tenantId, ctx.tenantId), eq(persons.personId, personId)));
           if (!row) throw new DomainError('people:not_found', `No person ${personId} in this tenant.`);
           return present(row);
@@ -84,10 +94,11 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
         method: 'POST',
         url: '/people',
         summary: 'Register a person (operators; the stand-in only)',
+        response: PersonResponse,
         body: PersonInput,
         success: { status: 201, description: 'person' },
         handler: async (request, reply) => {
-          const ctx = await requestContextOf(runtime.auth, request);
+          const { ctx } = request;
           requireAccess(ctx.principal, REGISTER, 'register people');
           const input = parseInput(PersonInput, request.body);
           const [row] = await db

@@ -1,45 +1,52 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import { FacetAssignmentInput, FacetInput, assignFacet, defineFacet, listAssignments, listFacets } from './catalog.service.ts';
+import { AssignmentPageResponse, AssignmentResponse, FacetPageResponse, FacetResponse } from './catalog.responses.ts';
 
-export function catalogRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
   const { db } = deps;
   declareRoute(app, 'catalog', {
     method: 'GET',
     url: `${TENANT_ROOT}/catalog-facets`,
     summary: "The tenant's catalog facet definitions",
+    response: FacetPageResponse,
     params: TenantParams,
-    handler: async (request) => listFacets(db, await tenantContext(runtime, request)),
+    handler: async (request) => listFacets(db, request.ctx),
   });
   declareRoute(app, 'catalog', {
     method: 'POST',
     url: `${TENANT_ROOT}/catalog-facets`,
     summary: 'Define one of the twelve catalog facets for this tenant',
+    response: FacetResponse,
+    errors: [409],
     params: TenantParams,
     body: FacetInput,
     success: { status: 201, description: 'content_catalog_facet' },
-    handler: async (request, reply) => reply.code(201).send(await defineFacet(db, await tenantContext(runtime, request), request.body)),
+    handler: async (request, reply) => reply.code(201).send(await defineFacet(db, request.ctx, request.body)),
   });
   declareRoute(app, 'catalog', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/catalog-facets`,
     summary: 'Facet assignments of an item, with provenance',
+    response: AssignmentPageResponse,
     params: ItemParams,
-    handler: async (request) => listAssignments(db, await tenantContext(runtime, request), (request.params as { contentId: string }).contentId),
+    handler: async (request) => listAssignments(db, request.ctx, request.params.contentId),
   });
   declareRoute(app, 'catalog', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/catalog-facets`,
     summary: 'Assign a facet value to an item (Idempotency-Key required)',
+    response: AssignmentResponse,
+    idempotencyKey: 'required',
+    errors: [409, 422],
     params: ItemParams,
     body: FacetAssignmentInput,
     success: { status: 201, description: 'content_catalog_facet_assignment (200 when the same value was already assigned)' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId } = request.params as { contentId: string };
+      const { ctx } = request;
+      const { contentId } = request.params;
       return sendCommandResult(reply, await assignFacet(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });

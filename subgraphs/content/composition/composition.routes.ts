@@ -1,26 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
-import type { ContentDeps } from '../deps.ts';
 import { declareRoute } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { CompositionInput, getComposition, putComposition } from './composition.service.ts';
+import { CompositionResponse } from './composition.responses.ts';
 
-export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
-  const { db } = deps;
-  const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
+export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+  const { db } = runtime.database;
   declareRoute(app, 'interactive-composition', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/interactive-composition`,
     summary: 'The ordered question bindings of an interactive item',
+    response: CompositionResponse,
     params: ItemParams,
-    handler: async (request) => getComposition(db, await tenantContext(runtime, request), contentIdOf(request)),
+    handler: async (request) => getComposition(db, request.ctx, request.params.contentId),
   });
   declareRoute(app, 'interactive-composition', {
     method: 'PUT',
     url: `${TENANT_ROOT}/items/:contentId/interactive-composition`,
-    summary: 'Replace the ordered bindings: increasing cues inside the video, ordered segments, question refs that resolve',
+    summary: 'Replace the ordered bindings (rule 9 validation)',
+    response: CompositionResponse,
     params: ItemParams,
     body: CompositionInput,
-    handler: async (request) => putComposition(db, await tenantContext(runtime, request), contentIdOf(request), request.body),
+    handler: async (request) => putComposition(db, request.ctx, request.params.contentId, request.body),
   });
 }

@@ -1,21 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import type { ContentDeps } from '../deps.ts';
 import { declareRoute } from '../../../platform/http.ts';
-import { TENANT_ROOT, VersionParams, tenantContext } from '../http.ts';
+import { TENANT_ROOT, VersionParams } from '../http.ts';
 import { EligibilityQuery, readReleaseEligibility } from './eligibility.service.ts';
+import { ReleaseEligibilityResponse } from './eligibility.responses.ts';
 
-export function eligibilityRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+export function eligibilityRoutes(app: FastifyInstance, deps: ContentDeps): void {
   const { db } = deps;
   declareRoute(app, 'eligibility', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId/release-eligibility`,
     summary: 'Release eligibility of one exact version, or the problem content.version_not_serveable',
+    response: ReleaseEligibilityResponse,
+    errors: [409],
     params: VersionParams,
     querystring: EligibilityQuery,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId, versionId } = request.params as { contentId: string; versionId: string };
+      const { ctx } = request;
+      const { contentId, versionId } = request.params;
       return readReleaseEligibility(db, ctx, contentId, versionId, request.query);
     },
   });

@@ -1,22 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import { CreateItemInput, ListItemsQuery, PatchItemInput, createItem, getItem, listItems, patchItem } from './items.service.ts';
 import { getBlueprint } from '../blueprints/blueprint.service.ts';
 import type { ContentDeps } from '../deps.ts';
+import { BlueprintResponse, ItemPageResponse, ItemResponse } from './items.responses.ts';
 
-export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
   const { db } = deps;
   declareRoute(app, 'items', {
     method: 'POST',
     url: `${TENANT_ROOT}/items`,
     summary: 'Create a content item (metadata) with its initial version',
+    response: ItemResponse,
+    etag: true,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     params: TenantParams,
     body: CreateItemInput,
     success: { status: 201, description: 'content_item; an identical replay answers 200 with Idempotency-Replayed: true' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
+      const { ctx } = request;
       const result = await createItem(deps, ctx, { body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
@@ -25,10 +29,12 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId`,
     summary: 'Read a content item; the ETag header feeds If-Match',
+    response: ItemResponse,
+    etag: true,
     params: ItemParams,
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const item = await getItem(db, ctx, (request.params as { contentId: string }).contentId);
+      const { ctx } = request;
+      const item = await getItem(db, ctx, request.params.contentId);
       return reply.header('etag', item.etag).send(item);
     },
   });
@@ -36,11 +42,14 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     method: 'PATCH',
     url: `${TENANT_ROOT}/items/:contentId`,
     summary: 'Change item metadata under If-Match (body, blocks and composition fields are refused)',
+    response: ItemResponse,
+    etag: true,
+    precondition: { header: 'if-match', required: true },
     params: ItemParams,
     body: PatchItemInput,
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const item = await patchItem(db, ctx, (request.params as { contentId: string }).contentId, request.body, headerOf(request, 'if-match'));
+      const { ctx } = request;
+      const item = await patchItem(db, ctx, request.params.contentId, request.body, headerOf(request, 'if-match'));
       return reply.header('etag', item.etag).send(item);
     },
   });
@@ -48,10 +57,12 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     method: 'GET',
     url: `${TENANT_ROOT}/items`,
     summary: 'List content items with the documented filters, oldest change first',
+    response: ItemPageResponse,
+    errors: [503],
     params: TenantParams,
     querystring: ListItemsQuery,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
+      const { ctx } = request;
       return listItems(deps, ctx, request.query);
     },
   });
@@ -59,10 +70,11 @@ export function itemRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/blueprint`,
     summary: 'The seven blueprint fields of a test_spec, with spec_id',
+    response: BlueprintResponse,
     params: ItemParams,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      return getBlueprint(db, ctx, (request.params as { contentId: string }).contentId);
+      const { ctx } = request;
+      return getBlueprint(db, ctx, request.params.contentId);
     },
   });
 }

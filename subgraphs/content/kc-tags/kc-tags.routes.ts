@@ -1,32 +1,36 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import type { ContentDeps } from '../deps.ts';
 import { KcTagInput, KcTagsQuery, listKcTags, tagKc } from './kc-tags.service.ts';
+import { KcTagPageResponse, KcTagResponse } from './kc-tags.responses.ts';
 
-export function kcTagRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+export function kcTagRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'kc-tags', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/kc-tags`,
     summary: 'Weighted KC tags of an item',
+    response: KcTagPageResponse,
     params: ItemParams,
     querystring: KcTagsQuery,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      return listKcTags(deps.db, deps.cursors, ctx, (request.params as { contentId: string }).contentId, request.query);
+      const { ctx } = request;
+      return listKcTags(deps.db, deps.cursors, ctx, request.params.contentId, request.query);
     },
   });
   declareRoute(app, 'kc-tags', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/kc-tags`,
     summary: 'Create or replace the weighted tag to an active registry KC (link:kc)',
+    response: KcTagResponse,
+    replays: true,
+    errors: [409, 503],
     params: ItemParams,
     body: KcTagInput,
     success: { status: 201, description: 'content_kc_tag (200 when an existing tag was replaced)' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const result = await tagKc(deps, ctx, (request.params as { contentId: string }).contentId, request.body);
+      const { ctx } = request;
+      const result = await tagKc(deps, ctx, request.params.contentId, request.body);
       return sendCommandResult(reply, { ...result, replayed: false });
     },
   });

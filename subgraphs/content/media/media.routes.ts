@@ -1,31 +1,34 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import type { ContentDeps } from '../deps.ts';
+import { z } from 'zod';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { MediaInput, listMedia, readMediaBytes, uploadMedia } from './media.service.ts';
+import { MediaPageResponse, MediaResponse } from './media.responses.ts';
 
-export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+export function mediaRoutes(app: FastifyInstance, deps: ContentDeps): void {
   const { db } = deps;
-  const contentRoot = () => runtime.config.contentUrl;
   declareRoute(app, 'media', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/media`,
     summary: 'Media assets of an item, each with its authenticated delivery_url',
+    response: MediaPageResponse,
     params: ItemParams,
-    handler: async (request) => listMedia(db, contentRoot(), await tenantContext(runtime, request), (request.params as { contentId: string }).contentId),
+    handler: async (request) => listMedia(db, deps.contentUrl(), request.ctx, request.params.contentId),
   });
   declareRoute(app, 'media', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/media`,
     summary: 'Upload a media asset (JSON with base64 bytes)',
+    response: MediaResponse,
+    idempotencyKey: 'optional',
+    errors: [409, 413],
     params: ItemParams,
     body: MediaInput,
     success: { status: 201, description: 'media_asset' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId } = request.params as { contentId: string };
+      const { ctx } = request;
+      const { contentId } = request.params;
       return sendCommandResult(reply, await uploadMedia(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });
@@ -33,11 +36,13 @@ export function mediaRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/media/:mediaId`,
     summary: 'The bytes of a delivery_url (bearer token of the tenant, read:content)',
+    response: { bytes: '*/*' },
+    etag: true,
     params: ItemParams.extend({ mediaId: z.string() }),
     success: { status: 200, description: 'media bytes' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId, mediaId } = request.params as { contentId: string; mediaId: string };
+      const { ctx } = request;
+      const { contentId, mediaId } = request.params;
       const media = await readMediaBytes(db, ctx, contentId, mediaId);
       return reply
         .header('content-type', media.mimeType)

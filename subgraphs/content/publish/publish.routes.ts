@@ -1,21 +1,24 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { PublishInput, publishVersion } from './publish.service.ts';
+import { PublicationResponse } from './publish.responses.ts';
 
-export function publishRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+export function publishRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'publish', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/publish`,
     summary: 'Publish one exact test_spec or test_bank version after server-owned checks',
+    response: PublicationResponse,
+    idempotencyKey: 'optional',
+    errors: [409],
     params: ItemParams,
     body: PublishInput,
     success: { status: 201, description: 'content_publication; an already published version answers 200 with the first publication' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId } = request.params as { contentId: string };
+      const { ctx } = request;
+      const { contentId } = request.params;
       return sendCommandResult(reply, await publishVersion(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });

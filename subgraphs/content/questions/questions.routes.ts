@@ -1,32 +1,35 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import type { ContentDeps } from '../deps.ts';
 import { declareRoute } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import {
   AnswerSlotsQuery, ComponentsQuery, StudentViewQuery, VersionQuery,
   listAnswerKeys, listAnswerSlots, listAssessmentComponents, listScoringPlan, readStudentView,
 } from './questions.service.ts';
+import {
+  AnswerKeyPageResponse, AnswerSlotPageResponse, AssessmentComponentPageResponse, ScoringPlanPageResponse, StudentViewResponse,
+} from './questions.responses.ts';
 
-export function questionRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+export function questionRoutes(app: FastifyInstance, deps: ContentDeps): void {
   const { db } = deps;
   const reads = [
-    ['student-view', 'The newest (or version_id) student view; answer keys with includeAnswerKeys=true and read:answer_key', StudentViewQuery, readStudentView],
-    ['answer-slots', 'Answer slots of a question version', AnswerSlotsQuery, listAnswerSlots],
-    ['answer-keys', 'Answer keys of a question version (read:answer_key)', VersionQuery, listAnswerKeys],
-    ['assessment-components', 'Assessment components of a version, by component_role', ComponentsQuery, listAssessmentComponents],
-    ['scoring-plan', 'Scoring plan projection of a question version', VersionQuery, listScoringPlan],
+    ['student-view', 'The newest (or version_id) student view; answer keys with includeAnswerKeys=true and read:answer_key', StudentViewQuery, readStudentView, StudentViewResponse],
+    ['answer-slots', 'Answer slots of a question version', AnswerSlotsQuery, listAnswerSlots, AnswerSlotPageResponse],
+    ['answer-keys', 'Answer keys of a question version (read:answer_key)', VersionQuery, listAnswerKeys, AnswerKeyPageResponse],
+    ['assessment-components', 'Assessment components of a version, by component_role', ComponentsQuery, listAssessmentComponents, AssessmentComponentPageResponse],
+    ['scoring-plan', 'Scoring plan projection of a question version', VersionQuery, listScoringPlan, ScoringPlanPageResponse],
   ] as const;
-  for (const [path, summary, querystring, read] of reads) {
+  for (const [path, summary, querystring, read, response] of reads) {
     declareRoute(app, 'questions', {
       method: 'GET',
       url: `${TENANT_ROOT}/items/:contentId/${path}`,
       summary,
       params: ItemParams,
       querystring,
+      response,
       handler: async (request) => {
-        const ctx = await tenantContext(runtime, request);
-        return read(db, ctx, (request.params as { contentId: string }).contentId, request.query);
+        const { ctx } = request;
+        return read(db, ctx, request.params.contentId, request.query);
       },
     });
   }

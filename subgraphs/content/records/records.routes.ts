@@ -1,31 +1,35 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlatformRuntime } from '../../../platform/service.ts';
-import type { ContentDeps } from '../deps.ts';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, TenantParams, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import {
   ExternalLinkInput, TrustStatusQuery, getExternalLink, listCurriculumLinks, listPolicies, listTrustStatus, putExternalLink, readEffectiveness,
 } from './records.service.ts';
+import {
+  CurriculumLinkPageResponse, EffectivenessResponse, ExternalLinkResponse, PolicyPageResponse, TrustStatusPageResponse,
+} from './records.responses.ts';
 
-export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
-  const { db } = deps;
-  const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
+export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
+  const { db } = runtime.database;
   declareRoute(app, 'external-link', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/external-link`,
     summary: 'The governed external link of an external_link item',
+    response: ExternalLinkResponse,
     params: ItemParams,
-    handler: async (request) => getExternalLink(db, await tenantContext(runtime, request), contentIdOf(request)),
+    handler: async (request) => getExternalLink(db, request.ctx, request.params.contentId),
   });
   declareRoute(app, 'external-link', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/external-link`,
     summary: 'Set the external link (no secrets; an open policy)',
+    response: ExternalLinkResponse,
+    replays: true,
     params: ItemParams,
     body: ExternalLinkInput,
     success: { status: 201, description: 'external_link (200 when replaced)' },
     handler: async (request, reply) => {
-      const result = await putExternalLink(db, await tenantContext(runtime, request), contentIdOf(request), request.body);
+      const result = await putExternalLink(db, request.ctx, request.params.contentId, request.body);
       return sendCommandResult(reply, { ...result, replayed: false });
     },
   });
@@ -33,29 +37,33 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime, dep
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/curriculum-links`,
     summary: 'Frozen read-only archive of legacy curriculum links',
+    response: CurriculumLinkPageResponse,
     params: ItemParams,
-    handler: async (request) => listCurriculumLinks(db, await tenantContext(runtime, request), contentIdOf(request)),
+    handler: async (request) => listCurriculumLinks(db, request.ctx, request.params.contentId),
   });
   declareRoute(app, 'effectiveness', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/effectiveness`,
     summary: 'Derived, read-only effectiveness status',
+    response: EffectivenessResponse,
     params: ItemParams,
-    handler: async (request) => readEffectiveness(db, await tenantContext(runtime, request), contentIdOf(request)),
+    handler: async (request) => readEffectiveness(db, request.ctx, request.params.contentId),
   });
   declareRoute(app, 'policies', {
     method: 'GET',
     url: `${TENANT_ROOT}/policies`,
     summary: 'Provisioned tenant policy rows (read projection)',
+    response: PolicyPageResponse,
     params: TenantParams,
-    handler: async (request) => listPolicies(db, await tenantContext(runtime, request)),
+    handler: async (request) => listPolicies(db, request.ctx),
   });
   declareRoute(app, 'trust', {
     method: 'GET',
     url: `${TENANT_ROOT}/trust-status`,
     summary: 'Current trust of exact versions, filterable by trust_status',
+    response: TrustStatusPageResponse,
     params: TenantParams,
     querystring: TrustStatusQuery,
-    handler: async (request) => listTrustStatus(db, runtime.cursors, await tenantContext(runtime, request), request.query),
+    handler: async (request) => listTrustStatus(db, runtime.cursors, request.ctx, request.query),
   });
 }

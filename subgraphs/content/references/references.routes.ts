@@ -1,52 +1,59 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import type { ContentDeps } from '../deps.ts';
+import { z } from 'zod';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { VersionQuery } from '../questions/questions.service.ts';
 import { ReferenceInput, ReferencesQuery, createReference, listReferences, retireReference } from './references.service.ts';
 import { readBankMembers } from './bank-members.service.ts';
+import { BankMembersResponse, ReferencePageResponse, ReferenceResponse } from './references.responses.ts';
 
-export function referenceRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
   const { db } = deps;
-  const contentIdOf = (request: { params: unknown }) => (request.params as { contentId: string }).contentId;
   declareRoute(app, 'references', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/references`,
     summary: 'References of an item, active and retired (the audit)',
+    response: ReferencePageResponse,
     params: ItemParams,
     querystring: ReferencesQuery,
-    handler: async (request) => listReferences(db, await tenantContext(runtime, request), contentIdOf(request), request.query),
+    handler: async (request) => listReferences(db, request.ctx, request.params.contentId, request.query),
   });
   declareRoute(app, 'references', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/references`,
     summary: 'Create a typed reference; bank_member rows follow the test bank member contract',
+    response: ReferenceResponse,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     params: ItemParams,
     body: ReferenceInput,
     success: { status: 201, description: 'content_reference' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      return sendCommandResult(reply, await createReference(deps, ctx, { contentId: contentIdOf(request), body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
+      const { ctx } = request;
+      return sendCommandResult(reply, await createReference(deps, ctx, { contentId: request.params.contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });
   declareRoute(app, 'references', {
     method: 'DELETE',
     url: `${TENANT_ROOT}/items/:contentId/references/:referenceId`,
     summary: 'Soft-retire a reference; the row stays as the audit',
+    response: ReferenceResponse,
+    errors: [409],
     params: ItemParams.extend({ referenceId: z.string() }),
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      return retireReference(db, ctx, contentIdOf(request), (request.params as { referenceId: string }).referenceId);
+      const { ctx } = request;
+      return retireReference(db, ctx, request.params.contentId, request.params.referenceId);
     },
   });
   declareRoute(app, 'bank-members', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/bank-members`,
     summary: 'bank_member rows of an exact bank version in graph order and multiplicity, with readiness counts',
+    response: BankMembersResponse,
+    errors: [409],
     params: ItemParams,
     querystring: VersionQuery,
-    handler: async (request) => readBankMembers(db, await tenantContext(runtime, request), contentIdOf(request), request.query),
+    handler: async (request) => readBankMembers(db, request.ctx, request.params.contentId, request.query),
   });
 }

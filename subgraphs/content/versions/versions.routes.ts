@@ -1,22 +1,25 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, VersionParams, tenantContext } from '../http.ts';
+import { ItemParams, TENANT_ROOT, VersionParams } from '../http.ts';
 import { AppendVersionInput, ListVersionsQuery, appendVersion, getVersion, listVersions } from './versions.service.ts';
+import { VersionPageResponse, VersionResponse } from './versions.responses.ts';
 
-export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: ContentDeps): void {
+export function versionRoutes(app: FastifyInstance, deps: ContentDeps): void {
   const { db } = deps;
   declareRoute(app, 'versions', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/versions`,
     summary: 'Append an immutable exact version (student_view.blocks or canonical_xml)',
+    response: VersionResponse,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     params: ItemParams,
     body: AppendVersionInput,
     success: { status: 201, description: 'content_version' },
     handler: async (request, reply) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId } = request.params as { contentId: string };
+      const { ctx } = request;
+      const { contentId } = request.params;
       return sendCommandResult(reply, await appendVersion(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
     },
   });
@@ -24,22 +27,24 @@ export function versionRoutes(app: FastifyInstance, runtime: PlatformRuntime, de
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions`,
     summary: 'List exact versions in version_number order',
+    response: VersionPageResponse,
     params: ItemParams,
     querystring: ListVersionsQuery,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId } = request.params as { contentId: string };
-      return listVersions(db, runtime.cursors, ctx, contentId, request.query);
+      const { ctx } = request;
+      const { contentId } = request.params;
+      return listVersions(db, deps.cursors, ctx, contentId, request.query);
     },
   });
   declareRoute(app, 'versions', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId`,
     summary: 'Read one exact version',
+    response: VersionResponse,
     params: VersionParams,
     handler: async (request) => {
-      const ctx = await tenantContext(runtime, request);
-      const { contentId, versionId } = request.params as { contentId: string; versionId: string };
+      const { ctx } = request;
+      const { contentId, versionId } = request.params;
       return getVersion(db, ctx, contentId, versionId);
     },
   });

@@ -1,16 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { ApproveCourseInput, ListApprovalsQuery } from './approvals.schema.ts';
 import { approveCourse, listApprovals } from './approvals.service.ts';
+import { CourseApprovalPageResponse, CourseApprovalResponse } from '../learner.responses.ts';
 
 const CourseParams = z.object({ courseId: z.string().min(1) });
 
-export function approvalRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
-  const courseIdOf = (request: { params: unknown }) => (request.params as { courseId: string }).courseId;
+export function approvalRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'approvals', {
     method: 'POST',
     url: `${CURRICULUM_V1}/courses/:courseId/approvals`,
@@ -20,10 +19,13 @@ export function approvalRoutes(app: FastifyInstance, runtime: PlatformRuntime, d
       'current digests. Approving a graph the latest approval already holds answers that approval (200).',
     params: CourseParams,
     body: ApproveCourseInput,
+    response: CourseApprovalResponse,
+    idempotencyKey: 'required',
+    errors: [409, 502, 503],
     success: { status: 201, description: 'course_approval (200 when the latest approval already holds this graph)' },
     handler: async (request, reply) => {
-      const ctx = await requestContextOf(runtime.auth, request);
-      const input = { courseId: courseIdOf(request), body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') };
+      const { ctx } = request;
+      const input = { courseId: request.params.courseId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') };
       return sendCommandResult(reply, await approveCourse(deps, ctx, input));
     },
   });
@@ -33,7 +35,8 @@ export function approvalRoutes(app: FastifyInstance, runtime: PlatformRuntime, d
     summary: 'The approvals of a course in sequence order, each with its exact KC-version snapshot',
     params: CourseParams,
     querystring: ListApprovalsQuery,
+    response: CourseApprovalPageResponse,
     handler: async (request) =>
-      listApprovals(deps, await requestContextOf(runtime.auth, request), { courseId: courseIdOf(request), query: request.query }),
+      listApprovals(deps, request.ctx, { courseId: request.params.courseId, query: request.query }),
   });
 }

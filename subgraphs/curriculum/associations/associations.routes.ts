@@ -1,25 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
 import { createAssociation, getAssociation, listAssociations, patchAssociation } from './associations.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import { AssociationPageResponse, AssociationResponse } from './associations.responses.ts';
 
 const AssociationParams = z.object({ associationId: z.string().min(1) });
 
-export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
-  const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
-  const idOf = (request: { params: unknown }) => (request.params as { associationId: string }).associationId;
+export function associationRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'associations', {
     method: 'POST',
     url: `${CURRICULUM_V1}/associations`,
     summary: 'Initial containment (isChildOf) or framework alignment',
+    response: AssociationResponse,
+    etag: true,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     body: CreateAssociationInput,
     success: { status: 201, description: 'curriculum_association (200 when it already exists)' },
     handler: async (request, reply) => {
-      const result = await createAssociation(deps, await ctxOf(request), request.body, headerOf(request, 'idempotency-key'));
+      const result = await createAssociation(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'));
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -27,16 +29,19 @@ export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime
     method: 'GET',
     url: `${CURRICULUM_V1}/associations`,
     summary: 'List associations',
+    response: AssociationPageResponse,
     querystring: ListAssociationsQuery,
-    handler: async (request) => listAssociations(deps, await ctxOf(request), request.query),
+    handler: async (request) => listAssociations(deps, request.ctx, request.query),
   });
   declareRoute(app, 'associations', {
     method: 'GET',
     url: `${CURRICULUM_V1}/associations/:associationId`,
     summary: 'Read an association with its sequence_number; the ETag feeds X-Curriculum-If-Match',
+    response: AssociationResponse,
+    etag: true,
     params: AssociationParams,
     handler: async (request, reply) => {
-      const association = await getAssociation(deps, await ctxOf(request), idOf(request));
+      const association = await getAssociation(deps, request.ctx, request.params.associationId);
       return reply.header('etag', association.etag).send(association);
     },
   });
@@ -44,10 +49,15 @@ export function associationRoutes(app: FastifyInstance, runtime: PlatformRuntime
     method: 'PATCH',
     url: `${CURRICULUM_V1}/associations/:associationId`,
     summary: 'Reorder siblings by sequence_number',
+    response: AssociationResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    precondition: { header: 'x-curriculum-if-match', required: true },
+    errors: [409],
     params: AssociationParams,
     body: PatchAssociationInput,
     handler: async (request, reply) => {
-      const result = await patchAssociation(deps, await ctxOf(request), idOf(request), request.body, {
+      const result = await patchAssociation(deps, request.ctx, request.params.associationId, request.body, {
         ifMatch: headerOf(request, 'x-curriculum-if-match'),
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });

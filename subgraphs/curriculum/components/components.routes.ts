@@ -1,26 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
 import { createComponent, getComponent, listComponents, readTree } from './components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { PatchComponentInput } from './component-edits.schema.ts';
 import { patchComponent, retireComponent } from './component-edits.service.ts';
+import { ComponentPageResponse, ComponentResponse, ComponentTreeResponse } from './components.responses.ts';
 
 const ComponentParams = z.object({ componentId: z.string().min(1) });
 const CourseParams = z.object({ courseId: z.string().min(1) });
 
-export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
+export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'components', {
     method: 'POST',
     url: `${CURRICULUM_V1}/components`,
     summary: 'Create a component (or reactivate a retired id); a target_ref pin must be release eligible',
+    response: ComponentResponse,
+    etag: true,
+    idempotencyKey: 'optional',
+    errors: [409, 422, 502, 503],
     body: ComponentInput,
     success: { status: 201, description: 'curriculum_component (200 when unchanged or reactivated)' },
     handler: async (request, reply) => {
-      const result = await createComponent(deps, await requestContextOf(runtime.auth, request), request.body);
+      const result = await createComponent(deps, request.ctx, request.body);
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -28,17 +32,20 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     method: 'GET',
     url: `${CURRICULUM_V1}/components`,
     summary: 'List components',
+    response: ComponentPageResponse,
     querystring: ListComponentsQuery,
-    handler: async (request) => listComponents(deps, await requestContextOf(runtime.auth, request), request.query),
+    handler: async (request) => listComponents(deps, request.ctx, request.query),
   });
   declareRoute(app, 'components', {
     method: 'GET',
     url: `${CURRICULUM_V1}/components/:componentId`,
     summary: 'Read a component; the ETag feeds X-Curriculum-If-Match',
+    response: ComponentResponse,
+    etag: true,
     params: ComponentParams,
     handler: async (request, reply) => {
-      const ctx = await requestContextOf(runtime.auth, request);
-      const component = await getComponent(deps, ctx, (request.params as { componentId: string }).componentId);
+      const { ctx } = request;
+      const component = await getComponent(deps, ctx, request.params.componentId);
       return reply.header('etag', component.etag).send(component);
     },
   });
@@ -50,12 +57,17 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     method: 'PATCH',
     url: `${CURRICULUM_V1}/components/:componentId`,
     summary: 'Change mutable fields, or reparent in isolation (keeps component and edge identity)',
-    description: 'Needs X-Curriculum-If-Match and Idempotency-Key. Publishing a mastery_gate names the exact test_bank target_ref and renderer_ref=renderer:qti-test, and content must report that version serveable and release-eligible.',
+    response: ComponentResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    precondition: { header: 'x-curriculum-if-match', required: true },
+    errors: [409, 422, 502, 503],
+    description: 'Needs X-Curriculum-If-Match and Idempotency-Key. Publishing a mastery_gate follows rule 17.',
     params: ComponentParams,
     body: PatchComponentInput,
     handler: async (request, reply) => {
-      const ctx = await requestContextOf(runtime.auth, request);
-      const result = await patchComponent(deps, ctx, (request.params as { componentId: string }).componentId, request.body, writeHeaders(request));
+      const { ctx } = request;
+      const result = await patchComponent(deps, ctx, request.params.componentId, request.body, writeHeaders(request));
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -63,10 +75,14 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     method: 'DELETE',
     url: `${CURRICULUM_V1}/components/:componentId`,
     summary: 'Soft-retire a component; its incident isChildOf associations retire with it',
+    response: ComponentResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    precondition: { header: 'x-curriculum-if-match', required: true },
     params: ComponentParams,
     handler: async (request, reply) => {
-      const ctx = await requestContextOf(runtime.auth, request);
-      const result = await retireComponent(deps, ctx, (request.params as { componentId: string }).componentId, writeHeaders(request));
+      const { ctx } = request;
+      const result = await retireComponent(deps, ctx, request.params.componentId, writeHeaders(request));
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -74,19 +90,21 @@ export function componentRoutes(app: FastifyInstance, runtime: PlatformRuntime, 
     method: 'GET',
     url: `${CURRICULUM_V1}/components/:componentId/tree`,
     summary: 'The component and its descendants in sibling order',
+    response: ComponentTreeResponse,
     params: ComponentParams,
     querystring: TreeQuery,
     handler: async (request) =>
-      readTree(deps, await requestContextOf(runtime.auth, request), (request.params as { componentId: string }).componentId, request.query),
+      readTree(deps, request.ctx, request.params.componentId, request.query),
   });
   declareRoute(app, 'components', {
     method: 'GET',
     url: `${CURRICULUM_V1}/courses/:courseId/tree`,
     summary: 'Compatibility alias of the component tree for course roots',
+    response: ComponentTreeResponse,
     params: CourseParams,
     querystring: TreeQuery,
     handler: async (request) =>
-      readTree(deps, await requestContextOf(runtime.auth, request), (request.params as { courseId: string }).courseId, request.query, {
+      readTree(deps, request.ctx, request.params.courseId, request.query, {
         courseRootOnly: true,
       }),
   });

@@ -1,22 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, requestContextOf } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { GateNextFormQuery, GateStatusQuery } from './gates.schema.ts';
 import { readGateContract, readGateNextForm, readGateRemediation, readGateStatus } from './gates.service.ts';
+import { GateContractResponse, GateNextFormResponse, GateRemediationResponse, GateStatusResponse } from '../learner.responses.ts';
 
 const GateParams = z.object({ componentId: z.string().min(1) });
 
-export function gateRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
-  const inputOf = (request: { params: unknown; query: unknown }) => ({ ...(request.query as object), ...(request.params as { componentId: string }) });
+export function gateRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
+  const inputOf = (request: { params: { componentId: string }; query: object }) => ({ ...request.query, ...request.params });
   declareRoute(app, 'gates', {
     method: 'GET',
     url: `${CURRICULUM_V1}/gates/:componentId`,
     summary: 'The gate contract: bank pin, launch mode, selection and remediation rules; no scores, thresholds or content body',
     params: GateParams,
-    handler: async (request) => readGateContract(deps, await requestContextOf(runtime.auth, request), request.params as { componentId: string }),
+    response: GateContractResponse,
+    handler: async (request) => readGateContract(deps, request.ctx, request.params),
   });
   declareRoute(app, 'gates', {
     method: 'GET',
@@ -24,7 +25,9 @@ export function gateRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     summary: "A student's gate status from the events service's graded results (one named by resultRecordId, or the latest)",
     params: GateParams,
     querystring: GateStatusQuery,
-    handler: async (request) => readGateStatus(deps, await requestContextOf(runtime.auth, request), inputOf(request)),
+    response: GateStatusResponse,
+    errors: [502, 503],
+    handler: async (request) => readGateStatus(deps, request.ctx, inputOf(request)),
   });
   declareRoute(app, 'gates', {
     method: 'GET',
@@ -32,7 +35,9 @@ export function gateRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     summary: 'The next eligible unseen form of the exact gate bank version (rule 12); bank_exhausted when none is left',
     params: GateParams,
     querystring: GateNextFormQuery,
-    handler: async (request) => readGateNextForm(deps, await requestContextOf(runtime.auth, request), inputOf(request)),
+    response: GateNextFormResponse,
+    errors: [409, 502, 503],
+    handler: async (request) => readGateNextForm(deps, request.ctx, inputOf(request)),
   });
   declareRoute(app, 'gates', {
     method: 'GET',
@@ -40,6 +45,8 @@ export function gateRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps:
     summary: 'Where a failed result leads (rule 13): never_learned to the lesson, forgot to review, careless to practice',
     params: GateParams,
     querystring: GateStatusQuery,
-    handler: async (request) => readGateRemediation(deps, await requestContextOf(runtime.auth, request), inputOf(request)),
+    response: GateRemediationResponse,
+    errors: [409, 502, 503],
+    handler: async (request) => readGateRemediation(deps, request.ctx, inputOf(request)),
   });
 }

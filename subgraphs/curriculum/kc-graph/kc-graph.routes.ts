@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import {
@@ -23,17 +22,26 @@ import {
   listReviewDecisions,
   retirePrerequisite,
 } from './kc-graph.service.ts';
+import {
+  FirmingEventPageResponse,
+  FirmingEventResponse,
+  PrerequisitePageResponse,
+  PrerequisiteResponse,
+  RelationPageResponse,
+  RelationResponse,
+  ReviewDecisionPageResponse,
+  ReviewDecisionResponse,
+} from './kc-graph.responses.ts';
 import { createRelation, getRelation, listRelations, retireRelation } from './kc-relations.service.ts';
 
 const EdgeParams = z.object({ id: z.string().min(1) });
 
-export function kcGraphRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
-  const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
+export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   const collections = [
-    { path: 'kc-prerequisites', tag: 'kc prerequisites', body: CreatePrerequisiteInput, query: ListPrerequisitesQuery, create: createPrerequisite, list: listPrerequisites, what: 'one acyclic prerequisite edge between active KCs' },
-    { path: 'kc-relations', tag: 'kc relations', body: CreateRelationInput, query: ListRelationsQuery, create: createRelation, list: listRelations, what: 'one typed relation (not a prerequisite) between active KCs' },
-    { path: 'kc-review-decisions', tag: 'kc review', body: CreateReviewDecisionInput, query: ListByVersionQuery, create: createReviewDecision, list: listReviewDecisions, what: 'an immutable review decision on an exact KC version' },
-    { path: 'kc-firming-events', tag: 'kc review', body: CreateFirmingEventInput, query: ListByVersionQuery, create: createFirmingEvent, list: listFirmingEvents, what: 'immutable evidence that firms an exact draft KC version' },
+    { path: 'kc-prerequisites', tag: 'kc prerequisites', body: CreatePrerequisiteInput, query: ListPrerequisitesQuery, response: PrerequisiteResponse, page: PrerequisitePageResponse, create: createPrerequisite, list: listPrerequisites, what: 'one acyclic prerequisite edge between active KCs' },
+    { path: 'kc-relations', tag: 'kc relations', body: CreateRelationInput, query: ListRelationsQuery, response: RelationResponse, page: RelationPageResponse, create: createRelation, list: listRelations, what: 'one typed relation (not a prerequisite) between active KCs' },
+    { path: 'kc-review-decisions', tag: 'kc review', body: CreateReviewDecisionInput, query: ListByVersionQuery, response: ReviewDecisionResponse, page: ReviewDecisionPageResponse, create: createReviewDecision, list: listReviewDecisions, what: 'an immutable review decision on an exact KC version' },
+    { path: 'kc-firming-events', tag: 'kc review', body: CreateFirmingEventInput, query: ListByVersionQuery, response: FirmingEventResponse, page: FirmingEventPageResponse, create: createFirmingEvent, list: listFirmingEvents, what: 'immutable evidence that firms an exact draft KC version' },
   ] as const;
   for (const collection of collections) {
     declareRoute(app, collection.tag, {
@@ -42,37 +50,43 @@ export function kcGraphRoutes(app: FastifyInstance, runtime: PlatformRuntime, de
       summary: `Record ${collection.what}`,
       body: collection.body,
       success: { status: 201, description: collection.path },
+      response: collection.response,
+      idempotencyKey: 'required',
+      errors: [404, 409, 422],
       handler: async (request, reply) =>
-        sendCommandResult(reply, await collection.create(deps, await ctxOf(request), request.body, headerOf(request, 'idempotency-key'))),
+        sendCommandResult(reply, await collection.create(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'))),
     });
     declareRoute(app, collection.tag, {
       method: 'GET',
       url: `${CURRICULUM_V1}/${collection.path}`,
       summary: `List active ${collection.path}`,
       querystring: collection.query,
-      handler: async (request) => collection.list(deps, await ctxOf(request), request.query),
+      response: collection.page,
+      handler: async (request) => collection.list(deps, request.ctx, request.query),
     });
   }
   // Edges can be retired, so a KC can leave the graph before it is retired itself.
   const edges = [
-    { path: 'kc-prerequisites', tag: 'kc prerequisites', get: getPrerequisite, retire: retirePrerequisite },
-    { path: 'kc-relations', tag: 'kc relations', get: getRelation, retire: retireRelation },
+    { path: 'kc-prerequisites', tag: 'kc prerequisites', get: getPrerequisite, retire: retirePrerequisite, response: PrerequisiteResponse },
+    { path: 'kc-relations', tag: 'kc relations', get: getRelation, retire: retireRelation, response: RelationResponse },
   ] as const;
   for (const edge of edges) {
-    const idOf = (request: { params: unknown }) => (request.params as { id: string }).id;
     declareRoute(app, edge.tag, {
       method: 'GET',
       url: `${CURRICULUM_V1}/${edge.path}/:id`,
       summary: `Read one of ${edge.path} (retired ones too)`,
+      response: edge.response,
       params: EdgeParams,
-      handler: async (request) => edge.get(deps, await ctxOf(request), idOf(request)),
+      handler: async (request) => edge.get(deps, request.ctx, request.params.id),
     });
     declareRoute(app, edge.tag, {
       method: 'DELETE',
       url: `${CURRICULUM_V1}/${edge.path}/:id`,
       summary: `Retire one of ${edge.path}; retiring a retired one answers it unchanged`,
+      response: edge.response,
+      idempotencyKey: 'required',
       params: EdgeParams,
-      handler: async (request, reply) => sendCommandResult(reply, await edge.retire(deps, await ctxOf(request), idOf(request), headerOf(request, 'idempotency-key'))),
+      handler: async (request, reply) => sendCommandResult(reply, await edge.retire(deps, request.ctx, request.params.id, headerOf(request, 'idempotency-key'))),
     });
   }
 }

@@ -1,26 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
 import { appendKcVersion, createKc, getKc, getKcVersion, listKcVersions, listKcs, publishKc, retireKc } from './kcs.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import { KcPageResponse, KcResponse, KcVersionPageResponse, KcVersionResponse } from './kcs.responses.ts';
 
 const KcParams = z.object({ kcId: z.string().min(1) });
 const KcVersionParams = z.object({ kcId: z.string().min(1), versionId: z.string().min(1) });
 
-export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
-  const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
-  const kcIdOf = (request: { params: unknown }) => (request.params as { kcId: string }).kcId;
+export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'kcs', {
     method: 'POST',
     url: `${CURRICULUM_V1}/kcs`,
-    summary: 'Create a registry KC (stored_as alpha.knowledge_component, no document_id); a retry by Idempotency-Key or exact kc_id creates nothing new',
+    summary: 'Create a registry KC (rule 5); a retry by Idempotency-Key or exact kc_id creates nothing new',
+    response: KcResponse,
+    etag: true,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     body: CreateKcInput,
     success: { status: 201, description: 'knowledge_component (200 for a retry)' },
     handler: async (request, reply) => {
-      const result = await createKc(deps, await ctxOf(request), request.body, headerOf(request, 'idempotency-key'));
+      const result = await createKc(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'));
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -28,16 +30,19 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: C
     method: 'GET',
     url: `${CURRICULUM_V1}/kcs`,
     summary: 'List registry KCs',
+    response: KcPageResponse,
     querystring: ListKcsQuery,
-    handler: async (request) => listKcs(deps, await ctxOf(request), request.query),
+    handler: async (request) => listKcs(deps, request.ctx, request.query),
   });
   declareRoute(app, 'kcs', {
     method: 'GET',
     url: `${CURRICULUM_V1}/kcs/:kcId`,
     summary: 'Read a KC with its current version; the ETag feeds If-Match',
+    response: KcResponse,
+    etag: true,
     params: KcParams,
     handler: async (request, reply) => {
-      const kc = await getKc(deps, await ctxOf(request), kcIdOf(request));
+      const kc = await getKc(deps, request.ctx, request.params.kcId);
       return reply.header('etag', kc.etag).send(kc);
     },
   });
@@ -45,10 +50,15 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: C
     method: 'PATCH',
     url: `${CURRICULUM_V1}/kcs/:kcId`,
     summary: 'Publish the KC identity (never firms a version)',
+    response: KcResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    precondition: { header: 'if-match', required: true },
+    errors: [409],
     params: KcParams,
     body: PublishKcInput,
     handler: async (request, reply) => {
-      const result = await publishKc(deps, await ctxOf(request), kcIdOf(request), request.body, {
+      const result = await publishKc(deps, request.ctx, request.params.kcId, request.body, {
         ifMatch: headerOf(request, 'if-match'),
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });
@@ -59,9 +69,14 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: C
     method: 'DELETE',
     url: `${CURRICULUM_V1}/kcs/:kcId`,
     summary: 'Soft-retire a KC; refused while any reference is active',
+    response: KcResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    precondition: { header: 'if-match', required: true },
+    errors: [409],
     params: KcParams,
     handler: async (request, reply) => {
-      const result = await retireKc(deps, await ctxOf(request), kcIdOf(request), {
+      const result = await retireKc(deps, request.ctx, request.params.kcId, {
         ifMatch: headerOf(request, 'if-match'),
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });
@@ -72,28 +87,33 @@ export function kcRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: C
     method: 'GET',
     url: `${CURRICULUM_V1}/kcs/:kcId/versions`,
     summary: 'The KC versions in version-number order',
+    response: KcVersionPageResponse,
     params: KcParams,
     querystring: PageQuery,
-    handler: async (request) => listKcVersions(deps, await ctxOf(request), kcIdOf(request), request.query),
+    handler: async (request) => listKcVersions(deps, request.ctx, request.params.kcId, request.query),
   });
   declareRoute(app, 'kcs', {
     method: 'POST',
     url: `${CURRICULUM_V1}/kcs/:kcId/versions`,
     summary: 'Append an immutable draft version (semantic edit)',
+    response: KcVersionResponse,
+    idempotencyKey: 'required',
+    errors: [409],
     params: KcParams,
     body: AppendKcVersionInput,
     success: { status: 201, description: 'knowledge_component_version' },
     handler: async (request, reply) =>
-      sendCommandResult(reply, await appendKcVersion(deps, await ctxOf(request), kcIdOf(request), request.body ?? {}, headerOf(request, 'idempotency-key'))),
+      sendCommandResult(reply, await appendKcVersion(deps, request.ctx, request.params.kcId, request.body ?? {}, headerOf(request, 'idempotency-key'))),
   });
   declareRoute(app, 'kcs', {
     method: 'GET',
     url: `${CURRICULUM_V1}/kcs/:kcId/versions/:versionId`,
     summary: 'Read one exact KC version',
+    response: KcVersionResponse,
     params: KcVersionParams,
     handler: async (request) => {
-      const params = request.params as { kcId: string; versionId: string };
-      return getKcVersion(deps, await ctxOf(request), params.kcId, params.versionId);
+      const params = request.params;
+      return getKcVersion(deps, request.ctx, params.kcId, params.versionId);
     },
   });
 }

@@ -1,25 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { RendererQuery, RepointInput } from './repoint.schema.ts';
 import { readRendererRegistry, repointComponent } from './repoint.service.ts';
+import { RendererRegistryResponse, RepointResponse } from './repoint.responses.ts';
 
 const ComponentParams = z.object({ componentId: z.string().min(1) });
 
-export function repointRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
+export function repointRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'components', {
     method: 'POST',
     url: `${CURRICULUM_V1}/components/:componentId/repoint`,
-    summary: 'Repoint a pin to another exact version of the same content, or attach a first pin',
+    summary: 'Repoint a pin to another exact version of the same content, or attach a first pin (rule 7)',
+    response: RepointResponse,
+    etag: true,
+    idempotencyKey: 'required',
+    errors: [409, 422, 502, 503],
     params: ComponentParams,
     body: RepointInput,
     success: { status: 201, description: 'component_target_repoint' },
     handler: async (request, reply) => {
-      const ctx = await requestContextOf(runtime.auth, request);
-      const result = await repointComponent(deps, ctx, (request.params as { componentId: string }).componentId, request.body, headerOf(request, 'idempotency-key'));
+      const { ctx } = request;
+      const result = await repointComponent(deps, ctx, request.params.componentId, request.body, headerOf(request, 'idempotency-key'));
       return sendCommandResult(reply, result, { etag: result.value.component.etag });
     },
   });
@@ -27,7 +31,8 @@ export function repointRoutes(app: FastifyInstance, runtime: PlatformRuntime, de
     method: 'GET',
     url: `${CURRICULUM_V1}/renderer-registry`,
     summary: 'The renderer registry; renderer_kind is an alias of renderer_ref',
+    response: RendererRegistryResponse,
     querystring: RendererQuery,
-    handler: async (request) => readRendererRegistry(await requestContextOf(runtime.auth, request), request.query),
+    handler: async (request) => readRendererRegistry(request.ctx, request.query),
   });
 }

@@ -1,44 +1,49 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, requestContextOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery } from './standards.schema.ts';
 import { getFramework, importStandards, listFrameworks, listStandardKcMaps } from './standards.service.ts';
+import { FrameworkPageResponse, FrameworkResponse, ImportJobResponse, StandardKcMapPageResponse } from './standards.responses.ts';
 
 const FrameworkParams = z.object({ frameworkId: z.string().min(1) });
 
-export function standardsRoutes(app: FastifyInstance, runtime: PlatformRuntime, deps: CurriculumDeps): void {
-  const ctxOf = (request: Parameters<typeof requestContextOf>[1]) => requestContextOf(runtime.auth, request);
+export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'standards', {
     method: 'GET',
     url: `${CURRICULUM_V1}/standards-frameworks`,
     summary: 'List imported standards frameworks',
+    response: FrameworkPageResponse,
     querystring: ListFrameworksQuery,
-    handler: async (request) => listFrameworks(deps, await ctxOf(request), request.query),
+    handler: async (request) => listFrameworks(deps, request.ctx, request.query),
   });
   declareRoute(app, 'standards', {
     method: 'GET',
     url: `${CURRICULUM_V1}/standards-frameworks/:frameworkId`,
     summary: 'Read one framework by standards_framework_id or CFDocument identifier',
+    response: FrameworkResponse,
     params: FrameworkParams,
-    handler: async (request) => getFramework(deps, await ctxOf(request), (request.params as { frameworkId: string }).frameworkId),
+    handler: async (request) => getFramework(deps, request.ctx, request.params.frameworkId),
   });
   declareRoute(app, 'standards', {
     method: 'POST',
     url: `${CURRICULUM_V1}/standards-frameworks/import`,
     summary: 'Import a CASE package as a frozen, checksum-addressed release with its standard-to-KC maps',
+    response: ImportJobResponse,
+    idempotencyKey: 'optional',
+    errors: [409, 422],
     description: 'Never creates KCs. The same checksum answers its release (200); a new checksum of the framework retires the previous maps.',
     body: ImportStandardsInput,
     success: { status: 201, description: 'standards_import_job (200 for the same checksum)' },
-    handler: async (request, reply) => sendCommandResult(reply, await importStandards(deps, await ctxOf(request), request.body, headerOf(request, 'idempotency-key'))),
+    handler: async (request, reply) => sendCommandResult(reply, await importStandards(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'))),
   });
   declareRoute(app, 'standards', {
     method: 'GET',
     url: `${CURRICULUM_V1}/standard-kc-maps`,
     summary: "The live standard-to-KC maps (each framework's newest release), or with source_release_id every map of that release",
+    response: StandardKcMapPageResponse,
     querystring: ListMapsQuery,
-    handler: async (request) => listStandardKcMaps(deps, await ctxOf(request), request.query),
+    handler: async (request) => listStandardKcMaps(deps, request.ctx, request.query),
   });
 }

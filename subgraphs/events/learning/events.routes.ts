@@ -2,23 +2,25 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../../platform/errors.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
-import { eventsContext } from '../http.ts';
 import { ListEventsQuery, RecordEventsInput, getEvent, listEvents, recordEvents, refusePreconditions } from './events.service.ts';
 import type { EventsDeps } from '../deps.ts';
+import { EventPageResponse, OneEventResponse, RecordedEventsResponse } from './events.responses.ts';
 
 const EventParams = z.object({ eventId: z.string() });
 
-export function eventRoutes(app: FastifyInstance, runtime: PlatformRuntime, reads: EventsDeps): void {
+export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
   declareRoute(app, 'events', {
     method: 'POST',
     url: '/events',
     summary: 'Record a batch of immutable learning events',
+    response: RecordedEventsResponse,
+    idempotencyKey: 'optional',
+    errors: [409, 412, 422],
     description: 'Optional Idempotency-Key. eventType, profile, action, actorRef and objectRef are derived (Caliper 1.2) when omitted.',
     body: RecordEventsInput,
     success: { status: 202, description: '{data: [accepted event projections]}; an identical replay answers 202 with Idempotency-Replayed: true' },
     handler: async (request, reply) => {
-      const ctx = await eventsContext(runtime, request);
+      const { ctx } = request;
       refusePreconditions(request.headers);
       const result = await recordEvents(reads, ctx, { body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') });
       return sendCommandResult(reply, result, { createdStatus: 202, status: 202 });
@@ -28,24 +30,27 @@ export function eventRoutes(app: FastifyInstance, runtime: PlatformRuntime, read
     method: 'GET',
     url: '/events',
     summary: 'List events in commit order; poll with modifiedSince and drain the cursors',
+    response: EventPageResponse,
     querystring: ListEventsQuery,
-    handler: async (request) => listEvents(reads, await eventsContext(runtime, request), request.query),
+    handler: async (request) => listEvents(reads, request.ctx, request.query),
   });
   declareRoute(app, 'events', {
     method: 'GET',
     url: '/events/:eventId',
     summary: 'Read one event',
+    response: OneEventResponse,
     params: EventParams,
-    handler: async (request) => getEvent(reads, await eventsContext(runtime, request), (request.params as { eventId: string }).eventId),
+    handler: async (request) => getEvent(reads, request.ctx, request.params.eventId),
   });
   for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
     declareRoute(app, 'events', {
       method,
       url: '/events/:eventId',
       summary: 'Events are immutable: refused',
+      response: 'refused',
+      errors: [405, 412],
       params: EventParams,
       handler: async (request) => {
-        await eventsContext(runtime, request);
         refusePreconditions(request.headers);
         throw new DomainError('method_not_allowed', 'Events are immutable: no update and no delete.');
       },

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute } from '../../../platform/http.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
-import { eventsContext } from '../http.ts';
 import type { EventsDeps } from '../deps.ts';
 import {
   ListAttendanceQuery,
@@ -12,36 +10,41 @@ import {
   listAttendanceEvents,
   listDisciplineEvents,
 } from './moments.service.ts';
+import { AttendancePageResponse, DisciplinePageResponse, OneAttendanceResponse, OneDisciplineResponse } from './moments.responses.ts';
 
-export function momentRoutes(app: FastifyInstance, runtime: PlatformRuntime, reads: EventsDeps): void {
+export function momentRoutes(app: FastifyInstance, reads: EventsDeps): void {
   declareRoute(app, 'attendance-events', {
     method: 'GET',
     url: '/attendance-events',
     summary: 'List attendance moments (read-only; from/to at date grain)',
+    response: AttendancePageResponse,
     querystring: ListAttendanceQuery,
-    handler: async (request) => listAttendanceEvents(reads, await eventsContext(runtime, request), request.query),
+    handler: async (request) => listAttendanceEvents(reads, request.ctx, request.query),
   });
   declareRoute(app, 'attendance-events', {
     method: 'GET',
     url: '/attendance-events/:attendanceEventId',
     summary: 'Read one attendance moment',
+    response: OneAttendanceResponse,
     params: z.object({ attendanceEventId: z.string() }),
     handler: async (request) =>
-      getAttendanceEvent(reads, await eventsContext(runtime, request), (request.params as { attendanceEventId: string }).attendanceEventId),
+      getAttendanceEvent(reads, request.ctx, request.params.attendanceEventId),
   });
   declareRoute(app, 'discipline-events', {
     method: 'GET',
     url: '/discipline-events',
     summary: 'List discipline moments (read-only; from/to at date grain)',
+    response: DisciplinePageResponse,
     querystring: ListDisciplineQuery,
-    handler: async (request) => listDisciplineEvents(reads, await eventsContext(runtime, request), request.query),
+    handler: async (request) => listDisciplineEvents(reads, request.ctx, request.query),
   });
   declareRoute(app, 'discipline-events', {
     method: 'GET',
     url: '/discipline-events/:disciplineEventId',
     summary: 'Read one discipline moment',
+    response: OneDisciplineResponse,
     params: z.object({ disciplineEventId: z.string() }),
     handler: async (request) =>
-      getDisciplineEvent(reads, await eventsContext(runtime, request), (request.params as { disciplineEventId: string }).disciplineEventId),
+      getDisciplineEvent(reads, request.ctx, request.params.disciplineEventId),
   });
 }

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { JsonObject, Timestamp } from '../../../platform/openapi.ts';
+
+const EntityRef = z.object({ id: z.string(), type: z.string() }).catchall(z.unknown()).describe('Caliper entity reference');
+
+export const EventResponse = z.strictObject({
+  id: z.string(),
+  kind: z.string(),
+  studentId: z.string().nullable(),
+  contentId: z.string().nullable(),
+  orgId: z.string().nullable(),
+  activitySourceId: z.string(),
+  happenedAt: Timestamp,
+  occurredAt: Timestamp.describe('Alias of happenedAt'),
+  sourceEventId: z.string().nullable(),
+  eventType: z.string(),
+  profile: z.string(),
+  action: z.string(),
+  actorRef: EntityRef,
+  objectRef: EntityRef,
+  extensions: JsonObject,
+  modifiedAt: Timestamp,
+  caliperEvent: JsonObject.describe('The event as a Caliper 1.2 envelope member'),
+});
+
+const NamedEventResponse = EventResponse.extend({
+  studentName: z.string().nullable().describe('From the people service; null when it does not answer'),
+});
+
+export const RecordedEventsResponse = z.strictObject({ data: z.array(EventResponse) });
+export const EventPageResponse = z.strictObject({ data: z.array(NamedEventResponse), nextCursor: z.string().nullable() });
+export const OneEventResponse = z.strictObject({ data: NamedEventResponse });
