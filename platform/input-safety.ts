@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, visit, type DocumentNode } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -20,8 +21,9 @@ const readable = (name: string) => name.replaceAll(NUL, '\\u0000');
 export function fieldsWithNul(value: unknown, path = ''): string[] {
   if (typeof value === 'string') return value.includes(NUL) ? [path || '(body)'] : [];
   if (Array.isArray(value)) return value.flatMap((item, index) => fieldsWithNul(item, path ? `${path}.${index}` : String(index)));
-  // A Buffer (zip upload) is bytes, not text; query and params objects have their own prototypes.
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return [];
+  // A Buffer (zip upload) is bytes, not text; a stream (the gateway's REST proxy passes bodies through
+  // unparsed) is the owning service's to read. Query and params objects have their own prototypes.
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || value instanceof Readable) return [];
   return Object.entries(value).flatMap(([key, item]) => {
     const field = path ? `${path}.${key}` : key;
     return key.includes(NUL) ? [readable(field)] : fieldsWithNul(item, field);

@@ -6,8 +6,9 @@ import { CALIPER_ACTIONS, KIND_CATALOGUE, PLAYER_EXTENSION_NAMESPACE, resolveDes
 const KINDS = Object.keys(KIND_CATALOGUE);
 
 describe('deriveCaliper', () => {
-  it('derives type, profile, action, actor and object of every kind from the kind alone', () => {
-    for (const kind of KINDS) {
+  it('derives type, profile, action, actor and object of every student-acted kind from the kind alone', () => {
+    // A grader-acted kind (a graded result) names its grader as actor, not the student: see below.
+    for (const kind of KINDS.filter((candidate) => KIND_CATALOGUE[candidate].actor !== 'grader')) {
       const { value, errors } = deriveCaliper({ kind, studentId: 'stu 1', contentId: 'c/1' }, 'events[0]');
       expect(errors, kind).toEqual([]);
       const definition = KIND_CATALOGUE[kind];
