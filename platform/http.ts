@@ -170,8 +170,8 @@ export function useRequestContext(app: FastifyInstance, build: RequestContextBui
 }
 
 /**
- * What a handler receives: params parsed by the declaration; query and headers checked against
- * their schemas but handed on as sent, because the service parses its own input (GraphQL shares it).
+ * What a handler receives: params parsed by the declaration; headers checked against their schema;
+ * the query as sent, because the service parses its own input (GraphQL shares it) after its access check.
  */
 export type RouteRequest<P extends z.ZodType, Q extends z.ZodType> = FastifyRequest<{
   Params: z.output<P>;
@@ -249,8 +249,8 @@ function headersOf(route: RouteShape<z.ZodType, z.ZodType>): z.ZodObject | undef
 
 /**
  * Declares a documented route. Before the handler runs, the scope builds the caller's context (so an
- * unauthenticated call is 401 whatever else it sends), then params, query and headers are parsed by
- * their schemas with the field errors the services give. Bodies are parsed by the service. A 2xx
+ * unauthenticated call is 401 whatever else it sends), then params and headers are parsed by their
+ * schemas with the field errors the services give. Query and body are parsed by the service. A 2xx
  * body is checked against the response schema before it is sent.
  */
 export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodType = AnyQuery>(
@@ -280,9 +280,10 @@ export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodTyp
       errors: [...(route.errors ?? []), ...(route.precondition ? [412, 428] : [])],
     });
   }
+  // The query is the service's to parse, after its access check: a caller without the scope hears 403,
+  // never which query fields it got wrong.
   const checkShape = (request: FastifyRequest) => {
     if (route.params) request.params = parseInput(route.params, request.params);
-    if (route.querystring) parseInput(route.querystring, request.query);
     if (headers) parseInput(headers.partial().loose(), request.headers);
   };
   const handler = route.public
