@@ -27,9 +27,15 @@ function abusiveRequests(): Array<{ name: string; body: string }> {
   for (let level = 10; level >= 1; level -= 1) nested = `${level % 2 === 1 ? 'parent' : 'children'} { ${nested} }`;
   // Short alias names keep this one under the document size limit, so the alias limit is what refuses it.
   const aliases = Array.from({ length: 2000 }, (_, index) => `_${index.toString(36)}:__typename`).join(' ');
-  const oversized = Array.from({ length: 2000 }, (_, index) => `a${index}: component(componentId: "${LESSON_ID}") { componentId }`).join(' ');
+  const oversized = Array.from(
+    { length: 2000 },
+    (_, index) => `a${index}: component(componentId: "${LESSON_ID}") { componentId }`,
+  ).join(' ');
   return [
-    { name: '12-deep parent/children', body: JSON.stringify({ query: `{ component(componentId: "${LESSON_ID}") { ${nested} } }` }) },
+    {
+      name: '12-deep parent/children',
+      body: JSON.stringify({ query: `{ component(componentId: "${LESSON_ID}") { ${nested} } }` }),
+    },
     { name: '2,000 aliases', body: JSON.stringify({ query: `{ ${aliases} }` }) },
     { name: 'oversized document', body: JSON.stringify({ query: `{ ${oversized} }` }) },
   ];
@@ -45,7 +51,14 @@ function percentile(samples: number[], fraction: number): number {
  * back to back (when `abusing`) and a third probes /healthz every 50 ms. Loopback only, bounded by
  * `seconds`. Run once without abuse too, so the report tells the abuse's share from the load's.
  */
-async function underAbuse(base: string, token: string, scenario: Scenario, rate: number, seconds: number, abusing: boolean) {
+async function underAbuse(
+  base: string,
+  token: string,
+  scenario: Scenario,
+  rate: number,
+  seconds: number,
+  abusing: boolean,
+) {
   const deadline = Date.now() + seconds * 1000;
   const abusive = abusing ? abusiveRequests() : [];
   const refused = new Map<string, Map<number, number>>(abusive.map((request) => [request.name, new Map()]));
@@ -122,10 +135,14 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-bench-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'gateway/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const server = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'gateway/main.ts'],
+    {
+      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   try {
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -136,14 +153,27 @@ async function main(): Promise<void> {
       if (attempt > 300) throw new Error('the platform did not start');
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    const { token } = await (await fetch(`${base}${SERVICE_ROOTS.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })).json();
+    const { token } = await (
+      await fetch(`${base}${SERVICE_ROOTS.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })
+    ).json();
     const component = await (
-      await fetch(`${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}`, { headers: { authorization: `Bearer ${token}` } })
+      await fetch(`${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
     ).json();
     const pin = component.alpha.target_ref;
     const scenarios: Scenario[] = [
-      { name: 'GraphQL headline query (gateway)', method: 'POST', path: '/graphql', body: JSON.stringify({ query: HEADLINE, variables: { id: LESSON_ID } }) },
-      { name: 'REST component read', method: 'GET', path: `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}` },
+      {
+        name: 'GraphQL headline query (gateway)',
+        method: 'POST',
+        path: '/graphql',
+        body: JSON.stringify({ query: HEADLINE, variables: { id: LESSON_ID } }),
+      },
+      {
+        name: 'REST component read',
+        method: 'GET',
+        path: `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}`,
+      },
       {
         name: 'REST release-eligibility read',
         method: 'GET',
@@ -153,21 +183,33 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) await drive(base, token, scenario, 2); // warm-up: JIT, caches, query plans
     const rssBefore = rssMegabytes(server.pid as number);
     // Rounds in alternating order, so drift on a noisy machine does not favour one scenario.
-    const samples = new Map<Scenario, Array<Awaited<ReturnType<typeof drive>>>>(scenarios.map((scenario) => [scenario, []]));
+    const samples = new Map<Scenario, Array<Awaited<ReturnType<typeof drive>>>>(
+      scenarios.map((scenario) => [scenario, []]),
+    );
     for (let round = 0; round < ROUNDS; round += 1) {
       const order = round % 2 === 0 ? scenarios : [...scenarios].reverse();
-      for (const scenario of order) samples.get(scenario)?.push(await drive(base, token, scenario, DURATION_SECONDS / ROUNDS));
+      for (const scenario of order)
+        samples.get(scenario)?.push(await drive(base, token, scenario, DURATION_SECONDS / ROUNDS));
     }
     const results = scenarios.map((scenario) => {
       const runs = samples.get(scenario) ?? [];
-      const mean = (pick: (run: (typeof runs)[number]) => number) => runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
-      return { scenario, rps: mean((run) => run.rps), p50: mean((run) => run.p50), p99: mean((run) => run.p99), failures: runs.reduce((sum, run) => sum + run.failures, 0) };
+      const mean = (pick: (run: (typeof runs)[number]) => number) =>
+        runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+      return {
+        scenario,
+        rps: mean((run) => run.rps),
+        p50: mean((run) => run.p50),
+        p99: mean((run) => run.p99),
+        failures: runs.reduce((sum, run) => sum + run.failures, 0),
+      };
     });
     const rssAfter = rssMegabytes(server.pid as number);
     const loaded = await underAbuse(base, token, scenarios[0], results[0].rps, ABUSE_SECONDS, false);
     const abused = await underAbuse(base, token, scenarios[0], results[0].rps, ABUSE_SECONDS, true);
 
-    console.log(`\n${DURATION_SECONDS}s per scenario in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`);
+    console.log(
+      `\n${DURATION_SECONDS}s per scenario in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`,
+    );
     console.log('scenario                                  req/s     p50 ms   p99 ms   failures');
     for (const result of results) {
       console.log(
@@ -175,19 +217,35 @@ async function main(): Promise<void> {
       );
     }
     const ratio = results[0].rps / results[1].rps;
-    console.log(`\nheadline GraphQL / REST component read = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO.toFixed(2)}) ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'}`);
-    console.log(`server RSS: ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after the measured scenarios`);
+    console.log(
+      `\nheadline GraphQL / REST component read = ${ratio.toFixed(2)} (target >= ${TARGET_RATIO.toFixed(2)}) ${ratio >= TARGET_RATIO ? 'MET' : 'MISSED'}`,
+    );
+    console.log(
+      `server RSS: ${rssBefore.toFixed(0)} MB before, ${rssAfter.toFixed(0)} MB after the measured scenarios`,
+    );
 
-    console.log(`\nunder abuse for ${ABUSE_SECONDS}s: ${scenarios[0].name} held at ${results[0].rps.toFixed(0)} req/s (served ${abused.rps.toFixed(0)} req/s)`);
+    console.log(
+      `\nunder abuse for ${ABUSE_SECONDS}s: ${scenarios[0].name} held at ${results[0].rps.toFixed(0)} req/s (served ${abused.rps.toFixed(0)} req/s)`,
+    );
     for (const [name, statuses] of abused.refused) {
-      console.log(`  ${name.padEnd(26)} answered ${[...statuses].map(([status, count]) => `${count} x ${status}`).join(', ')}`);
+      console.log(
+        `  ${name.padEnd(26)} answered ${[...statuses].map(([status, count]) => `${count} x ${status}`).join(', ')}`,
+      );
     }
-    const abuseRefused = [...abused.refused.values()].every((statuses) => [...statuses.keys()].every((status) => status >= 400 && status < 500));
+    const abuseRefused = [...abused.refused.values()].every((statuses) =>
+      [...statuses.keys()].every((status) => status >= 400 && status < 500),
+    );
     const healthy = abused.healthzP99 < HEALTHZ_TARGET_P99_MS;
-    console.log(`  /healthz p99 ${abused.healthzP99.toFixed(1)} ms, max ${abused.healthzMax.toFixed(1)} ms (target < ${HEALTHZ_TARGET_P99_MS}) ${healthy ? 'MET' : 'MISSED'}`);
-    console.log(`  the same load without abuse: /healthz p99 ${loaded.healthzP99.toFixed(1)} ms, max ${loaded.healthzMax.toFixed(1)} ms`);
+    console.log(
+      `  /healthz p99 ${abused.healthzP99.toFixed(1)} ms, max ${abused.healthzMax.toFixed(1)} ms (target < ${HEALTHZ_TARGET_P99_MS}) ${healthy ? 'MET' : 'MISSED'}`,
+    );
+    console.log(
+      `  the same load without abuse: /healthz p99 ${loaded.healthzP99.toFixed(1)} ms, max ${loaded.healthzMax.toFixed(1)} ms`,
+    );
     const failed = loaded.failures + abused.failures;
-    console.log(`  legitimate requests failed: ${failed}; every abusive request refused with a 4xx: ${abuseRefused ? 'yes' : 'NO'}`);
+    console.log(
+      `  legitimate requests failed: ${failed}; every abusive request refused with a 4xx: ${abuseRefused ? 'yes' : 'NO'}`,
+    );
     if (results.some((result) => result.failures > 0) || failed > 0 || !abuseRefused) process.exitCode = 1;
     await learnerBench(base, token, pin, results[1].rps);
   } finally {
@@ -205,18 +263,38 @@ async function authorLargeCourse(base: string, token: string, courseId: string, 
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'idempotency-key': crypto.randomUUID(),
+      },
       body: JSON.stringify(body),
     });
     if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     return response.json();
   };
-  const kc = await post('/kcs', { stored_as: 'alpha.knowledge_component', definition: `Bench KC ${courseId}`, publication_status: 'published' });
+  const kc = await post('/kcs', {
+    stored_as: 'alpha.knowledge_component',
+    definition: `Bench KC ${courseId}`,
+    publication_status: 'published',
+  });
   const published = { publication_status: 'published' };
   await post('/components', { component_id: courseId, kind: 'course', alpha: { ...published, subject_id: 'math' } });
   const units = Array.from({ length: LEARNER_UNITS }, (_, unit) => `${courseId}.u${unit}`);
-  await Promise.all(units.map((unitId, position) => post('/components', { component_id: unitId, kind: 'unit', parent_component_id: courseId, position, alpha: published })));
-  const lessons = units.flatMap((unitId) => Array.from({ length: LESSONS_PER_UNIT }, (_, position) => ({ unitId, position })));
+  await Promise.all(
+    units.map((unitId, position) =>
+      post('/components', {
+        component_id: unitId,
+        kind: 'unit',
+        parent_component_id: courseId,
+        position,
+        alpha: published,
+      }),
+    ),
+  );
+  const lessons = units.flatMap((unitId) =>
+    Array.from({ length: LESSONS_PER_UNIT }, (_, position) => ({ unitId, position })),
+  );
   for (let start = 0; start < lessons.length; start += 8) {
     await Promise.all(
       lessons.slice(start, start + 8).map(({ unitId, position }) =>
@@ -242,12 +320,18 @@ async function learnerBench(base: string, token: string, pin: unknown, component
   const approve = (url: string, bearer: string) =>
     fetch(`${url}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/courses/${courseId}/approvals`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      headers: {
+        authorization: `Bearer ${bearer}`,
+        'content-type': 'application/json',
+        'idempotency-key': crypto.randomUUID(),
+      },
       body: JSON.stringify({ approved_by: 'bench', provenance: { source: 'bench', course_ref: courseId } }),
     });
   const authored = Date.now();
   await authorLargeCourse(base, token, courseId, pin);
-  console.log(`\nlearner path: authored ${1 + LEARNER_UNITS * (1 + LESSONS_PER_UNIT)} components in ${((Date.now() - authored) / 1000).toFixed(1)}s`);
+  console.log(
+    `\nlearner path: authored ${1 + LEARNER_UNITS * (1 + LESSONS_PER_UNIT)} components in ${((Date.now() - authored) / 1000).toFixed(1)}s`,
+  );
   const timings: number[] = [];
   for (let run = 0; run < 5; run += 1) {
     const started = performance.now();
@@ -258,13 +342,22 @@ async function learnerBench(base: string, token: string, pin: unknown, component
   const nextLessonPath = `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/courses/${courseId}/next-lesson`;
   await drive(base, token, { name: 'warm-up', method: 'GET', path: nextLessonPath }, 2);
   // Each request reads and digests the whole course: a window of whole seconds, so slow requests still complete in it.
-  const routed = await drive(base, token, { name: 'next-lesson', method: 'GET', path: nextLessonPath }, Math.max(DURATION_SECONDS, 5));
+  const routed = await drive(
+    base,
+    token,
+    { name: 'next-lesson', method: 'GET', path: nextLessonPath },
+    Math.max(DURATION_SECONDS, 5),
+  );
 
   const counted = await startTestPlatform({ seedDemo: true });
   try {
-    const { token: localToken } = await (await fetch(`${counted.url}${SERVICE_ROOTS.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })).json();
+    const { token: localToken } = await (
+      await fetch(`${counted.url}${SERVICE_ROOTS.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })
+    ).json();
     const localLesson = await (
-      await fetch(`${counted.url}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}`, { headers: { authorization: `Bearer ${localToken}` } })
+      await fetch(`${counted.url}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}`, {
+        headers: { authorization: `Bearer ${localToken}` },
+      })
     ).json();
     await authorLargeCourse(counted.url, localToken, courseId, localLesson.alpha.target_ref);
     const statementsOf = async (request: () => Promise<Response>) => {
@@ -274,8 +367,12 @@ async function learnerBench(base: string, token: string, pin: unknown, component
       return counted.runtime.database.stats.queries - before;
     };
     const approval = await statementsOf(() => approve(counted.url, localToken));
-    const nextLesson = await statementsOf(() => fetch(`${counted.url}${nextLessonPath}`, { headers: { authorization: `Bearer ${localToken}` } }));
-    console.log('scenario                                  req/s     p50 ms   p99 ms   failures   SQL statements/request');
+    const nextLesson = await statementsOf(() =>
+      fetch(`${counted.url}${nextLessonPath}`, { headers: { authorization: `Bearer ${localToken}` } }),
+    );
+    console.log(
+      'scenario                                  req/s     p50 ms   p99 ms   failures   SQL statements/request',
+    );
     console.log(
       `${'next-lesson, 2,000 components'.padEnd(40)} ${routed.rps.toFixed(0).padStart(7)} ${routed.p50.toFixed(0).padStart(8)} ` +
         `${routed.p99.toFixed(0).padStart(8)} ${String(routed.failures).padStart(10)} ${String(nextLesson).padStart(12)}`,
@@ -283,7 +380,9 @@ async function learnerBench(base: string, token: string, pin: unknown, component
     const mean = timings.reduce((sum, ms) => sum + ms, 0) / timings.length;
     console.log(
       `${'approval, 2,000 components'.padEnd(40)} ${(1000 / mean).toFixed(1).padStart(7)} ${mean.toFixed(0).padStart(8)} ` +
-        `${Math.max(...timings).toFixed(0).padStart(8)} ${'0'.padStart(10)} ${String(approval).padStart(12)}`,
+        `${Math.max(...timings)
+          .toFixed(0)
+          .padStart(8)} ${'0'.padStart(10)} ${String(approval).padStart(12)}`,
     );
     console.log(`next-lesson / REST component read = ${(routed.rps / componentReadRps).toFixed(2)}`);
     if (routed.failures > 0) process.exitCode = 1;

@@ -9,7 +9,17 @@ const [only, ...extra] = process.argv.slice(2);
 for (const service of only ? [only] : services) {
   execFileSync(
     'npx',
-    ['drizzle-kit', 'generate', '--dialect', 'postgresql', '--schema', `subgraphs/${service}/tables.ts`, '--out', `drizzle/${service}`, ...extra],
+    [
+      'drizzle-kit',
+      'generate',
+      '--dialect',
+      'postgresql',
+      '--schema',
+      `subgraphs/${service}/tables.ts`,
+      '--out',
+      `drizzle/${service}`,
+      ...extra,
+    ],
     { stdio: 'inherit' },
   );
 }

@@ -16,7 +16,11 @@ const require = createRequire(import.meta.url);
 
 /** Every asset is read once at start; the page asks for nothing from any other origin. */
 const ASSETS: Record<string, { packageName: string; file: string; type: string }> = {
-  'react.js': { packageName: 'react', file: 'umd/react.production.min.js', type: 'application/javascript; charset=utf-8' },
+  'react.js': {
+    packageName: 'react',
+    file: 'umd/react.production.min.js',
+    type: 'application/javascript; charset=utf-8',
+  },
   'react-dom.js': {
     packageName: 'react-dom',
     file: 'umd/react-dom.production.min.js',
@@ -89,12 +93,21 @@ function page(): string {
 export function mountGraphiql(app: FastifyInstance): void {
   const html = page();
   const assets = new Map(
-    Object.entries(ASSETS).map(([name, asset]) => [name, { body: fs.readFileSync(assetFile(asset)), type: asset.type }]),
+    Object.entries(ASSETS).map(([name, asset]) => [
+      name,
+      { body: fs.readFileSync(assetFile(asset)), type: asset.type },
+    ]),
   );
-  app.get(GRAPHIQL_PATH, { schema: { hide: true } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
-  app.get<{ Params: { name: string } }>(`${GRAPHIQL_PATH}/assets/:name`, { schema: { hide: true } }, async (request, reply) => {
-    const asset = assets.get(request.params.name);
-    if (!asset) return reply.callNotFound();
-    return reply.header('cache-control', 'public, max-age=86400').type(asset.type).send(asset.body);
-  });
+  app.get(GRAPHIQL_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(html),
+  );
+  app.get<{ Params: { name: string } }>(
+    `${GRAPHIQL_PATH}/assets/:name`,
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const asset = assets.get(request.params.name);
+      if (!asset) return reply.callNotFound();
+      return reply.header('cache-control', 'public, max-age=86400').type(asset.type).send(asset.body);
+    },
+  );
 }

@@ -14,13 +14,16 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const { url, runtime } = platform;
-  const database = runtime.database.driver === 'pglite' ? `PGlite in ${runtime.config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
+  const database =
+    runtime.database.driver === 'pglite' ? `PGlite in ${runtime.config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
   console.log(
     [
       '',
       `Adaptive-learning platform is up on ${url} (${database})`,
       `  GraphQL gateway + Apollo Sandbox  ${url}/graphql`,
-      ...ALL_SERVICES.map((name) => `  ${name.padEnd(11)} REST ${url}${SERVICE_ROOTS[name]}/   docs ${url}${SERVICE_ROOTS[name]}/docs`),
+      ...ALL_SERVICES.map(
+        (name) => `  ${name.padEnd(11)} REST ${url}${SERVICE_ROOTS[name]}/   docs ${url}${SERVICE_ROOTS[name]}/docs`,
+      ),
       `  demo token    curl -X POST '${url}${SERVICE_ROOTS.curriculum}/dev/mint?tenantId=demo'`,
       `  health        ${url}/healthz  ${url}/readyz`,
       '',

@@ -19,7 +19,15 @@ import { Authenticator, loadKeyring } from '../platform/auth.ts';
 import { loadConfig, SERVICE_ROOTS, type PlatformConfig, type ServiceName } from '../platform/config.ts';
 import { CursorCodec } from '../platform/cursor.ts';
 import { noDatabase, openDatabase } from '../platform/db.ts';
-import { formatGatewayError, formatGraphQLError, graphContextFrom, guardEntityRepresentations, LocalSubgraphDataSource, snakeCaseFieldResolver, type GraphContext } from '../platform/graphql.ts';
+import {
+  formatGatewayError,
+  formatGraphQLError,
+  graphContextFrom,
+  guardEntityRepresentations,
+  LocalSubgraphDataSource,
+  snakeCaseFieldResolver,
+  type GraphContext,
+} from '../platform/graphql.ts';
 import { documentSizeGuard, queryLimitsPlugin } from '../platform/graphql-limits.ts';
 import { createHttpApp } from '../platform/http.ts';
 import { refuseNulInGraphql } from '../platform/input-safety.ts';
@@ -112,7 +120,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     await mountGateway(app, runtime, services, options.gateway.subgraphUrls ?? {}, metrics);
     mountGraphiql(app);
     for (const [name, url] of Object.entries(options.gateway.restUrls ?? {})) {
-      await app.register(httpProxy, { upstream: url, prefix: SERVICE_ROOTS[name as ServiceName], rewritePrefix: SERVICE_ROOTS[name as ServiceName] });
+      await app.register(httpProxy, {
+        upstream: url,
+        prefix: SERVICE_ROOTS[name as ServiceName],
+        rewritePrefix: SERVICE_ROOTS[name as ServiceName],
+      });
     }
   } else if (services.length === 1) {
     await mountSubgraph(app, runtime, services[0], metrics);
@@ -165,7 +177,9 @@ async function mountGateway(
     buildService: ({ name, url }): GraphQLDataSource => {
       const service = local.get(name as ServiceName);
       if (service) {
-        return new LocalSubgraphDataSource(service.schema, service.namespace, (error) => app.log.error({ err: error }, 'unexpected subgraph error'));
+        return new LocalSubgraphDataSource(service.schema, service.namespace, (error) =>
+          app.log.error({ err: error }, 'unexpected subgraph error'),
+        );
       }
       return new RemoteGraphQLDataSource<GraphContext>({
         url: subgraphUrls[name as ServiceName] ?? url,
@@ -217,8 +231,12 @@ async function serveGraphQL(
     plugins: [
       fastifyApolloDrainPlugin(app),
       queryLimitsPlugin(settings.limits),
-      settings.sandbox ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false }) : ApolloServerPluginLandingPageDisabled(),
-      ...(settings.apolloTelemetry ? [] : [ApolloServerPluginUsageReportingDisabled(), ApolloServerPluginSchemaReportingDisabled()]),
+      settings.sandbox
+        ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
+        : ApolloServerPluginLandingPageDisabled(),
+      ...(settings.apolloTelemetry
+        ? []
+        : [ApolloServerPluginUsageReportingDisabled(), ApolloServerPluginSchemaReportingDisabled()]),
       // No HTTP cache hints are served, so computing them per field is wasted work on the hot path.
       ApolloServerPluginCacheControlDisabled(),
       refuseNulInGraphql(),
@@ -231,7 +249,8 @@ async function serveGraphQL(
     scope.addHook('preHandler', documentSizeGuard(settings.limits));
     await scope.register(fastifyApollo(apollo), {
       path: '/graphql',
-      context: async (request) => graphContextFrom(runtime.auth, request.headers, { requestId: request.id, traceId: request.traceId }),
+      context: async (request) =>
+        graphContextFrom(runtime.auth, request.headers, { requestId: request.id, traceId: request.traceId }),
     });
   });
 }

@@ -20,14 +20,33 @@ import { createKc } from '../subgraphs/curriculum/kcs/kcs.service.ts';
 export const DEMO_COURSE_ID = 'demo-course-fractions';
 
 function seedPrincipal(subject: string, roles: string[]): Principal {
-  return { subject, tenantId: DEMO_TENANT, scopes: new Set(DEMO_SCOPES), roles: new Set(roles), boundary: {}, token: '' };
+  return {
+    subject,
+    tenantId: DEMO_TENANT,
+    scopes: new Set(DEMO_SCOPES),
+    roles: new Set(roles),
+    boundary: {},
+    token: '',
+  };
 }
 
 /** Registry KCs of the demo course; fixed kc_ids so a re-seed is an exact-kc_id retry. */
 const KCS = [
-  { kc_id: '7a1d0c3e-2b4f-4e6a-9c8d-0f1e2d3c0001', definition: 'A fraction a/b names a of b equal parts of one whole.', knowledgeType: 'conceptual' },
-  { kc_id: '7a1d0c3e-2b4f-4e6a-9c8d-0f1e2d3c0002', definition: 'A fraction is a point on the number line, reached by equal jumps from 0.', knowledgeType: 'conceptual' },
-  { kc_id: '7a1d0c3e-2b4f-4e6a-9c8d-0f1e2d3c0003', definition: 'Name a shaded part of a partitioned shape as a fraction.', knowledgeType: 'procedural' },
+  {
+    kc_id: '7a1d0c3e-2b4f-4e6a-9c8d-0f1e2d3c0001',
+    definition: 'A fraction a/b names a of b equal parts of one whole.',
+    knowledgeType: 'conceptual',
+  },
+  {
+    kc_id: '7a1d0c3e-2b4f-4e6a-9c8d-0f1e2d3c0002',
+    definition: 'A fraction is a point on the number line, reached by equal jumps from 0.',
+    knowledgeType: 'conceptual',
+  },
+  {
+    kc_id: '7a1d0c3e-2b4f-4e6a-9c8d-0f1e2d3c0003',
+    definition: 'Name a shaded part of a partitioned shape as a fraction.',
+    knowledgeType: 'procedural',
+  },
 ];
 
 const LESSONS = [
@@ -39,7 +58,11 @@ const LESSONS = [
     title: 'What is a fraction?',
     blocks: [
       { type: 'heading', text: 'What is a fraction?', order: 0 },
-      { type: 'text', text: 'A fraction names equal parts of one whole. In 3/4 the whole has 4 equal parts and we take 3.', order: 1 },
+      {
+        type: 'text',
+        text: 'A fraction names equal parts of one whole. In 3/4 the whole has 4 equal parts and we take 3.',
+        order: 1,
+      },
     ],
   },
   {
@@ -77,11 +100,21 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
   for (const lesson of LESSONS) {
     const { contentId } = lesson;
     await createItem(content, author, {
-      body: { content_id: contentId, content_kind: lesson.kind, title: lesson.title, status: 'published', subject_id: 'math', target_grade_id: '3', language: 'en' },
+      body: {
+        content_id: contentId,
+        content_kind: lesson.kind,
+        title: lesson.title,
+        status: 'published',
+        subject_id: 'math',
+        target_grade_id: '3',
+        language: 'en',
+      },
       idempotencyKey: `demo-seed:item:${contentId}`,
     });
     const body = { student_view: { blocks: lesson.blocks } };
-    const version = (await appendVersion(content, author, { contentId, body, idempotencyKey: `demo-seed:version:${contentId}` })).value;
+    const version = (
+      await appendVersion(content, author, { contentId, body, idempotencyKey: `demo-seed:version:${contentId}` })
+    ).value;
     await recordQcDecision(content, reviewer, {
       contentId,
       versionId: version.version_id,
@@ -92,20 +125,35 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
   }
 
   for (const kc of KCS) {
-    await createKc(deps, author, {
-      kc_id: kc.kc_id,
-      stored_as: 'alpha.knowledge_component',
-      definition: kc.definition,
-      publication_status: 'published',
-      alpha: { subject_id: 'math', kc_kind: 'substantive', instructional_classification: { knowledgeType: kc.knowledgeType } },
-    }, undefined);
+    await createKc(
+      deps,
+      author,
+      {
+        kc_id: kc.kc_id,
+        stored_as: 'alpha.knowledge_component',
+        definition: kc.definition,
+        publication_status: 'published',
+        alpha: {
+          subject_id: 'math',
+          kc_kind: 'substantive',
+          instructional_classification: { knowledgeType: kc.knowledgeType },
+        },
+      },
+      undefined,
+    );
   }
 
   await createComponent(deps, author, {
     component_id: DEMO_COURSE_ID,
     kind: 'course',
     name: 'Fractions foundations',
-    alpha: { subject_id: 'math', publication_status: 'published', course_kind: 'static', course_grade_mode: 'single_grade', course_grade_levels: [3] },
+    alpha: {
+      subject_id: 'math',
+      publication_status: 'published',
+      course_kind: 'static',
+      course_grade_mode: 'single_grade',
+      course_grade_levels: [3],
+    },
   });
   await createComponent(deps, author, {
     component_id: 'demo-unit-understanding-fractions',
@@ -129,7 +177,12 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
         expected_xp: 10,
         scope_kc_refs: lesson.kcIds,
         renderer_ref: 'renderer:interactive-lesson',
-        target_ref: { module: 'content', content_kind: lesson.kind, content_id: lesson.contentId, content_version_id: version.version_id },
+        target_ref: {
+          module: 'content',
+          content_kind: lesson.kind,
+          content_id: lesson.contentId,
+          content_version_id: version.version_id,
+        },
       },
     });
   }

@@ -196,7 +196,11 @@ export class Authenticator {
         });
         return payload;
       }
-      const { payload } = await jwtVerify(token, this.keyring.publicKey, { issuer: ISSUER, algorithms: [ALG], requiredClaims: ['exp'] });
+      const { payload } = await jwtVerify(token, this.keyring.publicKey, {
+        issuer: ISSUER,
+        algorithms: [ALG],
+        requiredClaims: ['exp'],
+      });
       return payload;
     } catch (error) {
       throw tokenProblem(error);
@@ -205,19 +209,33 @@ export class Authenticator {
 }
 
 function tokenProblem(error: unknown): DomainError {
-  if (error instanceof joseErrors.JWTExpired) return new DomainError('unauthenticated', 'The bearer token has expired.');
+  if (error instanceof joseErrors.JWTExpired)
+    return new DomainError('unauthenticated', 'The bearer token has expired.');
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
     return new DomainError('unauthenticated', 'The bearer token signature is not valid.');
   }
   if (error instanceof joseErrors.JWTClaimValidationFailed) {
-    return new DomainError('unauthenticated', `The bearer token's ${error.claim} claim is missing or not accepted here.`);
+    return new DomainError(
+      'unauthenticated',
+      `The bearer token's ${error.claim} claim is missing or not accepted here.`,
+    );
   }
   if (error instanceof joseErrors.JWKSNoMatchingKey || error instanceof joseErrors.JOSEAlgNotAllowed) {
-    return new DomainError('unauthenticated', 'The bearer token is not signed by a key and algorithm the identity provider publishes.');
+    return new DomainError(
+      'unauthenticated',
+      'The bearer token is not signed by a key and algorithm the identity provider publishes.',
+    );
   }
   // The IdP's key set could not be fetched: the token cannot be checked, which is never a server error of ours.
-  if (error instanceof joseErrors.JWKSTimeout || error instanceof joseErrors.JWKSInvalid || !(error instanceof joseErrors.JOSEError)) {
-    return new DomainError('unauthenticated', "The identity provider's keys could not be fetched to check the bearer token.");
+  if (
+    error instanceof joseErrors.JWKSTimeout ||
+    error instanceof joseErrors.JWKSInvalid ||
+    !(error instanceof joseErrors.JOSEError)
+  ) {
+    return new DomainError(
+      'unauthenticated',
+      "The identity provider's keys could not be fetched to check the bearer token.",
+    );
   }
   return new DomainError('unauthenticated', 'The bearer token is malformed or not valid.');
 }
@@ -236,7 +254,9 @@ function principalFrom(payload: JWTPayload, token: string): Principal {
     throw new DomainError('unauthenticated', 'The bearer token carries no tenant.');
   }
   const scope = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
-  const roles = Array.isArray(payload.roles) ? payload.roles.filter((role): role is string => typeof role === 'string') : [];
+  const roles = Array.isArray(payload.roles)
+    ? payload.roles.filter((role): role is string => typeof role === 'string')
+    : [];
   const boundary: Boundary = {};
   for (const claim of ['studentIds', 'orgIds', 'schoolIds', 'contentIds'] as const) {
     const values = stringList(payload[claim]);

@@ -1,6 +1,12 @@
 import type { RequestContext } from './context.ts';
 import type { Database } from './db.ts';
-import { requireIdempotencyKey, runIdempotent, storedAnswer, type CommandResult, type IdempotencyTable } from './idempotency.ts';
+import {
+  requireIdempotencyKey,
+  runIdempotent,
+  storedAnswer,
+  type CommandResult,
+  type IdempotencyTable,
+} from './idempotency.ts';
 
 /**
  * How every write runs: one transaction holding its Idempotency-Key record (taken under an advisory
@@ -35,8 +41,17 @@ export async function runCommand<T>(
 }
 
 /** The stored answer of an identical earlier request under this key, read before any outside call. */
-export async function storedReplay<T>(deps: CommandDeps, ctx: RequestContext, call: CommandCall): Promise<CommandResult<T> | undefined> {
+export async function storedReplay<T>(
+  deps: CommandDeps,
+  ctx: RequestContext,
+  call: CommandCall,
+): Promise<CommandResult<T> | undefined> {
   const key = call.keyRequired ? requireIdempotencyKey(call.key) : call.key;
   if (key === undefined) return undefined;
-  return storedAnswer<T>(deps.db, deps.idempotency, { tenantId: ctx.tenantId, operation: call.operation, key, request: call.request });
+  return storedAnswer<T>(deps.db, deps.idempotency, {
+    tenantId: ctx.tenantId,
+    operation: call.operation,
+    key,
+    request: call.request,
+  });
 }

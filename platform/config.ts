@@ -88,7 +88,8 @@ export type ServiceName = 'curriculum' | 'content' | 'events';
 function intFrom(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return parsed;
 }
 
@@ -119,7 +120,9 @@ export function graphqlSettingsFrom(env: NodeJS.ProcessEnv, production: boolean)
 function remoteTokensFrom(env: NodeJS.ProcessEnv): RemoteTokenConfig | undefined {
   if (!env.JWKS_URL) return undefined;
   if (!env.JWT_ISSUER || !env.JWT_AUDIENCE) {
-    throw new Error('JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE: a token is only accepted for this issuer and audience');
+    throw new Error(
+      'JWKS_URL needs JWT_ISSUER and JWT_AUDIENCE: a token is only accepted for this issuer and audience',
+    );
   }
   const clockSkewSeconds = intFrom(env.JWT_CLOCK_SKEW_SECONDS, 30, 'JWT_CLOCK_SKEW_SECONDS');
   if (clockSkewSeconds > 300) throw new Error('JWT_CLOCK_SKEW_SECONDS must be at most 300');

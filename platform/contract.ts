@@ -5,8 +5,18 @@ import { z } from 'zod';
  * a content kind), written once so both sides of the contract agree.
  */
 export const CONTENT_KINDS = [
-  'question', 'test', 'test_spec', 'test_bank', 'article', 'video', 'audio', 'image',
-  'interactive', 'media_asset', 'external_link', 'script',
+  'question',
+  'test',
+  'test_spec',
+  'test_bank',
+  'article',
+  'video',
+  'audio',
+  'image',
+  'interactive',
+  'media_asset',
+  'external_link',
+  'script',
 ] as const;
 export type ContentKind = (typeof CONTENT_KINDS)[number];
 
@@ -34,5 +44,10 @@ export type ReleaseEligibility = z.infer<typeof ReleaseEligibilityAnswer>;
 
 /** What the answer says as a whole: eligible only when no field of it says otherwise. */
 export function answersReleaseEligible(answer: ReleaseEligibility): boolean {
-  return answer.release_eligible && answer.serveable && answer.problem_code === null && SERVEABLE_TRUST.has(answer.trust_status);
+  return (
+    answer.release_eligible &&
+    answer.serveable &&
+    answer.problem_code === null &&
+    SERVEABLE_TRUST.has(answer.trust_status)
+  );
 }

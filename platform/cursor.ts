@@ -53,7 +53,10 @@ function invalidCursor(detail: string): DomainError {
 }
 
 function filterDigest(filters: unknown): string {
-  return createHash('sha256').update(JSON.stringify(filters ?? null)).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify(filters ?? null))
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 export const DEFAULT_PAGE_SIZE = 50;

@@ -35,7 +35,10 @@ const PLATFORM_CODES = {
   rate_limited: { status: 429, title: 'Too many requests from this address; retry after Retry-After seconds' },
   internal_error: { status: 500, title: 'An unexpected error occurred' },
   demo_mint_refused: { status: 400, title: 'Only the demo tenant can mint a token here' },
-  entity_representation_invalid: { status: 400, title: 'An _entities representation names no entity type here or lacks its key fields' },
+  entity_representation_invalid: {
+    status: 400,
+    title: 'An _entities representation names no entity type here or lacks its key fields',
+  },
 } satisfies Record<string, ProblemDefinition>;
 
 export type PlatformCode = keyof typeof PLATFORM_CODES;
@@ -96,7 +99,11 @@ export class DomainError extends Error {
   constructor(
     code: ProblemCode,
     detail?: string,
-    options: { fieldErrors?: FieldError[]; extensions?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    options: {
+      fieldErrors?: FieldError[];
+      extensions?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     // A refusal is an answer, not a crash: no stack to capture (costly with source maps on hot paths).
     // An unregistered code is a bug of ours: its stack is kept for the log.

@@ -17,6 +17,9 @@ export function checkIfMatch(header: string | undefined, currentEtag: string, he
   }
   const candidates = header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
   if (!candidates.includes(currentEtag) && !candidates.includes('*')) {
-    throw new DomainError('precondition_failed', `${headerName} does not match the current ETag; read the resource again.`);
+    throw new DomainError(
+      'precondition_failed',
+      `${headerName} does not match the current ETag; read the resource again.`,
+    );
   }
 }

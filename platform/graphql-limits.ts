@@ -79,7 +79,12 @@ class Measurer {
     }
   }
 
-  selections(set: SelectionSetNode, parent: GraphQLNamedType | undefined, pageSize: number | undefined, introspection: boolean): Extent {
+  selections(
+    set: SelectionSetNode,
+    parent: GraphQLNamedType | undefined,
+    pageSize: number | undefined,
+    introspection: boolean,
+  ): Extent {
     let depth = 0;
     let cost = 0;
     for (const selection of set.selections) {
@@ -106,22 +111,38 @@ class Measurer {
     this.spreads.set(key, { depth: 0, cost: 0 });
     const fragment = this.fragments.get(name);
     const extent = fragment
-      ? this.selections(fragment.selectionSet, this.schema.getType(fragment.typeCondition.name.value) ?? undefined, pageSize, introspection)
+      ? this.selections(
+          fragment.selectionSet,
+          this.schema.getType(fragment.typeCondition.name.value) ?? undefined,
+          pageSize,
+          introspection,
+        )
       : { depth: 0, cost: 0 };
     this.spreads.set(key, extent);
     return extent;
   }
 
-  private field(node: FieldNode, parent: GraphQLNamedType | undefined, pageSize: number | undefined, introspection: boolean): Extent {
+  private field(
+    node: FieldNode,
+    parent: GraphQLNamedType | undefined,
+    pageSize: number | undefined,
+    introspection: boolean,
+  ): Extent {
     const name = node.name.value;
     const inIntrospection = introspection || name === '__schema' || name === '__type';
     const ownLevel = introspection && name === 'ofType' ? 0 : 1;
     if (!node.selectionSet) return { depth: ownLevel, cost: inIntrospection ? 0 : 1 };
     const definition = this.definitionOf(parent, name);
     const requested = this.requestedSize(node);
-    const ownSize = requested ?? (definition?.args.some((arg) => PAGE_SIZE_ARGUMENTS.has(arg.name)) ? DEFAULT_PAGE_SIZE : undefined);
+    const ownSize =
+      requested ?? (definition?.args.some((arg) => PAGE_SIZE_ARGUMENTS.has(arg.name)) ? DEFAULT_PAGE_SIZE : undefined);
     const list = definition ? isList(definition.type) : false;
-    const child = this.selections(node.selectionSet, definition ? getNamedType(definition.type) : undefined, list ? undefined : ownSize, inIntrospection);
+    const child = this.selections(
+      node.selectionSet,
+      definition ? getNamedType(definition.type) : undefined,
+      list ? undefined : ownSize,
+      inIntrospection,
+    );
     const multiplier = list ? (ownSize ?? pageSize ?? ASSUMED_LIST_SIZE) : 1;
     return { depth: ownLevel + child.depth, cost: inIntrospection ? 0 : multiplier * (1 + child.cost) };
   }
@@ -138,9 +159,11 @@ class Measurer {
     for (const argument of node.arguments ?? []) {
       if (!PAGE_SIZE_ARGUMENTS.has(argument.name.value)) continue;
       const value =
-        argument.value.kind === Kind.INT ? Number(argument.value.value)
-        : argument.value.kind === Kind.VARIABLE ? this.variables[argument.value.name.value]
-        : undefined;
+        argument.value.kind === Kind.INT
+          ? Number(argument.value.value)
+          : argument.value.kind === Kind.VARIABLE
+            ? this.variables[argument.value.name.value]
+            : undefined;
       if (typeof value === 'number' && Number.isFinite(value)) size = Math.max(size ?? 0, value);
     }
     if (size !== undefined) this.largestList = Math.max(this.largestList, size);
@@ -161,16 +184,22 @@ function countAliases(document: DocumentNode): number {
     }
   };
   for (const definition of document.definitions) {
-    if (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION) walk(definition.selectionSet);
+    if (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION)
+      walk(definition.selectionSet);
   }
   return aliases;
 }
 
-function countRootFields(set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen = new Set<string>()): number {
+function countRootFields(
+  set: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): number {
   let fields = 0;
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) fields += 1;
-    else if (selection.kind === Kind.INLINE_FRAGMENT) fields += countRootFields(selection.selectionSet, fragments, seen);
+    else if (selection.kind === Kind.INLINE_FRAGMENT)
+      fields += countRootFields(selection.selectionSet, fragments, seen);
     else if (!seen.has(selection.name.value)) {
       seen.add(selection.name.value);
       const fragment = fragments.get(selection.name.value);
@@ -209,10 +238,19 @@ export function limitBroken(measure: QueryMeasure, limits: QueryLimits): GraphQL
     [measure.rootFields, limits.maxRootFields, QUERY_REFUSAL_CODES.tooManyRootFields, 'root fields'],
     [measure.largestList, limits.maxListSize, QUERY_REFUSAL_CODES.listTooLarge, 'items asked of one list'],
     [measure.depth, limits.maxDepth, QUERY_REFUSAL_CODES.tooDeep, 'levels of nesting'],
-    [measure.cost, limits.maxCost, QUERY_REFUSAL_CODES.tooComplex, 'estimated fields (lists multiply their selections)'],
+    [
+      measure.cost,
+      limits.maxCost,
+      QUERY_REFUSAL_CODES.tooComplex,
+      'estimated fields (lists multiply their selections)',
+    ],
   ];
   for (const [actual, limit, code, what] of checks) {
-    if (actual > limit) return refusal(`The operation has ${actual} ${what}; at most ${limit} are allowed.`, code, 400, { limit, actual });
+    if (actual > limit)
+      return refusal(`The operation has ${actual} ${what}; at most ${limit} are allowed.`, code, 400, {
+        limit,
+        actual,
+      });
   }
   return undefined;
 }
@@ -224,12 +262,17 @@ export function limitBroken(measure: QueryMeasure, limits: QueryLimits): GraphQL
 export function documentSizeGuard(limits: QueryLimits) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const payload = request.method === 'GET' ? request.query : request.body;
-    const queries = (Array.isArray(payload) ? payload : [payload]).map((operation) => (operation as { query?: unknown } | null)?.query);
+    const queries = (Array.isArray(payload) ? payload : [payload]).map(
+      (operation) => (operation as { query?: unknown } | null)?.query,
+    );
     const bytes = Math.max(0, ...queries.map((query) => (typeof query === 'string' ? Buffer.byteLength(query) : 0)));
     if (bytes <= limits.maxDocumentBytes) return;
     const message = `The query document has ${bytes} bytes; at most ${limits.maxDocumentBytes} are allowed.`;
     const extensions = { code: QUERY_REFUSAL_CODES.documentTooLarge, limit: limits.maxDocumentBytes, actual: bytes };
-    await reply.code(413).type('application/json; charset=utf-8').send({ errors: [{ message, extensions }] });
+    await reply
+      .code(413)
+      .type('application/json; charset=utf-8')
+      .send({ errors: [{ message, extensions }] });
   };
 }
 
@@ -255,7 +298,8 @@ export function queryLimitsPlugin(limits: QueryLimits): ApolloServerPlugin<Graph
         },
         async willSendResponse({ response }) {
           const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
-          if (errors?.some((error) => error.extensions?.code === QUERY_REFUSAL_CODES.persistedQueryNotFound)) response.http.status = 400;
+          if (errors?.some((error) => error.extensions?.code === QUERY_REFUSAL_CODES.persistedQueryNotFound))
+            response.http.status = 400;
         },
       };
     },

@@ -54,7 +54,8 @@ export async function graphContextFrom(
 
 /** The caller's request context, or the authentication problem the token had. */
 export function requestContextOf(context: GraphContext): RequestContext {
-  if (!context.principal) throw context.authError ?? new DomainError('unauthenticated', 'Send Authorization: Bearer <token>.');
+  if (!context.principal)
+    throw context.authError ?? new DomainError('unauthenticated', 'Send Authorization: Bearer <token>.');
   return {
     principal: context.principal,
     tenantId: context.principal.tenantId,
@@ -133,7 +134,12 @@ function snakeCase(name: string): string {
  * and this default resolver reads `contentVersionId` from `content_version_id`, so the two
  * transports cannot drift apart field by field.
  */
-export const snakeCaseFieldResolver: GraphQLFieldResolver<Record<string, unknown>, unknown> = (source, args, context, info) => {
+export const snakeCaseFieldResolver: GraphQLFieldResolver<Record<string, unknown>, unknown> = (
+  source,
+  args,
+  context,
+  info,
+) => {
   if (source === null || typeof source !== 'object') return undefined;
   const direct = source[info.fieldName];
   const value = direct !== undefined ? direct : source[snakeCase(info.fieldName)];
@@ -179,10 +185,21 @@ export function guardEntityRepresentations(schema: GraphQLSchema): void {
       const typename = representation.__typename;
       const type = typeof typename === 'string' ? schema.getType(typename) : undefined;
       const keys = type && isObjectType(type) ? resolvableKeys(type) : [];
-      if (keys.length === 0) return [{ field: `representations.${index}.__typename`, message: `${String(typename)} is no entity type of this subgraph` }];
+      if (keys.length === 0)
+        return [
+          {
+            field: `representations.${index}.__typename`,
+            message: `${String(typename)} is no entity type of this subgraph`,
+          },
+        ];
       const present = (name: string) => representation[name] !== undefined && representation[name] !== null;
       if (keys.some((key) => key.every(present))) return [];
-      return [{ field: `representations.${index}`, message: `${typename} needs its key fields: ${keys.map((key) => key.join(' ')).join(' or ')}` }];
+      return [
+        {
+          field: `representations.${index}`,
+          message: `${typename} needs its key fields: ${keys.map((key) => key.join(' ')).join(' or ')}`,
+        },
+      ];
     });
     if (fieldErrors.length > 0) throw new DomainError('entity_representation_invalid', undefined, { fieldErrors });
     return resolve(source, args, context, info);
@@ -205,11 +222,16 @@ export function formatGraphQLError(
   if (original instanceof Error && !(original instanceof GraphQLError)) {
     const { code, status, detail, fieldErrors } = formatProblem(original, namespace);
     const problem = { code, status, ...(fieldErrors ? { fieldErrors } : {}), ...trace };
-    return isUnexpectedError(original) ? { message: detail, path: formatted.path, extensions: problem } : { ...formatted, message: detail, extensions: problem };
+    return isUnexpectedError(original)
+      ? { message: detail, path: formatted.path, extensions: problem }
+      : { ...formatted, message: detail, extensions: problem };
   }
   // graphql-js validation and parse errors are the client's.
   const code = extensions.code;
-  return { ...formatted, extensions: { ...extensions, code: typeof code === 'string' ? code : 'GRAPHQL_VALIDATION_FAILED', ...trace } };
+  return {
+    ...formatted,
+    extensions: { ...extensions, code: typeof code === 'string' ? code : 'GRAPHQL_VALIDATION_FAILED', ...trace },
+  };
 }
 
 /**
@@ -217,7 +239,8 @@ export function formatGraphQLError(
  * by that subgraph, so it passes through; anything raised in the gateway itself is formatted here.
  */
 export function formatGatewayError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  if (typeof formatted.extensions?.serviceName === 'string' && typeof formatted.extensions.code === 'string') return formatted;
+  if (typeof formatted.extensions?.serviceName === 'string' && typeof formatted.extensions.code === 'string')
+    return formatted;
   return formatGraphQLError(formatted, error, undefined);
 }
 

@@ -53,7 +53,10 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
     // Refused before routing (no service scope yet): still a problem, in the platform namespace.
     frameworkErrors: (error, request, reply) => {
       request.traceId ||= traceIdOf(request.raw);
-      const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path segment is too long.' : 'The path is not valid percent-encoded UTF-8.';
+      const detail =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path segment is too long.'
+          : 'The path is not valid percent-encoded UTF-8.';
       sendProblem(reply, request, new DomainError('validation_failed', detail), undefined);
     },
     // Every log line of a request carries the caller's trace, as its problems do.
@@ -104,11 +107,17 @@ export function describeOnlySchemas(app: FastifyInstance): void {
 export function installProblemHandlers(app: FastifyInstance, namespace: ProblemNamespace | undefined): void {
   app.setErrorHandler((error, request, reply) => {
     const domain = asDomainError(error);
-    if (domain.code === 'internal_error' || isUnexpectedError(domain)) request.log.error({ err: error }, 'unexpected error');
+    if (domain.code === 'internal_error' || isUnexpectedError(domain))
+      request.log.error({ err: error }, 'unexpected error');
     sendProblem(reply, request, domain, namespace);
   });
   app.setNotFoundHandler((request, reply) => {
-    sendProblem(reply, request, new DomainError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`), namespace);
+    sendProblem(
+      reply,
+      request,
+      new DomainError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+      namespace,
+    );
   });
 }
 
@@ -144,7 +153,12 @@ function asDomainError(error: unknown): DomainError {
   if (error instanceof SyntaxError || (fastifyError.statusCode === 400 && fastifyError.code?.startsWith('FST_'))) {
     return new DomainError('validation_failed', 'The body is not valid JSON.');
   }
-  if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500 && fastifyError.code?.startsWith('FST_')) {
+  if (
+    fastifyError.statusCode &&
+    fastifyError.statusCode >= 400 &&
+    fastifyError.statusCode < 500 &&
+    fastifyError.code?.startsWith('FST_')
+  ) {
     return new DomainError('validation_failed', 'The request is malformed.');
   }
   return new DomainError('internal_error');
@@ -217,7 +231,10 @@ interface RouteShape<P extends z.ZodType, Q extends z.ZodType> {
 
 export type RouteDeclaration<P extends z.ZodType = AnyParams, Q extends z.ZodType = AnyQuery> = RouteShape<P, Q> &
   (
-    | { public?: false; handler: (request: RouteRequest<P, Q> & { ctx: RequestContext }, reply: FastifyReply) => Promise<unknown> }
+    | {
+        public?: false;
+        handler: (request: RouteRequest<P, Q> & { ctx: RequestContext }, reply: FastifyReply) => Promise<unknown>;
+      }
     /** No credential needed (descriptor, mint). */
     | { public: true; handler: (request: RouteRequest<P, Q>, reply: FastifyReply) => Promise<unknown> }
   );
@@ -235,15 +252,22 @@ export function collectOperations(app: FastifyInstance): DescribedOperation[] {
   return operations;
 }
 
-const IDEMPOTENCY_KEY = z.string().min(1).describe('Makes the write safe to retry: the same key and body answer the stored result');
-const PRECONDITION = z.string().min(1).describe('The ETag of the resource as last read; a stale one is refused with 412');
+const IDEMPOTENCY_KEY = z
+  .string()
+  .min(1)
+  .describe('Makes the write safe to retry: the same key and body answer the stored result');
+const PRECONDITION = z
+  .string()
+  .min(1)
+  .describe('The ETag of the resource as last read; a stale one is refused with 412');
 
 function headersOf(route: RouteShape<z.ZodType, z.ZodType>): z.ZodObject | undefined {
   const shape: Record<string, z.ZodType> = { ...route.headers?.shape };
   if (route.idempotencyKey) {
     shape['idempotency-key'] = route.idempotencyKey === 'required' ? IDEMPOTENCY_KEY : IDEMPOTENCY_KEY.optional();
   }
-  if (route.precondition) shape[route.precondition.header] = route.precondition.required ? PRECONDITION : PRECONDITION.optional();
+  if (route.precondition)
+    shape[route.precondition.header] = route.precondition.required ? PRECONDITION : PRECONDITION.optional();
   return Object.keys(shape).length > 0 ? z.object(shape) : undefined;
 }
 
@@ -299,8 +323,14 @@ export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodTyp
   const checkAnswer =
     response === 'refused' || 'bytes' in response
       ? undefined
-      : async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) => (reply.statusCode < 300 ? response.parse(payload) : payload);
-  app.route({ method: route.method, url: route.url, handler, ...(checkAnswer ? { preSerialization: checkAnswer } : {}) });
+      : async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) =>
+          reply.statusCode < 300 ? response.parse(payload) : payload;
+  app.route({
+    method: route.method,
+    url: route.url,
+    handler,
+    ...(checkAnswer ? { preSerialization: checkAnswer } : {}),
+  });
 }
 
 /** Sends a command's answer: 201 for a creation, 200 with Idempotency-Replayed for a replay. */

@@ -70,7 +70,11 @@ const RETENTION = sql.raw(`interval '${IDEMPOTENCY_RETENTION_DAYS} days'`);
  * The stored answer of an identical earlier request under this key, if it is still retained;
  * a changed request under a retained key is refused.
  */
-export async function storedAnswer<T>(db: Database, table: IdempotencyTable, call: IdempotentCall & { key: string }): Promise<CommandResult<T> | undefined> {
+export async function storedAnswer<T>(
+  db: Database,
+  table: IdempotencyTable,
+  call: IdempotentCall & { key: string },
+): Promise<CommandResult<T> | undefined> {
   const [stored] = await db
     .select({ requestHash: table.requestHash, response: table.response })
     .from(table)
@@ -109,7 +113,11 @@ export async function runIdempotent<T>(
   const replay = await storedAnswer<T>(tx, table, { ...call, key: call.key });
   if (replay) return replay;
   const result = await command();
-  const record = { requestHash: requestHash(call.request), response: sql`${JSON.stringify(result.value)}::jsonb`, createdAt: sql`now()` };
+  const record = {
+    requestHash: requestHash(call.request),
+    response: sql`${JSON.stringify(result.value)}::jsonb`,
+    createdAt: sql`now()`,
+  };
   await tx
     .insert(table)
     .values({ tenantId: call.tenantId, operation: call.operation, idempotencyKey: call.key, ...record })
@@ -120,11 +128,15 @@ export async function runIdempotent<T>(
 
 /** Deletes the records past retention; returns how many. */
 export async function sweepIdempotencyRecords(db: Database, table: IdempotencyTable): Promise<number> {
-  const deleted = await db.delete(table).where(sql`${table.createdAt} <= now() - ${RETENTION}`).returning({ key: table.idempotencyKey });
+  const deleted = await db
+    .delete(table)
+    .where(sql`${table.createdAt} <= now() - ${RETENTION}`)
+    .returning({ key: table.idempotencyKey });
   return deleted.length;
 }
 
 export function requireIdempotencyKey(key: string | undefined): string {
-  if (key === undefined) throw new DomainError('idempotency_key_required', 'Send an Idempotency-Key header with this write.');
+  if (key === undefined)
+    throw new DomainError('idempotency_key_required', 'Send an Idempotency-Key header with this write.');
   return key;
 }

@@ -20,7 +20,8 @@ const readable = (name: string) => name.replaceAll(NUL, '\\u0000');
 /** Dotted paths of every string (and object key) holding a NUL, in plain JSON values. */
 export function fieldsWithNul(value: unknown, path = ''): string[] {
   if (typeof value === 'string') return value.includes(NUL) ? [path || '(body)'] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => fieldsWithNul(item, path ? `${path}.${index}` : String(index)));
+  if (Array.isArray(value))
+    return value.flatMap((item, index) => fieldsWithNul(item, path ? `${path}.${index}` : String(index)));
   // A Buffer (zip upload) is bytes, not text; a stream (the gateway's REST proxy passes bodies through
   // unparsed) is the owning service's to read. Query and params objects have their own prototypes.
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || value instanceof Readable) return [];
@@ -42,7 +43,9 @@ function nulRefusal(fields: string[]): DomainError {
  */
 export function refuseNulInRequests(app: FastifyInstance, options: { graphqlPath: string }): void {
   app.addHook('preValidation', async (request) => {
-    const headers = Object.entries(request.headers).flatMap(([name, value]) => (fieldsWithNul(value).length > 0 ? [name] : []));
+    const headers = Object.entries(request.headers).flatMap(([name, value]) =>
+      fieldsWithNul(value).length > 0 ? [name] : [],
+    );
     // GraphQL carries its input in the query string (GET) or the body (POST): the plugin reads both.
     const isGraphql = request.routeOptions.url === options.graphqlPath;
     const fields = [

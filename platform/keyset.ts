@@ -15,7 +15,10 @@ export interface SortedKeyset {
 
 function rowsAfter(keyset: SortedKeyset, [lastValue, lastId]: readonly unknown[]): SQL | undefined {
   const beyond = keyset.descending ? lt : gt;
-  return or(beyond(keyset.sortColumn, lastValue), and(eq(keyset.sortColumn, lastValue), beyond(keyset.idColumn, lastId)));
+  return or(
+    beyond(keyset.sortColumn, lastValue),
+    and(eq(keyset.sortColumn, lastValue), beyond(keyset.idColumn, lastId)),
+  );
 }
 
 function keysetOrder(keyset: SortedKeyset): SQL[] {
@@ -40,7 +43,11 @@ export function pageInIdOrder<Row, T>(
   conditions: Array<SQL | undefined>,
   present: (row: Row) => T,
 ): Promise<Page<T>> {
-  const order = { by: [asc(source.idColumn)], after: ([lastId]: readonly unknown[]) => gt(source.idColumn, String(lastId)), keyOf: (row: Row) => [source.idOf(row)] };
+  const order = {
+    by: [asc(source.idColumn)],
+    after: ([lastId]: readonly unknown[]) => gt(source.idColumn, String(lastId)),
+    keyOf: (row: Row) => [source.idOf(row)],
+  };
   return pageInOrder(db, cursors, source.table, order, query, conditions, present);
 }
 
@@ -53,7 +60,11 @@ export function pageInSortOrder<Row, T>(
   conditions: Array<SQL | undefined>,
   present: (row: Row) => T,
 ): Promise<Page<T>> {
-  const order = { by: keysetOrder(source.keyset), after: (position: readonly unknown[]) => rowsAfter(source.keyset, position), keyOf: source.keyOf };
+  const order = {
+    by: keysetOrder(source.keyset),
+    after: (position: readonly unknown[]) => rowsAfter(source.keyset, position),
+    keyOf: source.keyOf,
+  };
   return pageInOrder(db, cursors, source.table, order, query, conditions, present);
 }
 

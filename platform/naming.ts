@@ -19,7 +19,10 @@ export function snakeKeys(value: unknown): unknown {
  * with one schema: unsent (null) arguments dropped, names renamed where the spec's differ, values
  * as strings.
  */
-export function queryStringOf(args: Record<string, unknown>, renames: Record<string, string> = {}): Record<string, string> {
+export function queryStringOf(
+  args: Record<string, unknown>,
+  renames: Record<string, string> = {},
+): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined || value === null) continue;

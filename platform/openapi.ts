@@ -34,9 +34,7 @@ export interface DescribedOperation {
 const BASE_SEGMENTS = new Set(['tenants', ':tenantId', 'alpha', 'content', 'curriculum', 'v1']);
 
 export function operationIdOf(method: string, url: string): string {
-  const segments = url
-    .split('/')
-    .filter((segment) => segment !== '' && !BASE_SEGMENTS.has(segment));
+  const segments = url.split('/').filter((segment) => segment !== '' && !BASE_SEGMENTS.has(segment));
   const words = segments.map((segment) => (segment.startsWith(':') ? `by-${segment.slice(1)}` : segment));
   const camel = [method.toLowerCase(), ...words]
     .join('-')
@@ -47,7 +45,10 @@ export function operationIdOf(method: string, url: string): string {
 }
 
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }
 
@@ -110,7 +111,10 @@ function parametersOf(
   named: NamedSchemas,
 ): Array<Record<string, unknown>> {
   if (!schema) return [];
-  const json = describedSchemaOf(schema, 'input', named) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const json = describedSchemaOf(schema, 'input', named) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...propertySchema } = property;
     return {
@@ -126,15 +130,26 @@ function parametersOf(
 function successResponses(operation: DescribedOperation, named: NamedSchemas): Record<string, unknown> {
   const content =
     'bytes' in operation.response
-      ? { [operation.response.bytes]: { schema: { description: 'The stored bytes, sent with their own Content-Type' } } }
+      ? {
+          [operation.response.bytes]: { schema: { description: 'The stored bytes, sent with their own Content-Type' } },
+        }
       : { 'application/json': { schema: describedSchemaOf(operation.response, 'output', named) } };
-  const etag = operation.etag ? { ETag: { description: 'The entity tag of the resource', schema: { type: 'string' } } } : {};
+  const etag = operation.etag
+    ? { ETag: { description: 'The entity tag of the resource', schema: { type: 'string' } } }
+    : {};
   const responses: Record<string, unknown> = {
-    [operation.success.status]: { description: operation.success.description, ...(operation.etag ? { headers: etag } : {}), content },
+    [operation.success.status]: {
+      description: operation.success.description,
+      ...(operation.etag ? { headers: etag } : {}),
+      content,
+    },
   };
   if (operation.replayStatus !== undefined) {
     const replayed = {
-      'Idempotency-Replayed': { description: 'true when this answers a retry of the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+      'Idempotency-Replayed': {
+        description: 'true when this answers a retry of the same Idempotency-Key',
+        schema: { type: 'string', enum: ['true'] },
+      },
     };
     const same = operation.replayStatus === operation.success.status;
     responses[operation.replayStatus] = {
@@ -155,7 +170,10 @@ function errorStatuses(operation: DescribedOperation): number[] {
     statuses.add(401);
     statuses.add(403);
   }
-  if (operation.params && Object.keys(jsonSchemaOf(operation.params).properties ?? {}).some((name) => name !== 'tenantId')) {
+  if (
+    operation.params &&
+    Object.keys(jsonSchemaOf(operation.params).properties ?? {}).some((name) => name !== 'tenantId')
+  ) {
     statuses.add(404);
   }
   if (operation.body) statuses.add(415);
@@ -179,7 +197,12 @@ function describeOperation(operation: DescribedOperation, named: NamedSchemas): 
     security: operation.public ? [] : [{ bearer: [] }],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: describedSchemaOf(operation.body, 'input', named) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: describedSchemaOf(operation.body, 'input', named) } },
+          },
+        }
       : {}),
     responses,
   };
@@ -230,5 +253,8 @@ export const JsonObject = z.record(z.string(), z.unknown());
 
 /** One page of a keyset-paged list. */
 export function PageResponse<T extends z.ZodType>(item: T) {
-  return z.strictObject({ data: z.array(item), next_cursor: z.string().nullable().describe('Send as cursor for the next page') });
+  return z.strictObject({
+    data: z.array(item),
+    next_cursor: z.string().nullable().describe('Send as cursor for the next page'),
+  });
 }

@@ -18,14 +18,20 @@ const PersonAnswer = z.object({
 });
 export type Person = z.infer<typeof PersonAnswer>;
 
-export type PersonLookup = { outcome: 'found'; person: Person } | { outcome: 'not_found' } | { outcome: 'failed'; reason: string };
+export type PersonLookup =
+  { outcome: 'found'; person: Person } | { outcome: 'not_found' } | { outcome: 'failed'; reason: string };
 
 export interface PeopleClient {
   lookup(ctx: RequestContext, personId: string): Promise<PersonLookup>;
 }
 
 /** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
-export function httpPeopleClient(options: { baseUrl: () => string; timeoutMs: number; auth: Authenticator; caller: string }): PeopleClient {
+export function httpPeopleClient(options: {
+  baseUrl: () => string;
+  timeoutMs: number;
+  auth: Authenticator;
+  caller: string;
+}): PeopleClient {
   const serviceToken = serviceTokens(options.auth, options.caller, ['people_orgs:read']);
   return {
     async lookup(ctx, personId) {
@@ -37,7 +43,8 @@ export function httpPeopleClient(options: { baseUrl: () => string; timeoutMs: nu
       if (result.status === 404) return { outcome: 'not_found' };
       if (result.status !== 200) return { outcome: 'failed', reason: `status ${result.status}` };
       const person = PersonAnswer.safeParse(result.body);
-      if (!person.success || person.data.personId !== personId) return { outcome: 'failed', reason: 'malformed answer' };
+      if (!person.success || person.data.personId !== personId)
+        return { outcome: 'failed', reason: 'malformed answer' };
       return { outcome: 'found', person: person.data };
     },
   };

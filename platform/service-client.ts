@@ -20,13 +20,9 @@ export function serviceTokens(auth: Authenticator, caller: string, scopes: strin
  * and every anomaly reported as a typed failure so the caller can fail closed.
  */
 export type ServiceCallFailure =
-  | { kind: 'timeout' }
-  | { kind: 'unavailable'; reason: string }
-  | { kind: 'malformed'; status: number };
+  { kind: 'timeout' } | { kind: 'unavailable'; reason: string } | { kind: 'malformed'; status: number };
 
-export type ServiceCallResult =
-  | { ok: true; status: number; body: unknown }
-  | ({ ok: false } & ServiceCallFailure);
+export type ServiceCallResult = { ok: true; status: number; body: unknown } | ({ ok: false } & ServiceCallFailure);
 
 export interface ServiceCallOptions {
   method?: 'GET' | 'POST';

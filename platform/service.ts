@@ -59,7 +59,13 @@ export interface ServiceDefinition {
 
 /** The mint answer of the snake_case services (content, curriculum). */
 export function snakeCaseMintResponse(minted: MintedToken): Record<string, unknown> {
-  return { token: minted.token, token_type: 'Bearer', expires_in: minted.expiresIn, tenant_id: DEMO_TENANT, subject: minted.subject };
+  return {
+    token: minted.token,
+    token_type: 'Bearer',
+    expires_in: minted.expiresIn,
+    tenant_id: DEMO_TENANT,
+    subject: minted.subject,
+  };
 }
 
 /** The mint answer of the snake_case services. */
@@ -90,7 +96,11 @@ const mintQuery = z.object({ tenantId: z.string().min(1).describe('Only demo can
  * Mounts a service under its root: its own problem namespace, descriptor, demo mint, OpenAPI 3.1
  * description and docs page, then its documented routes.
  */
-export async function mountService(app: FastifyInstance, runtime: PlatformRuntime, service: ServiceDefinition): Promise<void> {
+export async function mountService(
+  app: FastifyInstance,
+  runtime: PlatformRuntime,
+  service: ServiceDefinition,
+): Promise<void> {
   await app.register(
     async (scope) => {
       installProblemHandlers(scope, service.namespace);
@@ -151,15 +161,23 @@ function declareDevRoutes(scope: FastifyInstance, runtime: PlatformRuntime, serv
     handler: async (request) => {
       const retryAfter = mintBudget.take(request.ip);
       if (retryAfter > 0) {
-        throw new DomainError('rate_limited', `This address may mint ${runtime.config.devMintPerMinute} demo tokens a minute.`, {
-          headers: { 'retry-after': String(retryAfter) },
-        });
+        throw new DomainError(
+          'rate_limited',
+          `This address may mint ${runtime.config.devMintPerMinute} demo tokens a minute.`,
+          {
+            headers: { 'retry-after': String(retryAfter) },
+          },
+        );
       }
       const parsed = mintQuery.safeParse(request.query);
       if (!parsed.success || parsed.data.tenantId !== DEMO_TENANT) {
-        throw new DomainError('demo_mint_refused', `Minting works for tenantId=${DEMO_TENANT} only; real tenants use their identity provider.`, {
-          fieldErrors: [{ field: 'tenantId', message: `must be ${DEMO_TENANT}` }],
-        });
+        throw new DomainError(
+          'demo_mint_refused',
+          `Minting works for tenantId=${DEMO_TENANT} only; real tenants use their identity provider.`,
+          {
+            fieldErrors: [{ field: 'tenantId', message: `must be ${DEMO_TENANT}` }],
+          },
+        );
       }
       return service.mintResponse(await runtime.auth.mintDemoToken());
     },
@@ -172,7 +190,9 @@ const SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 function sweepPeriodically(app: FastifyInstance, runtime: PlatformRuntime, table: IdempotencyTable): void {
   let running: Promise<unknown> = Promise.resolve();
   const sweep = () => {
-    running = sweepIdempotencyRecords(runtime.database.db, table).catch((error: unknown) => app.log.warn({ err: error }, 'idempotency sweep failed'));
+    running = sweepIdempotencyRecords(runtime.database.db, table).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'idempotency sweep failed'),
+    );
   };
   const timer = setInterval(sweep, SWEEP_INTERVAL_MS).unref();
   app.addHook('onReady', async () => sweep());

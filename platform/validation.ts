@@ -5,7 +5,11 @@ import { DomainError, type FieldError, type ProblemCode } from './errors.ts';
  * Every input is parsed by one zod schema, in the service, so REST and GraphQL refuse the same
  * things with the same field errors. The same schema documents the REST path in OpenAPI.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: ProblemCode = 'validation_failed'): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  code: ProblemCode = 'validation_failed',
+): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw new DomainError(code, 'The request has invalid fields.', { fieldErrors: fieldErrorsOf(result.error) });
@@ -16,7 +20,10 @@ export function fieldErrorsOf(error: z.ZodError): FieldError[] {
     const field = issue.path.map(String).join('.') || '(body)';
     if (issue.code === 'unrecognized_keys') {
       // one entry per key, so a form can mark each field the client sent
-      return issue.keys.map((key) => ({ field: field === '(body)' ? key : `${field}.${key}`, message: 'unknown field' }));
+      return issue.keys.map((key) => ({
+        field: field === '(body)' ? key : `${field}.${key}`,
+        message: 'unknown field',
+      }));
     }
     return [{ field, message: issue.message }];
   });

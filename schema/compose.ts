@@ -16,7 +16,11 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 export function composeSupergraph(): string {
   const result = composeServices(
-    SUBGRAPHS.map(({ name, url }) => ({ name, url, typeDefs: parse(fs.readFileSync(here(`./${name}.graphql`), 'utf8')) })),
+    SUBGRAPHS.map(({ name, url }) => ({
+      name,
+      url,
+      typeDefs: parse(fs.readFileSync(here(`./${name}.graphql`), 'utf8')),
+    })),
   );
   if (result.errors) throw new Error(`composition failed:\n${result.errors.map((error) => error.message).join('\n')}`);
   return `${result.supergraphSdl.trimEnd()}\n`;

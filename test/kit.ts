@@ -57,7 +57,13 @@ export interface Caller {
 
 export async function newTenant(
   platform: RunningPlatform,
-  grant: { scopes?: string[]; roles?: string[]; subject?: string; tenantId?: string; boundary?: Record<string, string[]> } = {},
+  grant: {
+    scopes?: string[];
+    roles?: string[];
+    subject?: string;
+    tenantId?: string;
+    boundary?: Record<string, string[]>;
+  } = {},
 ): Promise<Caller> {
   const tenantId = grant.tenantId ?? `t-${randomUUID()}`;
   const token = await platform.runtime.auth.sign({
@@ -71,7 +77,11 @@ export async function newTenant(
 }
 
 /** Another identity in the same tenant (e.g. a QC reviewer who is not the author). */
-export async function sameTenant(platform: RunningPlatform, caller: Caller, grant: { scopes?: string[]; roles?: string[] } = {}): Promise<Caller> {
+export async function sameTenant(
+  platform: RunningPlatform,
+  caller: Caller,
+  grant: { scopes?: string[]; roles?: string[] } = {},
+): Promise<Caller> {
   return newTenant(platform, { ...grant, tenantId: caller.tenantId });
 }
 
@@ -102,11 +112,22 @@ export async function http<T = any>(
   } catch {
     // not JSON: keep the text
   }
-  await checkAnswer(platform.url, { method, url, status: response.status, contentType: response.headers.get('content-type'), body });
+  await checkAnswer(platform.url, {
+    method,
+    url,
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    body,
+  });
   return { status: response.status, headers: response.headers, body: body as T };
 }
 
-export async function graphql(platform: RunningPlatform, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<Reply> {
+export async function graphql(
+  platform: RunningPlatform,
+  query: string,
+  variables: Record<string, unknown> = {},
+  token?: string,
+): Promise<Reply> {
   return http(platform, 'POST', '/graphql', {
     token,
     body: { query, variables },
@@ -137,10 +158,15 @@ export async function eligibleVersion(
   });
   if (version.status !== 201) throw new Error(`version append failed: ${JSON.stringify(version.body)}`);
   const reviewer = await sameTenant(platform, author);
-  const qc = await http(platform, 'POST', `${tenantRoot(author.tenantId)}/items/${contentId}/versions/${version.body.version_id}/qc-decisions`, {
-    token: reviewer.token,
-    body: { trust_status: 'trusted', reason: 'reviewed' },
-  });
+  const qc = await http(
+    platform,
+    'POST',
+    `${tenantRoot(author.tenantId)}/items/${contentId}/versions/${version.body.version_id}/qc-decisions`,
+    {
+      token: reviewer.token,
+      body: { trust_status: 'trusted', reason: 'reviewed' },
+    },
+  );
   if (qc.status !== 201) throw new Error(`qc decision failed: ${JSON.stringify(qc.body)}`);
   return { contentId, versionId: version.body.version_id as string, contentKind };
 }

@@ -9,7 +9,10 @@ import { SERVICE_ROOTS } from '../platform/config.ts';
  */
 
 interface Description {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>
+  >;
   components: unknown;
 }
 
@@ -24,7 +27,9 @@ async function descriptionAt(origin: string, root: string): Promise<Description 
   if (!descriptions.has(key)) {
     descriptions.set(
       key,
-      fetch(`${key}/openapi.json`).then(async (reply) => (reply.ok ? ((await reply.json()) as Description) : undefined)),
+      fetch(`${key}/openapi.json`).then(async (reply) =>
+        reply.ok ? ((await reply.json()) as Description) : undefined,
+      ),
     );
   }
   return descriptions.get(key);
@@ -75,7 +80,11 @@ export async function checkAnswer(
     return;
   }
   if (!mediaType.endsWith('json')) return;
-  const validate = validatorFor(`${root}|${template}|${exchange.method}|${exchange.status}|${mediaType}`, media.schema, description);
+  const validate = validatorFor(
+    `${root}|${template}|${exchange.method}|${exchange.status}|${mediaType}`,
+    media.schema,
+    description,
+  );
   if (!validate(exchange.body)) {
     conformanceMismatches.push(`${where}: body does not match: ${ajv.errorsText(validate.errors)}`);
   }

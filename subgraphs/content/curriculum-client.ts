@@ -18,9 +18,13 @@ const KcAnswer = z.object({
   retired_at: z.string().nullable().optional(),
 });
 
-export type KcLookup = { outcome: 'active' } | { outcome: 'inactive'; reason: string } | { outcome: 'failed'; reason: string };
+export type KcLookup =
+  { outcome: 'active' } | { outcome: 'inactive'; reason: string } | { outcome: 'failed'; reason: string };
 
-export type SubtreeLookup = { outcome: 'found'; contentIds: string[]; nodeIds: string[] } | { outcome: 'not_found' } | { outcome: 'failed'; reason: string };
+export type SubtreeLookup =
+  | { outcome: 'found'; contentIds: string[]; nodeIds: string[] }
+  | { outcome: 'not_found' }
+  | { outcome: 'failed'; reason: string };
 
 export interface CurriculumClient {
   lookupKc(ctx: RequestContext, kcId: string): Promise<KcLookup>;
@@ -36,18 +40,27 @@ interface TreeNode {
 }
 
 const TreeAnswer: z.ZodType<TreeNode> = z.lazy(() =>
-  z.object({
-    component_id: z.string(),
-    status: z.string().optional(),
-    alpha: z.object({ target_ref: z.object({ content_id: z.unknown().optional() }).passthrough().nullish() }).passthrough().optional(),
-    children: z.array(TreeAnswer).optional(),
-  }).passthrough(),
+  z
+    .object({
+      component_id: z.string(),
+      status: z.string().optional(),
+      alpha: z
+        .object({ target_ref: z.object({ content_id: z.unknown().optional() }).passthrough().nullish() })
+        .passthrough()
+        .optional(),
+      children: z.array(TreeAnswer).optional(),
+    })
+    .passthrough(),
 ) as z.ZodType<TreeNode>;
 
 const RETIRED = new Set(['retired', 'soft_retired', 'soft-retired']);
 
 /** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
-export function httpCurriculumClient(options: { baseUrl: () => string; timeoutMs: number; auth: Authenticator }): CurriculumClient {
+export function httpCurriculumClient(options: {
+  baseUrl: () => string;
+  timeoutMs: number;
+  auth: Authenticator;
+}): CurriculumClient {
   const serviceToken = serviceTokens(options.auth, 'content', ['curriculum:read']);
   const get = async (ctx: RequestContext, path: string) =>
     callService(`${options.baseUrl()}/alpha/curriculum/v1/${path}`, {
@@ -58,14 +71,19 @@ export function httpCurriculumClient(options: { baseUrl: () => string; timeoutMs
     async lookupKc(ctx, kcId) {
       const result = await get(ctx, `kcs/${encodeURIComponent(kcId)}`);
       if (!result.ok) return { outcome: 'failed', reason: result.kind };
-      if (result.status === 404 || result.status === 410) return { outcome: 'inactive', reason: 'not a KC of the registry' };
+      if (result.status === 404 || result.status === 410)
+        return { outcome: 'inactive', reason: 'not a KC of the registry' };
       if (result.status !== 200) return { outcome: 'failed', reason: `status ${result.status}` };
       const kc = KcAnswer.safeParse(result.body);
       if (!kc.success || kc.data.kc_id !== kcId) return { outcome: 'failed', reason: 'malformed answer' };
       // A CASE KC (or anything not stored as a registry KC) never counts as one.
-      if (kc.data.stored_as !== 'alpha.knowledge_component') return { outcome: 'inactive', reason: `stored_as ${kc.data.stored_as} is not a registry KC` };
-      const state = [kc.data.status, kc.data.publication_status].filter((value): value is string => value !== undefined);
-      if ((kc.data.retired_at ?? null) !== null || state.some((value) => RETIRED.has(value))) return { outcome: 'inactive', reason: 'the KC is retired' };
+      if (kc.data.stored_as !== 'alpha.knowledge_component')
+        return { outcome: 'inactive', reason: `stored_as ${kc.data.stored_as} is not a registry KC` };
+      const state = [kc.data.status, kc.data.publication_status].filter(
+        (value): value is string => value !== undefined,
+      );
+      if ((kc.data.retired_at ?? null) !== null || state.some((value) => RETIRED.has(value)))
+        return { outcome: 'inactive', reason: 'the KC is retired' };
       return { outcome: 'active' };
     },
     async subtree(ctx, componentId) {
@@ -74,7 +92,8 @@ export function httpCurriculumClient(options: { baseUrl: () => string; timeoutMs
       if (result.status === 404) return { outcome: 'not_found' };
       if (result.status !== 200) return { outcome: 'failed', reason: `status ${result.status}` };
       const tree = TreeAnswer.safeParse(result.body);
-      if (!tree.success || tree.data.component_id !== componentId) return { outcome: 'failed', reason: 'malformed answer' };
+      if (!tree.success || tree.data.component_id !== componentId)
+        return { outcome: 'failed', reason: 'malformed answer' };
       const contentIds: string[] = [];
       const nodeIds: string[] = [];
       const visit = (node: TreeNode) => {

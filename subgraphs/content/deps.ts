@@ -32,7 +32,12 @@ export function contentDeps(runtime: PlatformRuntime): ContentDeps {
     cursors: runtime.cursors,
     idempotency: contentIdempotency,
     curriculum: httpCurriculumClient({ baseUrl: () => runtime.config.curriculumUrl, timeoutMs, auth: runtime.auth }),
-    people: httpPeopleClient({ baseUrl: () => runtime.config.peopleUrl, timeoutMs, auth: runtime.auth, caller: 'content' }),
+    people: httpPeopleClient({
+      baseUrl: () => runtime.config.peopleUrl,
+      timeoutMs,
+      auth: runtime.auth,
+      caller: 'content',
+    }),
     contentUrl: () => runtime.config.contentUrl,
   };
 }

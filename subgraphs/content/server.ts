@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { contentIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
-import { SnakeCaseMintResponse, snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
+import {
+  SnakeCaseMintResponse,
+  snakeCaseMintResponse,
+  type PlatformRuntime,
+  type ServiceDefinition,
+} from '../../platform/service.ts';
 import { subgraphSchema } from '../../platform/graphql.ts';
 import { tenantContext } from './http.ts';
 import { CONTENT_NAMESPACE } from './errors.ts';
@@ -22,7 +27,10 @@ import { referenceRoutes } from './references/references.routes.ts';
 import { testServeRoutes } from './test-serve/test-serve.routes.ts';
 import { compositionRoutes } from './composition/composition.routes.ts';
 
-export const CONTENT_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)), 'utf8');
+export const CONTENT_SDL = fs.readFileSync(
+  fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)),
+  'utf8',
+);
 
 /** The content service: its subgraph and its documented REST paths over the same functions. */
 export function contentService(runtime: PlatformRuntime): ServiceDefinition {

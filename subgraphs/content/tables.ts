@@ -1,4 +1,18 @@
-import { bigserial, boolean, customType, doublePrecision, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { idempotencyTable } from '../../platform/idempotency.ts';
 
 /**
@@ -272,7 +286,7 @@ export const externalLinks = contentSchema.table(
     updatedBy: text('updated_by').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.tenantId, table.contentId]})],
+  (table) => [primaryKey({ columns: [table.tenantId, table.contentId] })],
 );
 
 export const mediaAssets = contentSchema.table(
@@ -329,7 +343,10 @@ export const policies = contentSchema.table(
     provisionedBy: text('provisioned_by').notNull(),
     provisionedAt: timestamp('provisioned_at', { withTimezone: true, mode: 'string' }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.tenantId, table.policyId] }), index('policies_key_idx').on(table.tenantId, table.policyKey)],
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.policyId] }),
+    index('policies_key_idx').on(table.tenantId, table.policyKey),
+  ],
 );
 
 /** Immutable receipts of test-serve authorizations. */

@@ -45,7 +45,11 @@ async function wouldLoop(tx: Database, tenantId: string, childId: string, parent
   return rows.length > 0;
 }
 
-export async function activeParentEdge(tx: Database, tenantId: string, childId: string): Promise<AssociationRow | undefined> {
+export async function activeParentEdge(
+  tx: Database,
+  tenantId: string,
+  childId: string,
+): Promise<AssociationRow | undefined> {
   const [edge] = await tx
     .select()
     .from(associations)
@@ -65,7 +69,13 @@ async function nextPosition(tx: Database, tenantId: string, parentId: string): P
   const [last] = await tx
     .select({ max: sql<number | null>`max(${components.position})` })
     .from(components)
-    .where(and(eq(components.tenantId, tenantId), eq(components.parentComponentId, parentId), eq(components.status, 'active')));
+    .where(
+      and(
+        eq(components.tenantId, tenantId),
+        eq(components.parentComponentId, parentId),
+        eq(components.status, 'active'),
+      ),
+    );
   return Number(last?.max ?? -1) + 1;
 }
 
@@ -84,9 +94,13 @@ export async function placeChild(
   await lockContainment(tx, ctx.tenantId);
   await requireActiveParent(tx, ctx.tenantId, parentId);
   if (childId === parentId || (await wouldLoop(tx, ctx.tenantId, childId, parentId))) {
-    throw new DomainError('curriculum:containment_cycle', `${parentId} is inside ${childId}; a component cannot contain its ancestor.`, {
-      fieldErrors: [{ field: 'parent_component_id', message: 'would make a containment loop' }],
-    });
+    throw new DomainError(
+      'curriculum:containment_cycle',
+      `${parentId} is inside ${childId}; a component cannot contain its ancestor.`,
+      {
+        fieldErrors: [{ field: 'parent_component_id', message: 'would make a containment loop' }],
+      },
+    );
   }
   const at = position ?? (await nextPosition(tx, ctx.tenantId, parentId));
   const now = ctx.now.toISOString();
@@ -145,7 +159,12 @@ export async function retireIncidentEdges(tx: Database, ctx: RequestContext, com
 }
 
 /** Keeps a child's edge sequence_number equal to its position. */
-export async function syncEdgeSequence(tx: Database, ctx: RequestContext, childId: string, position: number): Promise<void> {
+export async function syncEdgeSequence(
+  tx: Database,
+  ctx: RequestContext,
+  childId: string,
+  position: number,
+): Promise<void> {
   const edge = await activeParentEdge(tx, ctx.tenantId, childId);
   if (!edge || edge.sequenceNumber === position) return;
   await tx

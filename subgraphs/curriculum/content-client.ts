@@ -22,11 +22,19 @@ const ProblemAnswer = z.object({ code: z.string(), eligibility: ReleaseEligibili
 
 export interface ContentEligibilityClient {
   /** Resolves with the eligible answer, or throws the problem the caller should answer with. */
-  requireEligible(ctx: RequestContext, target: TargetRef, options?: { practiceEligible?: boolean }): Promise<ReleaseEligibility>;
+  requireEligible(
+    ctx: RequestContext,
+    target: TargetRef,
+    options?: { practiceEligible?: boolean },
+  ): Promise<ReleaseEligibility>;
 }
 
 /** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
-export function httpContentClient(options: { baseUrl: () => string; timeoutMs: number; auth: Authenticator }): ContentEligibilityClient {
+export function httpContentClient(options: {
+  baseUrl: () => string;
+  timeoutMs: number;
+  auth: Authenticator;
+}): ContentEligibilityClient {
   const serviceToken = serviceTokens(options.auth, 'curriculum', ['read:content']);
   return {
     async requireEligible(ctx, target, { practiceEligible = false } = {}) {
@@ -44,23 +52,40 @@ export function httpContentClient(options: { baseUrl: () => string; timeoutMs: n
         return judge(target, answer.data, practiceEligible);
       }
       const problem = ProblemAnswer.safeParse(result.body);
-      if (!problem.success) throw invalidAnswer(`The content service answered ${result.status} without a typed problem.`);
+      if (!problem.success)
+        throw invalidAnswer(`The content service answered ${result.status} without a typed problem.`);
       if (result.status === 404 || problem.data.code === 'content.not_found') {
-        throw notServeable(target, `Content version ${target.content_version_id} of ${target.content_id} does not exist in this tenant.`, 'content.not_found');
+        throw notServeable(
+          target,
+          `Content version ${target.content_version_id} of ${target.content_id} does not exist in this tenant.`,
+          'content.not_found',
+        );
       }
       if (problem.data.code === 'content.version_not_serveable') {
         if (problem.data.eligibility) checkIdentity(target, problem.data.eligibility);
-        throw notServeable(target, `Content version ${target.content_version_id} is not release eligible.`, problem.data.code);
+        throw notServeable(
+          target,
+          `Content version ${target.content_version_id} is not release eligible.`,
+          problem.data.code,
+        );
       }
-      throw new DomainError('curriculum:content_unavailable', `The content service refused the eligibility check (${problem.data.code}); nothing was written.`);
+      throw new DomainError(
+        'curriculum:content_unavailable',
+        `The content service refused the eligibility check (${problem.data.code}); nothing was written.`,
+      );
     },
   };
 }
 
 /** The problem of a call content did not answer usably: no answer, a body that is not JSON, or a 5xx. */
 export function unanswered(result: ServiceCallResult, what: string): DomainError {
-  if (!result.ok && result.kind === 'malformed') return invalidAnswer(`The content service answered ${result.status} with a body that is not JSON.`);
-  if (result.ok) return new DomainError('curriculum:content_unavailable', `The content service failed ${what} (${result.status}); nothing was written.`);
+  if (!result.ok && result.kind === 'malformed')
+    return invalidAnswer(`The content service answered ${result.status} with a body that is not JSON.`);
+  if (result.ok)
+    return new DomainError(
+      'curriculum:content_unavailable',
+      `The content service failed ${what} (${result.status}); nothing was written.`,
+    );
   return new DomainError(
     'curriculum:content_unavailable',
     result.kind === 'timeout'
@@ -79,13 +104,25 @@ function checkIdentity(target: TargetRef, answer: ReleaseEligibility): void {
 function judge(target: TargetRef, answer: ReleaseEligibility, practiceEligible: boolean): ReleaseEligibility {
   checkIdentity(target, answer);
   if (answer.content_kind !== target.content_kind) {
-    throw notServeable(target, `The pinned version is a ${answer.content_kind}, not a ${target.content_kind}.`, 'content_kind_mismatch');
+    throw notServeable(
+      target,
+      `The pinned version is a ${answer.content_kind}, not a ${target.content_kind}.`,
+      'content_kind_mismatch',
+    );
   }
   if (!answersReleaseEligible(answer)) {
-    throw notServeable(target, `Content version ${target.content_version_id} is not release eligible (trust ${answer.trust_status}).`, answer.problem_code ?? 'content.version_not_serveable');
+    throw notServeable(
+      target,
+      `Content version ${target.content_version_id} is not release eligible (trust ${answer.trust_status}).`,
+      answer.problem_code ?? 'content.version_not_serveable',
+    );
   }
   if (practiceEligible && answer.usage_scope !== 'practice_eligible') {
-    throw notServeable(target, `Content version ${target.content_version_id} has usage_scope ${answer.usage_scope}, not practice_eligible.`, 'usage_scope');
+    throw notServeable(
+      target,
+      `Content version ${target.content_version_id} has usage_scope ${answer.usage_scope}, not practice_eligible.`,
+      'usage_scope',
+    );
   }
   return answer;
 }

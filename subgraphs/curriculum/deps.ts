@@ -20,13 +20,21 @@ export interface CurriculumDeps {
 }
 
 export function curriculumDeps(runtime: PlatformRuntime, content?: ContentEligibilityClient): CurriculumDeps {
-  const contentCalls = { baseUrl: () => runtime.config.contentUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth };
+  const contentCalls = {
+    baseUrl: () => runtime.config.contentUrl,
+    timeoutMs: runtime.config.serviceCallTimeoutMs,
+    auth: runtime.auth,
+  };
   return {
     db: runtime.database.db,
     cursors: runtime.cursors,
     idempotency: curriculumIdempotency,
     content: content ?? httpContentClient(contentCalls),
-    events: httpEventsClient({ baseUrl: () => runtime.config.eventsUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth }),
+    events: httpEventsClient({
+      baseUrl: () => runtime.config.eventsUrl,
+      timeoutMs: runtime.config.serviceCallTimeoutMs,
+      auth: runtime.auth,
+    }),
     banks: httpContentBanksClient(contentCalls),
   };
 }

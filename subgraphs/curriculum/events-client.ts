@@ -46,12 +46,20 @@ export interface EventsClient {
   event(ctx: RequestContext, eventId: string): Promise<LearnerEvent | undefined>;
 }
 
-export function httpEventsClient(options: { baseUrl: () => string; timeoutMs: number; auth: Authenticator }): EventsClient {
+export function httpEventsClient(options: {
+  baseUrl: () => string;
+  timeoutMs: number;
+  auth: Authenticator;
+}): EventsClient {
   const serviceToken = serviceTokens(options.auth, 'curriculum', ['events:read']);
   const get = async (ctx: RequestContext, path: string) =>
     callService(`${options.baseUrl()}${path}`, {
       timeoutMs: options.timeoutMs,
-      headers: { authorization: `Bearer ${await serviceToken(ctx.tenantId)}`, 'x-vendor-tenant': ctx.tenantId, 'x-request-id': ctx.requestId },
+      headers: {
+        authorization: `Bearer ${await serviceToken(ctx.tenantId)}`,
+        'x-vendor-tenant': ctx.tenantId,
+        'x-request-id': ctx.requestId,
+      },
     });
   return {
     async componentEvents(ctx, query) {
@@ -65,7 +73,10 @@ export function httpEventsClient(options: { baseUrl: () => string; timeoutMs: nu
         cursor = answer.data.nextCursor ?? undefined;
         if (!cursor) return events;
       }
-      throw new DomainError('curriculum:events_answer_invalid', `The student's history on ${query.componentId} is longer than ${MAX_PAGES * PAGE_SIZE} events.`);
+      throw new DomainError(
+        'curriculum:events_answer_invalid',
+        `The student's history on ${query.componentId} is longer than ${MAX_PAGES * PAGE_SIZE} events.`,
+      );
     },
     async event(ctx, eventId) {
       const result = await get(ctx, `/events/${encodeURIComponent(eventId)}`);
@@ -80,13 +91,17 @@ export function httpEventsClient(options: { baseUrl: () => string; timeoutMs: nu
 /** The body of an answer with the expected status; anything else is a typed failure. */
 function answered(result: ServiceCallResult, expected: number): unknown {
   if (!result.ok) {
-    if (result.kind === 'malformed') throw invalidAnswer(`The events service answered ${result.status} with a body that is not JSON.`);
+    if (result.kind === 'malformed')
+      throw invalidAnswer(`The events service answered ${result.status} with a body that is not JSON.`);
     throw new DomainError(
       'curriculum:events_unavailable',
-      result.kind === 'timeout' ? 'The events service did not answer in time.' : 'The events service could not be reached.',
+      result.kind === 'timeout'
+        ? 'The events service did not answer in time.'
+        : 'The events service could not be reached.',
     );
   }
-  if (result.status >= 500) throw new DomainError('curriculum:events_unavailable', `The events service failed the read (${result.status}).`);
+  if (result.status >= 500)
+    throw new DomainError('curriculum:events_unavailable', `The events service failed the read (${result.status}).`);
   if (result.status !== expected) throw invalidAnswer(`The events service refused the read (${result.status}).`);
   return result.body;
 }

@@ -84,7 +84,12 @@ export const GateRemediationResponse = z.strictObject({
   ...gateStatusFields,
   remediation_kc_refs: z.array(z.string()),
   remediation: z
-    .strictObject({ category: z.string(), kind: z.string(), component_id: z.string(), target_ref: TargetRefResponse.nullable() })
+    .strictObject({
+      category: z.string(),
+      kind: z.string(),
+      component_id: z.string(),
+      target_ref: TargetRefResponse.nullable(),
+    })
     .nullable(),
 });
 
@@ -107,7 +112,12 @@ export const SourceIngestJobResponse = z.strictObject({
   producer_batch_id: z.string(),
   status: z.string(),
   courses: z.array(
-    z.strictObject({ sourced_id: z.string(), component_id: z.string(), routable: z.boolean(), anchor_reason: z.string().nullable() }),
+    z.strictObject({
+      sourced_id: z.string(),
+      component_id: z.string(),
+      routable: z.boolean(),
+      anchor_reason: z.string().nullable(),
+    }),
   ),
   rows: z.array(
     z.strictObject({

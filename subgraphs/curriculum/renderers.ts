@@ -11,8 +11,20 @@ export interface RendererRow {
 }
 
 export const RENDERER_REGISTRY: readonly RendererRow[] = [
-  { renderer_ref: 'renderer:interactive-lesson', renderer_kind: 'interactive_lesson', player_version: '2026-07-18', rendering_state: 'verified_partial', content_kinds: ['article', 'interactive', 'video', 'question', 'audio', 'image', 'external_link'] },
-  { renderer_ref: 'renderer:qti-test', renderer_kind: 'qti_test', player_version: '2026-07-18', rendering_state: 'verified_partial', content_kinds: ['test', 'test_bank', 'question'] },
+  {
+    renderer_ref: 'renderer:interactive-lesson',
+    renderer_kind: 'interactive_lesson',
+    player_version: '2026-07-18',
+    rendering_state: 'verified_partial',
+    content_kinds: ['article', 'interactive', 'video', 'question', 'audio', 'image', 'external_link'],
+  },
+  {
+    renderer_ref: 'renderer:qti-test',
+    renderer_kind: 'qti_test',
+    player_version: '2026-07-18',
+    rendering_state: 'verified_partial',
+    content_kinds: ['test', 'test_bank', 'question'],
+  },
 ];
 
 /** The registry row a renderer_ref or renderer_kind names, or undefined. */

@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { curriculumIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
-import { SnakeCaseMintResponse, snakeCaseMintResponse, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
+import {
+  SnakeCaseMintResponse,
+  snakeCaseMintResponse,
+  type PlatformRuntime,
+  type ServiceDefinition,
+} from '../../platform/service.ts';
 import { subgraphSchema } from '../../platform/graphql.ts';
 import { CURRICULUM_NAMESPACE } from './errors.ts';
 import { curriculumResolvers } from './resolvers/index.ts';
@@ -19,7 +24,10 @@ import { gateRoutes } from './gates/gates.routes.ts';
 import { ingestRoutes } from './ingest/ingest.routes.ts';
 import { curriculumDeps } from './deps.ts';
 
-export const CURRICULUM_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/curriculum.graphql', import.meta.url)), 'utf8');
+export const CURRICULUM_SDL = fs.readFileSync(
+  fileURLToPath(new URL('../../schema/curriculum.graphql', import.meta.url)),
+  'utf8',
+);
 
 /** The curriculum service: its subgraph and its documented REST paths over the same functions. */
 export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {

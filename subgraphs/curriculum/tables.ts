@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { idempotencyTable } from '../../platform/idempotency.ts';
 
 /**
@@ -38,7 +50,9 @@ export const components = curriculumSchema.table(
     index('components_parent_idx').on(table.tenantId, table.parentComponentId, table.position),
     index('components_kind_idx').on(table.tenantId, table.kind, table.componentId),
     index('components_updated_idx').on(table.tenantId, table.updatedAt, table.componentId),
-    index('components_source_course_idx').on(table.tenantId, table.sourceCourseRef).where(sql`source_course_ref is not null`),
+    index('components_source_course_idx')
+      .on(table.tenantId, table.sourceCourseRef)
+      .where(sql`source_course_ref is not null`),
     // KC retirement asks which components still reference a KC.
     index('components_scope_kcs_idx').using('gin', sql`(alpha -> 'scope_kc_refs')`),
     index('components_remediation_kcs_idx').using('gin', sql`(alpha -> 'remediation_entries')`),
@@ -66,7 +80,9 @@ export const associations = curriculumSchema.table(
     index('associations_origin_idx').on(table.tenantId, table.originId, table.associationType),
     index('associations_destination_idx').on(table.tenantId, table.destinationId, table.associationType),
     // One active parent per child, held by the database as well as by the rule.
-    uniqueIndex('associations_one_parent_idx').on(table.tenantId, table.originId).where(sql`association_type = 'isChildOf' and status = 'active'`),
+    uniqueIndex('associations_one_parent_idx')
+      .on(table.tenantId, table.originId)
+      .where(sql`association_type = 'isChildOf' and status = 'active'`),
   ],
 );
 
@@ -93,7 +109,9 @@ export const knowledgeComponents = curriculumSchema.table(
   (table) => [
     primaryKey({ columns: [table.tenantId, table.kcId] }),
     // source_kc_id is provenance of one identity only: it can never be reused by another kc_id.
-    uniqueIndex('knowledge_components_source_idx').on(table.tenantId, table.sourceKcId).where(sql`source_kc_id is not null`),
+    uniqueIndex('knowledge_components_source_idx')
+      .on(table.tenantId, table.sourceKcId)
+      .where(sql`source_kc_id is not null`),
     index('knowledge_components_updated_idx').on(table.tenantId, table.updatedAt, table.kcId),
   ],
 );
@@ -271,7 +289,9 @@ export const standardKcMaps = curriculumSchema.table(
   (table) => [
     primaryKey({ columns: [table.tenantId, table.mapId] }),
     uniqueIndex('standard_kc_maps_pair_idx').on(table.tenantId, table.sourceReleaseId, table.standardId, table.kcId),
-    index('standard_kc_maps_kc_idx').on(table.tenantId, table.kcId).where(sql`retired_at is null`),
+    index('standard_kc_maps_kc_idx')
+      .on(table.tenantId, table.kcId)
+      .where(sql`retired_at is null`),
   ],
 );
 

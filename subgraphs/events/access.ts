@@ -37,7 +37,11 @@ export function boundaryOf(principal: Principal): BoundaryScope {
 }
 
 /** The claim name a client sees in the field error of each dimension. */
-const CLAIM: Record<BoundaryDimension, string> = { studentIds: 'studentIds', orgIds: 'orgIds/schoolIds', contentIds: 'contentIds' };
+const CLAIM: Record<BoundaryDimension, string> = {
+  studentIds: 'studentIds',
+  orgIds: 'orgIds/schoolIds',
+  contentIds: 'contentIds',
+};
 
 export function boundaryRejected(dimension: BoundaryDimension, field: string, detail: string): DomainError {
   return new DomainError(BOUNDARY_REJECTED, detail, {
@@ -57,7 +61,11 @@ export function outsideBoundary(scope: BoundaryScope, values: BoundaryValues, wh
     const given = values[dimension];
     if (!allowed || !given) continue;
     if (given.value == null || !allowed.has(given.value)) {
-      return boundaryRejected(dimension, given.field, `The token may not ${what} ${given.field} ${given.value ?? '(none)'}.`);
+      return boundaryRejected(
+        dimension,
+        given.field,
+        `The token may not ${what} ${given.field} ${given.value ?? '(none)'}.`,
+      );
     }
   }
   return undefined;
@@ -76,14 +84,22 @@ export function boundaryConditions(
   scope: BoundaryScope,
   requested: { studentId?: string; orgId?: string; contentId?: string },
   columns: { studentId?: PgColumn; orgId?: PgColumn; contentId?: PgColumn },
-  names: { studentId: string; orgId: string; contentId: string } = { studentId: 'studentId', orgId: 'orgId', contentId: 'contentId' },
+  names: { studentId: string; orgId: string; contentId: string } = {
+    studentId: 'studentId',
+    orgId: 'orgId',
+    contentId: 'contentId',
+  },
 ): SQL[] {
   requireWithinBoundary(
     scope,
     {
-      ...(requested.studentId !== undefined ? { studentIds: { field: names.studentId, value: requested.studentId } } : {}),
+      ...(requested.studentId !== undefined
+        ? { studentIds: { field: names.studentId, value: requested.studentId } }
+        : {}),
       ...(requested.orgId !== undefined ? { orgIds: { field: names.orgId, value: requested.orgId } } : {}),
-      ...(requested.contentId !== undefined ? { contentIds: { field: names.contentId, value: requested.contentId } } : {}),
+      ...(requested.contentId !== undefined
+        ? { contentIds: { field: names.contentId, value: requested.contentId } }
+        : {}),
     },
     'read',
   );

@@ -62,11 +62,15 @@ describe('player extensions', () => {
   const key = (name: string) => `${PLAYER_EXTENSION_NAMESPACE}/${name}`;
 
   it('accept registry keys with valid values and refuse foreign keys and bad values', () => {
-    expect(extensionErrors('assessment_started', { [key('first_attempt')]: true, [key('attempt_ordinal')]: 2 }, 'x')).toEqual([]);
     expect(
-      extensionErrors('assessment_started', { vendor_key: 1, [key('attempt_ordinal')]: 0, [key('occurred_at')]: 'yesterday' }, 'x').map(
-        (error) => error.field,
-      ),
+      extensionErrors('assessment_started', { [key('first_attempt')]: true, [key('attempt_ordinal')]: 2 }, 'x'),
+    ).toEqual([]);
+    expect(
+      extensionErrors(
+        'assessment_started',
+        { vendor_key: 1, [key('attempt_ordinal')]: 0, [key('occurred_at')]: 'yesterday' },
+        'x',
+      ).map((error) => error.field),
     ).toEqual(['x.vendor_key', `x.${key('attempt_ordinal')}`, `x.${key('occurred_at')}`]);
   });
 });

@@ -45,7 +45,8 @@ export interface DerivedCaliper {
 
 export const studentIri = (studentId: string) => `urn:alpha:student:${encodeURIComponent(studentId)}`;
 export const contentIri = (contentId: string) => `urn:alpha:content:${encodeURIComponent(contentId)}`;
-export const activitySourceIri = (sourceId: string) => `urn:alpha:activity-source:${encodeURIComponent(sourceId.toLowerCase())}`;
+export const activitySourceIri = (sourceId: string) =>
+  `urn:alpha:activity-source:${encodeURIComponent(sourceId.toLowerCase())}`;
 
 const PLAYER_KEYS: ReadonlySet<string> = new Set(PLAYER_EXTENSION_KEYS);
 const PLAYER_PREFIX = `${PLAYER_EXTENSION_NAMESPACE}/`;
@@ -61,23 +62,39 @@ const PLAYER_VALUE_RULES: Record<string, (value: unknown) => boolean> = {
 };
 
 export function isTimestamp(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value));
+  return (
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
+    !Number.isNaN(Date.parse(value))
+  );
 }
 
 /** Field errors of one grading extension: a known key with one of its values, on a graded event only. */
 function gradingErrors(kind: string, key: string, value: unknown, field: string): FieldError[] {
   const name = key.slice(GRADING_PREFIX.length) as keyof typeof GRADING_EXTENSION_VALUES;
   const allowed: readonly string[] | undefined = GRADING_EXTENSION_VALUES[name];
-  if (!allowed) return [{ field: `${field}.${key}`, message: `not a key of ${GRADING_PREFIX}: ${Object.keys(GRADING_EXTENSION_VALUES).join(', ')}` }];
-  if (kind !== 'assessment_graded') return [{ field: `${field}.${key}`, message: 'grading extensions belong to assessment_graded events' }];
-  return allowed.includes(value as string) ? [] : [{ field: `${field}.${key}`, message: `one of ${allowed.join(', ')}` }];
+  if (!allowed)
+    return [
+      {
+        field: `${field}.${key}`,
+        message: `not a key of ${GRADING_PREFIX}: ${Object.keys(GRADING_EXTENSION_VALUES).join(', ')}`,
+      },
+    ];
+  if (kind !== 'assessment_graded')
+    return [{ field: `${field}.${key}`, message: 'grading extensions belong to assessment_graded events' }];
+  return allowed.includes(value as string)
+    ? []
+    : [{ field: `${field}.${key}`, message: `one of ${allowed.join(', ')}` }];
 }
 
 /**
  * Field errors of the extension object: every key must be a registry key in the player namespace,
  * or a grading key on a graded event.
  */
-export function extensionErrors(kind: string, extensions: Record<string, unknown> | undefined, field: string): FieldError[] {
+export function extensionErrors(
+  kind: string,
+  extensions: Record<string, unknown> | undefined,
+  field: string,
+): FieldError[] {
   const errors: FieldError[] = [];
   for (const [key, value] of Object.entries(extensions ?? {})) {
     if (key.startsWith(GRADING_PREFIX)) {
@@ -86,7 +103,10 @@ export function extensionErrors(kind: string, extensions: Record<string, unknown
     }
     const name = key.startsWith(PLAYER_PREFIX) ? key.slice(PLAYER_PREFIX.length) : undefined;
     if (name === undefined || !PLAYER_KEYS.has(name)) {
-      errors.push({ field: `${field}.${key}`, message: `not a key of ${PLAYER_PREFIX} in the governed player extension registry` });
+      errors.push({
+        field: `${field}.${key}`,
+        message: `not a key of ${PLAYER_PREFIX} in the governed player extension registry`,
+      });
       continue;
     }
     const rule = PLAYER_VALUE_RULES[name];
@@ -102,13 +122,20 @@ export function extensionErrors(kind: string, extensions: Record<string, unknown
 export function deriveCaliper(claims: EventClaims, field: string): { value?: DerivedCaliper; errors: FieldError[] } {
   const definition = KIND_CATALOGUE[claims.kind];
   if (!definition) {
-    return { errors: [{ field: `${field}.kind`, message: `unknown kind; known kinds: ${Object.keys(KIND_CATALOGUE).join(', ')}` }] };
+    return {
+      errors: [
+        { field: `${field}.kind`, message: `unknown kind; known kinds: ${Object.keys(KIND_CATALOGUE).join(', ')}` },
+      ],
+    };
   }
   const errors: FieldError[] = [];
   for (const property of ['eventType', 'profile', 'action'] as const) {
     const sent = claims[property];
     if (sent !== undefined && sent !== definition[property]) {
-      errors.push({ field: `${field}.${property}`, message: `kind ${claims.kind} is ${property} ${definition[property]}` });
+      errors.push({
+        field: `${field}.${property}`,
+        message: `kind ${claims.kind} is ${property} ${definition[property]}`,
+      });
     }
   }
   const grader = definition.actor === 'grader';
@@ -119,21 +146,51 @@ export function deriveCaliper(claims: EventClaims, field: string): { value?: Der
   const actorRef = claims.actorRef ?? (derivedActor || undefined);
   const objectRef =
     claims.objectRef ??
-    (claims.contentId ? { id: contentIri(claims.contentId), type: definition.objectType, ...(grader && student ? { assignee: student } : {}) } : undefined);
-  if (!actorRef) errors.push({ field: `${field}.studentId`, message: 'send studentId or actorRef: a Caliper event needs an actor' });
-  if (!objectRef) errors.push({ field: `${field}.contentId`, message: 'send contentId or objectRef: a Caliper event needs an object' });
+    (claims.contentId
+      ? {
+          id: contentIri(claims.contentId),
+          type: definition.objectType,
+          ...(grader && student ? { assignee: student } : {}),
+        }
+      : undefined);
+  if (!actorRef)
+    errors.push({ field: `${field}.studentId`, message: 'send studentId or actorRef: a Caliper event needs an actor' });
+  if (!objectRef)
+    errors.push({
+      field: `${field}.contentId`,
+      message: 'send contentId or objectRef: a Caliper event needs an object',
+    });
   if (!grader && claims.studentId && claims.actorRef && claims.actorRef.id !== studentIri(claims.studentId)) {
-    errors.push({ field: `${field}.actorRef.id`, message: `must be ${studentIri(claims.studentId)} for studentId ${claims.studentId}` });
+    errors.push({
+      field: `${field}.actorRef.id`,
+      message: `must be ${studentIri(claims.studentId)} for studentId ${claims.studentId}`,
+    });
   }
   if (claims.contentId && claims.objectRef && claims.objectRef.id !== contentIri(claims.contentId)) {
-    errors.push({ field: `${field}.objectRef.id`, message: `must be ${contentIri(claims.contentId)} for contentId ${claims.contentId}` });
+    errors.push({
+      field: `${field}.objectRef.id`,
+      message: `must be ${contentIri(claims.contentId)} for contentId ${claims.contentId}`,
+    });
   }
   errors.push(...extensionErrors(claims.kind, claims.extensions, `${field}.extensions`));
   if (errors.length > 0 || !actorRef || !objectRef) return { errors };
-  return { value: { eventType: definition.eventType, profile: definition.profile, action: definition.action, actorRef, objectRef }, errors };
+  return {
+    value: {
+      eventType: definition.eventType,
+      profile: definition.profile,
+      action: definition.action,
+      actorRef,
+      objectRef,
+    },
+    errors,
+  };
 }
 
-export function requireNoErrors(errors: FieldError[], code: ProblemCode = UNPROCESSABLE, detail = 'Some events are not acceptable.'): void {
+export function requireNoErrors(
+  errors: FieldError[],
+  code: ProblemCode = UNPROCESSABLE,
+  detail = 'Some events are not acceptable.',
+): void {
   if (errors.length > 0) throw new DomainError(code, detail, { fieldErrors: errors });
 }
 

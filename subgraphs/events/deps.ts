@@ -18,6 +18,11 @@ export function eventsDeps(runtime: PlatformRuntime): EventsDeps {
     db: runtime.database.db,
     cursors: runtime.cursors,
     idempotency: eventsIdempotency,
-    people: httpPeopleClient({ baseUrl: () => runtime.config.peopleUrl, timeoutMs: runtime.config.serviceCallTimeoutMs, auth: runtime.auth, caller: 'events' }),
+    people: httpPeopleClient({
+      baseUrl: () => runtime.config.peopleUrl,
+      timeoutMs: runtime.config.serviceCallTimeoutMs,
+      auth: runtime.auth,
+      caller: 'events',
+    }),
   };
 }

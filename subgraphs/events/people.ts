@@ -13,7 +13,11 @@ export interface PersonNames {
 
 const NO_NAME: PersonNames = { givenName: null, familyName: null };
 
-export async function personNames(people: PeopleClient, ctx: RequestContext, personIds: Iterable<string | null>): Promise<Map<string, PersonNames>> {
+export async function personNames(
+  people: PeopleClient,
+  ctx: RequestContext,
+  personIds: Iterable<string | null>,
+): Promise<Map<string, PersonNames>> {
   const distinct = [...new Set([...personIds].filter((id): id is string => id !== null))];
   const names = new Map<string, PersonNames>();
   await Promise.all(
@@ -21,7 +25,10 @@ export async function personNames(people: PeopleClient, ctx: RequestContext, per
       const answer = await people.lookup(ctx, personId).catch(() => undefined);
       if (answer?.outcome === 'not_found') return;
       const found = answer?.outcome === 'found' ? answer.person : undefined;
-      names.set(personId, found ? { givenName: found.givenName ?? null, familyName: found.familyName ?? null } : NO_NAME);
+      names.set(
+        personId,
+        found ? { givenName: found.givenName ?? null, familyName: found.familyName ?? null } : NO_NAME,
+      );
     }),
   );
   return names;
@@ -33,7 +40,11 @@ export async function withStudentNames<T extends { studentId: string | null }>(
   ctx: RequestContext,
   rows: T[],
 ): Promise<Array<T & { studentName: string | null }>> {
-  const names = await personNames(people, ctx, rows.map((row) => row.studentId));
+  const names = await personNames(
+    people,
+    ctx,
+    rows.map((row) => row.studentId),
+  );
   return rows.map((row) => {
     const person = row.studentId === null ? NO_NAME : (names.get(row.studentId) ?? NO_NAME);
     return { ...row, studentName: [person.givenName, person.familyName].filter(Boolean).join(' ') || null };

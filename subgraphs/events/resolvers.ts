@@ -6,7 +6,12 @@ import { findEvents, getEvent, listEvents, recordEvents, type EventProjection } 
 import type { EventsDeps } from './deps.ts';
 import { runSourceImport } from './imports/imports.service.ts';
 import { personNames, type PersonNames } from './people.ts';
-import { getAttendanceEvent, getDisciplineEvent, listAttendanceEvents, listDisciplineEvents } from './moments/moments.service.ts';
+import {
+  getAttendanceEvent,
+  getDisciplineEvent,
+  listAttendanceEvents,
+  listDisciplineEvents,
+} from './moments/moments.service.ts';
 import { findSources, listSources, registerSource, type ActivitySource } from './sources/sources.service.ts';
 
 type Args = Record<string, unknown>;
@@ -20,7 +25,8 @@ export interface PersonReference {
 }
 
 /** GraphQL sends omitted optional arguments as absent and explicit ones as null: both mean "not sent". */
-const sent = (args: Args): Args => Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined));
+const sent = (args: Args): Args =>
+  Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined));
 
 /** Thin adapters over the same service functions as REST; entity reads batch through loaders. */
 export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Resolvers {
@@ -41,8 +47,7 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Re
   return {
     JSONObject: JSONObjectScalar,
     Query: {
-      activitySources: (_root, args, context) =>
-        listSources(db, runtime.cursors, ctxOf(context), queryStringOf(args)),
+      activitySources: (_root, args, context) => listSources(db, runtime.cursors, ctxOf(context), queryStringOf(args)),
       activitySource: (_root, args, context) => sourceLoader(context).load(args.id),
       events: (_root, args, context) => listEvents(reads, ctxOf(context), sent(args)),
       event: async (_root, args, context) => (await getEvent(reads, ctxOf(context), args.id)).data,
@@ -52,12 +57,22 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Re
       disciplineEvent: async (_root, args, context) => (await getDisciplineEvent(reads, ctxOf(context), args.id)).data,
     },
     Mutation: {
-      registerActivitySource: async (_root, args, context) => (await registerSource(reads, ctxOf(context), { body: args })).value,
+      registerActivitySource: async (_root, args, context) =>
+        (await registerSource(reads, ctxOf(context), { body: args })).value,
       recordEvents: async (_root, args, context) =>
-        (await recordEvents(reads, ctxOf(context), { body: { events: args.events.map(sent) }, idempotencyKey: args.idempotencyKey ?? undefined }))
-          .value,
+        (
+          await recordEvents(reads, ctxOf(context), {
+            body: { events: args.events.map(sent) },
+            idempotencyKey: args.idempotencyKey ?? undefined,
+          })
+        ).value,
       importSourceRecords: async (_root, args, context) =>
-        (await runSourceImport(reads, ctxOf(context), { body: sent(args.input), idempotencyKey: args.idempotencyKey ?? undefined })).value,
+        (
+          await runSourceImport(reads, ctxOf(context), {
+            body: sent(args.input),
+            idempotencyKey: args.idempotencyKey ?? undefined,
+          })
+        ).value,
     },
     ActivitySource: {
       __resolveReference: (reference, context) => sourceLoader(context).load(reference.id),
@@ -73,10 +88,14 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Re
       events: (item, args, context) => listEvents(reads, ctxOf(context), { ...sent(args), contentId: item.contentId }),
     },
     Person: {
-      __resolveReference: async (reference, context) => ((await personLoader(context).load(reference.personId)) ? reference : null),
-      givenName: async (person, _args, context) => (await personLoader(context).load(person.personId))?.givenName ?? null,
-      familyName: async (person, _args, context) => (await personLoader(context).load(person.personId))?.familyName ?? null,
-      events: (person, args, context) => listEvents(reads, ctxOf(context), { ...sent(args), studentId: person.personId }),
+      __resolveReference: async (reference, context) =>
+        (await personLoader(context).load(reference.personId)) ? reference : null,
+      givenName: async (person, _args, context) =>
+        (await personLoader(context).load(person.personId))?.givenName ?? null,
+      familyName: async (person, _args, context) =>
+        (await personLoader(context).load(person.personId))?.familyName ?? null,
+      events: (person, args, context) =>
+        listEvents(reads, ctxOf(context), { ...sent(args), studentId: person.personId }),
     },
     AttendanceEvent: {
       student: (moment) => ({ personId: moment.studentId }),

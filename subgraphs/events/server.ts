@@ -17,7 +17,10 @@ import { eventsDeps } from './deps.ts';
 import { ensureDemoSource } from './sources/sources.service.ts';
 import { eventsResolvers } from './resolvers.ts';
 
-export const EVENTS_SDL = fs.readFileSync(fileURLToPath(new URL('../../schema/events.graphql', import.meta.url)), 'utf8');
+export const EVENTS_SDL = fs.readFileSync(
+  fileURLToPath(new URL('../../schema/events.graphql', import.meta.url)),
+  'utf8',
+);
 
 /** What a demo token may and may not do at the events boundary. */
 const IDENTITY_BOUNDARY_CONTRACT = {

@@ -85,7 +85,10 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
           const { ctx } = request;
           requireAccess(ctx.principal, READ, 'read people');
           const { personId } = request.params;
-          const [row] = await db.select().from(persons).where(and(eq(persons.tenantId, ctx.tenantId), eq(persons.personId, personId)));
+          const [row] = await db
+            .select()
+            .from(persons)
+            .where(and(eq(persons.tenantId, ctx.tenantId), eq(persons.personId, personId)));
           if (!row) throw new DomainError('people:not_found', `No person ${personId} in this tenant.`);
           return present(row);
         },
@@ -106,7 +109,12 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
             .values({ ...input, tenantId: ctx.tenantId, createdAt: ctx.now.toISOString() })
             .onConflictDoUpdate({
               target: [persons.tenantId, persons.personId],
-              set: { givenName: input.givenName, familyName: input.familyName, reality: input.reality, status: input.status },
+              set: {
+                givenName: input.givenName,
+                familyName: input.familyName,
+                reality: input.reality,
+                status: input.status,
+              },
             })
             .returning();
           return reply.code(201).send(present(row));

@@ -8,7 +8,13 @@ import { createItem } from './helpers.ts';
 const it = platformTest();
 
 type Letter = 'S' | 'A' | 'R' | 'K' | 'L' | 'P';
-const SCOPE_OF: Partial<Record<Letter, string>> = { A: 'author:content', R: 'read:content', K: 'read:answer_key', L: 'link:kc', P: 'publish:content' };
+const SCOPE_OF: Partial<Record<Letter, string>> = {
+  A: 'author:content',
+  R: 'read:content',
+  K: 'read:answer_key',
+  L: 'link:kc',
+  P: 'publish:content',
+};
 
 /** Every documented path of this issue with its Auth letter (the content document's Auth column). */
 const ENDPOINTS: Array<[Letter, string, string]> = [
@@ -54,24 +60,39 @@ const ENDPOINTS: Array<[Letter, string, string]> = [
 ];
 
 describe('Auth column, role by role', () => {
-  it('refuses a token without the letter\'s scope or role (403), another tenant\'s token (403) and no token (401) on every path', async ({ platform }) => {
+  it("refuses a token without the letter's scope or role (403), another tenant's token (403) and no token (401) on every path", async ({
+    platform,
+  }) => {
     const owner = await newTenant(platform);
     const item = await createItem(platform, owner, { content_kind: 'article' });
     const stranger = await newTenant(platform);
     for (const [letter, method, template] of ENDPOINTS) {
-      const path = template.replace('{id}', item.content_id).replace('{v}', item.latest_version_id).replace('{m}', randomUUID());
+      const path = template
+        .replace('{id}', item.content_id)
+        .replace('{v}', item.latest_version_id)
+        .replace('{m}', randomUUID());
       const url = `${tenantRoot(owner.tenantId)}${path}`;
       const body = method === 'GET' || method === 'DELETE' ? undefined : {};
       const headers = { 'idempotency-key': randomUUID(), 'if-match': item.etag };
-      const missing = letter === 'S'
-        ? await sameTenant(platform, owner, { scopes: DEMO_SCOPES, roles: ['reviewer'] })
-        : letter === 'P'
-          ? await sameTenant(platform, owner, { scopes: DEMO_SCOPES, roles: ['demo'] })
-          : await sameTenant(platform, owner, { scopes: DEMO_SCOPES.filter((scope) => scope !== SCOPE_OF[letter]), roles: ['demo', 'reviewer'] });
+      const missing =
+        letter === 'S'
+          ? await sameTenant(platform, owner, { scopes: DEMO_SCOPES, roles: ['reviewer'] })
+          : letter === 'P'
+            ? await sameTenant(platform, owner, { scopes: DEMO_SCOPES, roles: ['demo'] })
+            : await sameTenant(platform, owner, {
+                scopes: DEMO_SCOPES.filter((scope) => scope !== SCOPE_OF[letter]),
+                roles: ['demo', 'reviewer'],
+              });
       const refused = await http(platform, method, url, { token: missing.token, body, headers });
-      expect([refused.status, refused.body.code], `${method} ${template} without ${letter}`).toEqual([403, 'content.forbidden']);
+      expect([refused.status, refused.body.code], `${method} ${template} without ${letter}`).toEqual([
+        403,
+        'content.forbidden',
+      ]);
       const foreign = await http(platform, method, url, { token: stranger.token, body, headers });
-      expect([foreign.status, foreign.body.code], `${method} ${template} other tenant`).toEqual([403, 'content.tenant_mismatch']);
+      expect([foreign.status, foreign.body.code], `${method} ${template} other tenant`).toEqual([
+        403,
+        'content.tenant_mismatch',
+      ]);
       const anonymous = await http(platform, method, url, { body, headers });
       expect(anonymous.status, `${method} ${template} anonymous`).toBe(401);
     }

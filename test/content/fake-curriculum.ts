@@ -22,19 +22,29 @@ export async function startFakeCurriculum(): Promise<FakeCurriculum> {
     requests.push({ path: request.url ?? '', authorization: request.headers.authorization });
     const match = /\/alpha\/curriculum\/v1\/kcs\/([^/?]+)$/.exec(request.url ?? '');
     const tree = /\/alpha\/curriculum\/v1\/components\/([^/?]+)\/tree$/.exec(request.url ?? '');
-    const answer = match ? kcs.get(decodeURIComponent(match[1])) : tree ? trees.get(decodeURIComponent(tree[1])) : undefined;
+    const answer = match
+      ? kcs.get(decodeURIComponent(match[1]))
+      : tree
+        ? trees.get(decodeURIComponent(tree[1]))
+        : undefined;
     if (!request.headers.authorization?.startsWith('Bearer ')) {
-      response.writeHead(401, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ code: 'curriculum:unauthenticated' }));
+      response
+        .writeHead(401, { 'content-type': 'application/problem+json' })
+        .end(JSON.stringify({ code: 'curriculum:unauthenticated' }));
     } else if (answer === 'hang') {
       setTimeout(() => response.writeHead(200).end('{}'), 3000).unref();
     } else if (answer === 'error') {
-      response.writeHead(500, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ code: 'curriculum:internal_error' }));
+      response
+        .writeHead(500, { 'content-type': 'application/problem+json' })
+        .end(JSON.stringify({ code: 'curriculum:internal_error' }));
     } else if (answer === 'garbage') {
       response.writeHead(200, { 'content-type': 'text/html' }).end('<html>');
     } else if (answer) {
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     } else {
-      response.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ code: 'curriculum:not_found' }));
+      response
+        .writeHead(404, { 'content-type': 'application/problem+json' })
+        .end(JSON.stringify({ code: 'curriculum:not_found' }));
     }
   });
   return {
@@ -47,5 +57,11 @@ export async function startFakeCurriculum(): Promise<FakeCurriculum> {
 }
 
 export function registryKc(kcId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { kc_id: kcId, stored_as: 'alpha.knowledge_component', definition: 'Adds fractions', publication_status: 'published', ...extra };
+  return {
+    kc_id: kcId,
+    stored_as: 'alpha.knowledge_component',
+    definition: 'Adds fractions',
+    publication_status: 'published',
+    ...extra,
+  };
 }

@@ -13,14 +13,27 @@ export async function createItem(platform: TestPlatform, caller: Caller, body: R
   return created.body as Record<string, any> & { content_id: string; latest_version_id: string; etag: string };
 }
 
-export async function appendVersion(platform: TestPlatform, caller: Caller, contentId: string, body: Record<string, unknown>) {
-  const appended = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${contentId}/versions`, { token: caller.token, body });
+export async function appendVersion(
+  platform: TestPlatform,
+  caller: Caller,
+  contentId: string,
+  body: Record<string, unknown>,
+) {
+  const appended = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${contentId}/versions`, {
+    token: caller.token,
+    body,
+  });
   if (appended.status !== 201) throw new Error(`append failed: ${JSON.stringify(appended.body)}`);
   return appended.body as Record<string, any> & { version_id: string };
 }
 
 /** Reads a resource before and after a refused write: it must be byte-for-byte unchanged. */
-export async function expectUnchanged(platform: TestPlatform, caller: Caller, path: string, refusedWrite: () => Promise<unknown>) {
+export async function expectUnchanged(
+  platform: TestPlatform,
+  caller: Caller,
+  path: string,
+  refusedWrite: () => Promise<unknown>,
+) {
   const before = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token });
   await refusedWrite();
   const after = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token });

@@ -17,10 +17,22 @@ describe('PATCH {tenant_root}/items/{contentId}', () => {
     const patched = await http(platform, 'PATCH', url, {
       token: caller.token,
       headers: { 'if-match': read.headers.get('etag')! },
-      body: { title: 'Renamed', alpha_subject_id: 'reading', dok: 'dok2', language: null, source_system: 'alpha_content' },
+      body: {
+        title: 'Renamed',
+        alpha_subject_id: 'reading',
+        dok: 'dok2',
+        language: null,
+        source_system: 'alpha_content',
+      },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body).toMatchObject({ title: 'Renamed', subject_id: 'reading', dok: 'dok2', language: null, source_system: 'alpha_content' });
+    expect(patched.body).toMatchObject({
+      title: 'Renamed',
+      subject_id: 'reading',
+      dok: 'dok2',
+      language: null,
+      source_system: 'alpha_content',
+    });
     expect(patched.headers.get('etag')).not.toBe(read.headers.get('etag'));
     const again = await http(platform, 'GET', url, { token: caller.token });
     expect(again.body).toEqual(patched.body);
@@ -34,15 +46,25 @@ describe('PATCH {tenant_root}/items/{contentId}', () => {
       const missing = await http(platform, 'PATCH', url, { token: caller.token, body: { title: 'x' } });
       expect([missing.status, missing.body.code]).toEqual([428, 'content.precondition_required']);
     });
-    const first = await http(platform, 'PATCH', url, { token: caller.token, headers: { 'if-match': item.etag }, body: { title: 'one' } });
+    const first = await http(platform, 'PATCH', url, {
+      token: caller.token,
+      headers: { 'if-match': item.etag },
+      body: { title: 'one' },
+    });
     expect(first.status).toBe(200);
     await expectUnchanged(platform, caller, `/items/${item.content_id}`, async () => {
-      const stale = await http(platform, 'PATCH', url, { token: caller.token, headers: { 'if-match': item.etag }, body: { title: 'two' } });
+      const stale = await http(platform, 'PATCH', url, {
+        token: caller.token,
+        headers: { 'if-match': item.etag },
+        body: { title: 'two' },
+      });
       expect([stale.status, stale.body.code]).toEqual([412, 'content.precondition_failed']);
     });
   });
 
-  it('refuses unknown metadata, body, blocks, composition, kind changes and bad enumerations, changing nothing', async ({ platform }) => {
+  it('refuses unknown metadata, body, blocks, composition, kind changes and bad enumerations, changing nothing', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}`;
@@ -61,7 +83,11 @@ describe('PATCH {tenant_root}/items/{contentId}', () => {
       {},
     ]) {
       await expectUnchanged(platform, caller, `/items/${item.content_id}`, async () => {
-        const refused = await http(platform, 'PATCH', url, { token: caller.token, headers: { 'if-match': item.etag }, body });
+        const refused = await http(platform, 'PATCH', url, {
+          token: caller.token,
+          headers: { 'if-match': item.etag },
+          body,
+        });
         expect([refused.status, refused.body.code], JSON.stringify(body)).toEqual([400, 'content.validation_failed']);
       });
     }
@@ -85,10 +111,18 @@ describe('PATCH {tenant_root}/items/{contentId}', () => {
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}`;
     const reader = await sameTenant(platform, caller, { scopes: ['read:content'], roles: ['demo'] });
-    const forbidden = await http(platform, 'PATCH', url, { token: reader.token, headers: { 'if-match': item.etag }, body: { title: 'x' } });
+    const forbidden = await http(platform, 'PATCH', url, {
+      token: reader.token,
+      headers: { 'if-match': item.etag },
+      body: { title: 'x' },
+    });
     expect([forbidden.status, forbidden.body.code]).toEqual([403, 'content.forbidden']);
     const stranger = await newTenant(platform);
-    const mismatch = await http(platform, 'PATCH', url, { token: stranger.token, headers: { 'if-match': item.etag }, body: { title: 'x' } });
+    const mismatch = await http(platform, 'PATCH', url, {
+      token: stranger.token,
+      headers: { 'if-match': item.etag },
+      body: { title: 'x' },
+    });
     expect([mismatch.status, mismatch.body.code]).toEqual([403, 'content.tenant_mismatch']);
     const unknown = await http(platform, 'PATCH', `${tenantRoot(caller.tenantId)}/items/${randomUUID()}`, {
       token: caller.token,
@@ -102,16 +136,31 @@ describe('PATCH {tenant_root}/items/{contentId}', () => {
 });
 
 describe('GET {tenant_root}/items', () => {
-  const ids = (reply: { body: { data: Array<{ content_id: string }> } }) => reply.body.data.map((item) => item.content_id).sort();
+  const ids = (reply: { body: { data: Array<{ content_id: string }> } }) =>
+    reply.body.data.map((item) => item.content_id).sort();
 
   it('filters by every typed field, the alias and expected_xp_band with legacy aliases', async ({ platform }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const a = await createItem(platform, caller, {
-      content_kind: 'question', subject_id: 'math', dok: 'dok2', target_grade_id: '3', usage_scope: 'held_out_canary', expected_xp: 5,
-      subtype: 'diagram', source_system: 'alpha_content', source_record_id: 'r-1', source_activity_ref: 'act-1', is_mastery_gate: true,
+      content_kind: 'question',
+      subject_id: 'math',
+      dok: 'dok2',
+      target_grade_id: '3',
+      usage_scope: 'held_out_canary',
+      expected_xp: 5,
+      subtype: 'diagram',
+      source_system: 'alpha_content',
+      source_record_id: 'r-1',
+      source_activity_ref: 'act-1',
+      is_mastery_gate: true,
     });
-    const b = await createItem(platform, caller, { content_kind: 'test', subject_id: 'reading', test_type: 'placement', expected_xp: 30 });
+    const b = await createItem(platform, caller, {
+      content_kind: 'test',
+      subject_id: 'reading',
+      test_type: 'placement',
+      expected_xp: 30,
+    });
     const c = await createItem(platform, caller, { content_kind: 'article', expected_xp: 50 });
     const cases: Array<[string, string[]]> = [
       ['content_kind=question', [a.content_id]],
@@ -143,9 +192,22 @@ describe('GET {tenant_root}/items', () => {
 
   it('refuses unknown filters and values outside the enumerations', async ({ platform }) => {
     const caller = await newTenant(platform);
-    for (const query of ['content_kind=podcast', 'dok=dok9', 'target_grade_id=grade_3', 'expected_xp_band=huge', 'usage_scope=x',
-      'subject_id=math&alpha_subject_id=reading', 'is_mastery_gate=yes', 'modifiedSince=yesterday', 'facet=nope:1', 'color=red', 'limit=0']) {
-      const refused = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items?${query}`, { token: caller.token });
+    for (const query of [
+      'content_kind=podcast',
+      'dok=dok9',
+      'target_grade_id=grade_3',
+      'expected_xp_band=huge',
+      'usage_scope=x',
+      'subject_id=math&alpha_subject_id=reading',
+      'is_mastery_gate=yes',
+      'modifiedSince=yesterday',
+      'facet=nope:1',
+      'color=red',
+      'limit=0',
+    ]) {
+      const refused = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items?${query}`, {
+        token: caller.token,
+      });
       expect([refused.status, refused.body.code], query).toEqual([400, 'content.validation_failed']);
     }
   });
@@ -154,24 +216,39 @@ describe('GET {tenant_root}/items', () => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const created = [];
-    for (let i = 0; i < 5; i += 1) created.push(await createItem(platform, caller, { content_kind: 'article', title: `A${i}` }));
+    for (let i = 0; i < 5; i += 1)
+      created.push(await createItem(platform, caller, { content_kind: 'article', title: `A${i}` }));
     await createItem(platform, await newTenant(platform), { content_kind: 'article' });
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await http(platform, 'GET', `${root}/items?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: caller.token });
+      const page: any = await http(platform, 'GET', `${root}/items?limit=2${cursor ? `&cursor=${cursor}` : ''}`, {
+        token: caller.token,
+      });
       expect(page.status).toBe(200);
       expect(page.body.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.data.map((item: { content_id: string }) => item.content_id));
       cursor = page.body.next_cursor;
     } while (cursor);
     expect(seen.sort()).toEqual(created.map((item) => item.content_id).sort());
-    const future = await http(platform, 'GET', `${root}/items?modifiedSince=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: caller.token });
+    const future = await http(
+      platform,
+      'GET',
+      `${root}/items?modifiedSince=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+      { token: caller.token },
+    );
     expect(future.body.data).toEqual([]);
-    const past = await http(platform, 'GET', `${root}/items?modifiedSince=2000-01-01T00:00:00Z`, { token: caller.token });
+    const past = await http(platform, 'GET', `${root}/items?modifiedSince=2000-01-01T00:00:00Z`, {
+      token: caller.token,
+    });
     expect(past.body.data).toHaveLength(5);
     const first = await http(platform, 'GET', `${root}/items?limit=2`, { token: caller.token });
-    const otherFilters = await http(platform, 'GET', `${root}/items?limit=2&content_kind=article&cursor=${first.body.next_cursor}`, { token: caller.token });
+    const otherFilters = await http(
+      platform,
+      'GET',
+      `${root}/items?limit=2&content_kind=article&cursor=${first.body.next_cursor}`,
+      { token: caller.token },
+    );
     expect(otherFilters.status).toBe(400);
   });
 
@@ -181,7 +258,9 @@ describe('GET {tenant_root}/items', () => {
     const refused = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items`, { token: author.token });
     expect([refused.status, refused.body.code]).toEqual([403, 'content.forbidden']);
     const operator = await sameTenant(platform, caller, { scopes: [], roles: ['operator'] });
-    expect((await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items`, { token: operator.token })).status).toBe(200);
+    expect(
+      (await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items`, { token: operator.token })).status,
+    ).toBe(200);
   });
 });
 
@@ -190,12 +269,16 @@ describe('test_spec blueprint', () => {
     const caller = await newTenant(platform);
     const spec = await createItem(platform, caller, { content_kind: 'test_spec', ...blueprint });
     expect(spec.assessment_role).toBe('spec');
-    const read = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${spec.content_id}/blueprint`, { token: caller.token });
+    const read = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${spec.content_id}/blueprint`, {
+      token: caller.token,
+    });
     expect(read.status).toBe(200);
     expect(read.body).toEqual({ spec_id: spec.content_id, content_id: spec.content_id, ...blueprint });
   });
 
-  it('refuses a missing field, a non-positive count, unequal totals and blueprint fields on other kinds, creating nothing', async ({ platform }) => {
+  it('refuses a missing field, a non-positive count, unequal totals and blueprint fields on other kinds, creating nothing', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const { min_forms: _omitted, ...missing } = blueprint;
@@ -215,7 +298,9 @@ describe('test_spec blueprint', () => {
       });
       expect([refused.status, refused.body.code], JSON.stringify(body)).toEqual([400, 'content.validation_failed']);
       expect((await http(platform, 'GET', `${root}/items/${contentId}`, { token: caller.token })).status).toBe(404);
-      expect((await http(platform, 'GET', `${root}/items/${contentId}/blueprint`, { token: caller.token })).status).toBe(404);
+      expect(
+        (await http(platform, 'GET', `${root}/items/${contentId}/blueprint`, { token: caller.token })).status,
+      ).toBe(404);
     }
     const listed = await http(platform, 'GET', `${root}/items`, { token: caller.token });
     expect(listed.body.data).toEqual([]);
@@ -224,10 +309,20 @@ describe('test_spec blueprint', () => {
   it('answers 404 for an item that is not a test_spec, and needs read:content', async ({ platform }) => {
     const caller = await newTenant(platform);
     const article = await createItem(platform, caller, { content_kind: 'article' });
-    const notSpec = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${article.content_id}/blueprint`, { token: caller.token });
+    const notSpec = await http(
+      platform,
+      'GET',
+      `${tenantRoot(caller.tenantId)}/items/${article.content_id}/blueprint`,
+      { token: caller.token },
+    );
     expect([notSpec.status, notSpec.body.code]).toEqual([404, 'content.not_found']);
     const noScope = await sameTenant(platform, caller, { scopes: [], roles: ['demo'] });
-    const refused = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${article.content_id}/blueprint`, { token: noScope.token });
+    const refused = await http(
+      platform,
+      'GET',
+      `${tenantRoot(caller.tenantId)}/items/${article.content_id}/blueprint`,
+      { token: noScope.token },
+    );
     expect(refused.status).toBe(403);
   });
 
@@ -235,12 +330,20 @@ describe('test_spec blueprint', () => {
     const counts = fc.integer({ min: -2, max: 6 });
     fc.assert(
       fc.property(
-        fc.dictionary(fc.constantFrom('kc-a', 'kc-b', 'kc-c'), fc.dictionary(fc.constantFrom('dok1', 'dok2', 'dok3', 'dok4'), counts, { minKeys: 1 }), { minKeys: 1 }),
+        fc.dictionary(
+          fc.constantFrom('kc-a', 'kc-b', 'kc-c'),
+          fc.dictionary(fc.constantFrom('dok1', 'dok2', 'dok3', 'dok4'), counts, { minKeys: 1 }),
+          { minKeys: 1 },
+        ),
         fc.dictionary(fc.constantFrom('choice', 'text_entry', 'match'), counts, { minKeys: 1 }),
         (kcCoverage, itemTypeMix) => {
-          const all = [...Object.values(kcCoverage).flatMap((dok) => Object.values(dok)), ...Object.values(itemTypeMix)];
+          const all = [
+            ...Object.values(kcCoverage).flatMap((dok) => Object.values(dok)),
+            ...Object.values(itemTypeMix),
+          ];
           const total = (values: number[]) => values.reduce((sum, value) => sum + value, 0);
-          const expected = all.every((value) => value > 0) &&
+          const expected =
+            all.every((value) => value > 0) &&
             total(Object.values(kcCoverage).flatMap((dok) => Object.values(dok))) === total(Object.values(itemTypeMix));
           const parsed = Blueprint.safeParse({ ...blueprint, kc_coverage: kcCoverage, item_type_mix: itemTypeMix });
           expect(parsed.success).toBe(expected);
@@ -253,7 +356,10 @@ describe('test_spec blueprint', () => {
 describe('status of separately published kinds', () => {
   it('refuses status=published at create for test_spec and test_bank, creating nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
-    for (const body of [{ content_kind: 'test_spec', ...blueprint }, { content_kind: 'test_bank', membership_rule: 'same_blueprint_fixed_forms' }]) {
+    for (const body of [
+      { content_kind: 'test_spec', ...blueprint },
+      { content_kind: 'test_bank', membership_rule: 'same_blueprint_fixed_forms' },
+    ]) {
       const contentId = randomUUID();
       const refused = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, {
         token: caller.token,
@@ -261,7 +367,10 @@ describe('status of separately published kinds', () => {
         body: { title: 'x', status: 'published', content_id: contentId, ...body },
       });
       expect([refused.status, refused.body.code]).toEqual([400, 'content.validation_failed']);
-      expect((await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${contentId}`, { token: caller.token })).status).toBe(404);
+      expect(
+        (await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${contentId}`, { token: caller.token }))
+          .status,
+      ).toBe(404);
     }
   });
 });

@@ -6,30 +6,48 @@ import { createItem, expectUnchanged } from './helpers.ts';
 
 const it = platformTest();
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
 
 describe('media', () => {
   it('uploads, lists and streams the bytes of the authenticated delivery_url', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}/media`;
-    const uploaded = await http(platform, 'POST', url, { token: caller.token, body: { media_kind: 'thumbnail', mime_type: 'image/png', file_name: 'dot.png', data_base64: PNG.toString('base64') } });
+    const uploaded = await http(platform, 'POST', url, {
+      token: caller.token,
+      body: {
+        media_kind: 'thumbnail',
+        mime_type: 'image/png',
+        file_name: 'dot.png',
+        data_base64: PNG.toString('base64'),
+      },
+    });
     expect(uploaded.status).toBe(201);
     expect(uploaded.body).toMatchObject({ media_kind: 'thumbnail', mime_type: 'image/png', byte_size: PNG.length });
     const delivery = new URL(uploaded.body.delivery_url);
     expect(delivery.pathname).toBe(`${url}/${uploaded.body.media_id}`);
     const listed = await http(platform, 'GET', url, { token: caller.token });
     expect(listed.body.data).toEqual([uploaded.body]);
-    const response = await fetch(`${platform.url}${delivery.pathname}`, { headers: { authorization: `Bearer ${caller.token}` } });
+    const response = await fetch(`${platform.url}${delivery.pathname}`, {
+      headers: { authorization: `Bearer ${caller.token}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await response.arrayBuffer()).equals(PNG)).toBe(true);
     const anonymous = await fetch(`${platform.url}${delivery.pathname}`);
     expect(anonymous.status).toBe(401);
     const stranger = await newTenant(platform);
-    const foreign = await fetch(`${platform.url}${tenantRoot(stranger.tenantId)}/items/${item.content_id}/media/${uploaded.body.media_id}`, { headers: { authorization: `Bearer ${stranger.token}` } });
+    const foreign = await fetch(
+      `${platform.url}${tenantRoot(stranger.tenantId)}/items/${item.content_id}/media/${uploaded.body.media_id}`,
+      { headers: { authorization: `Bearer ${stranger.token}` } },
+    );
     expect(foreign.status).toBe(404);
-    const wrongTenantPath = await fetch(`${platform.url}${delivery.pathname}`, { headers: { authorization: `Bearer ${stranger.token}` } });
+    const wrongTenantPath = await fetch(`${platform.url}${delivery.pathname}`, {
+      headers: { authorization: `Bearer ${stranger.token}` },
+    });
     expect(wrongTenantPath.status).toBe(403);
   });
 
@@ -50,9 +68,23 @@ describe('media', () => {
         expect([refused.status, refused.body.code], JSON.stringify(body)).toEqual([400, 'content.validation_failed']);
       }
       const reader = await sameTenant(platform, caller, { scopes: ['read:content'] });
-      expect((await http(platform, 'POST', url, { token: reader.token, body: { media_kind: 'primary', mime_type: 'image/png', data_base64: 'AAAA' } })).status).toBe(403);
+      expect(
+        (
+          await http(platform, 'POST', url, {
+            token: reader.token,
+            body: { media_kind: 'primary', mime_type: 'image/png', data_base64: 'AAAA' },
+          })
+        ).status,
+      ).toBe(403);
     });
-    expect((await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${randomUUID()}/media`, { token: caller.token, body: { media_kind: 'primary', mime_type: 'image/png', data_base64: 'AAAA' } })).status).toBe(404);
+    expect(
+      (
+        await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${randomUUID()}/media`, {
+          token: caller.token,
+          body: { media_kind: 'primary', mime_type: 'image/png', data_base64: 'AAAA' },
+        })
+      ).status,
+    ).toBe(404);
     expect((await http(platform, 'GET', `${url}/${randomUUID()}`, { token: caller.token })).status).toBe(404);
   });
 });

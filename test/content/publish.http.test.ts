@@ -10,33 +10,60 @@ import { blueprint, createItem, expectUnchanged } from './helpers.ts';
 const it = platformTest();
 
 describe('POST {tenant_root}/items/{contentId}/publish', () => {
-  it('publishes an exact test_spec version; with QC trust it becomes release eligible; a repeat answers the first publication', async ({ platform }) => {
+  it('publishes an exact test_spec version; with QC trust it becomes release eligible; a repeat answers the first publication', async ({
+    platform,
+  }) => {
     const author = await newTenant(platform);
     const root = tenantRoot(author.tenantId);
     const spec = await createItem(platform, author, { content_kind: 'test_spec', ...blueprint });
     const versionId = spec.latest_version_id;
     const eligibility = `${root}/items/${spec.content_id}/versions/${versionId}/release-eligibility`;
-    const published = await http(platform, 'POST', `${root}/items/${spec.content_id}/publish`, { token: author.token, body: { version_id: versionId } });
+    const published = await http(platform, 'POST', `${root}/items/${spec.content_id}/publish`, {
+      token: author.token,
+      body: { version_id: versionId },
+    });
     expect(published.status).toBe(201);
-    expect(published.body).toMatchObject({ content_id: spec.content_id, version_id: versionId, content_kind: 'test_spec', publication_status: 'published' });
+    expect(published.body).toMatchObject({
+      content_id: spec.content_id,
+      version_id: versionId,
+      content_kind: 'test_spec',
+      publication_status: 'published',
+    });
     const untrusted = await http(platform, 'GET', eligibility, { token: author.token });
     expect(untrusted.body.eligibility).toMatchObject({ trust_status: 'unknown', release_eligible: false });
     const reviewer = await sameTenant(platform, author);
-    await http(platform, 'POST', `${root}/items/${spec.content_id}/versions/${versionId}/qc-decisions`, { token: reviewer.token, body: { trust_status: 'degraded', reason: 'ok' } });
+    await http(platform, 'POST', `${root}/items/${spec.content_id}/versions/${versionId}/qc-decisions`, {
+      token: reviewer.token,
+      body: { trust_status: 'degraded', reason: 'ok' },
+    });
     const eligible = await http(platform, 'GET', eligibility, { token: author.token });
-    expect(eligible.body).toMatchObject({ release_eligible: true, serveable: true, trust_status: 'degraded', problem_code: null });
-    const again = await http(platform, 'POST', `${root}/items/${spec.content_id}/publish`, { token: author.token, body: { version_id: versionId } });
+    expect(eligible.body).toMatchObject({
+      release_eligible: true,
+      serveable: true,
+      trust_status: 'degraded',
+      problem_code: null,
+    });
+    const again = await http(platform, 'POST', `${root}/items/${spec.content_id}/publish`, {
+      token: author.token,
+      body: { version_id: versionId },
+    });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(published.body);
   });
 
-  it('refuses other kinds, trust in the body, unknown versions, a bank without members, and missing roles, writing nothing', async ({ platform }) => {
+  it('refuses other kinds, trust in the body, unknown versions, a bank without members, and missing roles, writing nothing', async ({
+    platform,
+  }) => {
     const author = await newTenant(platform);
     const root = tenantRoot(author.tenantId);
     const article = await createItem(platform, author, { content_kind: 'article' });
-    const eligibilityOf = (contentId: string, versionId: string) => `/items/${contentId}/versions/${versionId}/release-eligibility`;
+    const eligibilityOf = (contentId: string, versionId: string) =>
+      `/items/${contentId}/versions/${versionId}/release-eligibility`;
     await expectUnchanged(platform, author, eligibilityOf(article.content_id, article.latest_version_id), async () => {
-      const refused = await http(platform, 'POST', `${root}/items/${article.content_id}/publish`, { token: author.token, body: { version_id: article.latest_version_id } });
+      const refused = await http(platform, 'POST', `${root}/items/${article.content_id}/publish`, {
+        token: author.token,
+        body: { version_id: article.latest_version_id },
+      });
       expect([refused.status, refused.body.code]).toEqual([409, 'content.publication_refused']);
     });
     const spec = await createItem(platform, author, { content_kind: 'test_spec', ...blueprint });
@@ -47,20 +74,46 @@ describe('POST {tenant_root}/items/{contentId}/publish', () => {
       });
       expect([withTrust.status, withTrust.body.code]).toEqual([400, 'content.validation_failed']);
     });
-    const missing = await http(platform, 'POST', `${root}/items/${spec.content_id}/publish`, { token: author.token, body: {} });
+    const missing = await http(platform, 'POST', `${root}/items/${spec.content_id}/publish`, {
+      token: author.token,
+      body: {},
+    });
     expect([missing.status, missing.body.code]).toEqual([400, 'content.validation_failed']);
-    const otherVersion = await http(platform, 'POST', `${root}/items/${spec.content_id}/publish`, { token: author.token, body: { version_id: article.latest_version_id } });
+    const otherVersion = await http(platform, 'POST', `${root}/items/${spec.content_id}/publish`, {
+      token: author.token,
+      body: { version_id: article.latest_version_id },
+    });
     expect([otherVersion.status, otherVersion.body.code]).toEqual([404, 'content.not_found']);
-    const unknownItem = await http(platform, 'POST', `${root}/items/${randomUUID()}/publish`, { token: author.token, body: { version_id: spec.latest_version_id } });
+    const unknownItem = await http(platform, 'POST', `${root}/items/${randomUUID()}/publish`, {
+      token: author.token,
+      body: { version_id: spec.latest_version_id },
+    });
     expect(unknownItem.status).toBe(404);
-    const bank = await createItem(platform, author, { content_kind: 'test_bank', membership_rule: 'same_blueprint_fixed_forms' });
-    const emptyBank = await http(platform, 'POST', `${root}/items/${bank.content_id}/publish`, { token: author.token, body: { version_id: bank.latest_version_id } });
+    const bank = await createItem(platform, author, {
+      content_kind: 'test_bank',
+      membership_rule: 'same_blueprint_fixed_forms',
+    });
+    const emptyBank = await http(platform, 'POST', `${root}/items/${bank.content_id}/publish`, {
+      token: author.token,
+      body: { version_id: bank.latest_version_id },
+    });
     expect([emptyBank.status, emptyBank.body.code]).toEqual([409, 'content.publication_refused']);
     expect(emptyBank.body.fieldErrors.map((error: { field: string }) => error.field)).toContain('bank_members');
-    const authorOnly = await sameTenant(platform, author, { scopes: ['author:content', 'publish:content'], roles: ['demo'] });
-    const noRole = await http(platform, 'POST', `${root}/items/${spec.content_id}/publish`, { token: authorOnly.token, body: { version_id: spec.latest_version_id } });
+    const authorOnly = await sameTenant(platform, author, {
+      scopes: ['author:content', 'publish:content'],
+      roles: ['demo'],
+    });
+    const noRole = await http(platform, 'POST', `${root}/items/${spec.content_id}/publish`, {
+      token: authorOnly.token,
+      body: { version_id: spec.latest_version_id },
+    });
     expect([noRole.status, noRole.body.code]).toEqual([403, 'content.forbidden']);
-    const stillDraft = await http(platform, 'GET', `${root}/items/${spec.content_id}/versions/${spec.latest_version_id}/release-eligibility`, { token: author.token });
+    const stillDraft = await http(
+      platform,
+      'GET',
+      `${root}/items/${spec.content_id}/versions/${spec.latest_version_id}/release-eligibility`,
+      { token: author.token },
+    );
     expect(stillDraft.body.code).toBe('content.version_not_serveable');
   });
 });
@@ -74,8 +127,13 @@ describe('release eligibility truth table', () => {
         fc.boolean(),
         fc.constantFrom(...TRUST_STATUSES, null),
         (contentKind, itemStatus, versionPublished, trustStatus) => {
-          const published = contentKind === 'test_spec' || contentKind === 'test_bank' ? versionPublished : itemStatus === 'published';
-          const expected = published && itemStatus !== 'retired' && itemStatus !== 'archived' && (trustStatus === 'trusted' || trustStatus === 'degraded');
+          const published =
+            contentKind === 'test_spec' || contentKind === 'test_bank' ? versionPublished : itemStatus === 'published';
+          const expected =
+            published &&
+            itemStatus !== 'retired' &&
+            itemStatus !== 'archived' &&
+            (trustStatus === 'trusted' || trustStatus === 'degraded');
           expect(isServeable({ contentKind, itemStatus, versionPublished, trustStatus })).toBe(expected);
         },
       ),

@@ -6,8 +6,6 @@ import { QTI3_ITEM, appendVersion, createItem, expectUnchanged } from './helpers
 
 const it = platformTest();
 
-
-
 const QTI2_ITEM = `<assessmentItem identifier="q2" title="Two"><responseDeclaration identifier="RESPONSE" cardinality="multiple" baseType="identifier">
 <correctResponse><value>X</value><value>Y</value></correctResponse></responseDeclaration>
 <itemBody><choiceInteraction responseIdentifier="RESPONSE" maxChoices="2"><simpleChoice identifier="X">x</simpleChoice><simpleChoice identifier="Y">y</simpleChoice><simpleChoice identifier="Z">z</simpleChoice></choiceInteraction></itemBody>
@@ -22,27 +20,55 @@ describe('canonical_xml on question versions', () => {
       canonical_xml: QTI3_ITEM,
       student_view: { blocks: [{ type: 'probe', text: 'Which is one half?', order: 0 }] },
     });
-    const slots = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-slots`, { token: caller.token });
+    const slots = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-slots`, {
+      token: caller.token,
+    });
     expect(slots.status).toBe(200);
     expect(slots.body.data).toMatchObject([
-      { response_identifier: 'RESPONSE', interaction_type: 'choice', qti_cardinality: 'single', qti_base_type: 'identifier',
-        choices: [{ identifier: 'A', text: '1/3' }, { identifier: 'B', text: '1/2' }, { identifier: 'C', text: '2/3' }] },
+      {
+        response_identifier: 'RESPONSE',
+        interaction_type: 'choice',
+        qti_cardinality: 'single',
+        qti_base_type: 'identifier',
+        choices: [
+          { identifier: 'A', text: '1/3' },
+          { identifier: 'B', text: '1/2' },
+          { identifier: 'C', text: '2/3' },
+        ],
+      },
       { response_identifier: 'R2', interaction_type: 'text_entry', qti_base_type: 'string', choices: [] },
     ]);
     expect(slots.body.data[0]).not.toHaveProperty('correct_response');
-    const keys = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-keys`, { token: caller.token });
+    const keys = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-keys`, {
+      token: caller.token,
+    });
     expect(keys.body.data.map((key: any) => [key.response_identifier, key.correct_response])).toEqual([
       ['RESPONSE', { values: ['B'] }],
       ['R2', { values: ['0.5'] }],
     ]);
-    const components = await http(platform, 'GET', `${root}/items/${question.content_id}/assessment-components`, { token: caller.token });
+    const components = await http(platform, 'GET', `${root}/items/${question.content_id}/assessment-components`, {
+      token: caller.token,
+    });
     expect(components.body.data.map((c: any) => [c.component_role, c.identifier])).toEqual([
-      ['question', 'q-fractions'], ['distractor', 'A'], ['distractor', 'C'], ['rubric', 'rb1'], ['preauthored_feedback', 'fb1'],
+      ['question', 'q-fractions'],
+      ['distractor', 'A'],
+      ['distractor', 'C'],
+      ['rubric', 'rb1'],
+      ['preauthored_feedback', 'fb1'],
     ]);
-    const distractors = await http(platform, 'GET', `${root}/items/${question.content_id}/assessment-components?component_role=distractor`, { token: caller.token });
+    const distractors = await http(
+      platform,
+      'GET',
+      `${root}/items/${question.content_id}/assessment-components?component_role=distractor`,
+      { token: caller.token },
+    );
     expect(distractors.body.data.map((c: any) => c.identifier)).toEqual(['A', 'C']);
-    const scoring = await http(platform, 'GET', `${root}/items/${question.content_id}/scoring-plan`, { token: caller.token });
-    expect(scoring.body.data.map((p: any) => [p.scoring_rule_scope, p.identifier, p.qti_cardinality, p.qti_base_type])).toEqual([
+    const scoring = await http(platform, 'GET', `${root}/items/${question.content_id}/scoring-plan`, {
+      token: caller.token,
+    });
+    expect(
+      scoring.body.data.map((p: any) => [p.scoring_rule_scope, p.identifier, p.qti_cardinality, p.qti_base_type]),
+    ).toEqual([
       ['response', 'RESPONSE', 'single', 'identifier'],
       ['response', 'R2', 'single', 'string'],
       ['outcome', 'SCORE', 'single', 'float'],
@@ -50,13 +76,29 @@ describe('canonical_xml on question versions', () => {
     ]);
     // A newer version regenerates its own projections; the exact older one keeps its own.
     const v3 = await appendVersion(platform, caller, question.content_id, { canonical_xml: QTI2_ITEM });
-    const newest = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-keys`, { token: caller.token });
-    expect(newest.body.data).toMatchObject([{ version_id: v3.version_id, response_identifier: 'RESPONSE', correct_response: { values: ['X', 'Y'] }, qti_cardinality: 'multiple' }]);
-    const older = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-keys?version_id=${v2.version_id}`, { token: caller.token });
+    const newest = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-keys`, {
+      token: caller.token,
+    });
+    expect(newest.body.data).toMatchObject([
+      {
+        version_id: v3.version_id,
+        response_identifier: 'RESPONSE',
+        correct_response: { values: ['X', 'Y'] },
+        qti_cardinality: 'multiple',
+      },
+    ]);
+    const older = await http(
+      platform,
+      'GET',
+      `${root}/items/${question.content_id}/answer-keys?version_id=${v2.version_id}`,
+      { token: caller.token },
+    );
     expect(older.body.data).toHaveLength(2);
   });
 
-  it('refuses malformed XML, unknown roots, undeclared interactions, bad cardinalities and XML on other kinds, leaving nothing', async ({ platform }) => {
+  it('refuses malformed XML, unknown roots, undeclared interactions, bad cardinalities and XML on other kinds, leaving nothing', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const question = await createItem(platform, caller, { content_kind: 'question' });
@@ -71,49 +113,108 @@ describe('canonical_xml on question versions', () => {
     ];
     for (const xml of bad) {
       await expectUnchanged(platform, caller, `/items/${question.content_id}/versions`, async () => {
-        const refused = await http(platform, 'POST', `${root}/items/${question.content_id}/versions`, { token: caller.token, body: { canonical_xml: xml } });
+        const refused = await http(platform, 'POST', `${root}/items/${question.content_id}/versions`, {
+          token: caller.token,
+          body: { canonical_xml: xml },
+        });
         expect([refused.status, refused.body.code], xml.slice(0, 60)).toEqual([400, 'content.validation_failed']);
       });
     }
     await expectUnchanged(platform, caller, `/items/${article.content_id}/versions`, async () => {
-      const refused = await http(platform, 'POST', `${root}/items/${article.content_id}/versions`, { token: caller.token, body: { canonical_xml: QTI3_ITEM } });
+      const refused = await http(platform, 'POST', `${root}/items/${article.content_id}/versions`, {
+        token: caller.token,
+        body: { canonical_xml: QTI3_ITEM },
+      });
       expect(refused.status).toBe(400);
     });
-    const slots = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-slots`, { token: caller.token });
+    const slots = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-slots`, {
+      token: caller.token,
+    });
     expect(slots.body.data).toEqual([]);
   });
 });
 
 describe('GET {tenant_root}/items/{contentId}/student-view', () => {
-  it('serves the newest version by default, an exact version_id on request, and keys only with both the flag and the scope', async ({ platform }) => {
+  it('serves the newest version by default, an exact version_id on request, and keys only with both the flag and the scope', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const question = await createItem(platform, caller, { content_kind: 'question' });
-    const v2 = await appendVersion(platform, caller, question.content_id, { canonical_xml: QTI3_ITEM, student_view: { blocks: [{ type: 'text', text: 'second', order: 1 }, { type: 'heading', text: 'first', order: 0 }] } });
-    const v3 = await appendVersion(platform, caller, question.content_id, { canonical_xml: QTI2_ITEM, student_view: { blocks: [{ type: 'text', text: 'newest', order: 0 }] } });
-    const newest = await http(platform, 'GET', `${root}/items/${question.content_id}/student-view`, { token: caller.token });
+    const v2 = await appendVersion(platform, caller, question.content_id, {
+      canonical_xml: QTI3_ITEM,
+      student_view: {
+        blocks: [
+          { type: 'text', text: 'second', order: 1 },
+          { type: 'heading', text: 'first', order: 0 },
+        ],
+      },
+    });
+    const v3 = await appendVersion(platform, caller, question.content_id, {
+      canonical_xml: QTI2_ITEM,
+      student_view: { blocks: [{ type: 'text', text: 'newest', order: 0 }] },
+    });
+    const newest = await http(platform, 'GET', `${root}/items/${question.content_id}/student-view`, {
+      token: caller.token,
+    });
     expect(newest.status).toBe(200);
-    expect(newest.body).toMatchObject({ version_id: v3.version_id, version_number: 3, blocks: [{ text: 'newest' }], answer_keys_included: false });
+    expect(newest.body).toMatchObject({
+      version_id: v3.version_id,
+      version_number: 3,
+      blocks: [{ text: 'newest' }],
+      answer_keys_included: false,
+    });
     expect(newest.body.answer_slots[0]).not.toHaveProperty('correct_response');
-    const exact = await http(platform, 'GET', `${root}/items/${question.content_id}/student-view?version_id=${v2.version_id}`, { token: caller.token });
+    const exact = await http(
+      platform,
+      'GET',
+      `${root}/items/${question.content_id}/student-view?version_id=${v2.version_id}`,
+      { token: caller.token },
+    );
     expect(exact.body.blocks.map((b: any) => b.text)).toEqual(['first', 'second']);
-    const withKeys = await http(platform, 'GET', `${root}/items/${question.content_id}/student-view?includeAnswerKeys=true`, { token: caller.token });
+    const withKeys = await http(
+      platform,
+      'GET',
+      `${root}/items/${question.content_id}/student-view?includeAnswerKeys=true`,
+      { token: caller.token },
+    );
     expect(withKeys.body.answer_slots[0].correct_response).toEqual({ values: ['X', 'Y'] });
     const reader = await sameTenant(platform, caller, { scopes: ['read:content'] });
-    const noKeyScope = await http(platform, 'GET', `${root}/items/${question.content_id}/student-view?includeAnswerKeys=true`, { token: reader.token });
+    const noKeyScope = await http(
+      platform,
+      'GET',
+      `${root}/items/${question.content_id}/student-view?includeAnswerKeys=true`,
+      { token: reader.token },
+    );
     expect([noKeyScope.status, noKeyScope.body.code]).toEqual([403, 'content.forbidden']);
-    const readerView = await http(platform, 'GET', `${root}/items/${question.content_id}/student-view`, { token: reader.token });
+    const readerView = await http(platform, 'GET', `${root}/items/${question.content_id}/student-view`, {
+      token: reader.token,
+    });
     expect(readerView.status).toBe(200);
     expect(JSON.stringify(readerView.body)).not.toContain('correct_response');
-    const readerKeys = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-keys`, { token: reader.token });
+    const readerKeys = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-keys`, {
+      token: reader.token,
+    });
     expect([readerKeys.status, readerKeys.body.code]).toEqual([403, 'content.forbidden']);
-    const readerSlots = await http(platform, 'GET', `${root}/items/${question.content_id}/answer-slots?includeAnswerKeys=true`, { token: reader.token });
+    const readerSlots = await http(
+      platform,
+      'GET',
+      `${root}/items/${question.content_id}/answer-slots?includeAnswerKeys=true`,
+      { token: reader.token },
+    );
     expect(readerSlots.status).toBe(403);
-    const readerComponents = await http(platform, 'GET', `${root}/items/${question.content_id}/assessment-components?component_role=distractor`, { token: reader.token });
+    const readerComponents = await http(
+      platform,
+      'GET',
+      `${root}/items/${question.content_id}/assessment-components?component_role=distractor`,
+      { token: reader.token },
+    );
     expect(readerComponents.body.data.every((c: any) => c.text === null)).toBe(true);
   });
 
-  it('answers 404 for unknown items, foreign versions and other tenants, 400 for bad queries and 403 without read:content', async ({ platform }) => {
+  it('answers 404 for unknown items, foreign versions and other tenants, 400 for bad queries and 403 without read:content', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const root = tenantRoot(caller.tenantId);
     const a = await createItem(platform, caller, { content_kind: 'article' });
@@ -121,16 +222,37 @@ describe('GET {tenant_root}/items/{contentId}/student-view', () => {
     for (const path of ['student-view', 'answer-slots', 'answer-keys', 'assessment-components', 'scoring-plan']) {
       const unknown = await http(platform, 'GET', `${root}/items/${randomUUID()}/${path}`, { token: caller.token });
       expect([unknown.status, unknown.body.code], path).toEqual([404, 'content.not_found']);
-      const foreign = await http(platform, 'GET', `${root}/items/${a.content_id}/${path}?version_id=${b.latest_version_id}`, { token: caller.token });
+      const foreign = await http(
+        platform,
+        'GET',
+        `${root}/items/${a.content_id}/${path}?version_id=${b.latest_version_id}`,
+        { token: caller.token },
+      );
       expect(foreign.status, path).toBe(404);
-      const badVersion = await http(platform, 'GET', `${root}/items/${a.content_id}/${path}?version_id=nope`, { token: caller.token });
+      const badVersion = await http(platform, 'GET', `${root}/items/${a.content_id}/${path}?version_id=nope`, {
+        token: caller.token,
+      });
       expect(badVersion.status, path).toBe(400);
       const stranger = await newTenant(platform);
-      expect((await http(platform, 'GET', `${tenantRoot(stranger.tenantId)}/items/${a.content_id}/${path}`, { token: stranger.token })).status).toBe(404);
+      expect(
+        (
+          await http(platform, 'GET', `${tenantRoot(stranger.tenantId)}/items/${a.content_id}/${path}`, {
+            token: stranger.token,
+          })
+        ).status,
+      ).toBe(404);
       const noScope = await sameTenant(platform, caller, { scopes: [] });
-      expect((await http(platform, 'GET', `${root}/items/${a.content_id}/${path}`, { token: noScope.token })).status, path).toBe(403);
+      expect(
+        (await http(platform, 'GET', `${root}/items/${a.content_id}/${path}`, { token: noScope.token })).status,
+        path,
+      ).toBe(403);
     }
-    const badRole = await http(platform, 'GET', `${root}/items/${a.content_id}/assessment-components?component_role=chapter`, { token: caller.token });
+    const badRole = await http(
+      platform,
+      'GET',
+      `${root}/items/${a.content_id}/assessment-components?component_role=chapter`,
+      { token: caller.token },
+    );
     expect(badRole.status).toBe(400);
   });
 });
@@ -140,7 +262,12 @@ describe('hostile canonical_xml', () => {
     const caller = await newTenant(platform);
     const question = await createItem(platform, caller, { content_kind: 'question' });
     const deep = `<qti-assessment-item identifier="x"><qti-item-body>${'<div>'.repeat(20000)}${'</div>'.repeat(20000)}</qti-item-body></qti-assessment-item>`;
-    const refused = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${question.content_id}/versions`, { token: caller.token, body: { canonical_xml: deep } });
+    const refused = await http(
+      platform,
+      'POST',
+      `${tenantRoot(caller.tenantId)}/items/${question.content_id}/versions`,
+      { token: caller.token, body: { canonical_xml: deep } },
+    );
     expect([refused.status, refused.body.code]).toEqual([400, 'content.validation_failed']);
   });
 });

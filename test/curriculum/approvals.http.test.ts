@@ -16,10 +16,18 @@ const approvals = (courseId: string) => `${curriculumV1}/courses/${courseId}/app
 
 async function approvalRows(tenantId: string): Promise<{ approvals: number; snapshots: number; firming: number }> {
   const count = async (table: string) =>
-    Number(rowsOf<{ n: number }>(await platform.runtime.database.db.execute(
-      sql`select count(*)::int as n from ${sql.raw(`curriculum.${table}`)} where tenant_id = ${tenantId}`,
-    ))[0].n);
-  return { approvals: await count('course_approvals'), snapshots: await count('course_approval_kc_versions'), firming: await count('kc_firming_events') };
+    Number(
+      rowsOf<{ n: number }>(
+        await platform.runtime.database.db.execute(
+          sql`select count(*)::int as n from ${sql.raw(`curriculum.${table}`)} where tenant_id = ${tenantId}`,
+        ),
+      )[0].n,
+    );
+  return {
+    approvals: await count('course_approvals'),
+    snapshots: await count('course_approval_kc_versions'),
+    firming: await count('kc_firming_events'),
+  };
 }
 
 describe('POST /courses/{courseId}/approvals', () => {
@@ -36,12 +44,35 @@ describe('POST /courses/{courseId}/approvals', () => {
       provenance: { source: 'authoring_ui', course_ref: 'course' },
       course_graph_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       kc_snapshot_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
-      kc_snapshot: [{ kc_id: course.kcId, kc_version_id: kc.current_version_id, version_number: 1, state: 'firm', firmed_by_approval: true }],
+      kc_snapshot: [
+        {
+          kc_id: course.kcId,
+          kc_version_id: kc.current_version_id,
+          version_number: 1,
+          state: 'firm',
+          firmed_by_approval: true,
+        },
+      ],
     });
-    const version = await http(platform, 'GET', `${curriculumV1}/kcs/${course.kcId}/versions/${kc.current_version_id}`, { token: caller.token });
-    expect([version.body.state, version.body.firming_event_id]).toEqual(['firm', approval.kc_snapshot[0].firming_event_id]);
-    const events = await http(platform, 'GET', `${curriculumV1}/kc-firming-events?kc_version_id=${kc.current_version_id}`, { token: caller.token });
-    expect(events.body.data).toMatchObject([{ source: 'course_approval', evidence: { course_id: 'course', approval_id: approval.approval_id } }]);
+    const version = await http(
+      platform,
+      'GET',
+      `${curriculumV1}/kcs/${course.kcId}/versions/${kc.current_version_id}`,
+      { token: caller.token },
+    );
+    expect([version.body.state, version.body.firming_event_id]).toEqual([
+      'firm',
+      approval.kc_snapshot[0].firming_event_id,
+    ]);
+    const events = await http(
+      platform,
+      'GET',
+      `${curriculumV1}/kc-firming-events?kc_version_id=${kc.current_version_id}`,
+      { token: caller.token },
+    );
+    expect(events.body.data).toMatchObject([
+      { source: 'course_approval', evidence: { course_id: 'course', approval_id: approval.approval_id } },
+    ]);
 
     // The same graph again answers the latest approval; nothing is appended.
     const again = await approve(platform, caller, course.courseId, {
@@ -54,7 +85,10 @@ describe('POST /courses/{courseId}/approvals', () => {
     // A changed graph is appended as approval 2; the already-firm version is snapshotted, not firmed again.
     expect((await patchComponent(platform, caller, course.lessonIds[0], { position: 5 })).status).toBe(200);
     const second = await approveOk(platform, caller, course.courseId);
-    expect(second).toMatchObject({ sequence: 2, kc_snapshot: [{ kc_version_id: kc.current_version_id, firmed_by_approval: false }] });
+    expect(second).toMatchObject({
+      sequence: 2,
+      kc_snapshot: [{ kc_version_id: kc.current_version_id, firmed_by_approval: false }],
+    });
     expect(second.course_graph_sha256).not.toBe(approval.course_graph_sha256);
     expect(second.kc_snapshot_sha256).toBe(approval.kc_snapshot_sha256);
 
@@ -62,7 +96,9 @@ describe('POST /courses/{courseId}/approvals', () => {
     expect(list.body.data.map((item: any) => item.sequence)).toEqual([1, 2]);
     expect(list.body.data[0]).toEqual(approval);
     const page = await http(platform, 'GET', `${approvals('course')}?limit=1`, { token: caller.token });
-    const next = await http(platform, 'GET', `${approvals('course')}?limit=1&cursor=${page.body.next_cursor}`, { token: caller.token });
+    const next = await http(platform, 'GET', `${approvals('course')}?limit=1&cursor=${page.body.next_cursor}`, {
+      token: caller.token,
+    });
     expect([page.body.data[0].sequence, next.body.data[0].sequence, next.body.next_cursor]).toEqual([1, 2, null]);
   });
 
@@ -76,10 +112,22 @@ describe('POST /courses/{courseId}/approvals', () => {
     expectProblem(await approve(platform, caller, 'course', {}, {}), 400, 'curriculum:idempotency_key_required');
     const reader = await newTenant(platform, { tenantId: caller.tenantId, scopes: ['curriculum:read'] });
     expectProblem(await approve(platform, reader, 'course'), 403, 'curriculum:forbidden');
-    const invalid = await approve(platform, caller, 'course', { approved_by: '', expected_course_graph_sha256: 'abc', extra: 1 });
+    const invalid = await approve(platform, caller, 'course', {
+      approved_by: '',
+      expected_course_graph_sha256: 'abc',
+      extra: 1,
+    });
     expectProblem(invalid, 400, 'curriculum:validation_failed');
-    expect(invalid.body.fieldErrors.map((error: any) => error.field).sort()).toEqual(['approved_by', 'expected_course_graph_sha256', 'extra']);
-    expectProblem(await approve(platform, caller, 'course', { provenance: { source: 'x', course_ref: 'other' } }), 400, 'curriculum:validation_failed');
+    expect(invalid.body.fieldErrors.map((error: any) => error.field).sort()).toEqual([
+      'approved_by',
+      'expected_course_graph_sha256',
+      'extra',
+    ]);
+    expectProblem(
+      await approve(platform, caller, 'course', { provenance: { source: 'x', course_ref: 'other' } }),
+      400,
+      'curriculum:validation_failed',
+    );
   });
 
   it('answers curriculum:not_found for unknown courses, non-root components and other tenants', async () => {
@@ -89,8 +137,16 @@ describe('POST /courses/{courseId}/approvals', () => {
     expectProblem(await approve(platform, caller, 'course.u1'), 404, 'curriculum:not_found');
     const stranger = await newTenant(platform);
     expectProblem(await approve(platform, stranger, 'course'), 404, 'curriculum:not_found');
-    expectProblem(await http(platform, 'GET', approvals('course'), { token: stranger.token }), 404, 'curriculum:not_found');
-    expectProblem(await http(platform, 'GET', approvals('course.u1'), { token: caller.token }), 404, 'curriculum:not_found');
+    expectProblem(
+      await http(platform, 'GET', approvals('course'), { token: stranger.token }),
+      404,
+      'curriculum:not_found',
+    );
+    expectProblem(
+      await http(platform, 'GET', approvals('course.u1'), { token: caller.token }),
+      404,
+      'curriculum:not_found',
+    );
   });
 
   it('refuses each rule-9 precondition with nothing written', async () => {
@@ -98,19 +154,41 @@ describe('POST /courses/{courseId}/approvals', () => {
     await authorCourse(platform, caller, { courseId: 'draft', coursePublished: false });
     expectProblem(await approve(platform, caller, 'draft'), 409, 'curriculum:course_not_published');
 
-    await createComponent(platform, caller, { component_id: 'empty', kind: 'course', alpha: { publication_status: 'published' } });
-    await createComponent(platform, caller, { component_id: 'empty.u', kind: 'unit', parent_component_id: 'empty', alpha: { publication_status: 'published' } });
+    await createComponent(platform, caller, {
+      component_id: 'empty',
+      kind: 'course',
+      alpha: { publication_status: 'published' },
+    });
+    await createComponent(platform, caller, {
+      component_id: 'empty.u',
+      kind: 'unit',
+      parent_component_id: 'empty',
+      alpha: { publication_status: 'published' },
+    });
     expectProblem(await approve(platform, caller, 'empty'), 409, 'curriculum:lesson_structure_missing');
 
     const course = await authorCourse(platform, caller, { courseId: 'gaps' });
-    await createComponent(platform, caller, { component_id: 'gaps.u1.unpinned', kind: 'practice', parent_component_id: 'gaps.u1', alpha: { scope_kc_refs: [course.kcId] } });
+    await createComponent(platform, caller, {
+      component_id: 'gaps.u1.unpinned',
+      kind: 'practice',
+      parent_component_id: 'gaps.u1',
+      alpha: { scope_kc_refs: [course.kcId] },
+    });
     const incomplete = await approve(platform, caller, 'gaps');
     expectProblem(incomplete, 409, 'curriculum:course_graph_incomplete');
-    expect(incomplete.body.fieldErrors).toEqual([{ field: 'components.gaps.u1.unpinned.alpha.target_ref', message: 'no exact content pin' }]);
+    expect(incomplete.body.fieldErrors).toEqual([
+      { field: 'components.gaps.u1.unpinned.alpha.target_ref', message: 'no exact content pin' },
+    ]);
 
     const draftKc = await createKc(platform, caller);
     await authorCourse(platform, caller, { courseId: 'kcs' });
-    expect((await patchComponent(platform, caller, 'kcs.u1.l1', { alpha: { publication_status: 'published', target_ref: course.pin, scope_kc_refs: [draftKc.kc_id] } })).status).toBe(200);
+    expect(
+      (
+        await patchComponent(platform, caller, 'kcs.u1.l1', {
+          alpha: { publication_status: 'published', target_ref: course.pin, scope_kc_refs: [draftKc.kc_id] },
+        })
+      ).status,
+    ).toBe(200);
     const blocked = await approve(platform, caller, 'kcs');
     expectProblem(blocked, 409, 'curriculum:kc_not_approvable');
     expect(blocked.body.fieldErrors[0].field).toBe(`kc_refs.${draftKc.kc_id}`);
@@ -121,9 +199,15 @@ describe('POST /courses/{courseId}/approvals', () => {
     const caller = await newTenant(platform);
     await authorCourse(platform, caller);
     const wrong = 'f'.repeat(64);
-    const refused = await approve(platform, caller, 'course', { expected_course_graph_sha256: wrong, expected_kc_snapshot_sha256: wrong });
+    const refused = await approve(platform, caller, 'course', {
+      expected_course_graph_sha256: wrong,
+      expected_kc_snapshot_sha256: wrong,
+    });
     expectProblem(refused, 409, 'curriculum:approval_digest_mismatch');
-    expect(refused.body.fieldErrors.map((error: any) => error.field)).toEqual(['expected_course_graph_sha256', 'expected_kc_snapshot_sha256']);
+    expect(refused.body.fieldErrors.map((error: any) => error.field)).toEqual([
+      'expected_course_graph_sha256',
+      'expected_kc_snapshot_sha256',
+    ]);
     expect(await approvalRows(caller.tenantId)).toEqual({ approvals: 0, snapshots: 0, firming: 0 });
     // The refusal names the current digests; sending them back approves.
     const accepted = await approve(platform, caller, 'course', {
@@ -131,7 +215,10 @@ describe('POST /courses/{courseId}/approvals', () => {
       expected_kc_snapshot_sha256: refused.body.kc_snapshot_sha256,
     });
     expect(accepted.status).toBe(201);
-    expect([accepted.body.expected_course_graph_sha256, accepted.body.course_graph_sha256]).toEqual([refused.body.course_graph_sha256, refused.body.course_graph_sha256]);
+    expect([accepted.body.expected_course_graph_sha256, accepted.body.course_graph_sha256]).toEqual([
+      refused.body.course_graph_sha256,
+      refused.body.course_graph_sha256,
+    ]);
   });
 
   it('the database refuses UPDATE and DELETE of approvals and their snapshots', async () => {
@@ -145,7 +232,10 @@ describe('POST /courses/{courseId}/approvals', () => {
       sql`update curriculum.course_approval_kc_versions set version_number = 9 where tenant_id = ${caller.tenantId}`,
       sql`delete from curriculum.course_approval_kc_versions where tenant_id = ${caller.tenantId}`,
     ]) {
-      const error = await db.execute(statement).then(() => undefined, (caught: unknown) => caught);
+      const error = await db.execute(statement).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(`${(error as any)?.message} ${(error as any)?.cause?.message}`).toMatch(/append-only/);
     }
     expect(await approvalRows(caller.tenantId)).toEqual({ approvals: 1, snapshots: 1, firming: 1 });
@@ -168,8 +258,14 @@ describe('POST /courses/{courseId}/approvals', () => {
       const caller = await newTenant(platform);
       await authorCourse(platform, caller);
       const probe = await approve(platform, caller, 'course', { expected_course_graph_sha256: '0'.repeat(64) });
-      const expected = { expected_course_graph_sha256: probe.body.course_graph_sha256, expected_kc_snapshot_sha256: probe.body.kc_snapshot_sha256 };
-      const raced = await Promise.all([approve(platform, caller, 'course', expected), approve(platform, caller, 'course', expected)]);
+      const expected = {
+        expected_course_graph_sha256: probe.body.course_graph_sha256,
+        expected_kc_snapshot_sha256: probe.body.kc_snapshot_sha256,
+      };
+      const raced = await Promise.all([
+        approve(platform, caller, 'course', expected),
+        approve(platform, caller, 'course', expected),
+      ]);
       expect(raced.map((reply) => reply.status).sort()).toEqual([200, 201]);
       expect(raced[0].body.approval_id).toBe(raced[1].body.approval_id);
       expect(await approvalRows(caller.tenantId)).toEqual({ approvals: 1, snapshots: 1, firming: 1 });

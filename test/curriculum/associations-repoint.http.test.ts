@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { curriculumV1, eligibleVersion, http, newTenant, type Caller } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
-import { createComponent, expectProblem, key, pinOf, readComponent, tenantRowCounts, trustedNewVersion } from './helpers.ts';
+import {
+  createComponent,
+  expectProblem,
+  key,
+  pinOf,
+  readComponent,
+  tenantRowCounts,
+  trustedNewVersion,
+} from './helpers.ts';
 
 const it = platformTest();
 
@@ -13,22 +21,59 @@ function associate(caller: Caller, body: Record<string, unknown>) {
 }
 
 describe('POST /associations', () => {
-  it('gives a parentless component its parent once; a second parent is refused; the same pair answers the edge', async ({ platform }) => {
+  it('gives a parentless component its parent once; a second parent is refused; the same pair answers the edge', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
     await createComponent(platform, caller, { component_id: 'other', kind: 'course' });
     await createComponent(platform, caller, { component_id: 'unit', kind: 'unit' });
-    const edge = await associate(caller, { associationType: 'isChildOf', originId: 'unit', destinationId: 'course', sequence_number: 4 });
+    const edge = await associate(caller, {
+      associationType: 'isChildOf',
+      originId: 'unit',
+      destinationId: 'course',
+      sequence_number: 4,
+    });
     expect(edge.status).toBe(201);
-    expect(edge.body).toMatchObject({ associationType: 'isChildOf', originId: 'unit', destinationId: 'course', sequence_number: 4, status: 'active' });
-    expect((await readComponent(platform, caller, 'unit')).body).toMatchObject({ parent_component_id: 'course', position: 4, version: 2 });
+    expect(edge.body).toMatchObject({
+      associationType: 'isChildOf',
+      originId: 'unit',
+      destinationId: 'course',
+      sequence_number: 4,
+      status: 'active',
+    });
+    expect((await readComponent(platform, caller, 'unit')).body).toMatchObject({
+      parent_component_id: 'course',
+      position: 4,
+      version: 2,
+    });
     const same = await associate(caller, { associationType: 'isChildOf', originId: 'unit', destinationId: 'course' });
     expect([same.status, same.body.association_id]).toEqual([200, edge.body.association_id]);
-    expectProblem(await associate(caller, { associationType: 'isChildOf', originId: 'unit', destinationId: 'other' }), 409, 'curriculum:second_parent');
-    expectProblem(await associate(caller, { associationType: 'isChildOf', originId: 'course', destinationId: 'unit' }), 409, 'curriculum:containment_cycle');
-    expectProblem(await associate(caller, { associationType: 'isChildOf', originId: 'ghost', destinationId: 'course' }), 422, 'curriculum:parent_not_found');
-    expectProblem(await associate(caller, { associationType: 'isChildOf', originId: 'other', destinationId: 'ghost' }), 422, 'curriculum:parent_not_found');
-    expectProblem(await associate(caller, { associationType: 'isParentOf', originId: 'other', destinationId: 'course' }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await associate(caller, { associationType: 'isChildOf', originId: 'unit', destinationId: 'other' }),
+      409,
+      'curriculum:second_parent',
+    );
+    expectProblem(
+      await associate(caller, { associationType: 'isChildOf', originId: 'course', destinationId: 'unit' }),
+      409,
+      'curriculum:containment_cycle',
+    );
+    expectProblem(
+      await associate(caller, { associationType: 'isChildOf', originId: 'ghost', destinationId: 'course' }),
+      422,
+      'curriculum:parent_not_found',
+    );
+    expectProblem(
+      await associate(caller, { associationType: 'isChildOf', originId: 'other', destinationId: 'ghost' }),
+      422,
+      'curriculum:parent_not_found',
+    );
+    expectProblem(
+      await associate(caller, { associationType: 'isParentOf', originId: 'other', destinationId: 'course' }),
+      400,
+      'curriculum:validation_failed',
+    );
     const tree = await http(platform, 'GET', `${curriculumV1}/courses/course/tree`, { token: caller.token });
     expect(tree.body.children.map((child: any) => child.component_id)).toEqual(['unit']);
   });
@@ -36,10 +81,22 @@ describe('POST /associations', () => {
   it('an active pair supersedes the retired history of the same pair', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
-    const unit = await createComponent(platform, caller, { component_id: 'unit', kind: 'unit', parent_component_id: 'course' });
-    await http(platform, 'DELETE', `${curriculumV1}/components/unit`, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': unit.etag } });
-    await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body: { component_id: 'unit', kind: 'unit', parent_component_id: 'course' } });
-    const history = await http(platform, 'GET', `${associationsUrl}?originId=unit&includeRetired=true`, { token: caller.token });
+    const unit = await createComponent(platform, caller, {
+      component_id: 'unit',
+      kind: 'unit',
+      parent_component_id: 'course',
+    });
+    await http(platform, 'DELETE', `${curriculumV1}/components/unit`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': unit.etag },
+    });
+    await http(platform, 'POST', `${curriculumV1}/components`, {
+      token: caller.token,
+      body: { component_id: 'unit', kind: 'unit', parent_component_id: 'course' },
+    });
+    const history = await http(platform, 'GET', `${associationsUrl}?originId=unit&includeRetired=true`, {
+      token: caller.token,
+    });
     expect(history.body.data.map((edge: any) => edge.status)).toEqual(['active']);
   });
 
@@ -47,9 +104,15 @@ describe('POST /associations', () => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson' });
     const itemId = randomUUID();
-    const aligned = await associate(caller, { associationType: 'exactMatchOf', originId: 'lesson', destinationId: itemId });
+    const aligned = await associate(caller, {
+      associationType: 'exactMatchOf',
+      originId: 'lesson',
+      destinationId: itemId,
+    });
     expect(aligned.status).toBe(201);
-    expect((await associate(caller, { associationType: 'exactMatchOf', originId: 'lesson', destinationId: itemId })).status).toBe(200);
+    expect(
+      (await associate(caller, { associationType: 'exactMatchOf', originId: 'lesson', destinationId: itemId })).status,
+    ).toBe(200);
     expect((await readComponent(platform, caller, 'lesson')).body.parent_component_id).toBeNull();
   });
 });
@@ -58,33 +121,88 @@ describe('GET /associations and /associations/{id}, PATCH sequence_number', () =
   it('filters, pages, reads one and reorders siblings with X-Curriculum-If-Match', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
-    for (const id of ['u0', 'u1', 'u2']) await createComponent(platform, caller, { component_id: id, kind: 'unit', parent_component_id: 'course' });
+    for (const id of ['u0', 'u1', 'u2'])
+      await createComponent(platform, caller, { component_id: id, kind: 'unit', parent_component_id: 'course' });
     await associate(caller, { associationType: 'isRelatedTo', originId: 'u0', destinationId: randomUUID() });
-    const byType = await http(platform, 'GET', `${associationsUrl}?associationType=isChildOf&destinationId=course`, { token: caller.token });
+    const byType = await http(platform, 'GET', `${associationsUrl}?associationType=isChildOf&destinationId=course`, {
+      token: caller.token,
+    });
     expect(byType.body.data.map((edge: any) => edge.originId).sort()).toEqual(['u0', 'u1', 'u2']);
-    expect((await http(platform, 'GET', `${associationsUrl}?componentId=u0`, { token: caller.token })).body.data).toHaveLength(2);
-    expect((await http(platform, 'GET', `${associationsUrl}?originId=u1`, { token: caller.token })).body.data).toHaveLength(1);
-    expect((await http(platform, 'GET', `${associationsUrl}?updated_since=2999-01-01T00:00:00Z`, { token: caller.token })).body.data).toEqual([]);
+    expect(
+      (await http(platform, 'GET', `${associationsUrl}?componentId=u0`, { token: caller.token })).body.data,
+    ).toHaveLength(2);
+    expect(
+      (await http(platform, 'GET', `${associationsUrl}?originId=u1`, { token: caller.token })).body.data,
+    ).toHaveLength(1);
+    expect(
+      (await http(platform, 'GET', `${associationsUrl}?updated_since=2999-01-01T00:00:00Z`, { token: caller.token }))
+        .body.data,
+    ).toEqual([]);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await http(platform, 'GET', `${associationsUrl}?limit=2&sort=updated_at&order=desc${cursor ? `&cursor=${cursor}` : ''}`, { token: caller.token });
+      const page: any = await http(
+        platform,
+        'GET',
+        `${associationsUrl}?limit=2&sort=updated_at&order=desc${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: caller.token },
+      );
       seen.push(...page.body.data.map((edge: any) => edge.association_id));
       cursor = page.body.next_cursor;
     } while (cursor);
     expect(new Set(seen).size).toBe(4);
-    expectProblem(await http(platform, 'GET', `${associationsUrl}?limit=-1`, { token: caller.token }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await http(platform, 'GET', `${associationsUrl}?limit=-1`, { token: caller.token }),
+      400,
+      'curriculum:validation_failed',
+    );
 
     const edge = byType.body.data.find((row: any) => row.originId === 'u2');
     const one = await http(platform, 'GET', `${associationsUrl}/${edge.association_id}`, { token: caller.token });
     expect([one.status, one.headers.get('etag'), one.body.sequence_number]).toEqual([200, edge.etag, 2]);
-    expectProblem(await http(platform, 'GET', `${associationsUrl}/${randomUUID()}`, { token: caller.token }), 404, 'curriculum:not_found');
+    expectProblem(
+      await http(platform, 'GET', `${associationsUrl}/${randomUUID()}`, { token: caller.token }),
+      404,
+      'curriculum:not_found',
+    );
     const url = `${associationsUrl}/${edge.association_id}`;
-    expectProblem(await http(platform, 'PATCH', url, { token: caller.token, headers: key(), body: { sequence_number: 0 } }), 428, 'curriculum:precondition_required');
-    expectProblem(await http(platform, 'PATCH', url, { token: caller.token, headers: { 'x-curriculum-if-match': edge.etag }, body: { sequence_number: 0 } }), 400, 'curriculum:idempotency_key_required');
-    expectProblem(await http(platform, 'PATCH', url, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': '"stale"' }, body: { sequence_number: 0 } }), 412, 'curriculum:precondition_failed');
-    expectProblem(await http(platform, 'PATCH', url, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': edge.etag }, body: { destinationId: 'x' } }), 400, 'curriculum:validation_failed');
-    const moved = await http(platform, 'PATCH', url, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': edge.etag }, body: { sequence_number: 0 } });
+    expectProblem(
+      await http(platform, 'PATCH', url, { token: caller.token, headers: key(), body: { sequence_number: 0 } }),
+      428,
+      'curriculum:precondition_required',
+    );
+    expectProblem(
+      await http(platform, 'PATCH', url, {
+        token: caller.token,
+        headers: { 'x-curriculum-if-match': edge.etag },
+        body: { sequence_number: 0 },
+      }),
+      400,
+      'curriculum:idempotency_key_required',
+    );
+    expectProblem(
+      await http(platform, 'PATCH', url, {
+        token: caller.token,
+        headers: { ...key(), 'x-curriculum-if-match': '"stale"' },
+        body: { sequence_number: 0 },
+      }),
+      412,
+      'curriculum:precondition_failed',
+    );
+    expectProblem(
+      await http(platform, 'PATCH', url, {
+        token: caller.token,
+        headers: { ...key(), 'x-curriculum-if-match': edge.etag },
+        body: { destinationId: 'x' },
+      }),
+      400,
+      'curriculum:validation_failed',
+    );
+    const moved = await http(platform, 'PATCH', url, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': edge.etag },
+      body: { sequence_number: 0 },
+    });
     expect([moved.status, moved.body.sequence_number]).toEqual([200, 0]);
     expect(moved.body.etag).not.toBe(edge.etag);
     expect((await readComponent(platform, caller, 'u2')).body.position).toBe(0);
@@ -99,7 +217,11 @@ describe('GET /associations and /associations/{id}, PATCH sequence_number', () =
     const [edge] = (await http(platform, 'GET', `${associationsUrl}?originId=u0`, { token: caller.token })).body.data;
     const replies = await Promise.all(
       [5, 6].map((sequence) =>
-        http(platform, 'PATCH', `${associationsUrl}/${edge.association_id}`, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': edge.etag }, body: { sequence_number: sequence } }),
+        http(platform, 'PATCH', `${associationsUrl}/${edge.association_id}`, {
+          token: caller.token,
+          headers: { ...key(), 'x-curriculum-if-match': edge.etag },
+          body: { sequence_number: sequence },
+        }),
       ),
     );
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 412]);
@@ -115,13 +237,20 @@ describe('POST /components/{id}/repoint (rule 7)', () => {
     });
   }
 
-  it('attaches a first pin, then repoints to another exact version of the same content, one audit row each', async ({ platform }) => {
+  it('attaches a first pin, then repoints to another exact version of the same content, one audit row each', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const first = await eligibleVersion(platform, caller);
     await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson' });
     const attach = await repoint(caller, 'lesson', { operation: 'attach', target_ref: pinOf(first) });
     expect(attach.status, JSON.stringify(attach.body)).toBe(201);
-    expect(attach.body).toMatchObject({ operation: 'attach', previous_target_ref: null, target_ref: pinOf(first), component: { version: 2 } });
+    expect(attach.body).toMatchObject({
+      operation: 'attach',
+      previous_target_ref: null,
+      target_ref: pinOf(first),
+      component: { version: 2 },
+    });
     expect(attach.headers.get('etag')).toBe(attach.body.component.etag);
     const secondId = await trustedNewVersion(platform, caller, first.contentId);
     const second = { ...first, versionId: secondId };
@@ -129,32 +258,96 @@ describe('POST /components/{id}/repoint (rule 7)', () => {
     const body = { operation: 'repoint', expected_target_ref: pinOf(first), target_ref: pinOf(second) };
     const moved = await repoint(caller, 'lesson', body, idempotencyKey);
     expect(moved.status, JSON.stringify(moved.body)).toBe(201);
-    expect(moved.body).toMatchObject({ operation: 'repoint', previous_target_ref: pinOf(first), target_ref: pinOf(second) });
+    expect(moved.body).toMatchObject({
+      operation: 'repoint',
+      previous_target_ref: pinOf(first),
+      target_ref: pinOf(second),
+    });
     expect((await readComponent(platform, caller, 'lesson')).body.alpha.target_ref).toEqual(pinOf(second));
     const replay = await repoint(caller, 'lesson', body, idempotencyKey);
-    expect([replay.status, replay.headers.get('idempotency-replayed'), replay.body.repoint_id]).toEqual([200, 'true', moved.body.repoint_id]);
+    expect([replay.status, replay.headers.get('idempotency-replayed'), replay.body.repoint_id]).toEqual([
+      200,
+      'true',
+      moved.body.repoint_id,
+    ]);
     expect((await tenantRowCounts(platform, caller.tenantId)).pin_audit).toBe(2);
   });
 
   it('answers the four 409 codes of rule 7 and writes nothing', async ({ platform }) => {
     const caller = await newTenant(platform);
     const first = await eligibleVersion(platform, caller);
-    await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: pinOf(first) } });
+    await createComponent(platform, caller, {
+      component_id: 'lesson',
+      kind: 'lesson',
+      alpha: { target_ref: pinOf(first) },
+    });
     const before = await tenantRowCounts(platform, caller.tenantId);
     const other = await eligibleVersion(platform, caller);
     const secondId = await trustedNewVersion(platform, caller, first.contentId);
-    expectProblem(await repoint(caller, 'lesson', { operation: 'repoint', expected_target_ref: pinOf(other), target_ref: pinOf({ ...first, versionId: secondId }) }), 409, 'curriculum:repoint_pin_stale');
-    expectProblem(await repoint(caller, 'lesson', { operation: 'repoint', expected_target_ref: pinOf(first), target_ref: pinOf(other) }), 409, 'curriculum:repoint_identity_mismatch');
-    expectProblem(await repoint(caller, 'lesson', { operation: 'repoint', expected_target_ref: pinOf(first), target_ref: { ...pinOf(first), content_kind: 'video' } }), 409, 'curriculum:repoint_identity_mismatch');
-    expectProblem(await repoint(caller, 'lesson', { operation: 'attach', target_ref: pinOf(other) }), 409, 'curriculum:repoint_pin_stale');
-    expectProblem(await repoint(caller, 'lesson', { operation: 'repoint', expected_target_ref: pinOf(first), target_ref: pinOf({ ...first, versionId: randomUUID() }) }), 409, 'curriculum:repoint_target_not_serveable');
+    expectProblem(
+      await repoint(caller, 'lesson', {
+        operation: 'repoint',
+        expected_target_ref: pinOf(other),
+        target_ref: pinOf({ ...first, versionId: secondId }),
+      }),
+      409,
+      'curriculum:repoint_pin_stale',
+    );
+    expectProblem(
+      await repoint(caller, 'lesson', {
+        operation: 'repoint',
+        expected_target_ref: pinOf(first),
+        target_ref: pinOf(other),
+      }),
+      409,
+      'curriculum:repoint_identity_mismatch',
+    );
+    expectProblem(
+      await repoint(caller, 'lesson', {
+        operation: 'repoint',
+        expected_target_ref: pinOf(first),
+        target_ref: { ...pinOf(first), content_kind: 'video' },
+      }),
+      409,
+      'curriculum:repoint_identity_mismatch',
+    );
+    expectProblem(
+      await repoint(caller, 'lesson', { operation: 'attach', target_ref: pinOf(other) }),
+      409,
+      'curriculum:repoint_pin_stale',
+    );
+    expectProblem(
+      await repoint(caller, 'lesson', {
+        operation: 'repoint',
+        expected_target_ref: pinOf(first),
+        target_ref: pinOf({ ...first, versionId: randomUUID() }),
+      }),
+      409,
+      'curriculum:repoint_target_not_serveable',
+    );
     const secure = await eligibleVersion(platform, caller, { usage_scope: 'secure_form' });
     await createComponent(platform, caller, { component_id: 'practice', kind: 'practice' });
-    expectProblem(await repoint(caller, 'practice', { operation: 'attach', target_ref: pinOf(secure) }), 409, 'curriculum:repoint_target_not_serveable');
+    expectProblem(
+      await repoint(caller, 'practice', { operation: 'attach', target_ref: pinOf(secure) }),
+      409,
+      'curriculum:repoint_target_not_serveable',
+    );
     const test = await eligibleVersion(platform, caller, { content_kind: 'test' });
-    await createComponent(platform, caller, { component_id: 'quiz', kind: 'practice', alpha: { publication_status: 'published', target_ref: pinOf(test) } });
+    await createComponent(platform, caller, {
+      component_id: 'quiz',
+      kind: 'practice',
+      alpha: { publication_status: 'published', target_ref: pinOf(test) },
+    });
     const testNext = await trustedNewVersion(platform, caller, test.contentId);
-    expectProblem(await repoint(caller, 'quiz', { operation: 'repoint', expected_target_ref: pinOf(test), target_ref: pinOf({ ...test, versionId: testNext }) }), 409, 'curriculum:approved_chain_repoint_frozen');
+    expectProblem(
+      await repoint(caller, 'quiz', {
+        operation: 'repoint',
+        expected_target_ref: pinOf(test),
+        target_ref: pinOf({ ...test, versionId: testNext }),
+      }),
+      409,
+      'curriculum:approved_chain_repoint_frozen',
+    );
     const after = await tenantRowCounts(platform, caller.tenantId);
     expect(after.pin_audit).toBe(before.pin_audit + 1); // the quiz's create pin only
   });
@@ -163,11 +356,31 @@ describe('POST /components/{id}/repoint (rule 7)', () => {
     const caller = await newTenant(platform);
     const version = await eligibleVersion(platform, caller);
     await createComponent(platform, caller, { component_id: 'unit', kind: 'unit' });
-    expectProblem(await repoint(caller, 'unit', { operation: 'attach', target_ref: pinOf(version) }), 400, 'curriculum:validation_failed');
-    expectProblem(await repoint(caller, 'ghost', { operation: 'attach', target_ref: pinOf(version) }), 404, 'curriculum:not_found');
-    expectProblem(await repoint(caller, 'unit', { operation: 'repoint', target_ref: pinOf(version) }), 400, 'curriculum:validation_failed');
-    expectProblem(await repoint(caller, 'unit', { operation: 'move', target_ref: pinOf(version) }), 400, 'curriculum:validation_failed');
-    expectProblem(await repoint(caller, 'unit', { operation: 'attach', target_ref: pinOf(version) }, null), 400, 'curriculum:idempotency_key_required');
+    expectProblem(
+      await repoint(caller, 'unit', { operation: 'attach', target_ref: pinOf(version) }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await repoint(caller, 'ghost', { operation: 'attach', target_ref: pinOf(version) }),
+      404,
+      'curriculum:not_found',
+    );
+    expectProblem(
+      await repoint(caller, 'unit', { operation: 'repoint', target_ref: pinOf(version) }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await repoint(caller, 'unit', { operation: 'move', target_ref: pinOf(version) }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await repoint(caller, 'unit', { operation: 'attach', target_ref: pinOf(version) }, null),
+      400,
+      'curriculum:idempotency_key_required',
+    );
   });
 });
 
@@ -175,14 +388,28 @@ describe('GET /renderer-registry', () => {
   it('lists the registry; renderer_kind resolves to the same row as renderer_ref', async ({ platform }) => {
     const caller = await newTenant(platform);
     const all = await http(platform, 'GET', `${curriculumV1}/renderer-registry`, { token: caller.token });
-    expect(all.body.data.map((row: any) => row.renderer_ref)).toEqual(['renderer:interactive-lesson', 'renderer:qti-test']);
-    const byRef = await http(platform, 'GET', `${curriculumV1}/renderer-registry?renderer_ref=renderer:qti-test`, { token: caller.token });
-    const byKind = await http(platform, 'GET', `${curriculumV1}/renderer-registry?renderer_kind=qti_test`, { token: caller.token });
+    expect(all.body.data.map((row: any) => row.renderer_ref)).toEqual([
+      'renderer:interactive-lesson',
+      'renderer:qti-test',
+    ]);
+    const byRef = await http(platform, 'GET', `${curriculumV1}/renderer-registry?renderer_ref=renderer:qti-test`, {
+      token: caller.token,
+    });
+    const byKind = await http(platform, 'GET', `${curriculumV1}/renderer-registry?renderer_kind=qti_test`, {
+      token: caller.token,
+    });
     expect(byKind.body).toEqual(byRef.body);
     expect(byKind.body.data).toHaveLength(1);
-    expect((await http(platform, 'GET', `${curriculumV1}/renderer-registry?renderer_kind=nope`, { token: caller.token })).body.data).toEqual([]);
+    expect(
+      (await http(platform, 'GET', `${curriculumV1}/renderer-registry?renderer_kind=nope`, { token: caller.token }))
+        .body.data,
+    ).toEqual([]);
     expectProblem(await http(platform, 'GET', `${curriculumV1}/renderer-registry`), 401, 'curriculum:unauthenticated');
-    const lesson = await createComponent(platform, caller, { component_id: 'l', kind: 'lesson', alpha: { renderer_kind: 'interactive_lesson' } });
+    const lesson = await createComponent(platform, caller, {
+      component_id: 'l',
+      kind: 'lesson',
+      alpha: { renderer_kind: 'interactive_lesson' },
+    });
     expect(lesson.alpha.renderer_ref).toBe('renderer:interactive-lesson');
   });
 });

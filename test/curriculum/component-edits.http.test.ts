@@ -9,7 +9,13 @@ const it = platformTest();
 
 const componentsUrl = `${curriculumV1}/components`;
 
-function patch(caller: Caller, componentId: string, etag: string | undefined, body: unknown, idempotencyKey: string | null = randomUUID()) {
+function patch(
+  caller: Caller,
+  componentId: string,
+  etag: string | undefined,
+  body: unknown,
+  idempotencyKey: string | null = randomUUID(),
+) {
   const headers: Record<string, string> = {};
   if (etag !== undefined) headers['x-curriculum-if-match'] = etag;
   if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
@@ -17,49 +23,106 @@ function patch(caller: Caller, componentId: string, etag: string | undefined, bo
 }
 
 function retire(caller: Caller, componentId: string, etag: string) {
-  return http(filePlatform(), 'DELETE', `${componentsUrl}/${componentId}`, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': etag } });
+  return http(filePlatform(), 'DELETE', `${componentsUrl}/${componentId}`, {
+    token: caller.token,
+    headers: { ...key(), 'x-curriculum-if-match': etag },
+  });
 }
 
 async function course(caller: Caller) {
-  await createComponent(filePlatform(), caller, { component_id: 'course', kind: 'course', alpha: { publication_status: 'draft' } });
-  await createComponent(filePlatform(), caller, { component_id: 'unit-a', kind: 'unit', parent_component_id: 'course' });
-  await createComponent(filePlatform(), caller, { component_id: 'unit-b', kind: 'unit', parent_component_id: 'course' });
-  return createComponent(filePlatform(), caller, { component_id: 'lesson-1', kind: 'lesson', parent_component_id: 'unit-a', name: 'First' });
+  await createComponent(filePlatform(), caller, {
+    component_id: 'course',
+    kind: 'course',
+    alpha: { publication_status: 'draft' },
+  });
+  await createComponent(filePlatform(), caller, {
+    component_id: 'unit-a',
+    kind: 'unit',
+    parent_component_id: 'course',
+  });
+  await createComponent(filePlatform(), caller, {
+    component_id: 'unit-b',
+    kind: 'unit',
+    parent_component_id: 'course',
+  });
+  return createComponent(filePlatform(), caller, {
+    component_id: 'lesson-1',
+    kind: 'lesson',
+    parent_component_id: 'unit-a',
+    name: 'First',
+  });
 }
 
 describe('PATCH /components/{id}: mutable fields', () => {
-  it('changes mutable fields, keeps the rest of alpha, advances the version and replays by key', async ({ platform }) => {
+  it('changes mutable fields, keeps the rest of alpha, advances the version and replays by key', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const lesson = await course(caller);
     const idempotencyKey = randomUUID();
-    const body = { name: 'Renamed', alpha: { scope_kc_refs: [kc.kc_id], expected_xp: 20, source_course_ref: 'vendor-7' } };
+    const body = {
+      name: 'Renamed',
+      alpha: { scope_kc_refs: [kc.kc_id], expected_xp: 20, source_course_ref: 'vendor-7' },
+    };
     const changed = await patch(caller, 'lesson-1', lesson.etag, body, idempotencyKey);
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ name: 'Renamed', version: 2, alpha: { publication_status: 'draft', scope_kc_refs: [kc.kc_id], expected_xp: 20 } });
+    expect(changed.body).toMatchObject({
+      name: 'Renamed',
+      version: 2,
+      alpha: { publication_status: 'draft', scope_kc_refs: [kc.kc_id], expected_xp: 20 },
+    });
     const bySource = await http(platform, 'GET', `${componentsUrl}?sourceCourseRef=vendor-7`, { token: caller.token });
     expect(bySource.body.data.map((row: any) => row.component_id)).toEqual(['lesson-1']);
     expect(changed.headers.get('etag')).toBe(changed.body.etag);
     expect((await readComponent(platform, caller, 'lesson-1')).headers.get('etag')).toBe(changed.body.etag);
     const replay = await patch(caller, 'lesson-1', lesson.etag, body, idempotencyKey);
     expect([replay.status, replay.headers.get('idempotency-replayed'), replay.body.version]).toEqual([200, 'true', 2]);
-    expectProblem(await patch(caller, 'lesson-1', lesson.etag, { name: 'Other' }, idempotencyKey), 409, 'curriculum:idempotency_conflict');
+    expectProblem(
+      await patch(caller, 'lesson-1', lesson.etag, { name: 'Other' }, idempotencyKey),
+      409,
+      'curriculum:idempotency_conflict',
+    );
   });
 
-  it('refuses a missing or stale precondition, a missing key, unknown ids, immutable fields and rule breaks', async ({ platform }) => {
+  it('refuses a missing or stale precondition, a missing key, unknown ids, immutable fields and rule breaks', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const lesson = await course(caller);
     expectProblem(await patch(caller, 'lesson-1', undefined, { name: 'x' }), 428, 'curriculum:precondition_required');
     expectProblem(await patch(caller, 'lesson-1', '"stale"', { name: 'x' }), 412, 'curriculum:precondition_failed');
-    expectProblem(await patch(caller, 'lesson-1', lesson.etag, { name: 'x' }, null), 400, 'curriculum:idempotency_key_required');
+    expectProblem(
+      await patch(caller, 'lesson-1', lesson.etag, { name: 'x' }, null),
+      400,
+      'curriculum:idempotency_key_required',
+    );
     expectProblem(await patch(caller, 'nope', lesson.etag, { name: 'x' }), 404, 'curriculum:not_found');
     expectProblem(await patch(caller, 'lesson-1', lesson.etag, { kind: 'unit' }), 400, 'curriculum:validation_failed');
     expectProblem(await patch(caller, 'lesson-1', lesson.etag, {}), 400, 'curriculum:validation_failed');
-    expectProblem(await patch(caller, 'lesson-1', lesson.etag, { alpha: { grade_level: 13 } }), 400, 'curriculum:validation_failed');
-    expectProblem(await patch(caller, 'lesson-1', lesson.etag, { alpha: { scope_kc_refs: [randomUUID()] } }), 422, 'curriculum:kc_not_active');
-    expectProblem(await patch(caller, 'lesson-1', lesson.etag, { alpha: { renderer_ref: 'renderer:nope' } }), 422, 'curriculum:renderer_unknown');
+    expectProblem(
+      await patch(caller, 'lesson-1', lesson.etag, { alpha: { grade_level: 13 } }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await patch(caller, 'lesson-1', lesson.etag, { alpha: { scope_kc_refs: [randomUUID()] } }),
+      422,
+      'curriculum:kc_not_active',
+    );
+    expectProblem(
+      await patch(caller, 'lesson-1', lesson.etag, { alpha: { renderer_ref: 'renderer:nope' } }),
+      422,
+      'curriculum:renderer_unknown',
+    );
     // [] scope only on an exact content-bearing lesson with authoritative_no_kc: this lesson has no pin.
-    expectProblem(await patch(caller, 'lesson-1', lesson.etag, { alpha: { scope_kc_refs: [], kc_scope_decision: 'authoritative_no_kc' } }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await patch(caller, 'lesson-1', lesson.etag, {
+        alpha: { scope_kc_refs: [], kc_scope_decision: 'authoritative_no_kc' },
+      }),
+      400,
+      'curriculum:validation_failed',
+    );
     const reader = await newTenant(platform, { tenantId: caller.tenantId, scopes: ['curriculum:read'] });
     expectProblem(await patch(reader, 'lesson-1', lesson.etag, { name: 'x' }), 403, 'curriculum:forbidden');
     expect((await readComponent(platform, caller, 'lesson-1')).body.version).toBe(1);
@@ -73,7 +136,9 @@ describe('PATCH /components/{id}: mutable fields', () => {
     expect((await readComponent(platform, caller, 'lesson-1')).body.version).toBe(2);
   });
 
-  it('patching the lesson target asks content for the exact version and fails closed when ineligible', async ({ platform }) => {
+  it('patching the lesson target asks content for the exact version and fails closed when ineligible', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const lesson = await course(caller);
     const untrusted = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, {
@@ -82,45 +147,101 @@ describe('PATCH /components/{id}: mutable fields', () => {
       body: { content_kind: 'article', title: 'Untrusted', status: 'published' },
     });
     const refused = await patch(caller, 'lesson-1', lesson.etag, {
-      alpha: { target_ref: { content_kind: 'article', content_id: untrusted.body.content_id, content_version_id: untrusted.body.latest_version_id ?? randomUUID() } },
+      alpha: {
+        target_ref: {
+          content_kind: 'article',
+          content_id: untrusted.body.content_id,
+          content_version_id: untrusted.body.latest_version_id ?? randomUUID(),
+        },
+      },
     });
     expectProblem(refused, 409, 'curriculum:target_not_serveable');
     expect((await readComponent(platform, caller, 'lesson-1')).body.version).toBe(1);
     const version = await eligibleVersion(platform, caller);
-    const pinned = await patch(caller, 'lesson-1', lesson.etag, { alpha: { target_ref: pinOf(version), renderer_kind: 'interactive_lesson' } });
+    const pinned = await patch(caller, 'lesson-1', lesson.etag, {
+      alpha: { target_ref: pinOf(version), renderer_kind: 'interactive_lesson' },
+    });
     expect(pinned.status).toBe(200);
-    expect(pinned.body.alpha).toMatchObject({ target_ref: pinOf(version), renderer_ref: 'renderer:interactive-lesson' });
+    expect(pinned.body.alpha).toMatchObject({
+      target_ref: pinOf(version),
+      renderer_ref: 'renderer:interactive-lesson',
+    });
     expect(pinned.body.alpha).not.toHaveProperty('renderer_kind');
-    expectProblem(await patch(caller, 'lesson-1', pinned.body.etag, { alpha: { target_ref: { content_kind: 'article', content_id: 'not-a-uuid', content_version_id: randomUUID() } } }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await patch(caller, 'lesson-1', pinned.body.etag, {
+        alpha: { target_ref: { content_kind: 'article', content_id: 'not-a-uuid', content_version_id: randomUUID() } },
+      }),
+      400,
+      'curriculum:validation_failed',
+    );
   });
 });
 
 describe('PATCH /components/{id}: isolated reparent', () => {
-  it('moves the component keeping component and edge identity; loops and unknown parents are refused', async ({ platform }) => {
+  it('moves the component keeping component and edge identity; loops and unknown parents are refused', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const lesson = await course(caller);
-    const [edge] = (await http(platform, 'GET', `${curriculumV1}/associations?originId=lesson-1&associationType=isChildOf`, { token: caller.token })).body.data;
-    expectProblem(await patch(caller, 'lesson-1', lesson.etag, { parent_component_id: 'unit-b', name: 'x' }), 400, 'curriculum:validation_failed');
-    expectProblem(await patch(caller, 'lesson-1', lesson.etag, { parent_component_id: 'ghost' }), 422, 'curriculum:parent_not_found');
+    const [edge] = (
+      await http(platform, 'GET', `${curriculumV1}/associations?originId=lesson-1&associationType=isChildOf`, {
+        token: caller.token,
+      })
+    ).body.data;
+    expectProblem(
+      await patch(caller, 'lesson-1', lesson.etag, { parent_component_id: 'unit-b', name: 'x' }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await patch(caller, 'lesson-1', lesson.etag, { parent_component_id: 'ghost' }),
+      422,
+      'curriculum:parent_not_found',
+    );
     const moved = await patch(caller, 'lesson-1', lesson.etag, { parent_component_id: 'unit-b', position: 0 });
     expect(moved.status).toBe(200);
-    expect(moved.body).toMatchObject({ component_id: 'lesson-1', parent_component_id: 'unit-b', position: 0, name: 'First' });
-    const edges = (await http(platform, 'GET', `${curriculumV1}/associations?originId=lesson-1&includeRetired=true`, { token: caller.token })).body.data;
+    expect(moved.body).toMatchObject({
+      component_id: 'lesson-1',
+      parent_component_id: 'unit-b',
+      position: 0,
+      name: 'First',
+    });
+    const edges = (
+      await http(platform, 'GET', `${curriculumV1}/associations?originId=lesson-1&includeRetired=true`, {
+        token: caller.token,
+      })
+    ).body.data;
     expect(edges).toHaveLength(1);
-    expect(edges[0]).toMatchObject({ association_id: edge.association_id, destinationId: 'unit-b', sequence_number: 0 });
+    expect(edges[0]).toMatchObject({
+      association_id: edge.association_id,
+      destinationId: 'unit-b',
+      sequence_number: 0,
+    });
     const tree = await http(platform, 'GET', `${curriculumV1}/courses/course/tree`, { token: caller.token });
-    expect(tree.body.children.map((unit: any) => [unit.component_id, unit.children.map((child: any) => child.component_id)])).toEqual([
+    expect(
+      tree.body.children.map((unit: any) => [unit.component_id, unit.children.map((child: any) => child.component_id)]),
+    ).toEqual([
       ['unit-a', []],
       ['unit-b', ['lesson-1']],
     ]);
     const root = (await readComponent(platform, caller, 'course')).body;
-    expectProblem(await patch(caller, 'course', root.etag, { parent_component_id: 'lesson-1' }), 409, 'curriculum:containment_cycle');
-    expectProblem(await patch(caller, 'course', root.etag, { parent_component_id: 'course' }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await patch(caller, 'course', root.etag, { parent_component_id: 'lesson-1' }),
+      409,
+      'curriculum:containment_cycle',
+    );
+    expectProblem(
+      await patch(caller, 'course', root.etag, { parent_component_id: 'course' }),
+      400,
+      'curriculum:validation_failed',
+    );
   });
 });
 
 describe('containment property', () => {
-  it('any sequence of reparents keeps one loop-free tree whose edges mirror parent and position', async ({ platform }) => {
+  it('any sequence of reparents keeps one loop-free tree whose edges mirror parent and position', async ({
+    platform,
+  }) => {
     const size = 5;
     const op = fc.tuple(fc.integer({ min: 0, max: size - 1 }), fc.integer({ min: -1, max: size - 1 }));
     await fc.assert(
@@ -130,7 +251,11 @@ describe('containment property', () => {
         await createComponent(platform, caller, { component_id: 'root', kind: 'course' });
         const parent = new Map<string, string>();
         for (let index = 0; index < size; index += 1) {
-          await createComponent(platform, caller, { component_id: name(index), kind: 'unit', parent_component_id: 'root' });
+          await createComponent(platform, caller, {
+            component_id: name(index),
+            kind: 'unit',
+            parent_component_id: 'root',
+          });
           parent.set(name(index), 'root');
         }
         const inside = (node: string, ancestor: string): boolean => {
@@ -147,15 +272,22 @@ describe('containment property', () => {
             parent.set(name(child), name(target));
           }
         }
-        const edges = (await http(platform, 'GET', `${curriculumV1}/associations?associationType=isChildOf`, { token: caller.token })).body.data;
+        const edges = (
+          await http(platform, 'GET', `${curriculumV1}/associations?associationType=isChildOf`, { token: caller.token })
+        ).body.data;
         expect(edges).toHaveLength(size);
         for (let index = 0; index < size; index += 1) {
           const component = (await readComponent(platform, caller, name(index))).body;
           const edge = edges.find((row: any) => row.originId === name(index));
-          expect([component.parent_component_id, edge.destinationId, edge.sequence_number]).toEqual([parent.get(name(index)), parent.get(name(index)), component.position]);
+          expect([component.parent_component_id, edge.destinationId, edge.sequence_number]).toEqual([
+            parent.get(name(index)),
+            parent.get(name(index)),
+            component.position,
+          ]);
         }
         const tree = (await http(platform, 'GET', `${curriculumV1}/courses/root/tree`, { token: caller.token })).body;
-        const count = (node: any): number => 1 + node.children.reduce((sum: number, child: any) => sum + count(child), 0);
+        const count = (node: any): number =>
+          1 + node.children.reduce((sum: number, child: any) => sum + count(child), 0);
         expect(count(tree)).toBe(size + 1);
       }),
       { numRuns: 10 },
@@ -164,47 +296,80 @@ describe('containment property', () => {
 });
 
 describe('DELETE /components/{id} and reactivation', () => {
-  it('soft-retires with incident isChildOf edges, hides it unless includeRetired, and re-POST reactivates', async ({ platform }) => {
+  it('soft-retires with incident isChildOf edges, hides it unless includeRetired, and re-POST reactivates', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     await course(caller);
     const unit = (await readComponent(platform, caller, 'unit-a')).body;
-    expectProblem(await http(platform, 'DELETE', `${componentsUrl}/unit-a`, { token: caller.token, headers: key() }), 428, 'curriculum:precondition_required');
-    expectProblem(await http(platform, 'DELETE', `${componentsUrl}/unit-a`, { token: caller.token, headers: { 'x-curriculum-if-match': unit.etag } }), 400, 'curriculum:idempotency_key_required');
+    expectProblem(
+      await http(platform, 'DELETE', `${componentsUrl}/unit-a`, { token: caller.token, headers: key() }),
+      428,
+      'curriculum:precondition_required',
+    );
+    expectProblem(
+      await http(platform, 'DELETE', `${componentsUrl}/unit-a`, {
+        token: caller.token,
+        headers: { 'x-curriculum-if-match': unit.etag },
+      }),
+      400,
+      'curriculum:idempotency_key_required',
+    );
     expectProblem(await retire(caller, 'unit-a', '"stale"'), 412, 'curriculum:precondition_failed');
     const retired = await retire(caller, 'unit-a', unit.etag);
     expect(retired.status).toBe(200);
     expect(retired.body).toMatchObject({ status: 'retired', version: 2, retired_at: expect.any(String) });
-    const active = await http(platform, 'GET', `${curriculumV1}/associations?componentId=unit-a`, { token: caller.token });
+    const active = await http(platform, 'GET', `${curriculumV1}/associations?componentId=unit-a`, {
+      token: caller.token,
+    });
     expect(active.body.data).toEqual([]);
-    const all = await http(platform, 'GET', `${curriculumV1}/associations?componentId=unit-a&includeRetired=true`, { token: caller.token });
+    const all = await http(platform, 'GET', `${curriculumV1}/associations?componentId=unit-a&includeRetired=true`, {
+      token: caller.token,
+    });
     expect(all.body.data.map((edge: any) => edge.status)).toEqual(['retired', 'retired']);
     const list = await http(platform, 'GET', `${componentsUrl}?parentId=course`, { token: caller.token });
     expect(list.body.data.map((row: any) => row.component_id)).toEqual(['unit-b']);
-    const withRetired = await http(platform, 'GET', `${componentsUrl}?parentId=course&includeRetired=true`, { token: caller.token });
+    const withRetired = await http(platform, 'GET', `${componentsUrl}?parentId=course&includeRetired=true`, {
+      token: caller.token,
+    });
     expect(withRetired.body.data.map((row: any) => row.component_id)).toEqual(['unit-a', 'unit-b']);
     const tree = await http(platform, 'GET', `${curriculumV1}/components/course/tree`, { token: caller.token });
     expect(tree.body.children.map((row: any) => row.component_id)).toEqual(['unit-b']);
-    const fullTree = await http(platform, 'GET', `${curriculumV1}/components/course/tree?includeRetired=true`, { token: caller.token });
+    const fullTree = await http(platform, 'GET', `${curriculumV1}/components/course/tree?includeRetired=true`, {
+      token: caller.token,
+    });
     expect(fullTree.body.children.map((row: any) => row.component_id)).toEqual(['unit-a', 'unit-b']);
     expectProblem(await patch(caller, 'unit-a', retired.body.etag, { name: 'x' }), 409, 'curriculum:component_retired');
 
-    const again = await http(platform, 'POST', componentsUrl, { token: caller.token, body: { component_id: 'unit-a', kind: 'unit', parent_component_id: 'course' } });
+    const again = await http(platform, 'POST', componentsUrl, {
+      token: caller.token,
+      body: { component_id: 'unit-a', kind: 'unit', parent_component_id: 'course' },
+    });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ status: 'active', version: 3 });
     const read = await readComponent(platform, caller, 'unit-a');
     expect(read.headers.get('etag')).toBe(again.body.etag);
-    expect((await http(platform, 'GET', `${curriculumV1}/associations?originId=unit-a`, { token: caller.token })).body.data).toHaveLength(1);
+    expect(
+      (await http(platform, 'GET', `${curriculumV1}/associations?originId=unit-a`, { token: caller.token })).body.data,
+    ).toHaveLength(1);
   });
 });
 
 describe('rule 8: several items under one lesson', () => {
-  it('adds one practice child per item in sibling order, each with its own pin and the lesson KC', async ({ platform }) => {
+  it('adds one practice child per item in sibling order, each with its own pin and the lesson KC', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const lessonPin = await eligibleVersion(platform, caller);
-    await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', alpha: { scope_kc_refs: [kc.kc_id], target_ref: pinOf(lessonPin) } });
+    await createComponent(platform, caller, {
+      component_id: 'lesson',
+      kind: 'lesson',
+      alpha: { scope_kc_refs: [kc.kc_id], target_ref: pinOf(lessonPin) },
+    });
     const items = [];
-    for (let index = 0; index < 3; index += 1) items.push(await eligibleVersion(platform, caller, { content_kind: 'question' }));
+    for (let index = 0; index < 3; index += 1)
+      items.push(await eligibleVersion(platform, caller, { content_kind: 'question' }));
     for (const [position, item] of items.entries()) {
       await createComponent(platform, caller, {
         component_id: `lesson.practice-${position}`,
@@ -215,7 +380,9 @@ describe('rule 8: several items under one lesson', () => {
       });
     }
     const children = await http(platform, 'GET', `${componentsUrl}?parentId=lesson`, { token: caller.token });
-    expect(children.body.data.map((row: any) => row.alpha.target_ref.content_id)).toEqual(items.map((item) => item.contentId));
+    expect(children.body.data.map((row: any) => row.alpha.target_ref.content_id)).toEqual(
+      items.map((item) => item.contentId),
+    );
     const tree = await http(platform, 'GET', `${curriculumV1}/components/lesson/tree`, { token: caller.token });
     expect(tree.body.children.map((row: any) => [row.component_id, row.position])).toEqual([
       ['lesson.practice-0', 0],
@@ -232,7 +399,11 @@ describe('components: the data written by a refused command', () => {
     const before = await tenantRowCounts(platform, caller.tenantId);
     const refused = await http(platform, 'POST', componentsUrl, {
       token: caller.token,
-      body: { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: { content_kind: 'article', content_id: randomUUID(), content_version_id: randomUUID() } } },
+      body: {
+        component_id: 'lesson',
+        kind: 'lesson',
+        alpha: { target_ref: { content_kind: 'article', content_id: randomUUID(), content_version_id: randomUUID() } },
+      },
     });
     expectProblem(refused, 409, 'curriculum:target_not_serveable');
     expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(before);

@@ -2,20 +2,36 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, type Caller } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
-import { casePackage, createComponent, createKc, expectProblem, importStandards, pinOf, readComponent, tenantRowCounts } from './helpers.ts';
+import {
+  casePackage,
+  createComponent,
+  createKc,
+  expectProblem,
+  importStandards,
+  pinOf,
+  readComponent,
+  tenantRowCounts,
+} from './helpers.ts';
 
 const it = platformTest();
 
 const componentsUrl = `${curriculumV1}/components`;
-const post = (caller: Caller, body: unknown) => http(filePlatform(), 'POST', componentsUrl, { token: caller.token, body });
+const post = (caller: Caller, body: unknown) =>
+  http(filePlatform(), 'POST', componentsUrl, { token: caller.token, body });
 
 describe('POST /components', () => {
-  it('creates each of the seven kinds with its fields, answers an identical retry 200 and a different one 409', async ({ platform }) => {
+  it('creates each of the seven kinds with its fields, answers an identical retry 200 and a different one 409', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const version = await eligibleVersion(platform, caller);
     const framework = (await importStandards(platform, caller, casePackage())).body;
-    await createComponent(platform, caller, { component_id: 'track', kind: 'track', alpha: { engine_ref: 'engine:v1', entry_policy_ref: 'p:in', exit_policy_ref: 'p:out' } });
+    await createComponent(platform, caller, {
+      component_id: 'track',
+      kind: 'track',
+      alpha: { engine_ref: 'engine:v1', entry_policy_ref: 'p:in', exit_policy_ref: 'p:out' },
+    });
     const course = await createComponent(platform, caller, {
       component_id: 'course',
       kind: 'course',
@@ -23,20 +39,55 @@ describe('POST /components', () => {
       document_id: randomUUID(),
       name: 'Fractions',
       human_coding_scheme: 'MATH.3.NF',
-      alpha: { subject_id: 'math', audience: 'shared', course_kind: 'static', course_grade_mode: 'multi_grade', course_grade_levels: [-1, 0], standards_framework_refs: [framework.standards_framework_id] },
+      alpha: {
+        subject_id: 'math',
+        audience: 'shared',
+        course_kind: 'static',
+        course_grade_mode: 'multi_grade',
+        course_grade_levels: [-1, 0],
+        standards_framework_refs: [framework.standards_framework_id],
+      },
     });
-    expect(course).toMatchObject({ component_id: 'course', parent_component_id: 'track', position: 0, version: 1, status: 'active', alpha: { publication_status: 'draft' } });
-    await createComponent(platform, caller, { component_id: 'unit', kind: 'unit', parent_component_id: 'course', alpha: { grade_level: 12 } });
+    expect(course).toMatchObject({
+      component_id: 'course',
+      parent_component_id: 'track',
+      position: 0,
+      version: 1,
+      status: 'active',
+      alpha: { publication_status: 'draft' },
+    });
+    await createComponent(platform, caller, {
+      component_id: 'unit',
+      kind: 'unit',
+      parent_component_id: 'course',
+      alpha: { grade_level: 12 },
+    });
     const lesson = await createComponent(platform, caller, {
       component_id: 'lesson',
       kind: 'lesson',
       parent_component_id: 'unit',
-      alpha: { scope_kc_refs: [kc.kc_id], target_ref: pinOf(version), renderer_ref: 'renderer:interactive-lesson', expected_xp: 10, remediation_entries: [{ kc_ref: kc.kc_id }] },
+      alpha: {
+        scope_kc_refs: [kc.kc_id],
+        target_ref: pinOf(version),
+        renderer_ref: 'renderer:interactive-lesson',
+        expected_xp: 10,
+        remediation_entries: [{ kc_ref: kc.kc_id }],
+      },
     });
     expect(lesson.alpha.target_ref).toEqual(pinOf(version));
-    await createComponent(platform, caller, { component_id: 'practice', kind: 'practice', parent_component_id: 'unit', alpha: { scope_kc_refs: [kc.kc_id] } });
+    await createComponent(platform, caller, {
+      component_id: 'practice',
+      kind: 'practice',
+      parent_component_id: 'unit',
+      alpha: { scope_kc_refs: [kc.kc_id] },
+    });
     await createComponent(platform, caller, { component_id: 'review', kind: 'review', parent_component_id: 'unit' });
-    await createComponent(platform, caller, { component_id: 'gate', kind: 'mastery_gate', parent_component_id: 'unit', alpha: { publication_status: 'draft' } });
+    await createComponent(platform, caller, {
+      component_id: 'gate',
+      kind: 'mastery_gate',
+      parent_component_id: 'unit',
+      alpha: { publication_status: 'draft' },
+    });
     const noKc = await createComponent(platform, caller, {
       component_id: 'no-kc',
       kind: 'lesson',
@@ -45,7 +96,11 @@ describe('POST /components', () => {
     expect(noKc.alpha.scope_kc_refs).toEqual([]);
     const retry = await post(caller, { component_id: 'review', kind: 'review', parent_component_id: 'unit' });
     expect([retry.status, retry.body.version]).toEqual([200, 1]);
-    expectProblem(await post(caller, { component_id: 'review', kind: 'practice', parent_component_id: 'unit' }), 409, 'curriculum:component_exists');
+    expectProblem(
+      await post(caller, { component_id: 'review', kind: 'practice', parent_component_id: 'unit' }),
+      409,
+      'curriculum:component_exists',
+    );
     const read = await readComponent(platform, caller, 'lesson');
     expect([read.status, read.headers.get('etag')]).toEqual([200, lesson.etag]);
   });
@@ -53,17 +108,64 @@ describe('POST /components', () => {
   it.each([
     ['an unknown kind', { component_id: 'x', kind: 'chapter' }],
     ['a grade level out of -1..12', { component_id: 'x', kind: 'unit', alpha: { grade_level: -2 } }],
-    ['single_grade with two levels', { component_id: 'x', kind: 'course', alpha: { course_grade_mode: 'single_grade', course_grade_levels: [3, 4] } }],
-    ['multi_grade with one level', { component_id: 'x', kind: 'course', alpha: { course_grade_mode: 'multi_grade', course_grade_levels: [3] } }],
+    [
+      'single_grade with two levels',
+      { component_id: 'x', kind: 'course', alpha: { course_grade_mode: 'single_grade', course_grade_levels: [3, 4] } },
+    ],
+    [
+      'multi_grade with one level',
+      { component_id: 'x', kind: 'course', alpha: { course_grade_mode: 'multi_grade', course_grade_levels: [3] } },
+    ],
     ['student_id below the root', { component_id: 'x', kind: 'course', parent_component_id: 'p', student_id: 's-1' }],
     ['student_id on a unit', { component_id: 'x', kind: 'unit', student_id: 's-1' }],
     ['a mastery_gate without publication_status', { component_id: 'x', kind: 'mastery_gate' }],
-    ['a published mastery_gate without its pin', { component_id: 'x', kind: 'mastery_gate', alpha: { publication_status: 'published', renderer_ref: 'renderer:qti-test' } }],
-    ['a pin on a unit', { component_id: 'x', kind: 'unit', alpha: { target_ref: { content_kind: 'article', content_id: randomUUID(), content_version_id: randomUUID() } } }],
-    ['a pin carrying assessment_role', { component_id: 'x', kind: 'lesson', alpha: { target_ref: { content_kind: 'article', content_id: randomUUID(), content_version_id: randomUUID(), assessment_role: 'x' } } }],
-    ['a gate pinned to content_kind test', { component_id: 'x', kind: 'mastery_gate', alpha: { publication_status: 'draft', target_ref: { content_kind: 'test', content_id: randomUUID(), content_version_id: randomUUID() } } }],
+    [
+      'a published mastery_gate without its pin',
+      {
+        component_id: 'x',
+        kind: 'mastery_gate',
+        alpha: { publication_status: 'published', renderer_ref: 'renderer:qti-test' },
+      },
+    ],
+    [
+      'a pin on a unit',
+      {
+        component_id: 'x',
+        kind: 'unit',
+        alpha: { target_ref: { content_kind: 'article', content_id: randomUUID(), content_version_id: randomUUID() } },
+      },
+    ],
+    [
+      'a pin carrying assessment_role',
+      {
+        component_id: 'x',
+        kind: 'lesson',
+        alpha: {
+          target_ref: {
+            content_kind: 'article',
+            content_id: randomUUID(),
+            content_version_id: randomUUID(),
+            assessment_role: 'x',
+          },
+        },
+      },
+    ],
+    [
+      'a gate pinned to content_kind test',
+      {
+        component_id: 'x',
+        kind: 'mastery_gate',
+        alpha: {
+          publication_status: 'draft',
+          target_ref: { content_kind: 'test', content_id: randomUUID(), content_version_id: randomUUID() },
+        },
+      },
+    ],
     ['[] scope without the decision', { component_id: 'x', kind: 'lesson', alpha: { scope_kc_refs: [] } }],
-    ['[] scope on a practice', { component_id: 'x', kind: 'practice', alpha: { scope_kc_refs: [], kc_scope_decision: 'authoritative_no_kc' } }],
+    [
+      '[] scope on a practice',
+      { component_id: 'x', kind: 'practice', alpha: { scope_kc_refs: [], kc_scope_decision: 'authoritative_no_kc' } },
+    ],
     ['a non-uuid KC reference', { component_id: 'x', kind: 'lesson', alpha: { scope_kc_refs: ['CCSS.3.NF.1'] } }],
     ['an unknown field', { component_id: 'x', kind: 'lesson', alpha: { colour: 'red' } }],
     ['a component containing itself', { component_id: 'x', kind: 'unit', parent_component_id: 'x' }],
@@ -73,16 +175,34 @@ describe('POST /components', () => {
     expect((await tenantRowCounts(filePlatform(), caller.tenantId)).components).toBe(0);
   });
 
-  it('refuses KC references that are unknown, of another tenant or retired, an unknown parent or renderer', async ({ platform }) => {
+  it('refuses KC references that are unknown, of another tenant or retired, an unknown parent or renderer', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const stranger = await newTenant(platform);
     const foreign = await createKc(platform, stranger);
     for (const ref of [randomUUID(), foreign.kc_id]) {
-      expectProblem(await post(caller, { component_id: 'l', kind: 'lesson', alpha: { scope_kc_refs: [ref] } }), 422, 'curriculum:kc_not_active');
-      expectProblem(await post(caller, { component_id: 'l', kind: 'lesson', alpha: { remediation_entries: [{ kc_ref: ref }] } }), 422, 'curriculum:kc_not_active');
+      expectProblem(
+        await post(caller, { component_id: 'l', kind: 'lesson', alpha: { scope_kc_refs: [ref] } }),
+        422,
+        'curriculum:kc_not_active',
+      );
+      expectProblem(
+        await post(caller, { component_id: 'l', kind: 'lesson', alpha: { remediation_entries: [{ kc_ref: ref }] } }),
+        422,
+        'curriculum:kc_not_active',
+      );
     }
-    expectProblem(await post(caller, { component_id: 'l', kind: 'lesson', parent_component_id: 'ghost' }), 422, 'curriculum:parent_not_found');
-    expectProblem(await post(caller, { component_id: 'l', kind: 'lesson', alpha: { renderer_ref: 'renderer:flash' } }), 422, 'curriculum:renderer_unknown');
+    expectProblem(
+      await post(caller, { component_id: 'l', kind: 'lesson', parent_component_id: 'ghost' }),
+      422,
+      'curriculum:parent_not_found',
+    );
+    expectProblem(
+      await post(caller, { component_id: 'l', kind: 'lesson', alpha: { renderer_ref: 'renderer:flash' } }),
+      422,
+      'curriculum:renderer_unknown',
+    );
     expect((await tenantRowCounts(platform, caller.tenantId)).components).toBe(0);
   });
 
@@ -97,30 +217,58 @@ describe('POST /components', () => {
 
   it('needs a token, curriculum:write, and keeps tenants apart', async ({ platform }) => {
     const caller = await newTenant(platform);
-    expectProblem(await http(platform, 'POST', componentsUrl, { body: { component_id: 'x', kind: 'unit' } }), 401, 'curriculum:unauthenticated');
+    expectProblem(
+      await http(platform, 'POST', componentsUrl, { body: { component_id: 'x', kind: 'unit' } }),
+      401,
+      'curriculum:unauthenticated',
+    );
     const reader = await sameTenant(platform, caller, { scopes: ['curriculum:read'] });
     expectProblem(await post(reader, { component_id: 'x', kind: 'unit' }), 403, 'curriculum:forbidden');
     await createComponent(platform, caller, { component_id: 'mine', kind: 'unit' });
     const stranger = await newTenant(platform);
     expectProblem(await readComponent(platform, stranger, 'mine'), 404, 'curriculum:not_found');
     expect((await http(platform, 'GET', componentsUrl, { token: stranger.token })).body.data).toEqual([]);
-    expectProblem(await http(platform, 'GET', `${componentsUrl}/mine/tree`, { token: stranger.token }), 404, 'curriculum:not_found');
+    expectProblem(
+      await http(platform, 'GET', `${componentsUrl}/mine/tree`, { token: stranger.token }),
+      404,
+      'curriculum:not_found',
+    );
   });
 });
 
 describe('GET /components', () => {
-  it('filters by kind, parentId, courseId, sourceCourseRef, studentId, subjectId, publicationStatus and updated_since; pages and sorts', async ({ platform }) => {
+  it('filters by kind, parentId, courseId, sourceCourseRef, studentId, subjectId, publicationStatus and updated_since; pages and sorts', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, {
       component_id: 'c1',
       kind: 'course',
       alpha: { subject_id: 'math', publication_status: 'published', source_course_ref: 'vendor-course-9' },
     });
-    await createComponent(platform, caller, { component_id: 'c2', kind: 'course', student_id: 'student-7', alpha: { subject_id: 'reading' } });
-    await createComponent(platform, caller, { component_id: 'u1', kind: 'unit', parent_component_id: 'c1', alpha: { source_course_ref: 'vendor-course-9' } });
-    await createComponent(platform, caller, { component_id: 'l1', kind: 'lesson', parent_component_id: 'u1', alpha: { subject_id: 'math' } });
+    await createComponent(platform, caller, {
+      component_id: 'c2',
+      kind: 'course',
+      student_id: 'student-7',
+      alpha: { subject_id: 'reading' },
+    });
+    await createComponent(platform, caller, {
+      component_id: 'u1',
+      kind: 'unit',
+      parent_component_id: 'c1',
+      alpha: { source_course_ref: 'vendor-course-9' },
+    });
+    await createComponent(platform, caller, {
+      component_id: 'l1',
+      kind: 'lesson',
+      parent_component_id: 'u1',
+      alpha: { subject_id: 'math' },
+    });
     await createComponent(platform, caller, { component_id: 'l2', kind: 'lesson', parent_component_id: 'c2' });
-    const ids = async (query: string) => (await http(platform, 'GET', `${componentsUrl}?${query}`, { token: caller.token })).body.data.map((row: any) => row.component_id);
+    const ids = async (query: string) =>
+      (await http(platform, 'GET', `${componentsUrl}?${query}`, { token: caller.token })).body.data.map(
+        (row: any) => row.component_id,
+      );
     expect(await ids('kind=lesson')).toEqual(['l1', 'l2']);
     expect(await ids('parentId=c1')).toEqual(['u1']);
     expect(await ids('courseId=c1')).toEqual(['c1', 'l1', 'u1']);
@@ -134,19 +282,45 @@ describe('GET /components', () => {
     expect(await ids('updated_since=2999-01-01T00:00:00Z')).toEqual([]);
     expect(await ids('sort=component_id&order=desc&limit=2')).toEqual(['u1', 'l2']);
     const first = await http(platform, 'GET', `${componentsUrl}?limit=2`, { token: caller.token });
-    const second = await http(platform, 'GET', `${componentsUrl}?limit=2&cursor=${first.body.next_cursor}`, { token: caller.token });
+    const second = await http(platform, 'GET', `${componentsUrl}?limit=2&cursor=${first.body.next_cursor}`, {
+      token: caller.token,
+    });
     expect(second.body.data.map((row: any) => row.component_id)).toEqual(['l1', 'l2']);
     expect((await http(platform, 'GET', `${componentsUrl}?limit=0`, { token: caller.token })).body.data).toEqual([]);
-    expectProblem(await http(platform, 'GET', `${componentsUrl}?limit=-1`, { token: caller.token }), 400, 'curriculum:validation_failed');
-    expectProblem(await http(platform, 'GET', `${componentsUrl}?studentId=`, { token: caller.token }), 400, 'curriculum:validation_failed');
-    expectProblem(await http(platform, 'GET', `${componentsUrl}?sourceCourseRef=`, { token: caller.token }), 400, 'curriculum:validation_failed');
-    expectProblem(await http(platform, 'GET', `${componentsUrl}?kind=chapter`, { token: caller.token }), 400, 'curriculum:validation_failed');
-    expectProblem(await http(platform, 'GET', `${componentsUrl}?limit=2&cursor=${first.body.next_cursor}&kind=lesson`, { token: caller.token }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await http(platform, 'GET', `${componentsUrl}?limit=-1`, { token: caller.token }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await http(platform, 'GET', `${componentsUrl}?studentId=`, { token: caller.token }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await http(platform, 'GET', `${componentsUrl}?sourceCourseRef=`, { token: caller.token }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await http(platform, 'GET', `${componentsUrl}?kind=chapter`, { token: caller.token }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await http(platform, 'GET', `${componentsUrl}?limit=2&cursor=${first.body.next_cursor}&kind=lesson`, {
+        token: caller.token,
+      }),
+      400,
+      'curriculum:validation_failed',
+    );
   });
 });
 
 describe('trees', () => {
-  it('answers the component tree and the course alias in sibling order; the alias is for course roots only', async ({ platform }) => {
+  it('answers the component tree and the course alias in sibling order; the alias is for course roots only', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'c', kind: 'course' });
     await createComponent(platform, caller, { component_id: 'b', kind: 'unit', parent_component_id: 'c', position: 1 });
@@ -157,8 +331,20 @@ describe('trees', () => {
     expect(tree.body.children[0].children[0].component_id).toBe('a.1');
     const alias = await http(platform, 'GET', `${curriculumV1}/courses/c/tree`, { token: caller.token });
     expect(alias.body).toEqual(tree.body);
-    expectProblem(await http(platform, 'GET', `${curriculumV1}/courses/a/tree`, { token: caller.token }), 404, 'curriculum:not_found');
-    expectProblem(await http(platform, 'GET', `${curriculumV1}/components/ghost/tree`, { token: caller.token }), 404, 'curriculum:not_found');
-    expectProblem(await http(platform, 'GET', `${curriculumV1}/components/c/tree?includeRetired=yes`, { token: caller.token }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await http(platform, 'GET', `${curriculumV1}/courses/a/tree`, { token: caller.token }),
+      404,
+      'curriculum:not_found',
+    );
+    expectProblem(
+      await http(platform, 'GET', `${curriculumV1}/components/ghost/tree`, { token: caller.token }),
+      404,
+      'curriculum:not_found',
+    );
+    expectProblem(
+      await http(platform, 'GET', `${curriculumV1}/components/c/tree?includeRetired=yes`, { token: caller.token }),
+      400,
+      'curriculum:validation_failed',
+    );
   });
 });

@@ -23,7 +23,12 @@ beforeEach(() => {
 });
 
 const componentsUrl = `${curriculumV1}/components`;
-const pin = (contentKind = 'article') => ({ module: 'content', content_kind: contentKind, content_id: randomUUID(), content_version_id: randomUUID() });
+const pin = (contentKind = 'article') => ({
+  module: 'content',
+  content_kind: contentKind,
+  content_id: randomUUID(),
+  content_version_id: randomUUID(),
+});
 
 const FAULTS: Array<[FakeMode, number, string]> = [
   ['timeout', 503, 'curriculum:content_unavailable'],
@@ -44,7 +49,12 @@ const FAULTS: Array<[FakeMode, number, string]> = [
 async function pinnedLesson(caller: Caller) {
   const target = pin();
   await createComponent(filePlatform(), caller, { component_id: 'course', kind: 'course' });
-  const lesson = await createComponent(filePlatform(), caller, { component_id: 'lesson', kind: 'lesson', parent_component_id: 'course', alpha: { target_ref: target } });
+  const lesson = await createComponent(filePlatform(), caller, {
+    component_id: 'lesson',
+    kind: 'lesson',
+    parent_component_id: 'course',
+    alpha: { target_ref: target },
+  });
   return { lesson, target };
 }
 
@@ -85,18 +95,30 @@ describe('content eligibility faults: nothing is written', () => {
     const reply = await http(filePlatform(), 'POST', `${componentsUrl}/lesson/repoint`, {
       token: caller.token,
       headers: key(),
-      body: { operation: 'repoint', expected_target_ref: target, target_ref: { ...target, content_version_id: randomUUID() } },
+      body: {
+        operation: 'repoint',
+        expected_target_ref: target,
+        target_ref: { ...target, content_version_id: randomUUID() },
+      },
     });
-    expectProblem(reply, status, code === 'curriculum:target_not_serveable' ? 'curriculum:repoint_target_not_serveable' : code);
+    expectProblem(
+      reply,
+      status,
+      code === 'curriculum:target_not_serveable' ? 'curriculum:repoint_target_not_serveable' : code,
+    );
     expect(await tenantRowCounts(filePlatform(), caller.tenantId)).toEqual(before);
     expect((await readComponent(filePlatform(), caller, 'lesson')).body).toEqual(lesson);
   });
 
-  it('asks for the exact version with the caller tenant, and stores the pin when content answers eligible', async ({ platform }) => {
+  it('asks for the exact version with the caller tenant, and stores the pin when content answers eligible', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const target = pin();
     await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: target } });
-    expect(fake.lastPath).toBe(`/tenants/${caller.tenantId}/alpha/content/items/${target.content_id}/versions/${target.content_version_id}/release-eligibility`);
+    expect(fake.lastPath).toBe(
+      `/tenants/${caller.tenantId}/alpha/content/items/${target.content_id}/versions/${target.content_version_id}/release-eligibility`,
+    );
     expect((await readComponent(platform, caller, 'lesson')).body.alpha.target_ref).toEqual(target);
   });
 
@@ -105,7 +127,11 @@ describe('content eligibility faults: nothing is written', () => {
     const calls = fake.calls;
     const reply = await http(platform, 'POST', componentsUrl, {
       token: caller.token,
-      body: { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: { ...pin(), assessment_role: 'summative' } } },
+      body: {
+        component_id: 'lesson',
+        kind: 'lesson',
+        alpha: { target_ref: { ...pin(), assessment_role: 'summative' } },
+      },
     });
     expectProblem(reply, 400, 'curriculum:validation_failed');
     expect(fake.calls).toBe(calls);
@@ -118,7 +144,11 @@ describe('content eligibility faults: nothing is written', () => {
     const reply = await http(platform, 'POST', `${componentsUrl}/lesson/repoint`, {
       token: caller.token,
       headers: key(),
-      body: { operation: 'repoint', expected_target_ref: target, target_ref: { ...target, content_version_id: randomUUID() } },
+      body: {
+        operation: 'repoint',
+        expected_target_ref: target,
+        target_ref: { ...target, content_version_id: randomUUID() },
+      },
     });
     expectProblem(reply, 409, 'curriculum:repoint_target_not_serveable');
   });
@@ -126,42 +156,94 @@ describe('content eligibility faults: nothing is written', () => {
 
 describe('mastery gate publication (rule 17)', () => {
   function publish(caller: Caller, etag: string, alpha: Record<string, unknown>) {
-    return http(filePlatform(), 'PATCH', `${componentsUrl}/gate`, { token: caller.token, headers: { ...key(), 'x-curriculum-if-match': etag }, body: { alpha } });
+    return http(filePlatform(), 'PATCH', `${componentsUrl}/gate`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': etag },
+      body: { alpha },
+    });
   }
 
-  it('publishes only with the exact test_bank target_ref and renderer:qti-test in the same patch, after content agrees', async ({ platform }) => {
+  it('publishes only with the exact test_bank target_ref and renderer:qti-test in the same patch, after content agrees', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const bank = pin('test_bank');
     fake.kinds.set(bank.content_version_id, 'test_bank');
-    expectProblem(await http(platform, 'POST', componentsUrl, { token: caller.token, body: { component_id: 'g0', kind: 'mastery_gate' } }), 400, 'curriculum:validation_failed');
     expectProblem(
-      await http(platform, 'POST', componentsUrl, { token: caller.token, body: { component_id: 'g1', kind: 'mastery_gate', alpha: { publication_status: 'draft', target_ref: pin('test') } } }),
+      await http(platform, 'POST', componentsUrl, {
+        token: caller.token,
+        body: { component_id: 'g0', kind: 'mastery_gate' },
+      }),
       400,
       'curriculum:validation_failed',
     );
-    const gate = await createComponent(platform, caller, { component_id: 'gate', kind: 'mastery_gate', alpha: { publication_status: 'draft', target_ref: bank, renderer_ref: 'renderer:qti-test' } });
+    expectProblem(
+      await http(platform, 'POST', componentsUrl, {
+        token: caller.token,
+        body: {
+          component_id: 'g1',
+          kind: 'mastery_gate',
+          alpha: { publication_status: 'draft', target_ref: pin('test') },
+        },
+      }),
+      400,
+      'curriculum:validation_failed',
+    );
+    const gate = await createComponent(platform, caller, {
+      component_id: 'gate',
+      kind: 'mastery_gate',
+      alpha: { publication_status: 'draft', target_ref: bank, renderer_ref: 'renderer:qti-test' },
+    });
     const noTarget = await publish(caller, gate.etag, { publication_status: 'published' });
     expectProblem(noTarget, 400, 'curriculum:validation_failed');
     expect(noTarget.body.fieldErrors.map((error: any) => error.field)).toContain('alpha.target_ref');
-    expectProblem(await publish(caller, gate.etag, { publication_status: 'published', target_ref: bank }), 400, 'curriculum:validation_failed');
-    expectProblem(await publish(caller, gate.etag, { publication_status: 'published', target_ref: bank, renderer_ref: 'renderer:interactive-lesson' }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await publish(caller, gate.etag, { publication_status: 'published', target_ref: bank }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await publish(caller, gate.etag, {
+        publication_status: 'published',
+        target_ref: bank,
+        renderer_ref: 'renderer:interactive-lesson',
+      }),
+      400,
+      'curriculum:validation_failed',
+    );
     for (const mode of ['ineligible', 'failed_trust', 'wrong_id', 'timeout'] as const) {
       fake.mode = mode;
-      const refused = await publish(caller, gate.etag, { publication_status: 'published', target_ref: bank, renderer_ref: 'renderer:qti-test' });
+      const refused = await publish(caller, gate.etag, {
+        publication_status: 'published',
+        target_ref: bank,
+        renderer_ref: 'renderer:qti-test',
+      });
       expect(refused.status, mode).toBeGreaterThanOrEqual(409);
     }
     expect((await readComponent(platform, caller, 'gate')).body.alpha.publication_status).toBe('draft');
     fake.mode = 'eligible';
-    const published = await publish(caller, gate.etag, { publication_status: 'published', target_ref: bank, renderer_kind: 'qti_test' });
+    const published = await publish(caller, gate.etag, {
+      publication_status: 'published',
+      target_ref: bank,
+      renderer_kind: 'qti_test',
+    });
     expect(published.status, JSON.stringify(published.body)).toBe(200);
-    expect(published.body.alpha).toMatchObject({ publication_status: 'published', renderer_ref: 'renderer:qti-test', target_ref: bank });
+    expect(published.body.alpha).toMatchObject({
+      publication_status: 'published',
+      renderer_ref: 'renderer:qti-test',
+      target_ref: bank,
+    });
   });
 
   it('a published gate pinning its bank is frozen to repoints', async ({ platform }) => {
     const caller = await newTenant(platform);
     const bank = pin('test_bank');
     fake.kinds.set(bank.content_version_id, 'test_bank');
-    await createComponent(platform, caller, { component_id: 'gate', kind: 'mastery_gate', alpha: { publication_status: 'published', target_ref: bank, renderer_ref: 'renderer:qti-test' } });
+    await createComponent(platform, caller, {
+      component_id: 'gate',
+      kind: 'mastery_gate',
+      alpha: { publication_status: 'published', target_ref: bank, renderer_ref: 'renderer:qti-test' },
+    });
     const next = { ...bank, content_version_id: randomUUID() };
     fake.kinds.set(next.content_version_id, 'test_bank');
     const reply = await http(platform, 'POST', `${componentsUrl}/gate/repoint`, {

@@ -31,7 +31,13 @@ const courseArbitrary = fc
     { minLength: 1, maxLength: 25 },
   )
   .map((specs): GraphNode[] => [
-    { component_id: 'n0', kind: 'course', parent_component_id: null, position: null, alpha: { publication_status: 'published' } },
+    {
+      component_id: 'n0',
+      kind: 'course',
+      parent_component_id: null,
+      position: null,
+      alpha: { publication_status: 'published' },
+    },
     ...specs.map((spec, index) => ({
       component_id: `n${index + 1}`,
       kind: spec.kind,
@@ -40,7 +46,16 @@ const courseArbitrary = fc
       alpha: {
         publication_status: spec.published ? 'published' : 'draft',
         scope_kc_refs: spec.kcs.map(uuid),
-        ...(spec.pinned ? { target_ref: { module: 'content', content_kind: 'article', content_id: uuid(100), content_version_id: uuid(200 + spec.version) } } : {}),
+        ...(spec.pinned
+          ? {
+              target_ref: {
+                module: 'content',
+                content_kind: 'article',
+                content_id: uuid(100),
+                content_version_id: uuid(200 + spec.version),
+              },
+            }
+          : {}),
       },
     })),
   ]);
@@ -80,18 +95,53 @@ describe('course graph digest', () => {
       nodes.map((node, index) => (index === at ? change(node) : node));
     const changes: Record<string, Change> = {
       publication: (nodes, at) =>
-        edit(nodes, at, (node) => ({ ...node, alpha: { ...node.alpha, publication_status: node.alpha.publication_status === 'published' ? 'draft' : 'published' } })),
+        edit(nodes, at, (node) => ({
+          ...node,
+          alpha: {
+            ...node.alpha,
+            publication_status: node.alpha.publication_status === 'published' ? 'draft' : 'published',
+          },
+        })),
       repoint: (nodes, at) =>
-        edit(nodes, at, (node) => ({ ...node, alpha: { ...node.alpha, target_ref: { content_kind: 'article', content_id: uuid(100), content_version_id: uuid(999) } } })),
-      kcRef: (nodes, at) => edit(nodes, at, (node) => ({ ...node, alpha: { ...node.alpha, scope_kc_refs: [...((node.alpha.scope_kc_refs as string[] | undefined) ?? []), uuid(77)] } })),
-      kind: (nodes, at) => (at === 0 ? undefined : edit(nodes, at, (node) => ({ ...node, kind: node.kind === 'lesson' ? 'review' : 'lesson' }))),
-      newChild: (nodes, at) => [...nodes, { component_id: 'added', kind: 'lesson', parent_component_id: nodes[at].component_id, position: 0, alpha: {} }],
-      retiredChild: (nodes, at) => (at === 0 ? undefined : nodes.filter((node) => node.component_id !== nodes[at].component_id && node.parent_component_id !== nodes[at].component_id)),
+        edit(nodes, at, (node) => ({
+          ...node,
+          alpha: {
+            ...node.alpha,
+            target_ref: { content_kind: 'article', content_id: uuid(100), content_version_id: uuid(999) },
+          },
+        })),
+      kcRef: (nodes, at) =>
+        edit(nodes, at, (node) => ({
+          ...node,
+          alpha: {
+            ...node.alpha,
+            scope_kc_refs: [...((node.alpha.scope_kc_refs as string[] | undefined) ?? []), uuid(77)],
+          },
+        })),
+      kind: (nodes, at) =>
+        at === 0
+          ? undefined
+          : edit(nodes, at, (node) => ({ ...node, kind: node.kind === 'lesson' ? 'review' : 'lesson' })),
+      newChild: (nodes, at) => [
+        ...nodes,
+        { component_id: 'added', kind: 'lesson', parent_component_id: nodes[at].component_id, position: 0, alpha: {} },
+      ],
+      retiredChild: (nodes, at) =>
+        at === 0
+          ? undefined
+          : nodes.filter(
+              (node) =>
+                node.component_id !== nodes[at].component_id && node.parent_component_id !== nodes[at].component_id,
+            ),
       reparent: (nodes, at) => {
         const node = nodes[at];
         const below = new Set(courseOrder(nodes, node.component_id).map((entry) => entry.node.component_id));
-        const target = nodes.find((other) => !below.has(other.component_id) && other.component_id !== node.parent_component_id);
-        return at === 0 || !target ? undefined : edit(nodes, at, (item) => ({ ...item, parent_component_id: target.component_id }));
+        const target = nodes.find(
+          (other) => !below.has(other.component_id) && other.component_id !== node.parent_component_id,
+        );
+        return at === 0 || !target
+          ? undefined
+          : edit(nodes, at, (item) => ({ ...item, parent_component_id: target.component_id }));
       },
       reorder: (nodes, at) => {
         const siblings = nodes.filter((node) => node.parent_component_id === nodes[at].parent_component_id);
@@ -113,8 +163,27 @@ describe('course graph digest', () => {
   it('serializes nodes in course order with sibling ordinals and exact pins only', () => {
     const graph = canonicalCourseGraph(
       [
-        { component_id: 'b', kind: 'lesson', parent_component_id: 'c', position: 1, alpha: { target_ref: { module: 'content', content_kind: 'article', content_id: uuid(1), content_version_id: uuid(2) } } },
-        { component_id: 'a', kind: 'lesson', parent_component_id: 'c', position: 1, alpha: { publication_status: 'published' } },
+        {
+          component_id: 'b',
+          kind: 'lesson',
+          parent_component_id: 'c',
+          position: 1,
+          alpha: {
+            target_ref: {
+              module: 'content',
+              content_kind: 'article',
+              content_id: uuid(1),
+              content_version_id: uuid(2),
+            },
+          },
+        },
+        {
+          component_id: 'a',
+          kind: 'lesson',
+          parent_component_id: 'c',
+          position: 1,
+          alpha: { publication_status: 'published' },
+        },
         { component_id: 'c', kind: 'course', parent_component_id: null, position: null, student_id: 's1', alpha: {} },
       ],
       'c',
@@ -123,9 +192,42 @@ describe('course graph digest', () => {
       format: 'alpha.course_graph/1',
       course_id: 'c',
       nodes: [
-        { component_id: 'c', kind: 'course', parent_component_id: null, ordinal: 0, student_id: 's1', publication_status: 'draft', target_ref: null, scope_kc_refs: [], remediation_kc_refs: [], kc_scope_decision: null },
-        { component_id: 'a', kind: 'lesson', parent_component_id: 'c', ordinal: 0, student_id: null, publication_status: 'published', target_ref: null, scope_kc_refs: [], remediation_kc_refs: [], kc_scope_decision: null },
-        { component_id: 'b', kind: 'lesson', parent_component_id: 'c', ordinal: 1, student_id: null, publication_status: 'draft', target_ref: { content_kind: 'article', content_id: uuid(1), content_version_id: uuid(2) }, scope_kc_refs: [], remediation_kc_refs: [], kc_scope_decision: null },
+        {
+          component_id: 'c',
+          kind: 'course',
+          parent_component_id: null,
+          ordinal: 0,
+          student_id: 's1',
+          publication_status: 'draft',
+          target_ref: null,
+          scope_kc_refs: [],
+          remediation_kc_refs: [],
+          kc_scope_decision: null,
+        },
+        {
+          component_id: 'a',
+          kind: 'lesson',
+          parent_component_id: 'c',
+          ordinal: 0,
+          student_id: null,
+          publication_status: 'published',
+          target_ref: null,
+          scope_kc_refs: [],
+          remediation_kc_refs: [],
+          kc_scope_decision: null,
+        },
+        {
+          component_id: 'b',
+          kind: 'lesson',
+          parent_component_id: 'c',
+          ordinal: 1,
+          student_id: null,
+          publication_status: 'draft',
+          target_ref: { content_kind: 'article', content_id: uuid(1), content_version_id: uuid(2) },
+          scope_kc_refs: [],
+          remediation_kc_refs: [],
+          kc_scope_decision: null,
+        },
       ],
     });
   });
@@ -137,7 +239,9 @@ describe('KC snapshot digest', () => {
       fc.property(fc.uniqueArray(fc.nat({ max: 50 }), { minLength: 1, maxLength: 10 }), fc.nat(), (kcs, pick) => {
         const set = kcs.map((kc) => ({ kc_id: uuid(kc), kc_version_id: uuid(1000 + kc) }));
         expect(kcSnapshotSha256([...set].reverse())).toBe(kcSnapshotSha256(set));
-        const bumped = set.map((entry, index) => (index === pick % set.length ? { ...entry, kc_version_id: uuid(5000) } : entry));
+        const bumped = set.map((entry, index) =>
+          index === pick % set.length ? { ...entry, kc_version_id: uuid(5000) } : entry,
+        );
         expect(kcSnapshotSha256(bumped)).not.toBe(kcSnapshotSha256(set));
         expect(kcSnapshotSha256(set.slice(1))).not.toBe(kcSnapshotSha256(set));
       }),
@@ -153,13 +257,24 @@ describe('next-lesson route', () => {
         const byId = new Map(nodes.map((node) => [node.component_id, node]));
         if (route.outcome !== 'route') return;
         const chain: GraphNode[] = [];
-        for (let at: GraphNode | undefined = route.node; at; at = at.parent_component_id ? byId.get(at.parent_component_id) : undefined) chain.push(at);
+        for (
+          let at: GraphNode | undefined = route.node;
+          at;
+          at = at.parent_component_id ? byId.get(at.parent_component_id) : undefined
+        )
+          chain.push(at);
         expect(chain.at(-1)?.component_id).toBe('n0');
         expect(chain.every((node) => node.alpha.publication_status === 'published')).toBe(true);
         const order = courseOrder(nodes, 'n0').map((entry) => entry.node);
         const earlier = order.slice(0, order.indexOf(byId.get(route.node.component_id) as GraphNode));
-        expect(earlier.some((node) => ['lesson', 'practice', 'review', 'mastery_gate'].includes(node.kind) && node.alpha.target_ref &&
-          (node.alpha.scope_kc_refs as string[]).length > 0)).toBe(false);
+        expect(
+          earlier.some(
+            (node) =>
+              ['lesson', 'practice', 'review', 'mastery_gate'].includes(node.kind) &&
+              node.alpha.target_ref &&
+              (node.alpha.scope_kc_refs as string[]).length > 0,
+          ),
+        ).toBe(false);
       }),
     );
   });

@@ -60,7 +60,8 @@ export async function startFakeBankContent(): Promise<FakeBankContent> {
     close: () => service.close(),
   };
   service.behave((request, response) => {
-    const json = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const url = new URL(request.url ?? '/', 'http://fake');
     const eligibility = ELIGIBILITY.exec(url.pathname);
     if (eligibility) {
@@ -83,7 +84,13 @@ export async function startFakeBankContent(): Promise<FakeBankContent> {
         content_id: members[1],
         version_id: fake.answeredVersion ?? url.searchParams.get('version_id'),
         membership_rule: 'same_blueprint_fixed_forms',
-        members: fake.forms.map((form, index) => ({ reference_id: randomUUID(), ordinal: index + 1, question_count: 2, not_ready_reason: null, ...form })),
+        members: fake.forms.map((form, index) => ({
+          reference_id: randomUUID(),
+          ordinal: index + 1,
+          question_count: 2,
+          not_ready_reason: null,
+          ...form,
+        })),
       });
     }
     if (url.pathname.endsWith('/test-serve-authorizations') && request.method === 'POST') {
@@ -93,7 +100,11 @@ export async function startFakeBankContent(): Promise<FakeBankContent> {
         const body = JSON.parse(text) as Record<string, unknown>;
         fake.testServeCalls.push(body);
         if (!fake.authorizeTestServe) {
-          return json(409, { code: 'content.test_serve_not_authorized', status: 409, fieldErrors: [{ field: 'test_identity_id', message: 'person reality is real' }] });
+          return json(409, {
+            code: 'content.test_serve_not_authorized',
+            status: 409,
+            fieldErrors: [{ field: 'test_identity_id', message: 'person reality is real' }],
+          });
         }
         return json(201, { authorization_id: randomUUID(), ...body });
       });

@@ -7,8 +7,21 @@ import { startFakeService } from '../fake-service.ts';
  */
 
 export type FakeMode =
-  | 'eligible' | 'timeout' | '500' | '503' | 'reset' | 'truncated' | 'wrong_id' | 'wrong_version' | 'ineligible' | 'not_practice' | 'failed_trust'
-  | 'missing' | 'missing_fields' | 'kind_mismatch' | 'untyped_problem';
+  | 'eligible'
+  | 'timeout'
+  | '500'
+  | '503'
+  | 'reset'
+  | 'truncated'
+  | 'wrong_id'
+  | 'wrong_version'
+  | 'ineligible'
+  | 'not_practice'
+  | 'failed_trust'
+  | 'missing'
+  | 'missing_fields'
+  | 'kind_mismatch'
+  | 'untyped_problem';
 
 export interface FakeContent {
   url: string;
@@ -24,14 +37,23 @@ export interface FakeContent {
 const PATH = /\/tenants\/[^/]+\/alpha\/content\/items\/([^/]+)\/versions\/([^/]+)\/release-eligibility$/;
 
 export async function startFakeContent(): Promise<FakeContent> {
-  const fake: FakeContent = { url: '', mode: 'eligible', kinds: new Map(), calls: 0, lastPath: '', close: async () => {} };
+  const fake: FakeContent = {
+    url: '',
+    mode: 'eligible',
+    kinds: new Map(),
+    calls: 0,
+    lastPath: '',
+    close: async () => {},
+  };
   const service = await startFakeService();
   service.behave((request, response) => {
     fake.calls += 1;
     fake.lastPath = (request.url ?? '').split('?')[0];
     const match = PATH.exec(fake.lastPath);
     if (!match) {
-      response.writeHead(404, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ code: 'content.not_found', status: 404 }));
+      response
+        .writeHead(404, { 'content-type': 'application/problem+json' })
+        .end(JSON.stringify({ code: 'content.not_found', status: 404 }));
       return;
     }
     const [, contentId, versionId] = match;
@@ -45,7 +67,8 @@ export async function startFakeContent(): Promise<FakeContent> {
       release_eligible: true,
       problem_code: null as string | null,
     };
-    const json = (status: number, body: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const json = (status: number, body: unknown) =>
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     switch (fake.mode) {
       case 'eligible':
         return json(200, answer);
@@ -66,7 +89,12 @@ export async function startFakeContent(): Promise<FakeContent> {
       case 'wrong_version':
         return json(200, { ...answer, content_version_id: '00000000-0000-4000-8000-000000000000' });
       case 'ineligible':
-        return json(200, { ...answer, serveable: false, release_eligible: false, problem_code: 'content.version_not_serveable' });
+        return json(200, {
+          ...answer,
+          serveable: false,
+          release_eligible: false,
+          problem_code: 'content.version_not_serveable',
+        });
       case 'not_practice':
         return json(200, { ...answer, usage_scope: 'secure_form' });
       case 'failed_trust':

@@ -33,7 +33,11 @@ interface Learner extends Caller {
 async function tenantWithGate(publication: 'published' | 'draft' = 'published'): Promise<Learner> {
   const caller = await newTenant(platform);
   const events = await producer(platform, { tenantId: caller.tenantId });
-  await createComponent(platform, caller, { component_id: 'lesson-1', kind: 'lesson', alpha: { publication_status: 'published' } });
+  await createComponent(platform, caller, {
+    component_id: 'lesson-1',
+    kind: 'lesson',
+    alpha: { publication_status: 'published' },
+  });
   await createComponent(platform, caller, {
     component_id: 'gate-1',
     kind: 'mastery_gate',
@@ -47,7 +51,13 @@ async function tenantWithGate(publication: 'published' | 'draft' = 'published'):
   return { ...caller, sourceId: events.sourceId, eventsToken: events.token };
 }
 
-async function record(learner: Learner, kind: string, contentId: string, extensions: Record<string, unknown> = {}, happenedAt = '2026-09-01T10:00:00Z') {
+async function record(
+  learner: Learner,
+  kind: string,
+  contentId: string,
+  extensions: Record<string, unknown> = {},
+  happenedAt = '2026-09-01T10:00:00Z',
+) {
   const accepted = await post(platform, { tenantId: learner.tenantId, token: learner.eventsToken }, [
     {
       kind,
@@ -68,7 +78,8 @@ const graded = (outcome: string, category?: string) => ({
 });
 
 const gateUrl = (suffix = '', query = '') => `${curriculumV1}/gates/gate-1${suffix}${query}`;
-const nextForm = (learner: Caller, query = '?studentId=stu-1') => http(platform, 'GET', gateUrl('/next-form', query), { token: learner.token });
+const nextForm = (learner: Caller, query = '?studentId=stu-1') =>
+  http(platform, 'GET', gateUrl('/next-form', query), { token: learner.token });
 
 describe('GET /gates/{componentId}', () => {
   it('answers the contract without scores, thresholds or content body, and 404 for what is not an active gate', async () => {
@@ -84,8 +95,16 @@ describe('GET /gates/{componentId}', () => {
       remediation_map: { never_learned: 'lesson', forgot: 'review', careless: 'practice' },
     });
     expect(JSON.stringify(contract.body)).not.toMatch(/score|threshold|blocks|student_view/);
-    expectProblem(await http(platform, 'GET', `${curriculumV1}/gates/lesson-1`, { token: learner.token }), 404, 'curriculum:not_found');
-    expectProblem(await http(platform, 'GET', `${curriculumV1}/gates/nope`, { token: learner.token }), 404, 'curriculum:not_found');
+    expectProblem(
+      await http(platform, 'GET', `${curriculumV1}/gates/lesson-1`, { token: learner.token }),
+      404,
+      'curriculum:not_found',
+    );
+    expectProblem(
+      await http(platform, 'GET', `${curriculumV1}/gates/nope`, { token: learner.token }),
+      404,
+      'curriculum:not_found',
+    );
     const stranger = await newTenant(platform);
     expectProblem(await http(platform, 'GET', gateUrl(), { token: stranger.token }), 404, 'curriculum:not_found');
     const noScope = await newTenant(platform, { tenantId: learner.tenantId, scopes: ['read:content'] });
@@ -102,8 +121,18 @@ describe('GET /gates/{componentId}/next-form', () => {
       const next = await nextForm(learner);
       expect(next.status).toBe(200);
       const form = fake.forms[round];
-      expect(next.body.selected_form_ref).toEqual({ module: 'content', content_kind: 'test', content_id: form.form_content_id, content_version_id: form.form_version_id });
-      expect(next.body).toMatchObject({ launch: 'release', bank_member_ordinal: round + 1, seen_form_count: round, test_serve_authorization_id: null });
+      expect(next.body.selected_form_ref).toEqual({
+        module: 'content',
+        content_kind: 'test',
+        content_id: form.form_content_id,
+        content_version_id: form.form_version_id,
+      });
+      expect(next.body).toMatchObject({
+        launch: 'release',
+        bank_member_ordinal: round + 1,
+        seen_form_count: round,
+        test_serve_authorization_id: null,
+      });
       // Deterministic until the player records the form as served.
       expect((await nextForm(learner)).body.selected_form_ref).toEqual(next.body.selected_form_ref);
       await record(learner, 'assessment_started', form.form_content_id);
@@ -112,7 +141,9 @@ describe('GET /gates/{componentId}/next-form', () => {
     expectProblem(await nextForm(learner), 409, 'curriculum:bank_exhausted');
     // Another student, and the same student before any serving, still get the first form.
     expect((await nextForm(learner, '?studentId=stu-2')).body.selected_form_ref.content_id).toBe(served[0]);
-    expect((await nextForm(learner, '?studentId=stu-1&asOfDate=2026-08-31')).body.selected_form_ref.content_id).toBe(served[0]);
+    expect((await nextForm(learner, '?studentId=stu-1&asOfDate=2026-08-31')).body.selected_form_ref.content_id).toBe(
+      served[0],
+    );
   });
 
   it('skips ineligible forms and tells all-ineligible, version mismatch and exhaustion apart', async () => {
@@ -175,42 +206,120 @@ describe('GET /gates/{componentId}/next-form', () => {
 describe('GET /gates/{componentId}/status and /remediation', () => {
   it('reads the status from the events service and maps a failed category to its remediation', async () => {
     const learner = await tenantWithGate();
-    await createComponent(platform, learner, { component_id: 'review-1', kind: 'review', parent_component_id: 'lesson-1', alpha: { publication_status: 'published' } });
+    await createComponent(platform, learner, {
+      component_id: 'review-1',
+      kind: 'review',
+      parent_component_id: 'lesson-1',
+      alpha: { publication_status: 'published' },
+    });
     const status = (query: string) => http(platform, 'GET', gateUrl('/status', query), { token: learner.token });
-    expect((await status('?studentId=stu-1')).body).toMatchObject({ gate_status: 'not_attempted', result_record_id: null, served_form_count: 0 });
+    expect((await status('?studentId=stu-1')).body).toMatchObject({
+      gate_status: 'not_attempted',
+      result_record_id: null,
+      served_form_count: 0,
+    });
     await record(learner, 'assessment_started', fake.forms[0].form_content_id, {}, '2026-09-01T10:00:00Z');
     expect((await status('?studentId=stu-1')).body.gate_status).toBe('awaiting_result');
-    const failed = await record(learner, 'assessment_graded', fake.forms[0].form_content_id, graded('failed', 'forgot'), '2026-09-01T10:30:00Z');
-    expect((await status('?studentId=stu-1')).body).toMatchObject({ gate_status: 'failed', result_record_id: failed, remediation_category: 'forgot' });
-    const remediation = await http(platform, 'GET', gateUrl('/remediation', '?studentId=stu-1'), { token: learner.token });
+    const failed = await record(
+      learner,
+      'assessment_graded',
+      fake.forms[0].form_content_id,
+      graded('failed', 'forgot'),
+      '2026-09-01T10:30:00Z',
+    );
+    expect((await status('?studentId=stu-1')).body).toMatchObject({
+      gate_status: 'failed',
+      result_record_id: failed,
+      remediation_category: 'forgot',
+    });
+    const remediation = await http(platform, 'GET', gateUrl('/remediation', '?studentId=stu-1'), {
+      token: learner.token,
+    });
     expect(remediation.status).toBe(200);
-    expect(remediation.body.remediation).toEqual({ category: 'forgot', kind: 'review', component_id: 'review-1', target_ref: null });
-    const never = await record(learner, 'assessment_graded', fake.forms[0].form_content_id, graded('failed', 'never_learned'), '2026-09-01T11:00:00Z');
-    const toLesson = await http(platform, 'GET', gateUrl('/remediation', `?studentId=stu-1&resultRecordId=${never}`), { token: learner.token });
-    expect(toLesson.body.remediation).toMatchObject({ category: 'never_learned', kind: 'lesson', component_id: 'lesson-1' });
-    const careless = await record(learner, 'assessment_graded', fake.forms[0].form_content_id, graded('failed', 'careless'), '2026-09-01T12:00:00Z');
+    expect(remediation.body.remediation).toEqual({
+      category: 'forgot',
+      kind: 'review',
+      component_id: 'review-1',
+      target_ref: null,
+    });
+    const never = await record(
+      learner,
+      'assessment_graded',
+      fake.forms[0].form_content_id,
+      graded('failed', 'never_learned'),
+      '2026-09-01T11:00:00Z',
+    );
+    const toLesson = await http(platform, 'GET', gateUrl('/remediation', `?studentId=stu-1&resultRecordId=${never}`), {
+      token: learner.token,
+    });
+    expect(toLesson.body.remediation).toMatchObject({
+      category: 'never_learned',
+      kind: 'lesson',
+      component_id: 'lesson-1',
+    });
+    const careless = await record(
+      learner,
+      'assessment_graded',
+      fake.forms[0].form_content_id,
+      graded('failed', 'careless'),
+      '2026-09-01T12:00:00Z',
+    );
     expectProblem(
-      await http(platform, 'GET', gateUrl('/remediation', `?studentId=stu-1&resultRecordId=${careless}`), { token: learner.token }),
+      await http(platform, 'GET', gateUrl('/remediation', `?studentId=stu-1&resultRecordId=${careless}`), {
+        token: learner.token,
+      }),
       409,
       'curriculum:remediation_target_missing',
     );
-    const passed = await record(learner, 'assessment_graded', fake.forms[1].form_content_id, graded('passed'), '2026-09-02T09:00:00Z');
-    expect((await status('?studentId=stu-1')).body).toMatchObject({ gate_status: 'passed', result_record_id: passed, remediation_category: null });
-    expect((await http(platform, 'GET', gateUrl('/remediation', '?studentId=stu-1'), { token: learner.token })).body.remediation).toBeNull();
+    const passed = await record(
+      learner,
+      'assessment_graded',
+      fake.forms[1].form_content_id,
+      graded('passed'),
+      '2026-09-02T09:00:00Z',
+    );
+    expect((await status('?studentId=stu-1')).body).toMatchObject({
+      gate_status: 'passed',
+      result_record_id: passed,
+      remediation_category: null,
+    });
+    expect(
+      (await http(platform, 'GET', gateUrl('/remediation', '?studentId=stu-1'), { token: learner.token })).body
+        .remediation,
+    ).toBeNull();
     // As of an earlier day, the earlier result stands; a named result is read as it was.
     expect((await status('?studentId=stu-1&asOfDate=2026-09-01')).body.result_record_id).toBe(careless);
-    expect((await status(`?studentId=stu-1&resultRecordId=${failed}`)).body).toMatchObject({ gate_status: 'failed', remediation_category: 'forgot' });
+    expect((await status(`?studentId=stu-1&resultRecordId=${failed}`)).body).toMatchObject({
+      gate_status: 'failed',
+      remediation_category: 'forgot',
+    });
   });
 
   it('answers curriculum:result_not_found for a record that is not a graded result of this student and gate', async () => {
     const learner = await tenantWithGate();
     const served = await record(learner, 'assessment_started', fake.forms[0].form_content_id);
     for (const id of [served, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      expectProblem(await http(platform, 'GET', gateUrl('/status', `?studentId=stu-1&resultRecordId=${id}`), { token: learner.token }), 404, 'curriculum:result_not_found');
+      expectProblem(
+        await http(platform, 'GET', gateUrl('/status', `?studentId=stu-1&resultRecordId=${id}`), {
+          token: learner.token,
+        }),
+        404,
+        'curriculum:result_not_found',
+      );
     }
     const graded1 = await record(learner, 'assessment_graded', fake.forms[0].form_content_id, graded('passed'));
-    expectProblem(await http(platform, 'GET', gateUrl('/status', `?studentId=stu-2&resultRecordId=${graded1}`), { token: learner.token }), 404, 'curriculum:result_not_found');
-    expectProblem(await http(platform, 'GET', gateUrl('/status'), { token: learner.token }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await http(platform, 'GET', gateUrl('/status', `?studentId=stu-2&resultRecordId=${graded1}`), {
+        token: learner.token,
+      }),
+      404,
+      'curriculum:result_not_found',
+    );
+    expectProblem(
+      await http(platform, 'GET', gateUrl('/status'), { token: learner.token }),
+      400,
+      'curriculum:validation_failed',
+    );
   });
 });
 
@@ -223,7 +332,11 @@ describe('the events service not answering', () => {
     try {
       events.behave(() => {}); // never answers: the client's timeout fires
       for (const suffix of ['/next-form', '/status', '/remediation']) {
-        expectProblem(await http(platform, 'GET', gateUrl(suffix, '?studentId=stu-1'), { token: learner.token }), 503, 'curriculum:events_unavailable');
+        expectProblem(
+          await http(platform, 'GET', gateUrl(suffix, '?studentId=stu-1'), { token: learner.token }),
+          503,
+          'curriculum:events_unavailable',
+        );
       }
       events.behave(json(500, { code: 'events:internal' }));
       expectProblem(await nextForm(learner), 503, 'curriculum:events_unavailable');
@@ -240,33 +353,107 @@ describe('the events service not answering', () => {
 });
 
 describe('the gate fields of the curriculum subgraph', () => {
-  const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) => reply.body.errors?.[0]?.extensions?.code;
+  const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) =>
+    reply.body.errors?.[0]?.extensions?.code;
   const NEXT = `query($s: String!) { gateNextForm(componentId: "gate-1", studentId: $s) {
     launch bankMemberOrdinal selectedFormRef { contentKind contentId contentVersionId } } }`;
 
   it('answers contract, next form, status and remediation with the REST rules and codes', async () => {
     const learner = await tenantWithGate();
-    const contract = await graphql(platform, `{ gate(componentId: "gate-1") { launch maxBankMembers remediationMap { neverLearned forgot careless }
-      bankRef { contentKind contentVersionId } } missing: gate(componentId: "nope") { componentId } }`, {}, learner.token);
+    const contract = await graphql(
+      platform,
+      `
+        {
+          gate(componentId: "gate-1") {
+            launch
+            maxBankMembers
+            remediationMap {
+              neverLearned
+              forgot
+              careless
+            }
+            bankRef {
+              contentKind
+              contentVersionId
+            }
+          }
+          missing: gate(componentId: "nope") {
+            componentId
+          }
+        }
+      `,
+      {},
+      learner.token,
+    );
     expect(contract.body.data).toEqual({
-      gate: { launch: 'release', maxBankMembers: 50, remediationMap: { neverLearned: 'lesson', forgot: 'review', careless: 'practice' },
-        bankRef: { contentKind: 'test_bank', contentVersionId: fake.bank.content_version_id } },
+      gate: {
+        launch: 'release',
+        maxBankMembers: 50,
+        remediationMap: { neverLearned: 'lesson', forgot: 'review', careless: 'practice' },
+        bankRef: { contentKind: 'test_bank', contentVersionId: fake.bank.content_version_id },
+      },
       missing: null,
     });
     for (const form of fake.forms) {
       const next = await graphql(platform, NEXT, { s: 'stu-1' }, learner.token);
-      expect(next.body.data.gateNextForm.selectedFormRef).toEqual({ contentKind: 'test', contentId: form.form_content_id, contentVersionId: form.form_version_id });
+      expect(next.body.data.gateNextForm.selectedFormRef).toEqual({
+        contentKind: 'test',
+        contentId: form.form_content_id,
+        contentVersionId: form.form_version_id,
+      });
       await record(learner, 'assessment_started', form.form_content_id);
     }
     expect(codeOf(await graphql(platform, NEXT, { s: 'stu-1' }, learner.token))).toBe('curriculum:bank_exhausted');
-    const result = await record(learner, 'assessment_graded', fake.forms[0].form_content_id, graded('failed', 'never_learned'), '2026-09-02T10:00:00Z');
-    const status = await graphql(platform, `query($r: ID) { gateStatus(componentId: "gate-1", studentId: "stu-1", resultRecordId: $r) { gateStatus resultRecordId remediationCategory servedFormCount }
-      gateRemediation(componentId: "gate-1", studentId: "stu-1") { remediation { category kind componentId } } }`, { r: result }, learner.token);
+    const result = await record(
+      learner,
+      'assessment_graded',
+      fake.forms[0].form_content_id,
+      graded('failed', 'never_learned'),
+      '2026-09-02T10:00:00Z',
+    );
+    const status = await graphql(
+      platform,
+      `
+        query ($r: ID) {
+          gateStatus(componentId: "gate-1", studentId: "stu-1", resultRecordId: $r) {
+            gateStatus
+            resultRecordId
+            remediationCategory
+            servedFormCount
+          }
+          gateRemediation(componentId: "gate-1", studentId: "stu-1") {
+            remediation {
+              category
+              kind
+              componentId
+            }
+          }
+        }
+      `,
+      { r: result },
+      learner.token,
+    );
     expect(status.body.data).toEqual({
-      gateStatus: { gateStatus: 'failed', resultRecordId: result, remediationCategory: 'never_learned', servedFormCount: 3 },
+      gateStatus: {
+        gateStatus: 'failed',
+        resultRecordId: result,
+        remediationCategory: 'never_learned',
+        servedFormCount: 3,
+      },
       gateRemediation: { remediation: { category: 'never_learned', kind: 'lesson', componentId: 'lesson-1' } },
     });
-    const unknown = await graphql(platform, `{ gateStatus(componentId: "gate-1", studentId: "stu-1", resultRecordId: "nope") { gateStatus } }`, {}, learner.token);
+    const unknown = await graphql(
+      platform,
+      `
+        {
+          gateStatus(componentId: "gate-1", studentId: "stu-1", resultRecordId: "nope") {
+            gateStatus
+          }
+        }
+      `,
+      {},
+      learner.token,
+    );
     expect(codeOf(unknown)).toBe('curriculum:result_not_found');
   });
 });

@@ -6,20 +6,50 @@ import { createComponent, createKc, pinOf } from './helpers.ts';
 
 const it = platformTest();
 
-const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) => reply.body.errors?.[0]?.extensions?.code;
+const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) =>
+  reply.body.errors?.[0]?.extensions?.code;
 
 describe('curriculum subgraph: queries', () => {
   it('the headline query returns the pin with its live eligibility and the scope KCs', async ({ platform }) => {
     const caller = await newTenant(platform);
     const version = await eligibleVersion(platform, caller);
     const kc = await createKc(platform, caller);
-    await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: pinOf(version), scope_kc_refs: [kc.kc_id] } });
+    await createComponent(platform, caller, {
+      component_id: 'lesson',
+      kind: 'lesson',
+      alpha: { target_ref: pinOf(version), scope_kc_refs: [kc.kc_id] },
+    });
     const reply = await graphql(
       platform,
-      `query($id: ID!) { component(componentId: $id) { componentId kind alpha {
-          targetRef { contentId contentVersionId contentKind version { versionId releaseEligibility { releaseEligible } } }
-          scopeKcs { kcId definition currentVersion { versionNumber state } }
-      } } }`,
+      `
+        query ($id: ID!) {
+          component(componentId: $id) {
+            componentId
+            kind
+            alpha {
+              targetRef {
+                contentId
+                contentVersionId
+                contentKind
+                version {
+                  versionId
+                  releaseEligibility {
+                    releaseEligible
+                  }
+                }
+              }
+              scopeKcs {
+                kcId
+                definition
+                currentVersion {
+                  versionNumber
+                  state
+                }
+              }
+            }
+          }
+        }
+      `,
       { id: 'lesson' },
       caller.token,
     );
@@ -28,7 +58,12 @@ describe('curriculum subgraph: queries', () => {
       componentId: 'lesson',
       kind: 'lesson',
       alpha: {
-        targetRef: { contentId: version.contentId, contentVersionId: version.versionId, contentKind: 'article', version: { versionId: version.versionId, releaseEligibility: { releaseEligible: true } } },
+        targetRef: {
+          contentId: version.contentId,
+          contentVersionId: version.versionId,
+          contentKind: 'article',
+          version: { versionId: version.versionId, releaseEligibility: { releaseEligible: true } },
+        },
         scopeKcs: [{ kcId: kc.kc_id, definition: kc.definition, currentVersion: { versionNumber: 1, state: 'draft' } }],
       },
     });
@@ -40,15 +75,41 @@ describe('curriculum subgraph: queries', () => {
     for (let unit = 0; unit < 3; unit += 1) {
       await createComponent(platform, caller, { component_id: `u${unit}`, kind: 'unit', parent_component_id: 'c' });
       for (let lesson = 0; lesson < 3; lesson += 1) {
-        await createComponent(platform, caller, { component_id: `u${unit}.l${lesson}`, kind: 'lesson', parent_component_id: `u${unit}` });
-        await createComponent(platform, caller, { component_id: `u${unit}.l${lesson}.p`, kind: 'practice', parent_component_id: `u${unit}.l${lesson}` });
+        await createComponent(platform, caller, {
+          component_id: `u${unit}.l${lesson}`,
+          kind: 'lesson',
+          parent_component_id: `u${unit}`,
+        });
+        await createComponent(platform, caller, {
+          component_id: `u${unit}.l${lesson}.p`,
+          kind: 'practice',
+          parent_component_id: `u${unit}.l${lesson}`,
+        });
       }
     }
     const stats = platform.runtime.database.stats;
     const before = stats.queries;
     const reply = await graphql(
       platform,
-      `{ component(componentId: "c") { componentId children { componentId children { componentId children { componentId children { componentId } } } } } }`,
+      `
+        {
+          component(componentId: "c") {
+            componentId
+            children {
+              componentId
+              children {
+                componentId
+                children {
+                  componentId
+                  children {
+                    componentId
+                  }
+                }
+              }
+            }
+          }
+        }
+      `,
       {},
       caller.token,
     );
@@ -61,24 +122,65 @@ describe('curriculum subgraph: queries', () => {
   it('lists KCs, associations, prerequisites and the renderer registry', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([createKc(platform, caller), createKc(platform, caller)]);
-    await graphql(platform, `mutation($a: ID!, $b: ID!, $k: String!) { createKcPrerequisite(prerequisiteKcId: $a, dependentKcId: $b, idempotencyKey: $k) { prerequisiteId } }`, { a: a.kc_id, b: b.kc_id, k: randomUUID() }, caller.token);
+    await graphql(
+      platform,
+      `
+        mutation ($a: ID!, $b: ID!, $k: String!) {
+          createKcPrerequisite(prerequisiteKcId: $a, dependentKcId: $b, idempotencyKey: $k) {
+            prerequisiteId
+          }
+        }
+      `,
+      { a: a.kc_id, b: b.kc_id, k: randomUUID() },
+      caller.token,
+    );
     await createComponent(platform, caller, { component_id: 'c', kind: 'course' });
     await createComponent(platform, caller, { component_id: 'u', kind: 'unit', parent_component_id: 'c' });
     const reply = await graphql(
       platform,
-      `query($kc: ID!) {
-        kcs(subjectId: "math", limit: 10) { data { kcId } nextCursor }
-        kcPrerequisites(kcId: $kc) { data { prerequisite { kcId } dependent { kcId } } }
-        associations(destinationId: "c") { data { associationType originId destinationId sequenceNumber } }
-        rendererRegistry(rendererKind: "qti_test") { rendererRef rendererKind }
-      }`,
+      `
+        query ($kc: ID!) {
+          kcs(subjectId: "math", limit: 10) {
+            data {
+              kcId
+            }
+            nextCursor
+          }
+          kcPrerequisites(kcId: $kc) {
+            data {
+              prerequisite {
+                kcId
+              }
+              dependent {
+                kcId
+              }
+            }
+          }
+          associations(destinationId: "c") {
+            data {
+              associationType
+              originId
+              destinationId
+              sequenceNumber
+            }
+          }
+          rendererRegistry(rendererKind: "qti_test") {
+            rendererRef
+            rendererKind
+          }
+        }
+      `,
       { kc: b.kc_id },
       caller.token,
     );
     expect(reply.body.errors).toBeUndefined();
     expect(reply.body.data.kcs.data).toHaveLength(2);
-    expect(reply.body.data.kcPrerequisites.data).toEqual([{ prerequisite: { kcId: a.kc_id }, dependent: { kcId: b.kc_id } }]);
-    expect(reply.body.data.associations.data).toEqual([{ associationType: 'isChildOf', originId: 'u', destinationId: 'c', sequenceNumber: 0 }]);
+    expect(reply.body.data.kcPrerequisites.data).toEqual([
+      { prerequisite: { kcId: a.kc_id }, dependent: { kcId: b.kc_id } },
+    ]);
+    expect(reply.body.data.associations.data).toEqual([
+      { associationType: 'isChildOf', originId: 'u', destinationId: 'c', sequenceNumber: 0 },
+    ]);
     expect(reply.body.data.rendererRegistry).toEqual([{ rendererRef: 'renderer:qti-test', rendererKind: 'qti_test' }]);
   });
 });
@@ -87,13 +189,36 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
   async function kcViaGraphql(caller: Caller) {
     const reply = await graphql(
       filePlatform(),
-      `mutation($input: KnowledgeComponentInput!) { createKc(input: $input) { kcId etag storedAs publicationStatus alpha { instructionalClassification { knowledgeType } provenance } currentVersion { versionId versionNumber } } }`,
+      `
+        mutation ($input: KnowledgeComponentInput!) {
+          createKc(input: $input) {
+            kcId
+            etag
+            storedAs
+            publicationStatus
+            alpha {
+              instructionalClassification {
+                knowledgeType
+              }
+              provenance
+            }
+            currentVersion {
+              versionId
+              versionNumber
+            }
+          }
+        }
+      `,
       {
         input: {
           storedAs: 'alpha.knowledge_component',
           definition: 'Compare fractions with a common denominator',
           sourceKcId: `src-${randomUUID()}`,
-          alpha: { subjectId: 'math', instructionalClassification: { knowledgeType: 'procedural' }, provenance: { source_system: 'vendor', rowId: 7 } },
+          alpha: {
+            subjectId: 'math',
+            instructionalClassification: { knowledgeType: 'procedural' },
+            provenance: { source_system: 'vendor', rowId: 7 },
+          },
         },
       },
       caller.token,
@@ -105,59 +230,193 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
   it('creates, publishes, versions and retires a KC', async ({ platform }) => {
     const caller = await newTenant(platform);
     const kc = await kcViaGraphql(caller);
-    expect(kc).toMatchObject({ storedAs: 'alpha.knowledge_component', publicationStatus: 'draft', alpha: { instructionalClassification: { knowledgeType: 'procedural' }, provenance: { source_system: 'vendor', rowId: 7 } } });
-    const refused = await graphql(platform, `mutation($input: KnowledgeComponentInput!) { createKc(input: $input) { kcId } }`, { input: { storedAs: 'case.item', definition: 'x' } }, caller.token);
+    expect(kc).toMatchObject({
+      storedAs: 'alpha.knowledge_component',
+      publicationStatus: 'draft',
+      alpha: {
+        instructionalClassification: { knowledgeType: 'procedural' },
+        provenance: { source_system: 'vendor', rowId: 7 },
+      },
+    });
+    const refused = await graphql(
+      platform,
+      `
+        mutation ($input: KnowledgeComponentInput!) {
+          createKc(input: $input) {
+            kcId
+          }
+        }
+      `,
+      { input: { storedAs: 'case.item', definition: 'x' } },
+      caller.token,
+    );
     expect(codeOf(refused)).toBe('curriculum:validation_failed');
-    const stale = await graphql(platform, `mutation($id: ID!, $k: String!) { publishKc(kcId: $id, ifMatch: "\\"stale\\"", idempotencyKey: $k) { kcId } }`, { id: kc.kcId, k: randomUUID() }, caller.token);
+    const stale = await graphql(
+      platform,
+      `
+        mutation ($id: ID!, $k: String!) {
+          publishKc(kcId: $id, ifMatch: "\\"stale\\"", idempotencyKey: $k) {
+            kcId
+          }
+        }
+      `,
+      { id: kc.kcId, k: randomUUID() },
+      caller.token,
+    );
     expect(codeOf(stale)).toBe('curriculum:precondition_failed');
     const published = await graphql(
       platform,
-      `mutation($id: ID!, $tag: String!, $k: String!) { publishKc(kcId: $id, ifMatch: $tag, idempotencyKey: $k) { publicationStatus etag currentVersion { state } } }`,
+      `
+        mutation ($id: ID!, $tag: String!, $k: String!) {
+          publishKc(kcId: $id, ifMatch: $tag, idempotencyKey: $k) {
+            publicationStatus
+            etag
+            currentVersion {
+              state
+            }
+          }
+        }
+      `,
       { id: kc.kcId, tag: kc.etag, k: randomUUID() },
       caller.token,
     );
-    expect(published.body.data.publishKc).toMatchObject({ publicationStatus: 'published', currentVersion: { state: 'draft' } });
+    expect(published.body.data.publishKc).toMatchObject({
+      publicationStatus: 'published',
+      currentVersion: { state: 'draft' },
+    });
     const appended = await graphql(
       platform,
-      `mutation($id: ID!, $k: String!) { appendKcVersion(kcId: $id, idempotencyKey: $k, input: { definition: "Sharper" }) { versionNumber state } }`,
+      `
+        mutation ($id: ID!, $k: String!) {
+          appendKcVersion(kcId: $id, idempotencyKey: $k, input: { definition: "Sharper" }) {
+            versionNumber
+            state
+          }
+        }
+      `,
       { id: kc.kcId, k: randomUUID() },
       caller.token,
     );
     expect(appended.body.data.appendKcVersion).toEqual({ versionNumber: 2, state: 'draft' });
-    const read = await graphql(platform, `query($id: ID!) { kc(kcId: $id) { etag definition versions { data { versionNumber } } } }`, { id: kc.kcId }, caller.token);
-    expect(read.body.data.kc).toMatchObject({ definition: 'Sharper', versions: { data: [{ versionNumber: 1 }, { versionNumber: 2 }] } });
+    const read = await graphql(
+      platform,
+      `
+        query ($id: ID!) {
+          kc(kcId: $id) {
+            etag
+            definition
+            versions {
+              data {
+                versionNumber
+              }
+            }
+          }
+        }
+      `,
+      { id: kc.kcId },
+      caller.token,
+    );
+    expect(read.body.data.kc).toMatchObject({
+      definition: 'Sharper',
+      versions: { data: [{ versionNumber: 1 }, { versionNumber: 2 }] },
+    });
     await createComponent(platform, caller, { component_id: 'u', kind: 'unit', alpha: { scope_kc_refs: [kc.kcId] } });
     const blocked = await graphql(
       platform,
-      `mutation($id: ID!, $tag: String!, $k: String!) { retireKc(kcId: $id, ifMatch: $tag, idempotencyKey: $k) { status } }`,
+      `
+        mutation ($id: ID!, $tag: String!, $k: String!) {
+          retireKc(kcId: $id, ifMatch: $tag, idempotencyKey: $k) {
+            status
+          }
+        }
+      `,
       { id: kc.kcId, tag: read.body.data.kc.etag, k: randomUUID() },
       caller.token,
     );
     expect(codeOf(blocked)).toBe('curriculum:kc_in_use');
   });
 
-  it('edits, reparents, repoints and retires components; associations; prerequisites and evidence', async ({ platform }) => {
+  it('edits, reparents, repoints and retires components; associations; prerequisites and evidence', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'c', kind: 'course' });
     await createComponent(platform, caller, { component_id: 'u1', kind: 'unit', parent_component_id: 'c' });
     await createComponent(platform, caller, { component_id: 'u2', kind: 'unit', parent_component_id: 'c' });
-    const lesson = await createComponent(platform, caller, { component_id: 'l', kind: 'lesson', parent_component_id: 'u1' });
-    const stale = await graphql(platform, `mutation($k: String!) { updateComponent(componentId: "l", ifMatch: "\\"x\\"", idempotencyKey: $k, input: { name: "N" }) { name } }`, { k: randomUUID() }, caller.token);
+    const lesson = await createComponent(platform, caller, {
+      component_id: 'l',
+      kind: 'lesson',
+      parent_component_id: 'u1',
+    });
+    const stale = await graphql(
+      platform,
+      `
+        mutation ($k: String!) {
+          updateComponent(componentId: "l", ifMatch: "\\"x\\"", idempotencyKey: $k, input: { name: "N" }) {
+            name
+          }
+        }
+      `,
+      { k: randomUUID() },
+      caller.token,
+    );
     expect(codeOf(stale)).toBe('curriculum:precondition_failed');
     const moved = await graphql(
       platform,
-      `mutation($tag: String!, $k: String!) { updateComponent(componentId: "l", ifMatch: $tag, idempotencyKey: $k, input: { parentComponentId: "u2" }) { parentComponentId etag parent { componentId } } }`,
+      `
+        mutation ($tag: String!, $k: String!) {
+          updateComponent(componentId: "l", ifMatch: $tag, idempotencyKey: $k, input: { parentComponentId: "u2" }) {
+            parentComponentId
+            etag
+            parent {
+              componentId
+            }
+          }
+        }
+      `,
       { tag: lesson.etag, k: randomUUID() },
       caller.token,
     );
     expect(moved.body.data.updateComponent).toMatchObject({ parentComponentId: 'u2', parent: { componentId: 'u2' } });
-    const second = await graphql(platform, `mutation { createAssociation(input: { associationType: "isChildOf", originId: "l", destinationId: "u1" }) { associationId } }`, {}, caller.token);
+    const second = await graphql(
+      platform,
+      `
+        mutation {
+          createAssociation(input: { associationType: "isChildOf", originId: "l", destinationId: "u1" }) {
+            associationId
+          }
+        }
+      `,
+      {},
+      caller.token,
+    );
     expect(codeOf(second)).toBe('curriculum:second_parent');
-    const edges = await graphql(platform, `{ associations(originId: "l") { data { associationId etag sequenceNumber } } }`, {}, caller.token);
+    const edges = await graphql(
+      platform,
+      `
+        {
+          associations(originId: "l") {
+            data {
+              associationId
+              etag
+              sequenceNumber
+            }
+          }
+        }
+      `,
+      {},
+      caller.token,
+    );
     const [edge] = edges.body.data.associations.data;
     const reordered = await graphql(
       platform,
-      `mutation($id: ID!, $tag: String!, $k: String!) { reorderAssociation(associationId: $id, ifMatch: $tag, idempotencyKey: $k, sequenceNumber: 7) { sequenceNumber } }`,
+      `
+        mutation ($id: ID!, $tag: String!, $k: String!) {
+          reorderAssociation(associationId: $id, ifMatch: $tag, idempotencyKey: $k, sequenceNumber: 7) {
+            sequenceNumber
+          }
+        }
+      `,
       { id: edge.associationId, tag: edge.etag, k: randomUUID() },
       caller.token,
     );
@@ -165,23 +424,76 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
     const version = await eligibleVersion(platform, caller);
     const attach = await graphql(
       platform,
-      `mutation($k: String!, $input: RepointInput!) { repointComponent(componentId: "l", idempotencyKey: $k, input: $input) { operation targetRef { contentVersionId version { versionId } } component { version } } }`,
-      { k: randomUUID(), input: { operation: 'attach', targetRef: { contentKind: 'article', contentId: version.contentId, contentVersionId: version.versionId } } },
+      `
+        mutation ($k: String!, $input: RepointInput!) {
+          repointComponent(componentId: "l", idempotencyKey: $k, input: $input) {
+            operation
+            targetRef {
+              contentVersionId
+              version {
+                versionId
+              }
+            }
+            component {
+              version
+            }
+          }
+        }
+      `,
+      {
+        k: randomUUID(),
+        input: {
+          operation: 'attach',
+          targetRef: { contentKind: 'article', contentId: version.contentId, contentVersionId: version.versionId },
+        },
+      },
       caller.token,
     );
     expect(attach.body.errors).toBeUndefined();
-    expect(attach.body.data.repointComponent).toMatchObject({ operation: 'attach', targetRef: { contentVersionId: version.versionId } });
+    expect(attach.body.data.repointComponent).toMatchObject({
+      operation: 'attach',
+      targetRef: { contentVersionId: version.versionId },
+    });
     const stalePin = await graphql(
       platform,
-      `mutation($k: String!, $input: RepointInput!) { repointComponent(componentId: "l", idempotencyKey: $k, input: $input) { operation } }`,
-      { k: randomUUID(), input: { operation: 'attach', targetRef: { contentKind: 'article', contentId: version.contentId, contentVersionId: version.versionId } } },
+      `
+        mutation ($k: String!, $input: RepointInput!) {
+          repointComponent(componentId: "l", idempotencyKey: $k, input: $input) {
+            operation
+          }
+        }
+      `,
+      {
+        k: randomUUID(),
+        input: {
+          operation: 'attach',
+          targetRef: { contentKind: 'article', contentId: version.contentId, contentVersionId: version.versionId },
+        },
+      },
       caller.token,
     );
     expect(codeOf(stalePin)).toBe('curriculum:repoint_pin_stale');
-    const current = await graphql(platform, `{ component(componentId: "u1") { etag } }`, {}, caller.token);
+    const current = await graphql(
+      platform,
+      `
+        {
+          component(componentId: "u1") {
+            etag
+          }
+        }
+      `,
+      {},
+      caller.token,
+    );
     const retired = await graphql(
       platform,
-      `mutation($tag: String!, $k: String!) { retireComponent(componentId: "u1", ifMatch: $tag, idempotencyKey: $k) { status } }`,
+      `
+        mutation ($tag: String!, $k: String!) {
+          retireComponent(componentId: "u1", ifMatch: $tag, idempotencyKey: $k) {
+            status
+          }
+        }
+      `,
       { tag: current.body.data.component.etag, k: randomUUID() },
       caller.token,
     );
@@ -189,26 +501,76 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
 
     const [a, b] = await Promise.all([createKc(platform, caller), createKc(platform, caller)]);
     const edgeMutation = `mutation($a: ID!, $b: ID!, $k: String!) { createKcPrerequisite(prerequisiteKcId: $a, dependentKcId: $b, idempotencyKey: $k) { prerequisiteKcId } }`;
-    expect((await graphql(platform, edgeMutation, { a: a.kc_id, b: b.kc_id, k: randomUUID() }, caller.token)).body.errors).toBeUndefined();
-    expect(codeOf(await graphql(platform, edgeMutation, { a: b.kc_id, b: a.kc_id, k: randomUUID() }, caller.token))).toBe('curriculum:prerequisite_cycle');
+    expect(
+      (await graphql(platform, edgeMutation, { a: a.kc_id, b: b.kc_id, k: randomUUID() }, caller.token)).body.errors,
+    ).toBeUndefined();
+    expect(
+      codeOf(await graphql(platform, edgeMutation, { a: b.kc_id, b: a.kc_id, k: randomUUID() }, caller.token)),
+    ).toBe('curriculum:prerequisite_cycle');
     const review = await graphql(
       platform,
-      `mutation($v: ID!, $k: String!) { recordKcReviewDecision(kcVersionId: $v, decision: "approved", idempotencyKey: $k) { decision kcId } }`,
+      `
+        mutation ($v: ID!, $k: String!) {
+          recordKcReviewDecision(kcVersionId: $v, decision: "approved", idempotencyKey: $k) {
+            decision
+            kcId
+          }
+        }
+      `,
       { v: a.current_version_id, k: randomUUID() },
       caller.token,
     );
     expect(review.body.data.recordKcReviewDecision).toEqual({ decision: 'approved', kcId: a.kc_id });
     const firmingMutation = `mutation($v: ID!, $s: String!, $k: String!) { recordKcFirmingEvent(kcVersionId: $v, source: $s, evidence: { responseId: "r-1" }, idempotencyKey: $k) { source evidence } }`;
-    expect(codeOf(await graphql(platform, firmingMutation, { v: a.current_version_id, s: 'course_approval', k: randomUUID() }, caller.token))).toBe('curriculum:firming_source_refused');
-    const firmed = await graphql(platform, firmingMutation, { v: a.current_version_id, s: 'first_genuine_response', k: randomUUID() }, caller.token);
-    expect(firmed.body.data.recordKcFirmingEvent).toEqual({ source: 'first_genuine_response', evidence: { responseId: 'r-1' } });
+    expect(
+      codeOf(
+        await graphql(
+          platform,
+          firmingMutation,
+          { v: a.current_version_id, s: 'course_approval', k: randomUUID() },
+          caller.token,
+        ),
+      ),
+    ).toBe('curriculum:firming_source_refused');
+    const firmed = await graphql(
+      platform,
+      firmingMutation,
+      { v: a.current_version_id, s: 'first_genuine_response', k: randomUUID() },
+      caller.token,
+    );
+    expect(firmed.body.data.recordKcFirmingEvent).toEqual({
+      source: 'first_genuine_response',
+      evidence: { responseId: 'r-1' },
+    });
   });
 
   it('needs a token with the write scope', async ({ platform }) => {
     const caller = await newTenant(platform, { scopes: ['curriculum:read'] });
-    const reply = await graphql(platform, `mutation { createKc(input: { storedAs: "alpha.knowledge_component", definition: "d" }) { kcId } }`, {}, caller.token);
+    const reply = await graphql(
+      platform,
+      `
+        mutation {
+          createKc(input: { storedAs: "alpha.knowledge_component", definition: "d" }) {
+            kcId
+          }
+        }
+      `,
+      {},
+      caller.token,
+    );
     expect(codeOf(reply)).toBe('curriculum:forbidden');
-    const anonymous = await graphql(platform, `{ kcs { data { kcId } } }`);
+    const anonymous = await graphql(
+      platform,
+      `
+        {
+          kcs {
+            data {
+              kcId
+            }
+          }
+        }
+      `,
+    );
     expect(codeOf(anonymous)).toBe('curriculum:unauthenticated');
   });
 });

@@ -12,24 +12,42 @@ export function kcBody(overrides: Record<string, unknown> = {}) {
   return {
     stored_as: 'alpha.knowledge_component',
     definition: `Recognise equal parts ${randomUUID()}`,
-    alpha: { subject_id: 'math', kc_kind: 'substantive', positive_examples: ['3/4'], instructional_classification: { knowledgeType: 'conceptual' } },
+    alpha: {
+      subject_id: 'math',
+      kc_kind: 'substantive',
+      positive_examples: ['3/4'],
+      instructional_classification: { knowledgeType: 'conceptual' },
+    },
     ...overrides,
   };
 }
 
-export async function createKc(platform: RunningPlatform, caller: Caller, overrides: Record<string, unknown> = {}): Promise<any> {
+export async function createKc(
+  platform: RunningPlatform,
+  caller: Caller,
+  overrides: Record<string, unknown> = {},
+): Promise<any> {
   const reply = await http(platform, 'POST', `${curriculumV1}/kcs`, { token: caller.token, body: kcBody(overrides) });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return reply.body;
 }
 
-export async function createComponent(platform: RunningPlatform, caller: Caller, body: Record<string, unknown>): Promise<any> {
+export async function createComponent(
+  platform: RunningPlatform,
+  caller: Caller,
+  body: Record<string, unknown>,
+): Promise<any> {
   const reply = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return reply.body;
 }
 
-export async function addPrerequisite(platform: RunningPlatform, caller: Caller, prerequisite: string, dependent: string): Promise<Reply> {
+export async function addPrerequisite(
+  platform: RunningPlatform,
+  caller: Caller,
+  prerequisite: string,
+  dependent: string,
+): Promise<Reply> {
   return http(platform, 'POST', `${curriculumV1}/kc-prerequisites`, {
     token: caller.token,
     headers: key(),
@@ -50,7 +68,15 @@ export function rowsOf<T>(result: unknown): T[] {
 /** Every row of a tenant's curriculum tables, to prove a refused write left nothing behind. */
 export async function tenantRowCounts(platform: RunningPlatform, tenantId: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const table of ['components', 'associations', 'knowledge_components', 'kc_versions', 'kc_prerequisites', 'kc_relations', 'pin_audit']) {
+  for (const table of [
+    'components',
+    'associations',
+    'knowledge_components',
+    'kc_versions',
+    'kc_prerequisites',
+    'kc_relations',
+    'pin_audit',
+  ]) {
     const result = await platform.runtime.database.db.execute(
       sql`select count(*)::int as n from ${sql.raw(`curriculum.${table}`)} where tenant_id = ${tenantId}`,
     );
@@ -68,16 +94,26 @@ export async function trustedNewVersion(platform: RunningPlatform, author: Calle
   });
   expect(version.status, JSON.stringify(version.body)).toBe(201);
   const reviewer = await sameTenant(platform, author);
-  const qc = await http(platform, 'POST', `${tenantRoot(author.tenantId)}/items/${contentId}/versions/${version.body.version_id}/qc-decisions`, {
-    token: reviewer.token,
-    body: { trust_status: 'trusted', reason: 'reviewed' },
-  });
+  const qc = await http(
+    platform,
+    'POST',
+    `${tenantRoot(author.tenantId)}/items/${contentId}/versions/${version.body.version_id}/qc-decisions`,
+    {
+      token: reviewer.token,
+      body: { trust_status: 'trusted', reason: 'reviewed' },
+    },
+  );
   expect(qc.status, JSON.stringify(qc.body)).toBe(201);
   return version.body.version_id as string;
 }
 
 export function pinOf(version: { contentId: string; versionId: string; contentKind: string }) {
-  return { module: 'content', content_kind: version.contentKind, content_id: version.contentId, content_version_id: version.versionId };
+  return {
+    module: 'content',
+    content_kind: version.contentKind,
+    content_id: version.contentId,
+    content_version_id: version.versionId,
+  };
 }
 
 export async function readComponent(platform: RunningPlatform, caller: Caller, componentId: string): Promise<Reply> {
@@ -90,9 +126,15 @@ export function checksumOf(value: unknown): string {
     Array.isArray(item)
       ? item.map(sorted)
       : item && typeof item === 'object'
-        ? Object.fromEntries(Object.keys(item).sort().map((name) => [name, sorted((item as Record<string, unknown>)[name])]))
+        ? Object.fromEntries(
+            Object.keys(item)
+              .sort()
+              .map((name) => [name, sorted((item as Record<string, unknown>)[name])]),
+          )
         : item;
-  return createHash('sha256').update(JSON.stringify(sorted(value))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(sorted(value)))
+    .digest('hex');
 }
 
 /** A small CASE 1.1 package: one document, standards S1 and S2 under it. */
@@ -130,7 +172,13 @@ export function casePackage(overrides: { identifier?: string; title?: string; su
   };
 }
 
-export async function importStandards(platform: RunningPlatform, caller: Caller, pkg: unknown, maps: unknown[] = [], headers: Record<string, string> = {}): Promise<Reply> {
+export async function importStandards(
+  platform: RunningPlatform,
+  caller: Caller,
+  pkg: unknown,
+  maps: unknown[] = [],
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   return http(platform, 'POST', `${curriculumV1}/standards-frameworks/import`, {
     token: caller.token,
     headers,

@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, eligibleVersion, graphql, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type Caller, type TestPlatform } from '../kit.ts';
+import {
+  curriculumV1,
+  eligibleVersion,
+  graphql,
+  http,
+  newTenant,
+  sameTenant,
+  startTestPlatform,
+  tenantRoot,
+  type Caller,
+  type TestPlatform,
+} from '../kit.ts';
 import { ingestComponentId } from '../../subgraphs/curriculum/ingest/ingest.service.ts';
 import { createKc, expectProblem } from './helpers.ts';
 
@@ -35,14 +46,25 @@ async function untrustedVersion(caller: Caller): Promise<Pin> {
 
 async function trust(caller: Caller, pin: Pin): Promise<void> {
   const reviewer = await sameTenant(platform, caller);
-  const qc = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`, {
-    token: reviewer.token,
-    body: { trust_status: 'trusted', reason: 'reviewed' },
-  });
+  const qc = await http(
+    platform,
+    'POST',
+    `${tenantRoot(caller.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`,
+    {
+      token: reviewer.token,
+      body: { trust_status: 'trusted', reason: 'reviewed' },
+    },
+  );
   expect(qc.status).toBe(201);
 }
 
-const resource = (sourcedId: string, unit: string, sortOrder: number, pin: Pin, extra: Record<string, unknown> = {}) => ({
+const resource = (
+  sourcedId: string,
+  unit: string,
+  sortOrder: number,
+  pin: Pin,
+  extra: Record<string, unknown> = {},
+) => ({
   source_table: 'component_resources',
   sourced_id: sourcedId,
   course_component_sourced_id: unit,
@@ -63,16 +85,39 @@ describe('POST /ingest/vendor-course-refs', () => {
   it('leaves nothing behind when a resource is ineligible, and its retry creates the same identities once', async () => {
     const caller = await newTenant(platform);
     const kc = (await createKc(platform, caller)).kc_id;
-    const pins = [await eligibleVersion(platform, caller), await eligibleVersion(platform, caller), await untrustedVersion(caller)];
+    const pins = [
+      await eligibleVersion(platform, caller),
+      await eligibleVersion(platform, caller),
+      await untrustedVersion(caller),
+    ];
     const body = {
       source_system: 'vendor-x',
       producer_batch_id: 'run-1',
       records: [
         resource('r-3', 'u-2', 0, pins[2], { scope_kc_refs: [kc] }),
-        { source_table: 'course_components', sourced_id: 'u-2', course_sourced_id: 'c-1', title: 'Unit 2', sort_order: 1 },
-        { source_table: 'courses', sourced_id: 'c-1', title: 'Fractions', subject: 'math', grades: ['03', '04'], total_xp: 300 },
+        {
+          source_table: 'course_components',
+          sourced_id: 'u-2',
+          course_sourced_id: 'c-1',
+          title: 'Unit 2',
+          sort_order: 1,
+        },
+        {
+          source_table: 'courses',
+          sourced_id: 'c-1',
+          title: 'Fractions',
+          subject: 'math',
+          grades: ['03', '04'],
+          total_xp: 300,
+        },
         resource('r-2', 'u-1', 1, pins[1], { scope_kc_refs: [kc], component_kind: 'practice' }),
-        { source_table: 'course_components', sourced_id: 'u-1', course_sourced_id: 'c-1', title: 'Unit 1', sort_order: 0 },
+        {
+          source_table: 'course_components',
+          sourced_id: 'u-1',
+          course_sourced_id: 'c-1',
+          title: 'Unit 1',
+          sort_order: 0,
+        },
         resource('r-1', 'u-1', 0, pins[0], { scope_kc_refs: [kc], expected_xp: 20 }),
       ],
     };
@@ -84,7 +129,8 @@ describe('POST /ingest/vendor-course-refs', () => {
     await trust(caller, pins[2]);
     const created = await http(platform, 'POST', ingestUrl, { token: caller.token, body });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const id = (table: 'courses' | 'course_components' | 'component_resources', sourcedId: string) => ingestComponentId('vendor-x', table, sourcedId);
+    const id = (table: 'courses' | 'course_components' | 'component_resources', sourcedId: string) =>
+      ingestComponentId('vendor-x', table, sourcedId);
     expect(created.body.rows.map((row: any) => [row.sourced_id, row.component_id, row.outcome])).toEqual([
       ['c-1', id('courses', 'c-1'), 'created'],
       ['u-2', id('course_components', 'u-2'), 'created'],
@@ -93,23 +139,54 @@ describe('POST /ingest/vendor-course-refs', () => {
       ['r-2', id('component_resources', 'r-2'), 'created'],
       ['r-1', id('component_resources', 'r-1'), 'created'],
     ]);
-    expect(created.body.courses).toEqual([{ sourced_id: 'c-1', component_id: id('courses', 'c-1'), routable: true, anchor_reason: null }]);
+    expect(created.body.courses).toEqual([
+      { sourced_id: 'c-1', component_id: id('courses', 'c-1'), routable: true, anchor_reason: null },
+    ]);
 
-    const tree = await http(platform, 'GET', `${curriculumV1}/components/${id('courses', 'c-1')}/tree`, { token: caller.token });
-    const shape = (node: any): unknown => [node.kind, node.name, node.alpha.publication_status, node.children.map(shape)];
+    const tree = await http(platform, 'GET', `${curriculumV1}/components/${id('courses', 'c-1')}/tree`, {
+      token: caller.token,
+    });
+    const shape = (node: any): unknown => [
+      node.kind,
+      node.name,
+      node.alpha.publication_status,
+      node.children.map(shape),
+    ];
     expect(shape(tree.body)).toEqual([
-      'course', 'Fractions', 'published', [
-        ['unit', 'Unit 1', 'published', [['lesson', 'Resource r-1', 'published', []], ['practice', 'Resource r-2', 'published', []]]],
+      'course',
+      'Fractions',
+      'published',
+      [
+        [
+          'unit',
+          'Unit 1',
+          'published',
+          [
+            ['lesson', 'Resource r-1', 'published', []],
+            ['practice', 'Resource r-2', 'published', []],
+          ],
+        ],
         ['unit', 'Unit 2', 'published', [['lesson', 'Resource r-3', 'published', []]]],
       ],
     ]);
-    expect(tree.body.alpha).toMatchObject({ source_course_ref: 'c-1', subject_id: 'math', course_grade_mode: 'multi_grade', course_grade_levels: [3, 4], expected_xp: 300 });
+    expect(tree.body.alpha).toMatchObject({
+      source_course_ref: 'c-1',
+      subject_id: 'math',
+      course_grade_mode: 'multi_grade',
+      course_grade_levels: [3, 4],
+      expected_xp: 300,
+    });
     const lesson = tree.body.children[0].children[0];
     expect(lesson.alpha).toMatchObject({
       scope_kc_refs: [kc],
       expected_xp: 20,
       renderer_ref: 'renderer:interactive-lesson',
-      target_ref: { module: 'content', content_kind: 'article', content_id: pins[0].contentId, content_version_id: pins[0].versionId },
+      target_ref: {
+        module: 'content',
+        content_kind: 'article',
+        content_id: pins[0].contentId,
+        content_version_id: pins[0].versionId,
+      },
     });
     expect((await componentsOf(caller, '&sourceCourseRef=c-1')).map((row) => row.component_id).sort()).toEqual(
       created.body.rows.map((row: any) => row.component_id).sort(),
@@ -123,11 +200,17 @@ describe('POST /ingest/vendor-course-refs', () => {
     expect([read.status, read.body]).toEqual([200, created.body]);
 
     // A new run of the same rows reuses every identity and changes nothing.
-    const rerun = await http(platform, 'POST', ingestUrl, { token: caller.token, body: { ...body, producer_batch_id: 'run-2' } });
+    const rerun = await http(platform, 'POST', ingestUrl, {
+      token: caller.token,
+      body: { ...body, producer_batch_id: 'run-2' },
+    });
     expect(rerun.status).toBe(201);
     expect(rerun.body.rows.map((row: any) => row.outcome)).toEqual(Array(6).fill('unchanged'));
     expect(await componentsOf(caller, '&includeRetired=true')).toHaveLength(6);
-    const changed = await http(platform, 'POST', ingestUrl, { token: caller.token, body: { ...body, records: body.records.slice(1) } });
+    const changed = await http(platform, 'POST', ingestUrl, {
+      token: caller.token,
+      body: { ...body, records: body.records.slice(1) },
+    });
     expectProblem(changed, 409, 'curriculum:ingest_batch_conflict');
   });
 
@@ -135,21 +218,39 @@ describe('POST /ingest/vendor-course-refs', () => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);
     const course = { source_table: 'courses', sourced_id: 'c-1', title: 'Course' };
-    const units = [0, 1].map((index) => ({ source_table: 'course_components', sourced_id: `u-${index}`, course_sourced_id: 'c-1', title: `Unit ${index}`, sort_order: index }));
+    const units = [0, 1].map((index) => ({
+      source_table: 'course_components',
+      sourced_id: `u-${index}`,
+      course_sourced_id: 'c-1',
+      title: `Unit ${index}`,
+      sort_order: index,
+    }));
     const first = await http(platform, 'POST', ingestUrl, {
       token: caller.token,
-      body: { source_system: 'v', producer_batch_id: 'b-1', records: [course, ...units, resource('r-1', 'u-0', 0, pin)] },
+      body: {
+        source_system: 'v',
+        producer_batch_id: 'b-1',
+        records: [course, ...units, resource('r-1', 'u-0', 0, pin)],
+      },
     });
     expect(first.status).toBe(201);
     const before = await componentsOf(caller, '&includeRetired=true');
     const moved = await http(platform, 'POST', ingestUrl, {
       token: caller.token,
-      body: { source_system: 'v', producer_batch_id: 'b-2', records: [course, ...units, resource('r-1', 'u-1', 0, pin), resource('r-9', 'u-1', 1, pin)] },
+      body: {
+        source_system: 'v',
+        producer_batch_id: 'b-2',
+        records: [course, ...units, resource('r-1', 'u-1', 0, pin), resource('r-9', 'u-1', 1, pin)],
+      },
     });
     expectProblem(moved, 409, 'curriculum:ingest_parent_conflict');
     const twice = await http(platform, 'POST', ingestUrl, {
       token: caller.token,
-      body: { source_system: 'v', producer_batch_id: 'b-3', records: [course, ...units, resource('r-7', 'u-0', 0, pin), resource('r-7', 'u-1', 0, pin)] },
+      body: {
+        source_system: 'v',
+        producer_batch_id: 'b-3',
+        records: [course, ...units, resource('r-7', 'u-0', 0, pin), resource('r-7', 'u-1', 0, pin)],
+      },
     });
     expectProblem(twice, 409, 'curriculum:second_parent');
     expect(await componentsOf(caller, '&includeRetired=true')).toEqual(before);
@@ -163,16 +264,32 @@ describe('POST /ingest/vendor-course-refs', () => {
       body: {
         source_system: 'v',
         producer_batch_id: 'anchors',
-        courses: [{ sourcedId: 'ref-only', title: 'Reference' }, { sourcedId: 'empty', title: 'Empty' }, { sourcedId: 'unscoped', title: 'Unscoped' }],
+        courses: [
+          { sourcedId: 'ref-only', title: 'Reference' },
+          { sourcedId: 'empty', title: 'Empty' },
+          { sourcedId: 'unscoped', title: 'Unscoped' },
+        ],
         course_components: [
           { sourcedId: 'e-u', courseSourcedId: 'empty', title: 'Unit', sortOrder: 0 },
           { sourcedId: 'n-u', courseSourcedId: 'unscoped', title: 'Unit', sortOrder: 0 },
         ],
-        component_resources: [{ sourcedId: 'n-r', courseComponentSourcedId: 'n-u', title: 'R', sortOrder: 0, contentId: pin.contentId, contentVersionId: pin.versionId, contentKind: 'article' }],
+        component_resources: [
+          {
+            sourcedId: 'n-r',
+            courseComponentSourcedId: 'n-u',
+            title: 'R',
+            sortOrder: 0,
+            contentId: pin.contentId,
+            contentVersionId: pin.versionId,
+            contentKind: 'article',
+          },
+        ],
       },
     });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-    expect(answer.body.courses.map((course: any) => [course.sourced_id, course.routable, course.anchor_reason])).toEqual([
+    expect(
+      answer.body.courses.map((course: any) => [course.sourced_id, course.routable, course.anchor_reason]),
+    ).toEqual([
       ['ref-only', false, 'reference_only'],
       ['empty', false, 'source_empty'],
       ['unscoped', false, 'kc_unscoped'],
@@ -186,27 +303,67 @@ describe('POST /ingest/vendor-course-refs', () => {
     const pin = await eligibleVersion(platform, caller);
     const post = (body: unknown, token = caller.token) => http(platform, 'POST', ingestUrl, { token, body });
     const course = { source_table: 'courses', sourced_id: 'c-1', title: 'Course' };
-    const unit = { source_table: 'course_components', sourced_id: 'u-1', course_sourced_id: 'c-1', title: 'Unit', sort_order: 0 };
+    const unit = {
+      source_table: 'course_components',
+      sourced_id: 'u-1',
+      course_sourced_id: 'c-1',
+      title: 'Unit',
+      sort_order: 0,
+    };
     const orphan = await post({ source_system: 'v', producer_batch_id: 'b', records: [unit] });
     expectProblem(orphan, 400, 'curriculum:validation_failed');
     expect(orphan.body.fieldErrors[0].field).toBe('records.0.course_sourced_id');
-    expectProblem(await post({ source_system: 'v', producer_batch_id: 'b', records: [{ ...course, source_table: 'students' }] }), 400, 'curriculum:validation_failed');
-    expectProblem(await post({ source_system: 'v', producer_batch_id: 'b', records: [{ ...course, grades: ['grade_3'] }] }), 400, 'curriculum:validation_failed');
-    expectProblem(await post({ source_system: 'v', producer_batch_id: 'b', records: [course, unit, resource('r', 'u-1', 0, pin, { scope_kc_refs: [] })] }), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await post({ source_system: 'v', producer_batch_id: 'b', records: [{ ...course, source_table: 'students' }] }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await post({ source_system: 'v', producer_batch_id: 'b', records: [{ ...course, grades: ['grade_3'] }] }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expectProblem(
+      await post({
+        source_system: 'v',
+        producer_batch_id: 'b',
+        records: [course, unit, resource('r', 'u-1', 0, pin, { scope_kc_refs: [] })],
+      }),
+      400,
+      'curriculum:validation_failed',
+    );
     expectProblem(await post({ source_system: 'v', producer_batch_id: 'b' }), 400, 'curriculum:validation_failed');
     const loop = [
       course,
       { ...unit, sourced_id: 'a', parent_sourced_id: 'b' },
       { ...unit, sourced_id: 'b', parent_sourced_id: 'a' },
     ];
-    expectProblem(await post({ source_system: 'v', producer_batch_id: 'b', records: loop }), 400, 'curriculum:validation_failed');
-    const unknownKc = await post({ source_system: 'v', producer_batch_id: 'b', records: [course, unit, resource('r', 'u-1', 0, pin, { scope_kc_refs: [randomUUID()] })] });
+    expectProblem(
+      await post({ source_system: 'v', producer_batch_id: 'b', records: loop }),
+      400,
+      'curriculum:validation_failed',
+    );
+    const unknownKc = await post({
+      source_system: 'v',
+      producer_batch_id: 'b',
+      records: [course, unit, resource('r', 'u-1', 0, pin, { scope_kc_refs: [randomUUID()] })],
+    });
     expectProblem(unknownKc, 422, 'curriculum:kc_not_active');
     const reader = await sameTenant(platform, caller, { scopes: ['curriculum:read', 'curriculum:write'] });
-    expect((await post({ source_system: 'v', producer_batch_id: 'b', records: [course] }, reader.token)).status).toBe(403);
+    expect((await post({ source_system: 'v', producer_batch_id: 'b', records: [course] }, reader.token)).status).toBe(
+      403,
+    );
     expect(await componentsOf(caller, '&includeRetired=true')).toEqual([]);
-    expectProblem(await http(platform, 'GET', `${ingestUrl}/${randomUUID()}`, { token: caller.token }), 404, 'curriculum:not_found');
-    expectProblem(await http(platform, 'GET', `${ingestUrl}/not-a-job`, { token: caller.token }), 404, 'curriculum:not_found');
+    expectProblem(
+      await http(platform, 'GET', `${ingestUrl}/${randomUUID()}`, { token: caller.token }),
+      404,
+      'curriculum:not_found',
+    );
+    expectProblem(
+      await http(platform, 'GET', `${ingestUrl}/not-a-job`, { token: caller.token }),
+      404,
+      'curriculum:not_found',
+    );
   });
 
   it('builds any generated course in source order whatever the row order, preserving each KC cluster', async () => {
@@ -214,7 +371,10 @@ describe('POST /ingest/vendor-course-refs', () => {
     const pin = await eligibleVersion(platform, caller);
     const kcs = [(await createKc(platform, caller)).kc_id, (await createKc(platform, caller)).kc_id];
     const course = fc.record({
-      units: fc.array(fc.record({ resources: fc.integer({ min: 0, max: 3 }), kcs: fc.subarray(kcs, { minLength: 1 }) }), { minLength: 1, maxLength: 4 }),
+      units: fc.array(
+        fc.record({ resources: fc.integer({ min: 0, max: 3 }), kcs: fc.subarray(kcs, { minLength: 1 }) }),
+        { minLength: 1, maxLength: 4 },
+      ),
       seed: fc.integer(),
     });
     let run = 0;
@@ -222,18 +382,44 @@ describe('POST /ingest/vendor-course-refs', () => {
       fc.asyncProperty(course, async ({ units, seed }) => {
         run += 1;
         const courseId = `c-${run}`;
-        const records: Array<Record<string, unknown>> = [{ source_table: 'courses', sourced_id: courseId, title: `Course ${run}` }];
+        const records: Array<Record<string, unknown>> = [
+          { source_table: 'courses', sourced_id: courseId, title: `Course ${run}` },
+        ];
         units.forEach((unit, u) => {
-          records.push({ source_table: 'course_components', sourced_id: `${courseId}-u${u}`, course_sourced_id: courseId, title: `U${u}`, sort_order: u * 10 });
+          records.push({
+            source_table: 'course_components',
+            sourced_id: `${courseId}-u${u}`,
+            course_sourced_id: courseId,
+            title: `U${u}`,
+            sort_order: u * 10,
+          });
           for (let r = 0; r < unit.resources; r += 1) {
-            records.push(resource(`${courseId}-u${u}-r${r}`, `${courseId}-u${u}`, r, pin, { title: `R${u}.${r}`, scope_kc_refs: unit.kcs }));
+            records.push(
+              resource(`${courseId}-u${u}-r${r}`, `${courseId}-u${u}`, r, pin, {
+                title: `R${u}.${r}`,
+                scope_kc_refs: unit.kcs,
+              }),
+            );
           }
         });
-        const shuffled = [...records].sort((a, b) => (hash(`${seed}${a.sourced_id}`) - hash(`${seed}${b.sourced_id}`)));
-        const answer = await http(platform, 'POST', ingestUrl, { token: caller.token, body: { source_system: 'gen', producer_batch_id: courseId, records: shuffled } });
+        const shuffled = [...records].sort((a, b) => hash(`${seed}${a.sourced_id}`) - hash(`${seed}${b.sourced_id}`));
+        const answer = await http(platform, 'POST', ingestUrl, {
+          token: caller.token,
+          body: { source_system: 'gen', producer_batch_id: courseId, records: shuffled },
+        });
         expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-        const tree = await http(platform, 'GET', `${curriculumV1}/components/${ingestComponentId('gen', 'courses', courseId)}/tree`, { token: caller.token });
-        expect(tree.body.children.map((unit: any) => [unit.name, unit.children.map((leaf: any) => [leaf.name, leaf.alpha.scope_kc_refs])])).toEqual(
+        const tree = await http(
+          platform,
+          'GET',
+          `${curriculumV1}/components/${ingestComponentId('gen', 'courses', courseId)}/tree`,
+          { token: caller.token },
+        );
+        expect(
+          tree.body.children.map((unit: any) => [
+            unit.name,
+            unit.children.map((leaf: any) => [leaf.name, leaf.alpha.scope_kc_refs]),
+          ]),
+        ).toEqual(
           units.map((unit, u) => [`U${u}`, Array.from({ length: unit.resources }, (_, r) => [`R${u}.${r}`, unit.kcs])]),
         );
         expect(answer.body.courses[0].routable).toBe(units.some((unit) => unit.resources > 0));
@@ -252,7 +438,8 @@ function hash(text: string): number {
 describe('ingestVendorCourse', () => {
   const INGEST = `mutation($input: VendorCourseIngestInput!) { ingestVendorCourse(input: $input) {
     jobId courses { sourcedId routable anchorReason } rows { sourceTable sourcedId componentId outcome } } }`;
-  const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) => reply.body.errors?.[0]?.extensions?.code;
+  const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) =>
+    reply.body.errors?.[0]?.extensions?.code;
 
   it('runs the same ingest as REST, answers the job back by id, and refuses with the same codes', async () => {
     const caller = await newTenant(platform);
@@ -263,8 +450,18 @@ describe('ingestVendorCourse', () => {
       producerBatchId: 'b-1',
       courses: [{ sourcedId: 'c-1', title: 'Course' }],
       courseComponents: [{ sourcedId: 'u-1', courseSourcedId: 'c-1', title: 'Unit', sortOrder: 0 }],
-      componentResources: [{ sourcedId: 'r-1', courseComponentSourcedId: 'u-1', title: 'Lesson', sortOrder: 0, scopeKcRefs: [kc],
-        contentId: pin.contentId, contentVersionId: pin.versionId, contentKind: 'article' }],
+      componentResources: [
+        {
+          sourcedId: 'r-1',
+          courseComponentSourcedId: 'u-1',
+          title: 'Lesson',
+          sortOrder: 0,
+          scopeKcRefs: [kc],
+          contentId: pin.contentId,
+          contentVersionId: pin.versionId,
+          contentKind: 'article',
+        },
+      ],
     };
     const created = await graphql(platform, INGEST, { input }, caller.token);
     expect(created.body.errors).toBeUndefined();
@@ -277,12 +474,44 @@ describe('ingestVendorCourse', () => {
     ]);
     const replay = await graphql(platform, INGEST, { input }, caller.token);
     expect(replay.body.data.ingestVendorCourse.jobId).toBe(job.jobId);
-    const read = await graphql(platform, `query($id: ID!) { sourceIngestJob(jobId: $id) { jobId status rows { outcome } } }`, { id: job.jobId }, caller.token);
-    expect(read.body.data.sourceIngestJob).toEqual({ jobId: job.jobId, status: 'completed', rows: [{ outcome: 'created' }, { outcome: 'created' }, { outcome: 'created' }] });
-    expect(codeOf(await graphql(platform, INGEST, { input: { ...input, courses: [{ sourcedId: 'c-1', title: 'Renamed' }] } }, caller.token))).toBe(
-      'curriculum:ingest_batch_conflict',
+    const read = await graphql(
+      platform,
+      `
+        query ($id: ID!) {
+          sourceIngestJob(jobId: $id) {
+            jobId
+            status
+            rows {
+              outcome
+            }
+          }
+        }
+      `,
+      { id: job.jobId },
+      caller.token,
     );
-    const broken = { ...input, producerBatchId: 'b-2', componentResources: [{ ...input.componentResources[0], contentVersionId: randomUUID() }] };
-    expect(codeOf(await graphql(platform, INGEST, { input: broken }, caller.token))).toBe('curriculum:target_not_serveable');
+    expect(read.body.data.sourceIngestJob).toEqual({
+      jobId: job.jobId,
+      status: 'completed',
+      rows: [{ outcome: 'created' }, { outcome: 'created' }, { outcome: 'created' }],
+    });
+    expect(
+      codeOf(
+        await graphql(
+          platform,
+          INGEST,
+          { input: { ...input, courses: [{ sourcedId: 'c-1', title: 'Renamed' }] } },
+          caller.token,
+        ),
+      ),
+    ).toBe('curriculum:ingest_batch_conflict');
+    const broken = {
+      ...input,
+      producerBatchId: 'b-2',
+      componentResources: [{ ...input.componentResources[0], contentVersionId: randomUUID() }],
+    };
+    expect(codeOf(await graphql(platform, INGEST, { input: broken }, caller.token))).toBe(
+      'curriculum:target_not_serveable',
+    );
   });
 });

@@ -19,7 +19,13 @@ export interface AuthoredCourse {
 export async function authorCourse(
   platform: RunningPlatform,
   caller: Caller,
-  options: { courseId?: string; lessons?: number; studentId?: string; coursePublished?: boolean; pin?: ReturnType<typeof pinOf> } = {},
+  options: {
+    courseId?: string;
+    lessons?: number;
+    studentId?: string;
+    coursePublished?: boolean;
+    pin?: ReturnType<typeof pinOf>;
+  } = {},
 ): Promise<AuthoredCourse> {
   const courseId = options.courseId ?? 'course';
   const [pin, kc] = await Promise.all([
@@ -33,7 +39,12 @@ export async function authorCourse(
     ...(options.studentId ? { student_id: options.studentId } : {}),
     alpha: { subject_id: 'math', publication_status: options.coursePublished === false ? 'draft' : 'published' },
   });
-  await createComponent(platform, caller, { component_id: `${courseId}.u1`, kind: 'unit', parent_component_id: courseId, alpha: published });
+  await createComponent(platform, caller, {
+    component_id: `${courseId}.u1`,
+    kind: 'unit',
+    parent_component_id: courseId,
+    alpha: published,
+  });
   const lessonIds = Array.from({ length: options.lessons ?? 2 }, (_, index) => `${courseId}.u1.l${index + 1}`);
   for (const [index, lessonId] of lessonIds.entries()) {
     await createComponent(platform, caller, {
@@ -61,18 +72,35 @@ export async function approve(
   });
 }
 
-export async function approveOk(platform: RunningPlatform, caller: Caller, courseId: string, body: Record<string, unknown> = {}): Promise<any> {
+export async function approveOk(
+  platform: RunningPlatform,
+  caller: Caller,
+  courseId: string,
+  body: Record<string, unknown> = {},
+): Promise<any> {
   const reply = await approve(platform, caller, courseId, body);
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return reply.body;
 }
 
-export async function nextLesson(platform: RunningPlatform, caller: Caller, courseId: string, query = ''): Promise<Reply> {
-  return http(platform, 'GET', `${curriculumV1}/courses/${courseId}/next-lesson${query ? `?${query}` : ''}`, { token: caller.token });
+export async function nextLesson(
+  platform: RunningPlatform,
+  caller: Caller,
+  courseId: string,
+  query = '',
+): Promise<Reply> {
+  return http(platform, 'GET', `${curriculumV1}/courses/${courseId}/next-lesson${query ? `?${query}` : ''}`, {
+    token: caller.token,
+  });
 }
 
 /** PATCH a component with the ETag of a fresh read. */
-export async function patchComponent(platform: RunningPlatform, caller: Caller, componentId: string, body: Record<string, unknown>): Promise<Reply> {
+export async function patchComponent(
+  platform: RunningPlatform,
+  caller: Caller,
+  componentId: string,
+  body: Record<string, unknown>,
+): Promise<Reply> {
   const read = await http(platform, 'GET', `${curriculumV1}/components/${componentId}`, { token: caller.token });
   return http(platform, 'PATCH', `${curriculumV1}/components/${componentId}`, {
     token: caller.token,

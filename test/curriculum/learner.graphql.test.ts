@@ -27,11 +27,16 @@ const ROUTE = `query($course: ID!, $student: String) {
 }`;
 
 function approveGraphql(caller: Caller, courseId: string, input: Record<string, unknown> = {}) {
-  return graphql(platform, APPROVE, {
-    course: courseId,
-    key: randomUUID(),
-    input: { approvedBy: 'reviewer:ada', provenance: { source: 'authoring_ui', course_ref: courseId }, ...input },
-  }, caller.token);
+  return graphql(
+    platform,
+    APPROVE,
+    {
+      course: courseId,
+      key: randomUUID(),
+      input: { approvedBy: 'reviewer:ada', provenance: { source: 'authoring_ui', course_ref: courseId }, ...input },
+    },
+    caller.token,
+  );
 }
 
 describe('learner side through the gateway', () => {
@@ -40,39 +45,97 @@ describe('learner side through the gateway', () => {
     const course = await authorCourse(platform, caller);
     const wrong = await approveGraphql(caller, 'course', { expectedCourseGraphSha256: 'a'.repeat(64) });
     expect(codeOf(wrong)).toBe('curriculum:approval_digest_mismatch');
-    expect(codeOf(await graphql(platform, ROUTE, { course: 'course' }, caller.token))).toBe('curriculum:course_not_approved');
+    expect(codeOf(await graphql(platform, ROUTE, { course: 'course' }, caller.token))).toBe(
+      'curriculum:course_not_approved',
+    );
 
     const approved = await approveGraphql(caller, 'course');
     expect(approved.body.errors).toBeUndefined();
     const approval = approved.body.data.approveCourse;
-    expect(approval).toMatchObject({ sequence: 1, provenance: { source: 'authoring_ui', course_ref: 'course' }, kcSnapshot: [{ kcId: course.kcId, state: 'firm', firmedByApproval: true }] });
+    expect(approval).toMatchObject({
+      sequence: 1,
+      provenance: { source: 'authoring_ui', course_ref: 'course' },
+      kcSnapshot: [{ kcId: course.kcId, state: 'firm', firmedByApproval: true }],
+    });
 
     const routed = await graphql(platform, ROUTE, { course: 'course' }, caller.token);
     expect(routed.body.errors).toBeUndefined();
     expect(routed.body.data.nextLesson).toMatchObject({
       courseId: 'course',
       ancestorIds: ['course', 'course.u1'],
-      component: { componentId: course.lessonIds[0], alpha: { targetRef: { contentVersionId: course.pin.content_version_id } } },
+      component: {
+        componentId: course.lessonIds[0],
+        alpha: { targetRef: { contentVersionId: course.pin.content_version_id } },
+      },
       eligibility: { usageScope: 'practice_eligible', releaseEligible: true },
-      approval: { approvalId: approval.approvalId, courseGraphSha256: approval.courseGraphSha256, kcSnapshotSha256: approval.kcSnapshotSha256 },
+      approval: {
+        approvalId: approval.approvalId,
+        courseGraphSha256: approval.courseGraphSha256,
+        kcSnapshotSha256: approval.kcSnapshotSha256,
+      },
     });
     const rest = await nextLesson(platform, caller, 'course');
-    expect([rest.body.approval.approval_id, rest.body.component.component_id]).toEqual([approval.approvalId, course.lessonIds[0]]);
+    expect([rest.body.approval.approval_id, rest.body.component.component_id]).toEqual([
+      approval.approvalId,
+      course.lessonIds[0],
+    ]);
 
-    const lesson = await graphql(platform, `{ component(componentId: "${course.lessonIds[0]}") { etag } }`, {}, caller.token);
+    const lesson = await graphql(
+      platform,
+      `{ component(componentId: "${course.lessonIds[0]}") { etag } }`,
+      {},
+      caller.token,
+    );
     const reordered = await graphql(
       platform,
-      `mutation($id: ID!, $etag: String!, $key: String!) { updateComponent(componentId: $id, ifMatch: $etag, idempotencyKey: $key, input: { position: 7 }) { position } }`,
+      `
+        mutation ($id: ID!, $etag: String!, $key: String!) {
+          updateComponent(componentId: $id, ifMatch: $etag, idempotencyKey: $key, input: { position: 7 }) {
+            position
+          }
+        }
+      `,
       { id: course.lessonIds[0], etag: lesson.body.data.component.etag, key: randomUUID() },
       caller.token,
     );
     expect(reordered.body.errors).toBeUndefined();
-    expect(codeOf(await graphql(platform, ROUTE, { course: 'course' }, caller.token))).toBe('curriculum:approval_stale');
+    expect(codeOf(await graphql(platform, ROUTE, { course: 'course' }, caller.token))).toBe(
+      'curriculum:approval_stale',
+    );
     expect((await nextLesson(platform, caller, 'course')).body.code).toBe('curriculum:approval_stale');
     expect((await approveGraphql(caller, 'course')).body.data.approveCourse.sequence).toBe(2);
-    const rerouted = await graphql(platform, `{ component(componentId: "course") { nextLesson { component { componentId } } } }`, {}, caller.token);
+    const rerouted = await graphql(
+      platform,
+      `
+        {
+          component(componentId: "course") {
+            nextLesson {
+              component {
+                componentId
+              }
+            }
+          }
+        }
+      `,
+      {},
+      caller.token,
+    );
     expect(rerouted.body.data.component.nextLesson.component.componentId).toBe(course.lessonIds[1]);
-    const listed = await graphql(platform, `{ courseApprovals(courseId: "course") { data { sequence } nextCursor } }`, {}, caller.token);
+    const listed = await graphql(
+      platform,
+      `
+        {
+          courseApprovals(courseId: "course") {
+            data {
+              sequence
+            }
+            nextCursor
+          }
+        }
+      `,
+      {},
+      caller.token,
+    );
     expect(listed.body.data.courseApprovals).toEqual({ data: [{ sequence: 1 }, { sequence: 2 }], nextCursor: null });
   });
 
@@ -86,13 +149,61 @@ describe('learner side through the gateway', () => {
       expect(codeOf(refused)).toBe('curriculum:not_found');
       expect(refused.body.errors[0].message.replace('mine', 'nope')).toBe(unknown.body.errors[0].message);
     }
-    expect((await graphql(platform, ROUTE, { course: 'mine', student: 's1' }, caller.token)).body.data.nextLesson.component.componentId).toBe('mine.u1.l1');
+    expect(
+      (await graphql(platform, ROUTE, { course: 'mine', student: 's1' }, caller.token)).body.data.nextLesson.component
+        .componentId,
+    ).toBe('mine.u1.l1');
 
-    await createComponent(platform, caller, { component_id: 'track', kind: 'track', alpha: { subject_id: 'math', grade_level: 4 } });
-    await createComponent(platform, caller, { component_id: 'c4', kind: 'course', alpha: { publication_status: 'published', subject_id: 'math', grade_level: 4 } });
-    const placement = await graphql(platform, `{ placementCandidates(trackId: "track") { trackId gradeLevels candidates { componentId alpha { gradeLevel } } } }`, {}, caller.token);
-    expect(placement.body.data.placementCandidates).toEqual({ trackId: 'track', gradeLevels: [4], candidates: [{ componentId: 'c4', alpha: { gradeLevel: 4 } }] });
-    expect(codeOf(await graphql(platform, `{ placementCandidates(trackId: "nope") { trackId } }`, {}, caller.token))).toBe('curriculum:not_found');
+    await createComponent(platform, caller, {
+      component_id: 'track',
+      kind: 'track',
+      alpha: { subject_id: 'math', grade_level: 4 },
+    });
+    await createComponent(platform, caller, {
+      component_id: 'c4',
+      kind: 'course',
+      alpha: { publication_status: 'published', subject_id: 'math', grade_level: 4 },
+    });
+    const placement = await graphql(
+      platform,
+      `
+        {
+          placementCandidates(trackId: "track") {
+            trackId
+            gradeLevels
+            candidates {
+              componentId
+              alpha {
+                gradeLevel
+              }
+            }
+          }
+        }
+      `,
+      {},
+      caller.token,
+    );
+    expect(placement.body.data.placementCandidates).toEqual({
+      trackId: 'track',
+      gradeLevels: [4],
+      candidates: [{ componentId: 'c4', alpha: { gradeLevel: 4 } }],
+    });
+    expect(
+      codeOf(
+        await graphql(
+          platform,
+          `
+            {
+              placementCandidates(trackId: "nope") {
+                trackId
+              }
+            }
+          `,
+          {},
+          caller.token,
+        ),
+      ),
+    ).toBe('curriculum:not_found');
   });
 
   it('the authoring-UI course query costs the same statements for a course of 2 or 12 lessons', async () => {
@@ -113,7 +224,9 @@ describe('learner side through the gateway', () => {
       expect(reply.body.errors).toBeUndefined();
       const { descendants, currentApproval } = reply.body.data.component;
       expect(descendants).toHaveLength(lessons + 1);
-      expect(descendants.slice(1).every((node: any) => node.alpha.targetRef.version.releaseEligibility.releaseEligible)).toBe(true);
+      expect(
+        descendants.slice(1).every((node: any) => node.alpha.targetRef.version.releaseEligibility.releaseEligible),
+      ).toBe(true);
       expect(currentApproval.kcSnapshot).toEqual([{ kcVersionId: expect.any(String), state: 'firm' }]);
       return used;
     };

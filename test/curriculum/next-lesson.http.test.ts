@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, startTestPlatform, tenantRoot, type Caller, type Reply, type TestPlatform } from '../kit.ts';
+import {
+  curriculumV1,
+  eligibleVersion,
+  http,
+  newTenant,
+  sameTenant,
+  startTestPlatform,
+  tenantRoot,
+  type Caller,
+  type Reply,
+  type TestPlatform,
+} from '../kit.ts';
 import { createComponent, expectProblem, key, pinOf, trustedNewVersion } from './helpers.ts';
 import { approveOk, authorCourse, nextLesson, patchComponent } from './learner-helpers.ts';
 import { startFakeContent, type FakeContent } from './fake-content.ts';
@@ -31,7 +42,11 @@ describe('GET /courses/{courseId}/next-lesson', () => {
       as_of_date: '2026-09-01',
       ancestor_ids: ['course', 'course.u1'],
       component: { kind: 'lesson', alpha: { target_ref: course.pin, publication_status: 'published' } },
-      eligibility: { content_version_id: course.pin.content_version_id, usage_scope: 'practice_eligible', release_eligible: true },
+      eligibility: {
+        content_version_id: course.pin.content_version_id,
+        usage_scope: 'practice_eligible',
+        release_eligible: true,
+      },
       approval: {
         approval_id: approval.approval_id,
         course_graph_sha256: approval.course_graph_sha256,
@@ -59,15 +74,28 @@ describe('GET /courses/{courseId}/next-lesson', () => {
       await routesTo(caller, routed);
     };
     await staleUntilApproved(() => patchComponent(platform, caller, l1, { position: 9 }), l2);
-    await createComponent(platform, caller, { component_id: 'course.u0', kind: 'unit', parent_component_id: 'course', position: 0, alpha: { publication_status: 'published' } });
+    await createComponent(platform, caller, {
+      component_id: 'course.u0',
+      kind: 'unit',
+      parent_component_id: 'course',
+      position: 0,
+      alpha: { publication_status: 'published' },
+    });
     await approveOk(platform, caller, 'course');
-    await staleUntilApproved(() => patchComponent(platform, caller, l3, { parent_component_id: 'course.u0', position: 0 }), l3);
+    await staleUntilApproved(
+      () => patchComponent(platform, caller, l3, { parent_component_id: 'course.u0', position: 0 }),
+      l3,
+    );
     const second = await trustedNewVersion(platform, caller, course.pin.content_id);
     await staleUntilApproved(async () => {
       const repointed = await http(platform, 'POST', `${curriculumV1}/components/${l3}/repoint`, {
         token: caller.token,
         headers: key(),
-        body: { operation: 'repoint', expected_target_ref: course.pin, target_ref: { ...course.pin, content_version_id: second } },
+        body: {
+          operation: 'repoint',
+          expected_target_ref: course.pin,
+          target_ref: { ...course.pin, content_version_id: second },
+        },
       });
       expect(repointed.status, JSON.stringify(repointed.body)).toBe(201);
     }, l3);
@@ -80,7 +108,11 @@ describe('GET /courses/{courseId}/next-lesson', () => {
       expect(retired.status).toBe(200);
     }, l2);
     await staleUntilApproved(async () => {
-      const appended = await http(platform, 'POST', `${curriculumV1}/kcs/${course.kcId}/versions`, { token: caller.token, headers: key(), body: { definition: 'Edited' } });
+      const appended = await http(platform, 'POST', `${curriculumV1}/kcs/${course.kcId}/versions`, {
+        token: caller.token,
+        headers: key(),
+        body: { definition: 'Edited' },
+      });
       expect(appended.status, JSON.stringify(appended.body)).toBe(201);
     }, l2);
   });
@@ -88,13 +120,17 @@ describe('GET /courses/{courseId}/next-lesson', () => {
   it('a draft on the route fails closed and never exposes a later node', async () => {
     const caller = await newTenant(platform);
     const course = await authorCourse(platform, caller);
-    await patchComponent(platform, caller, course.lessonIds[0], { alpha: { publication_status: 'draft', target_ref: course.pin, scope_kc_refs: [course.kcId] } });
+    await patchComponent(platform, caller, course.lessonIds[0], {
+      alpha: { publication_status: 'draft', target_ref: course.pin, scope_kc_refs: [course.kcId] },
+    });
     await approveOk(platform, caller, 'course');
     const refused = await nextLesson(platform, caller, 'course');
     expectProblem(refused, 409, 'curriculum:route_not_published');
     expect(JSON.stringify(refused.body)).not.toContain(course.lessonIds[1]);
     await patchComponent(platform, caller, 'course.u1', { alpha: { publication_status: 'draft' } });
-    await patchComponent(platform, caller, course.lessonIds[0], { alpha: { publication_status: 'published', target_ref: course.pin, scope_kc_refs: [course.kcId] } });
+    await patchComponent(platform, caller, course.lessonIds[0], {
+      alpha: { publication_status: 'published', target_ref: course.pin, scope_kc_refs: [course.kcId] },
+    });
     await approveOk(platform, caller, 'course');
     expectProblem(await nextLesson(platform, caller, 'course'), 409, 'curriculum:route_not_published');
   });
@@ -105,24 +141,42 @@ describe('GET /courses/{courseId}/next-lesson', () => {
     await approveOk(platform, caller, 'course');
     await routesTo(caller, course.lessonIds[0]);
     const reviewer = await sameTenant(platform, caller);
-    const qc = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${course.pin.content_id}/versions/${course.pin.content_version_id}/qc-decisions`, {
-      token: reviewer.token,
-      body: { trust_status: 'failed', reason: 'wrong key' },
-    });
+    const qc = await http(
+      platform,
+      'POST',
+      `${tenantRoot(caller.tenantId)}/items/${course.pin.content_id}/versions/${course.pin.content_version_id}/qc-decisions`,
+      {
+        token: reviewer.token,
+        body: { trust_status: 'failed', reason: 'wrong key' },
+      },
+    );
     expect(qc.status, JSON.stringify(qc.body)).toBe(201);
     expectProblem(await nextLesson(platform, caller, 'course'), 409, 'curriculum:target_not_serveable');
   });
 
   it('answers lesson_structure_missing, not_found, forbidden and validation problems', async () => {
     const caller = await newTenant(platform);
-    await createComponent(platform, caller, { component_id: 'course', kind: 'course', alpha: { publication_status: 'published', subject_id: 'math' } });
+    await createComponent(platform, caller, {
+      component_id: 'course',
+      kind: 'course',
+      alpha: { publication_status: 'published', subject_id: 'math' },
+    });
     const version = await eligibleVersion(platform, caller);
-    await createComponent(platform, caller, { component_id: 'anchor', kind: 'lesson', parent_component_id: 'course', alpha: { publication_status: 'published', target_ref: pinOf(version) } });
+    await createComponent(platform, caller, {
+      component_id: 'anchor',
+      kind: 'lesson',
+      parent_component_id: 'course',
+      alpha: { publication_status: 'published', target_ref: pinOf(version) },
+    });
     expectProblem(await nextLesson(platform, caller, 'course'), 409, 'curriculum:lesson_structure_missing');
     expectProblem(await nextLesson(platform, caller, 'anchor'), 404, 'curriculum:not_found');
     expectProblem(await nextLesson(platform, caller, 'nope'), 404, 'curriculum:not_found');
     expectProblem(await nextLesson(platform, caller, 'course', 'subjectId=reading'), 404, 'curriculum:not_found');
-    expectProblem(await nextLesson(platform, caller, 'course', 'asOfDate=yesterday&x=1'), 400, 'curriculum:validation_failed');
+    expectProblem(
+      await nextLesson(platform, caller, 'course', 'asOfDate=yesterday&x=1'),
+      400,
+      'curriculum:validation_failed',
+    );
     const writer = await newTenant(platform, { tenantId: caller.tenantId, scopes: ['curriculum:write'] });
     expectProblem(await nextLesson(platform, writer, 'course'), 403, 'curriculum:forbidden');
   });
@@ -142,10 +196,19 @@ describe('personalized course roots (rule 11)', () => {
 
   it('a missing or different studentId gets exactly the unknown-course answer, before any content call', async () => {
     const caller = await newTenant(isolated);
-    const pin = { module: 'content', content_kind: 'article', content_id: randomUUID(), content_version_id: randomUUID() };
+    const pin = {
+      module: 'content',
+      content_kind: 'article',
+      content_id: randomUUID(),
+      content_version_id: randomUUID(),
+    };
     await authorCourse(isolated, caller, { courseId: 'mine', studentId: 'student-1', pin });
     await approveOk(isolated, caller, 'mine');
-    const stable = (reply: Reply) => ({ status: reply.status, type: reply.headers.get('content-type'), body: { ...reply.body, requestId: undefined, traceId: undefined } });
+    const stable = (reply: Reply) => ({
+      status: reply.status,
+      type: reply.headers.get('content-type'),
+      body: { ...reply.body, requestId: undefined, traceId: undefined },
+    });
     const unknown = stable(await nextLesson(isolated, caller, 'nope'));
     const calls = fake.calls;
     for (const query of ['', 'studentId=student-2', 'studentId=STUDENT-1']) {
@@ -154,13 +217,22 @@ describe('personalized course roots (rule 11)', () => {
     }
     expect(fake.calls).toBe(calls);
     const routed = await nextLesson(isolated, caller, 'mine', 'studentId=student-1');
-    expect([routed.status, routed.body.student_id, routed.body.component.component_id]).toEqual([200, 'student-1', 'mine.u1.l1']);
+    expect([routed.status, routed.body.student_id, routed.body.component.component_id]).toEqual([
+      200,
+      'student-1',
+      'mine.u1.l1',
+    ]);
     expect(fake.calls).toBe(calls + 1);
   });
 
   it('fails closed with a typed problem when content does not answer at launch', async () => {
     const caller = await newTenant(isolated);
-    const pin = { module: 'content', content_kind: 'article', content_id: randomUUID(), content_version_id: randomUUID() };
+    const pin = {
+      module: 'content',
+      content_kind: 'article',
+      content_id: randomUUID(),
+      content_version_id: randomUUID(),
+    };
     await authorCourse(isolated, caller, { pin });
     await approveOk(isolated, caller, 'course');
     fake.mode = 'not_practice';

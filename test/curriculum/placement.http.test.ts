@@ -11,7 +11,9 @@ afterAll(async () => {
 });
 
 const candidates = (caller: Caller, trackId: string, query = '') =>
-  http(platform, 'GET', `${curriculumV1}/tracks/${trackId}/placement-candidates${query ? `?${query}` : ''}`, { token: caller.token });
+  http(platform, 'GET', `${curriculumV1}/tracks/${trackId}/placement-candidates${query ? `?${query}` : ''}`, {
+    token: caller.token,
+  });
 
 const published = { publication_status: 'published' };
 
@@ -21,22 +23,52 @@ describe('GET /tracks/{trackId}/placement-candidates (rule 16)', () => {
     await createComponent(platform, caller, {
       component_id: 'track',
       kind: 'track',
-      alpha: { ...published, subject_id: 'math', course_grade_mode: 'multi_grade', course_grade_levels: [3, 4], engine_ref: 'engine:mastery', entry_policy_ref: 'policy:in', exit_policy_ref: 'policy:out' },
+      alpha: {
+        ...published,
+        subject_id: 'math',
+        course_grade_mode: 'multi_grade',
+        course_grade_levels: [3, 4],
+        engine_ref: 'engine:mastery',
+        entry_policy_ref: 'policy:in',
+        exit_policy_ref: 'policy:out',
+      },
     });
     const course = (component_id: string, alpha: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      createComponent(platform, caller, { component_id, kind: 'course', ...extra, alpha: { ...published, subject_id: 'math', ...alpha } });
+      createComponent(platform, caller, {
+        component_id,
+        kind: 'course',
+        ...extra,
+        alpha: { ...published, subject_id: 'math', ...alpha },
+      });
     // Names and coding schemes carry CASE-style grade ids that disagree with the numeric levels: only the numbers count.
     await course('g2', { grade_level: 2 }, { human_coding_scheme: 'grade_3', name: 'grade_3 review' });
-    await course('g3', { course_grade_mode: 'single_grade', course_grade_levels: [3] }, { human_coding_scheme: 'grade_5' });
+    await course(
+      'g3',
+      { course_grade_mode: 'single_grade', course_grade_levels: [3] },
+      { human_coding_scheme: 'grade_5' },
+    );
     await course('g45', { course_grade_mode: 'multi_grade', course_grade_levels: [4, 5] });
     await course('g4-level', { grade_level: 4 });
-    await course('g5', { course_grade_mode: 'single_grade', course_grade_levels: [5] }, { human_coding_scheme: 'grade_3' });
-    await course('g3-draft', { course_grade_mode: 'single_grade', course_grade_levels: [3], publication_status: 'draft' });
+    await course(
+      'g5',
+      { course_grade_mode: 'single_grade', course_grade_levels: [5] },
+      { human_coding_scheme: 'grade_3' },
+    );
+    await course('g3-draft', {
+      course_grade_mode: 'single_grade',
+      course_grade_levels: [3],
+      publication_status: 'draft',
+    });
     await course('g3-reading', { course_grade_mode: 'single_grade', course_grade_levels: [3], subject_id: 'reading' });
     await course('g3-ungraded', {});
     await course('g4-s1', { course_grade_mode: 'single_grade', course_grade_levels: [4] }, { student_id: 's1' });
     await course('g3-s2', { course_grade_mode: 'single_grade', course_grade_levels: [3] }, { student_id: 's2' });
-    await createComponent(platform, caller, { component_id: 'g3-unit', kind: 'unit', parent_component_id: 'g3', alpha: { ...published, grade_level: 3 } });
+    await createComponent(platform, caller, {
+      component_id: 'g3-unit',
+      kind: 'unit',
+      parent_component_id: 'g3',
+      alpha: { ...published, grade_level: 3 },
+    });
 
     const shared = await candidates(caller, 'track', 'asOfDate=2026-09-01');
     expect(shared.status, JSON.stringify(shared.body)).toBe(200);
@@ -52,18 +84,39 @@ describe('GET /tracks/{trackId}/placement-candidates (rule 16)', () => {
     });
     expect(shared.body.candidates.map((item: any) => item.component_id)).toEqual(['g3', 'g4-level', 'g45']);
     const forStudent = await candidates(caller, 'track', 'studentId=s1&subjectId=math');
-    expect(forStudent.body.candidates.map((item: any) => item.component_id)).toEqual(['g3', 'g4-level', 'g4-s1', 'g45']);
+    expect(forStudent.body.candidates.map((item: any) => item.component_id)).toEqual([
+      'g3',
+      'g4-level',
+      'g4-s1',
+      'g45',
+    ]);
     expect((await candidates(caller, 'track', 'subjectId=reading')).body.candidates).toEqual([]);
   });
 
   it('a track without subject or band takes subjectId and every graded course', async () => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'open', kind: 'track', alpha: published });
-    await createComponent(platform, caller, { component_id: 'k', kind: 'course', alpha: { ...published, subject_id: 'reading', grade_level: 0 } });
-    await createComponent(platform, caller, { component_id: 'prek', kind: 'course', alpha: { ...published, subject_id: 'reading', grade_level: -1 } });
-    await createComponent(platform, caller, { component_id: 'm', kind: 'course', alpha: { ...published, subject_id: 'math', grade_level: 0 } });
+    await createComponent(platform, caller, {
+      component_id: 'k',
+      kind: 'course',
+      alpha: { ...published, subject_id: 'reading', grade_level: 0 },
+    });
+    await createComponent(platform, caller, {
+      component_id: 'prek',
+      kind: 'course',
+      alpha: { ...published, subject_id: 'reading', grade_level: -1 },
+    });
+    await createComponent(platform, caller, {
+      component_id: 'm',
+      kind: 'course',
+      alpha: { ...published, subject_id: 'math', grade_level: 0 },
+    });
     const reply = await candidates(caller, 'open', 'subjectId=reading');
-    expect([reply.body.subject_id, reply.body.grade_levels, reply.body.candidates.map((item: any) => item.component_id)]).toEqual(['reading', [], ['prek', 'k']]);
+    expect([
+      reply.body.subject_id,
+      reply.body.grade_levels,
+      reply.body.candidates.map((item: any) => item.component_id),
+    ]).toEqual(['reading', [], ['prek', 'k']]);
   });
 
   it('answers curriculum:not_found for unknown tracks and non-tracks, and refuses bad queries and missing scope', async () => {

@@ -12,32 +12,55 @@ const it = platformTest({ seedDemo: true });
 describe('demo seed', () => {
   it('seeds registry KCs and lessons whose scope_kc_refs name them', async ({ platform }) => {
     const demo = await newTenant(platform, { tenantId: 'demo' });
-    const lesson = await http(platform, 'GET', `${curriculumV1}/components/demo-lesson-naming-fractions`, { token: demo.token });
+    const lesson = await http(platform, 'GET', `${curriculumV1}/components/demo-lesson-naming-fractions`, {
+      token: demo.token,
+    });
     expect(lesson.body.alpha.scope_kc_refs).toHaveLength(2);
     for (const kcId of lesson.body.alpha.scope_kc_refs) {
       const kc = await http(platform, 'GET', `${curriculumV1}/kcs/${kcId}`, { token: demo.token });
-      expect(kc.body).toMatchObject({ status: 'active', publication_status: 'published', stored_as: 'alpha.knowledge_component' });
+      expect(kc.body).toMatchObject({
+        status: 'active',
+        publication_status: 'published',
+        stored_as: 'alpha.knowledge_component',
+      });
     }
   });
 });
 
 describe('KnowledgeComponent entity', () => {
-  it('resolves KnowledgeComponent references by kcId in one batch, for the caller tenant only', async ({ platform }) => {
+  it('resolves KnowledgeComponent references by kcId in one batch, for the caller tenant only', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([createKc(platform, caller), createKc(platform, caller)]);
     const service = curriculumService(platform.runtime);
     const principal = await platform.runtime.auth.authenticate(`Bearer ${caller.token}`);
-    const context: GraphContext = { requestId: randomUUID(), traceId: 't', principal, authError: undefined, loaders: new Map(), now: new Date() };
+    const context: GraphContext = {
+      requestId: randomUUID(),
+      traceId: 't',
+      principal,
+      authError: undefined,
+      loaders: new Map(),
+      now: new Date(),
+    };
     const before = platform.runtime.database.stats.queries;
     const result = await execute({
       schema: service.schema,
-      document: parse(`query($r: [_Any!]!) { _entities(representations: $r) { ... on KnowledgeComponent { kcId definition } } }`),
-      variableValues: { r: [a, b, { kc_id: randomUUID() }].map((kc) => ({ __typename: 'KnowledgeComponent', kcId: kc.kc_id })) },
+      document: parse(
+        `query($r: [_Any!]!) { _entities(representations: $r) { ... on KnowledgeComponent { kcId definition } } }`,
+      ),
+      variableValues: {
+        r: [a, b, { kc_id: randomUUID() }].map((kc) => ({ __typename: 'KnowledgeComponent', kcId: kc.kc_id })),
+      },
       contextValue: context,
       fieldResolver: snakeCaseFieldResolver,
     });
     expect(result.errors).toBeUndefined();
-    expect(result.data?._entities).toEqual([{ kcId: a.kc_id, definition: a.definition }, { kcId: b.kc_id, definition: b.definition }, null]);
+    expect(result.data?._entities).toEqual([
+      { kcId: a.kc_id, definition: a.definition },
+      { kcId: b.kc_id, definition: b.definition },
+      null,
+    ]);
     expect(platform.runtime.database.stats.queries - before).toBeLessThanOrEqual(3);
   });
 });
@@ -46,12 +69,22 @@ describe('parallel identical Idempotency-Keys on commands that ask content', () 
   it('a repoint sent twice at once is applied once', async ({ platform }) => {
     const caller = await newTenant(platform);
     const first = await eligibleVersion(platform, caller);
-    await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', alpha: { target_ref: pinOf(first) } });
+    await createComponent(platform, caller, {
+      component_id: 'lesson',
+      kind: 'lesson',
+      alpha: { target_ref: pinOf(first) },
+    });
     const second = await trustedNewVersion(platform, caller, first.contentId);
     const headers = key();
-    const body = { operation: 'repoint', expected_target_ref: pinOf(first), target_ref: pinOf({ ...first, versionId: second }) };
+    const body = {
+      operation: 'repoint',
+      expected_target_ref: pinOf(first),
+      target_ref: pinOf({ ...first, versionId: second }),
+    };
     const replies = await Promise.all(
-      [0, 1, 2].map(() => http(platform, 'POST', `${curriculumV1}/components/lesson/repoint`, { token: caller.token, headers, body })),
+      [0, 1, 2].map(() =>
+        http(platform, 'POST', `${curriculumV1}/components/lesson/repoint`, { token: caller.token, headers, body }),
+      ),
     );
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 200, 201]);
     expect(new Set(replies.map((reply) => reply.body.repoint_id)).size).toBe(1);

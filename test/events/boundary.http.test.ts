@@ -32,10 +32,22 @@ describe('boundary-scoped tokens', () => {
     const list = await http(platform, 'GET', `${root}/events`, { token: caller.token });
     expect(list.body.data.map((event: { id: string }) => event.id)).toEqual([inside]);
     expect((await http(platform, 'GET', `${root}/events/${inside}`, { token: caller.token })).status).toBe(200);
-    expectRejected(await http(platform, 'GET', `${root}/events/${outside}`, { token: caller.token }), 'studentId', 'studentIds');
-    expectRejected(await http(platform, 'GET', `${root}/events?studentId=out`, { token: caller.token }), 'studentId', 'studentIds');
+    expectRejected(
+      await http(platform, 'GET', `${root}/events/${outside}`, { token: caller.token }),
+      'studentId',
+      'studentIds',
+    );
+    expectRejected(
+      await http(platform, 'GET', `${root}/events?studentId=out`, { token: caller.token }),
+      'studentId',
+      'studentIds',
+    );
     expect((await post(platform, caller, [viewed(owner.sourceId, { studentId: 'in' })])).status).toBe(202);
-    expectRejected(await post(platform, caller, [viewed(owner.sourceId, { studentId: 'out' })]), 'events.0.studentId', 'studentIds');
+    expectRejected(
+      await post(platform, caller, [viewed(owner.sourceId, { studentId: 'out' })]),
+      'events.0.studentId',
+      'studentIds',
+    );
   });
 
   it('enforces orgIds and schoolIds on the event org and contentIds on the content', async ({ platform }) => {
@@ -44,35 +56,86 @@ describe('boundary-scoped tokens', () => {
       const caller = await bounded({ [claim]: ['school-in'] });
       const list = await http(platform, 'GET', `${root}/events`, { token: caller.token });
       expect(list.body.data.map((event: { id: string }) => event.id)).toEqual([inside]);
-      expectRejected(await http(platform, 'GET', `${root}/events?orgId=school-out`, { token: caller.token }), 'orgId', 'orgIds/schoolIds');
-      expectRejected(await post(platform, caller, [viewed(owner.sourceId, { orgId: 'school-out' })]), 'events.0.orgId', 'orgIds/schoolIds');
+      expectRejected(
+        await http(platform, 'GET', `${root}/events?orgId=school-out`, { token: caller.token }),
+        'orgId',
+        'orgIds/schoolIds',
+      );
+      expectRejected(
+        await post(platform, caller, [viewed(owner.sourceId, { orgId: 'school-out' })]),
+        'events.0.orgId',
+        'orgIds/schoolIds',
+      );
       expectRejected(await post(platform, caller, [viewed(owner.sourceId)]), 'events.0.orgId', 'orgIds/schoolIds');
     }
     const content = await bounded({ contentIds: ['c-in'] });
-    expect((await http(platform, 'GET', `${root}/events`, { token: content.token })).body.data.map((event: { id: string }) => event.id)).toEqual([inside]);
-    expectRejected(await post(platform, content, [viewed(owner.sourceId, { contentId: 'c-out' })]), 'events.0.contentId', 'contentIds');
-    expectRejected(await http(platform, 'GET', `${root}/events?contentId=c-out`, { token: content.token }), 'contentId', 'contentIds');
+    expect(
+      (await http(platform, 'GET', `${root}/events`, { token: content.token })).body.data.map(
+        (event: { id: string }) => event.id,
+      ),
+    ).toEqual([inside]);
+    expectRejected(
+      await post(platform, content, [viewed(owner.sourceId, { contentId: 'c-out' })]),
+      'events.0.contentId',
+      'contentIds',
+    );
+    expectRejected(
+      await http(platform, 'GET', `${root}/events?contentId=c-out`, { token: content.token }),
+      'contentId',
+      'contentIds',
+    );
   });
 
   it('enforces the boundary on source imports and on attendance and discipline views', async ({ platform }) => {
     const { bounded } = await seeded();
     const caller = await bounded({ studentIds: ['s-1'], schoolIds: ['school-1'] });
     const owner = await newTenant(platform, { tenantId: caller.tenantId, scopes: SCOPES });
-    const row = (student: string, school: string) => ({ student_id: student, school_id: school, event_date: '2022-01-10', attendance_event_category: 'Tardy' });
-    const importBody = (records: unknown[]) => ({ sourceSystem: 'sis_system', adapter: 'sis_attendance_event_v1', records });
-    const rejected = await http(platform, 'POST', `${root}/source-imports`, { token: caller.token, body: importBody([row('s-1', 'school-1'), row('s-2', 'school-1')]) });
+    const row = (student: string, school: string) => ({
+      student_id: student,
+      school_id: school,
+      event_date: '2022-01-10',
+      attendance_event_category: 'Tardy',
+    });
+    const importBody = (records: unknown[]) => ({
+      sourceSystem: 'sis_system',
+      adapter: 'sis_attendance_event_v1',
+      records,
+    });
+    const rejected = await http(platform, 'POST', `${root}/source-imports`, {
+      token: caller.token,
+      body: importBody([row('s-1', 'school-1'), row('s-2', 'school-1')]),
+    });
     expectRejected(rejected, 'records.1.student_id', 'studentIds');
-    const outsideSchool = await http(platform, 'POST', `${root}/source-imports`, { token: caller.token, body: importBody([row('s-1', 'school-2')]) });
+    const outsideSchool = await http(platform, 'POST', `${root}/source-imports`, {
+      token: caller.token,
+      body: importBody([row('s-1', 'school-2')]),
+    });
     expectRejected(outsideSchool, 'records.0.school_id', 'orgIds/schoolIds');
-    const own = await http(platform, 'POST', `${root}/source-imports`, { token: caller.token, body: importBody([row('s-1', 'school-1')]) });
+    const own = await http(platform, 'POST', `${root}/source-imports`, {
+      token: caller.token,
+      body: importBody([row('s-1', 'school-1')]),
+    });
     expect(own.status).toBe(200);
-    const other = await http(platform, 'POST', `${root}/source-imports`, { token: owner.token, body: importBody([row('s-2', 'school-2')]) });
+    const other = await http(platform, 'POST', `${root}/source-imports`, {
+      token: owner.token,
+      body: importBody([row('s-2', 'school-2')]),
+    });
     expect(other.status).toBe(200);
     const list = await http(platform, 'GET', `${root}/attendance-events`, { token: caller.token });
     expect(list.body.data.map((moment: { studentId: string }) => moment.studentId)).toEqual(['s-1']);
-    expectRejected(await http(platform, 'GET', `${root}/attendance-events?schoolId=school-2`, { token: caller.token }), 'schoolId', 'orgIds/schoolIds');
-    expectRejected(await http(platform, 'GET', other.body.data[0].href, { token: caller.token }), 'studentId', 'studentIds');
-    expect((await http(platform, 'GET', `${root}/attendance-events`, { token: owner.token })).body.data).toHaveLength(2);
+    expectRejected(
+      await http(platform, 'GET', `${root}/attendance-events?schoolId=school-2`, { token: caller.token }),
+      'schoolId',
+      'orgIds/schoolIds',
+    );
+    expectRejected(
+      await http(platform, 'GET', other.body.data[0].href, { token: caller.token }),
+      'studentId',
+      'studentIds',
+    );
+    expect((await http(platform, 'GET', `${root}/attendance-events`, { token: owner.token })).body.data).toHaveLength(
+      2,
+    );
     const discipline = await http(platform, 'GET', `${root}/discipline-events?studentId=s-9`, { token: caller.token });
     expectRejected(discipline, 'studentId', 'studentIds');
   });

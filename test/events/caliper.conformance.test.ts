@@ -24,7 +24,9 @@ const it = platformTest();
 describe('Caliper 1.2 conformance of derived events', () => {
   const files = fs.readdirSync(V1P2);
   const referenceEvents = files.filter((file) => file.startsWith('caliperEvent')).map(read);
-  const entityTypes = new Set(files.filter((file) => file.startsWith('caliperEntity')).map((file) => read(file).type as string));
+  const entityTypes = new Set(
+    files.filter((file) => file.startsWith('caliperEntity')).map((file) => read(file).type as string),
+  );
 
   it('the reference fixtures agree with the action table the service derives from', () => {
     for (const event of referenceEvents) {
@@ -62,9 +64,10 @@ describe('Caliper 1.2 conformance of derived events', () => {
     expect(references[0].eventTime).toMatch(EVENT_TIME);
 
     // Actor and object: entities with an IRI id and a Caliper entity type, as in the fixtures.
-    const actor = definition.actor === 'grader'
-      ? { id: `urn:alpha:activity-source:${caller.sourceId}`, type: 'SoftwareApplication' }
-      : { id: 'urn:alpha:student:stu-42', type: 'Person' };
+    const actor =
+      definition.actor === 'grader'
+        ? { id: `urn:alpha:activity-source:${caller.sourceId}`, type: 'SoftwareApplication' }
+        : { id: 'urn:alpha:student:stu-42', type: 'Person' };
     expect(event.actor).toEqual(actor);
     expect(references.some((reference) => reference.actor?.type === actor.type)).toBe(true);
     expect(event.object.id).toBe('urn:alpha:content:content-42');

@@ -28,15 +28,30 @@ async function setup() {
 }
 
 describe('events subgraph', () => {
-  it('records events and reads them with the Person, ContentItem and ActivitySource references', async ({ platform }) => {
+  it('records events and reads them with the Person, ContentItem and ActivitySource references', async ({
+    platform,
+  }) => {
     const { caller, contentId } = await setup();
     const recorded = await graphql(
       platform,
       RECORD,
       {
         events: [
-          { kind: 'content_viewed', studentId: 'stu-g', contentId, activitySourceId: caller.sourceId, happenedAt: '2026-09-01T10:00:00Z', orgId: null },
-          { kind: 'question_answered', studentId: 'stu-x', contentId, activitySourceId: caller.sourceId, happenedAt: '2026-09-02T10:00:00Z' },
+          {
+            kind: 'content_viewed',
+            studentId: 'stu-g',
+            contentId,
+            activitySourceId: caller.sourceId,
+            happenedAt: '2026-09-01T10:00:00Z',
+            orgId: null,
+          },
+          {
+            kind: 'question_answered',
+            studentId: 'stu-x',
+            contentId,
+            activitySourceId: caller.sourceId,
+            happenedAt: '2026-09-02T10:00:00Z',
+          },
         ],
         key: randomUUID(),
       },
@@ -44,14 +59,37 @@ describe('events subgraph', () => {
     );
     expect(recorded.body.errors).toBeUndefined();
     const [viewedEvent] = recorded.body.data.recordEvents.data;
-    expect(viewedEvent).toMatchObject({ kind: 'content_viewed', eventType: 'ViewEvent', action: 'Viewed', actorRef: { type: 'Person' } });
+    expect(viewedEvent).toMatchObject({
+      kind: 'content_viewed',
+      eventType: 'ViewEvent',
+      action: 'Viewed',
+      actorRef: { type: 'Person' },
+    });
     expect(viewedEvent.caliperEvent.type).toBe('ViewEvent');
 
     const read = await graphql(
       platform,
-      `query One($id: ID!) { event(id: $id) {
-        id studentName student { personId givenName familyName } contentItem { contentId title } activitySource { id name }
-      } }`,
+      `
+        query One($id: ID!) {
+          event(id: $id) {
+            id
+            studentName
+            student {
+              personId
+              givenName
+              familyName
+            }
+            contentItem {
+              contentId
+              title
+            }
+            activitySource {
+              id
+              name
+            }
+          }
+        }
+      `,
       { id: viewedEvent.id },
       caller.token,
     );
@@ -66,7 +104,17 @@ describe('events subgraph', () => {
 
     const list = await graphql(
       platform,
-      `query List($cursor: String) { events(action: "Completed", pageSize: 1, cursor: $cursor) { data { id studentId } nextCursor } }`,
+      `
+        query List($cursor: String) {
+          events(action: "Completed", pageSize: 1, cursor: $cursor) {
+            data {
+              id
+              studentId
+            }
+            nextCursor
+          }
+        }
+      `,
       {},
       caller.token,
     );
@@ -78,28 +126,77 @@ describe('events subgraph', () => {
     await graphql(
       platform,
       RECORD,
-      { events: [1, 2, 3].map((day) => ({ kind: 'content_viewed', studentId: 'stu-g', contentId, activitySourceId: caller.sourceId, happenedAt: `2026-09-0${day}T10:00:00Z` })) },
+      {
+        events: [1, 2, 3].map((day) => ({
+          kind: 'content_viewed',
+          studentId: 'stu-g',
+          contentId,
+          activitySourceId: caller.sourceId,
+          happenedAt: `2026-09-0${day}T10:00:00Z`,
+        })),
+      },
       caller.token,
     );
     const page = await graphql(
       platform,
-      `query Item($contentId: ID!, $cursor: String) { contentItem(contentId: $contentId) { title events(pageSize: 2, cursor: $cursor) { data { happenedAt } nextCursor } } }`,
+      `
+        query Item($contentId: ID!, $cursor: String) {
+          contentItem(contentId: $contentId) {
+            title
+            events(pageSize: 2, cursor: $cursor) {
+              data {
+                happenedAt
+              }
+              nextCursor
+            }
+          }
+        }
+      `,
       { contentId },
       caller.token,
     );
     expect(page.body.errors).toBeUndefined();
     expect(page.body.data.contentItem.title).toBe('Fractions');
-    expect(page.body.data.contentItem.events.data.map((event: { happenedAt: string }) => event.happenedAt)).toEqual(['2026-09-01T10:00:00.000Z', '2026-09-02T10:00:00.000Z']);
+    expect(page.body.data.contentItem.events.data.map((event: { happenedAt: string }) => event.happenedAt)).toEqual([
+      '2026-09-01T10:00:00.000Z',
+      '2026-09-02T10:00:00.000Z',
+    ]);
     const next = await graphql(
       platform,
-      `query Item($contentId: ID!, $cursor: String) { contentItem(contentId: $contentId) { events(pageSize: 2, cursor: $cursor) { data { happenedAt } nextCursor } } }`,
+      `
+        query Item($contentId: ID!, $cursor: String) {
+          contentItem(contentId: $contentId) {
+            events(pageSize: 2, cursor: $cursor) {
+              data {
+                happenedAt
+              }
+              nextCursor
+            }
+          }
+        }
+      `,
       { contentId, cursor: page.body.data.contentItem.events.nextCursor },
       caller.token,
     );
-    expect(next.body.data.contentItem.events).toEqual({ data: [{ happenedAt: '2026-09-03T10:00:00.000Z' }], nextCursor: null });
+    expect(next.body.data.contentItem.events).toEqual({
+      data: [{ happenedAt: '2026-09-03T10:00:00.000Z' }],
+      nextCursor: null,
+    });
     const person = await graphql(
       platform,
-      `query P($id: ID!) { event(id: $id) { student { events(pageSize: 5) { data { id } } } } }`,
+      `
+        query P($id: ID!) {
+          event(id: $id) {
+            student {
+              events(pageSize: 5) {
+                data {
+                  id
+                }
+              }
+            }
+          }
+        }
+      `,
       { id: (await http(platform, 'GET', `${root}/events?pageSize=1`, { token: caller.token })).body.data[0].id },
       caller.token,
     );
@@ -108,26 +205,136 @@ describe('events subgraph', () => {
 
   it('applies the REST boundaries, validation and problem codes', async ({ platform }) => {
     const { caller, contentId } = await setup();
-    const recorded = await graphql(platform, RECORD, { events: [{ kind: 'content_viewed', studentId: 'stu-g', contentId, activitySourceId: caller.sourceId, happenedAt: '2026-09-01T10:00:00Z' }] }, caller.token);
+    const recorded = await graphql(
+      platform,
+      RECORD,
+      {
+        events: [
+          {
+            kind: 'content_viewed',
+            studentId: 'stu-g',
+            contentId,
+            activitySourceId: caller.sourceId,
+            happenedAt: '2026-09-01T10:00:00Z',
+          },
+        ],
+      },
+      caller.token,
+    );
     const eventId = recorded.body.data.recordEvents.data[0].id;
-    const bounded = await newTenant(platform, { tenantId: caller.tenantId, scopes: ['events:read', 'events:write'], boundary: { studentIds: ['someone-else'] } });
-    const outside = await graphql(platform, `query { events(studentId: "stu-g") { data { id } } }`, {}, bounded.token);
+    const bounded = await newTenant(platform, {
+      tenantId: caller.tenantId,
+      scopes: ['events:read', 'events:write'],
+      boundary: { studentIds: ['someone-else'] },
+    });
+    const outside = await graphql(
+      platform,
+      `
+        query {
+          events(studentId: "stu-g") {
+            data {
+              id
+            }
+          }
+        }
+      `,
+      {},
+      bounded.token,
+    );
     expect(outside.body.errors[0].extensions).toMatchObject({
       code: 'events:boundary_rejected',
       status: 403,
       fieldErrors: [{ field: 'studentId', message: "outside the token's studentIds boundary" }],
     });
-    const narrowed = await graphql(platform, `query { events { data { id } } }`, {}, bounded.token);
+    const narrowed = await graphql(
+      platform,
+      `
+        query {
+          events {
+            data {
+              id
+            }
+          }
+        }
+      `,
+      {},
+      bounded.token,
+    );
     expect(narrowed.body.data.events.data).toEqual([]);
-    const one = await graphql(platform, `query One($id: ID!) { event(id: $id) { id } }`, { id: eventId }, bounded.token);
+    const one = await graphql(
+      platform,
+      `
+        query One($id: ID!) {
+          event(id: $id) {
+            id
+          }
+        }
+      `,
+      { id: eventId },
+      bounded.token,
+    );
     expect(one.body.errors[0].extensions.code).toBe('events:boundary_rejected');
-    const write = await graphql(platform, RECORD, { events: [{ kind: 'content_viewed', studentId: 'stu-g', contentId, activitySourceId: caller.sourceId, happenedAt: '2026-09-01T10:00:00Z' }] }, bounded.token);
+    const write = await graphql(
+      platform,
+      RECORD,
+      {
+        events: [
+          {
+            kind: 'content_viewed',
+            studentId: 'stu-g',
+            contentId,
+            activitySourceId: caller.sourceId,
+            happenedAt: '2026-09-01T10:00:00Z',
+          },
+        ],
+      },
+      bounded.token,
+    );
     expect(write.body.errors[0].extensions.code).toBe('events:boundary_rejected');
-    const unknownKind = await graphql(platform, RECORD, { events: [{ kind: 'nap_taken', studentId: 'stu-g', contentId, activitySourceId: caller.sourceId, happenedAt: '2026-09-01T10:00:00Z' }] }, caller.token);
+    const unknownKind = await graphql(
+      platform,
+      RECORD,
+      {
+        events: [
+          {
+            kind: 'nap_taken',
+            studentId: 'stu-g',
+            contentId,
+            activitySourceId: caller.sourceId,
+            happenedAt: '2026-09-01T10:00:00Z',
+          },
+        ],
+      },
+      caller.token,
+    );
     expect(unknownKind.body.errors[0].extensions).toMatchObject({ code: 'events:unprocessable', status: 422 });
-    const badCursor = await graphql(platform, `query { events(cursor: "forged") { data { id } } }`, {}, caller.token);
+    const badCursor = await graphql(
+      platform,
+      `
+        query {
+          events(cursor: "forged") {
+            data {
+              id
+            }
+          }
+        }
+      `,
+      {},
+      caller.token,
+    );
     expect(badCursor.body.errors[0].extensions.code).toBe('events:validation_failed');
-    const anonymous = await graphql(platform, `query { events { data { id } } }`);
+    const anonymous = await graphql(
+      platform,
+      `
+        query {
+          events {
+            data {
+              id
+            }
+          }
+        }
+      `,
+    );
     expect(anonymous.body.errors[0].extensions.code).toBe('events:unauthenticated');
   });
 
@@ -136,27 +343,98 @@ describe('events subgraph', () => {
     const IMPORT = `mutation Import($input: SourceImportInput!) {
       importSourceRecords(input: $input) { import { status dryRun } acceptedCount materializedCount data { record resource href } }
     }`;
-    const attendance = { sourceSystem: 'sis_system', adapter: 'sis_attendance_event_v1', records: [{ student_id: 'stu-g', school_id: 'sch-1', event_date: '2022-03-01', attendance_event_category: 'Tardy' }] };
+    const attendance = {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_attendance_event_v1',
+      records: [
+        { student_id: 'stu-g', school_id: 'sch-1', event_date: '2022-03-01', attendance_event_category: 'Tardy' },
+      ],
+    };
     const imported = await graphql(platform, IMPORT, { input: attendance }, caller.token);
     expect(imported.body.errors).toBeUndefined();
-    expect(imported.body.data.importSourceRecords).toMatchObject({ import: { status: 'materialized', dryRun: false }, acceptedCount: 1, materializedCount: 1, data: [{ record: 0, resource: 'attendanceEvents' }] });
-    const rejected = await graphql(platform, IMPORT, { input: { ...attendance, records: [{ ...attendance.records[0], kind: 'absence' }] } }, caller.token);
-    expect(rejected.body.errors[0].extensions).toMatchObject({ code: 'events:adapter_rejected', fieldErrors: [{ field: 'records.0.kind' }] });
+    expect(imported.body.data.importSourceRecords).toMatchObject({
+      import: { status: 'materialized', dryRun: false },
+      acceptedCount: 1,
+      materializedCount: 1,
+      data: [{ record: 0, resource: 'attendanceEvents' }],
+    });
+    const rejected = await graphql(
+      platform,
+      IMPORT,
+      { input: { ...attendance, records: [{ ...attendance.records[0], kind: 'absence' }] } },
+      caller.token,
+    );
+    expect(rejected.body.errors[0].extensions).toMatchObject({
+      code: 'events:adapter_rejected',
+      fieldErrors: [{ field: 'records.0.kind' }],
+    });
     await http(platform, 'POST', `${root}/source-imports`, {
       token: caller.token,
-      body: { sourceSystem: 'sis_system', adapter: 'sis_discipline_event_v1', records: [{ incident_id: 'i-1', student_id: 'stu-g', school_id: 'sch-1', incident_date: '2022-03-02', behavior: 'Other' }] },
+      body: {
+        sourceSystem: 'sis_system',
+        adapter: 'sis_discipline_event_v1',
+        records: [
+          {
+            incident_id: 'i-1',
+            student_id: 'stu-g',
+            school_id: 'sch-1',
+            incident_date: '2022-03-02',
+            behavior: 'Other',
+          },
+        ],
+      },
     });
     const reply = await graphql(
       platform,
-      `query { attendanceEvents(category: "Tardy", from: "2022-03-01", to: "2022-03-01") { data { id category categoryDescriptor studentName student { givenName } } }
-               disciplineEvents(behavior: "Other") { data { id incidentId behaviorDescriptor studentName } } }`,
+      `
+        query {
+          attendanceEvents(category: "Tardy", from: "2022-03-01", to: "2022-03-01") {
+            data {
+              id
+              category
+              categoryDescriptor
+              studentName
+              student {
+                givenName
+              }
+            }
+          }
+          disciplineEvents(behavior: "Other") {
+            data {
+              id
+              incidentId
+              behaviorDescriptor
+              studentName
+            }
+          }
+        }
+      `,
       {},
       caller.token,
     );
     expect(reply.body.errors).toBeUndefined();
-    expect(reply.body.data.attendanceEvents.data[0]).toMatchObject({ category: 'Tardy', categoryDescriptor: 'uri://ed-fi.org/AttendanceEventCategoryDescriptor#Tardy', studentName: 'Grace Hopper', student: { givenName: 'Grace' } });
-    expect(reply.body.data.disciplineEvents.data[0]).toMatchObject({ incidentId: 'i-1', behaviorDescriptor: 'uri://ed-fi.org/BehaviorDescriptor#Other' });
-    const one = await graphql(platform, `query One($id: ID!) { attendanceEvent(id: $id) { eventDate } }`, { id: reply.body.data.attendanceEvents.data[0].id }, caller.token);
+    expect(reply.body.data.attendanceEvents.data[0]).toMatchObject({
+      category: 'Tardy',
+      categoryDescriptor: 'uri://ed-fi.org/AttendanceEventCategoryDescriptor#Tardy',
+      studentName: 'Grace Hopper',
+      student: { givenName: 'Grace' },
+    });
+    expect(reply.body.data.disciplineEvents.data[0]).toMatchObject({
+      incidentId: 'i-1',
+      behaviorDescriptor: 'uri://ed-fi.org/BehaviorDescriptor#Other',
+    });
+    const one = await graphql(
+      platform,
+      `
+        query One($id: ID!) {
+          attendanceEvent(id: $id) {
+            eventDate
+          }
+        }
+      `,
+      { id: reply.body.data.attendanceEvents.data[0].id },
+      caller.token,
+    );
     expect(one.body.data.attendanceEvent.eventDate).toBe('2022-03-01');
   });
 });

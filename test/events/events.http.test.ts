@@ -12,7 +12,13 @@ describe('POST /events', () => {
     const caller = await producer(platform);
     const accepted = await post(platform, caller, [
       viewed(caller.sourceId, { id: undefined }),
-      { kind: 'question_answered', studentId: 's-2', contentId: 'q-9', activitySourceId: caller.sourceId, occurredAt: '2026-09-01T10:05:00+02:00' },
+      {
+        kind: 'question_answered',
+        studentId: 's-2',
+        contentId: 'q-9',
+        activitySourceId: caller.sourceId,
+        occurredAt: '2026-09-01T10:05:00+02:00',
+      },
     ]);
     expect(accepted.status).toBe(202);
     expect(accepted.body.data).toHaveLength(2);
@@ -26,7 +32,11 @@ describe('POST /events', () => {
       actorRef: { id: 'urn:alpha:student:stu-1', type: 'Person' },
       objectRef: { id: 'urn:alpha:content:c-1', type: 'DigitalResource' },
     });
-    expect(answer).toMatchObject({ eventType: 'AssessmentItemEvent', action: 'Completed', happenedAt: '2026-09-01T08:05:00.000Z' });
+    expect(answer).toMatchObject({
+      eventType: 'AssessmentItemEvent',
+      action: 'Completed',
+      happenedAt: '2026-09-01T08:05:00.000Z',
+    });
     expect(view.id).not.toBe(answer.id);
     const read = await http(platform, 'GET', `${root}/events/${view.id}`, { token: caller.token });
     expect(read.status).toBe(200);
@@ -35,16 +45,23 @@ describe('POST /events', () => {
 
   it('keeps consistent compatibility fields and refuses contradicting ones with 422', async ({ platform }) => {
     const caller = await producer(platform);
-    const same = await post(platform, caller, [viewed(caller.sourceId, { eventType: 'ViewEvent', action: 'Viewed', profile: 'ReadingProfile' })]);
+    const same = await post(platform, caller, [
+      viewed(caller.sourceId, { eventType: 'ViewEvent', action: 'Viewed', profile: 'ReadingProfile' }),
+    ]);
     expect(same.status).toBe(202);
     const contradicting = await post(platform, caller, [viewed(caller.sourceId, { action: 'Submitted' })]);
     expect([contradicting.status, contradicting.body.code]).toEqual([422, 'events:unprocessable']);
     expect(contradicting.body.fieldErrors).toEqual([expect.objectContaining({ field: 'events.0.action' })]);
   });
 
-  it('refuses unknown kinds, bad timestamps, unknown activity sources and missing actors with 422 naming the fields', async ({ platform }) => {
+  it('refuses unknown kinds, bad timestamps, unknown activity sources and missing actors with 422 naming the fields', async ({
+    platform,
+  }) => {
     const caller = await producer(platform);
-    const unknownKind = await post(platform, caller, [viewed(caller.sourceId), viewed(caller.sourceId, { kind: 'lesson_liked' })]);
+    const unknownKind = await post(platform, caller, [
+      viewed(caller.sourceId),
+      viewed(caller.sourceId, { kind: 'lesson_liked' }),
+    ]);
     expect(unknownKind.status).toBe(422);
     expect(unknownKind.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual(['events.1.kind']);
     const badTime = await post(platform, caller, [viewed(caller.sourceId, { happenedAt: 'yesterday' })]);
@@ -59,14 +76,28 @@ describe('POST /events', () => {
     expect(list.body.data).toEqual([]);
   });
 
-  it('checks actorRef and objectRef against studentId and contentId and accepts them in their place', async ({ platform }) => {
+  it('checks actorRef and objectRef against studentId and contentId and accepts them in their place', async ({
+    platform,
+  }) => {
     const caller = await producer(platform);
     const refs = await post(platform, caller, [
-      { kind: 'tool_used', actorRef: { id: 'https://sis.example/users/9', type: 'Person' }, objectRef: { id: 'https://tools.example/calc', type: 'SoftwareApplication', name: 'Calc' }, activitySourceId: caller.sourceId, occurredAt: '2026-09-01T10:00:00Z' },
+      {
+        kind: 'tool_used',
+        actorRef: { id: 'https://sis.example/users/9', type: 'Person' },
+        objectRef: { id: 'https://tools.example/calc', type: 'SoftwareApplication', name: 'Calc' },
+        activitySourceId: caller.sourceId,
+        occurredAt: '2026-09-01T10:00:00Z',
+      },
     ]);
     expect(refs.status).toBe(202);
-    expect(refs.body.data[0]).toMatchObject({ studentId: null, eventType: 'ToolUseEvent', objectRef: { name: 'Calc' } });
-    const mismatch = await post(platform, caller, [viewed(caller.sourceId, { actorRef: { id: 'urn:alpha:student:someone-else', type: 'Person' } })]);
+    expect(refs.body.data[0]).toMatchObject({
+      studentId: null,
+      eventType: 'ToolUseEvent',
+      objectRef: { name: 'Calc' },
+    });
+    const mismatch = await post(platform, caller, [
+      viewed(caller.sourceId, { actorRef: { id: 'urn:alpha:student:someone-else', type: 'Person' } }),
+    ]);
     expect([mismatch.status, mismatch.body.fieldErrors[0].field]).toEqual([422, 'events.0.actorRef.id']);
     const twoTimes = await post(platform, caller, [viewed(caller.sourceId, { occurredAt: '2026-09-01T11:00:00Z' })]);
     expect([twoTimes.status, twoTimes.body.fieldErrors[0].field]).toEqual([422, 'events.0.occurredAt']);
@@ -76,20 +107,37 @@ describe('POST /events', () => {
     const caller = await producer(platform);
     const known = await post(platform, caller, [
       viewed(caller.sourceId, {
-        extensions: { [`${PLAYER_EXTENSION_NAMESPACE}/renderer_ref`]: 'qti3-player@2', [`${PLAYER_EXTENSION_NAMESPACE}/attempt_count`]: 2 },
+        extensions: {
+          [`${PLAYER_EXTENSION_NAMESPACE}/renderer_ref`]: 'qti3-player@2',
+          [`${PLAYER_EXTENSION_NAMESPACE}/attempt_count`]: 2,
+        },
       }),
     ]);
     expect(known.status).toBe(202);
-    expect(known.body.data[0].extensions).toEqual({ [`${PLAYER_EXTENSION_NAMESPACE}/renderer_ref`]: 'qti3-player@2', [`${PLAYER_EXTENSION_NAMESPACE}/attempt_count`]: 2 });
-    const unknown = await post(platform, caller, [viewed(caller.sourceId, { extensions: { [`${PLAYER_EXTENSION_NAMESPACE}/mood`]: 'happy' } })]);
-    expect([unknown.status, unknown.body.fieldErrors[0].field]).toEqual([422, `events.0.extensions.${PLAYER_EXTENSION_NAMESPACE}/mood`]);
-    const outside = await post(platform, caller, [viewed(caller.sourceId, { extensions: { 'https://other.example/x': 1 } })]);
+    expect(known.body.data[0].extensions).toEqual({
+      [`${PLAYER_EXTENSION_NAMESPACE}/renderer_ref`]: 'qti3-player@2',
+      [`${PLAYER_EXTENSION_NAMESPACE}/attempt_count`]: 2,
+    });
+    const unknown = await post(platform, caller, [
+      viewed(caller.sourceId, { extensions: { [`${PLAYER_EXTENSION_NAMESPACE}/mood`]: 'happy' } }),
+    ]);
+    expect([unknown.status, unknown.body.fieldErrors[0].field]).toEqual([
+      422,
+      `events.0.extensions.${PLAYER_EXTENSION_NAMESPACE}/mood`,
+    ]);
+    const outside = await post(platform, caller, [
+      viewed(caller.sourceId, { extensions: { 'https://other.example/x': 1 } }),
+    ]);
     expect(outside.status).toBe(422);
-    const badValue = await post(platform, caller, [viewed(caller.sourceId, { extensions: { [`${PLAYER_EXTENSION_NAMESPACE}/first_attempt`]: 'yes' } })]);
+    const badValue = await post(platform, caller, [
+      viewed(caller.sourceId, { extensions: { [`${PLAYER_EXTENSION_NAMESPACE}/first_attempt`]: 'yes' } }),
+    ]);
     expect(badValue.status).toBe(422);
   });
 
-  it('replays an identical batch under its Idempotency-Key and refuses a changed one with 409', async ({ platform }) => {
+  it('replays an identical batch under its Idempotency-Key and refuses a changed one with 409', async ({
+    platform,
+  }) => {
     const caller = await producer(platform);
     const key = randomUUID();
     const first = await post(platform, caller, [viewed(caller.sourceId)], { 'idempotency-key': key });
@@ -97,7 +145,9 @@ describe('POST /events', () => {
     expect(replay.status).toBe(202);
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
     expect(replay.body.data[0].id).toBe(first.body.data[0].id);
-    const changed = await post(platform, caller, [viewed(caller.sourceId, { contentId: 'c-2' })], { 'idempotency-key': key });
+    const changed = await post(platform, caller, [viewed(caller.sourceId, { contentId: 'c-2' })], {
+      'idempotency-key': key,
+    });
     expect([changed.status, changed.body.code]).toEqual([409, 'events:idempotency_conflict']);
     const all = await http(platform, 'GET', `${root}/events`, { token: caller.token });
     expect(all.body.data).toHaveLength(1);
@@ -116,27 +166,44 @@ describe('POST /events', () => {
 
   it('answers 400 for malformed bodies and undocumented fields, 415 for non-JSON', async ({ platform }) => {
     const caller = await producer(platform);
-    const notJson = await http(platform, 'POST', `${root}/events`, { token: caller.token, rawBody: '{"events": [', headers: { 'content-type': 'application/json' } });
+    const notJson = await http(platform, 'POST', `${root}/events`, {
+      token: caller.token,
+      rawBody: '{"events": [',
+      headers: { 'content-type': 'application/json' },
+    });
     expect([notJson.status, notJson.body.code]).toEqual([400, 'events:validation_failed']);
     const empty = await post(platform, caller, []);
     expect(empty.status).toBe(400);
     const extra = await post(platform, caller, [viewed(caller.sourceId, { id: 'client-id' })]);
-    expect([extra.status, extra.body.fieldErrors[0]]).toEqual([400, { field: 'events.0.id', message: 'unknown field' }]);
+    expect([extra.status, extra.body.fieldErrors[0]]).toEqual([
+      400,
+      { field: 'events.0.id', message: 'unknown field' },
+    ]);
     const wrongType = await post(platform, caller, [viewed(caller.sourceId, { studentId: 42 })]);
     expect(wrongType.status).toBe(400);
-    const text = await http(platform, 'POST', `${root}/events`, { token: caller.token, rawBody: 'events', headers: { 'content-type': 'text/plain' } });
+    const text = await http(platform, 'POST', `${root}/events`, {
+      token: caller.token,
+      rawBody: 'events',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect([text.status, text.body.code]).toEqual([415, 'events:unsupported_media_type']);
   });
 
   it('answers 412 to a precondition header on an event write: events are immutable', async ({ platform }) => {
     const caller = await producer(platform);
     for (const header of ['if-match', 'if-none-match', 'if-unmodified-since']) {
-      const refused = await post(platform, caller, [viewed(caller.sourceId)], { [header]: header === 'if-unmodified-since' ? new Date().toUTCString() : '"x"' });
+      const refused = await post(platform, caller, [viewed(caller.sourceId)], {
+        [header]: header === 'if-unmodified-since' ? new Date().toUTCString() : '"x"',
+      });
       expect([refused.status, refused.body.code]).toEqual([412, 'events:precondition_failed']);
     }
     const accepted = await post(platform, caller, [viewed(caller.sourceId)]);
     const id = accepted.body.data[0].id;
-    const update = await http(platform, 'PUT', `${root}/events/${id}`, { token: caller.token, body: viewed(caller.sourceId), headers: { 'if-match': '"x"' } });
+    const update = await http(platform, 'PUT', `${root}/events/${id}`, {
+      token: caller.token,
+      body: viewed(caller.sourceId),
+      headers: { 'if-match': '"x"' },
+    });
     expect(update.status).toBe(412);
     const remove = await http(platform, 'DELETE', `${root}/events/${id}`, { token: caller.token });
     expect(remove.status).toBe(405);
@@ -146,7 +213,13 @@ describe('POST /events', () => {
 
   it('answers 401 for missing, malformed, wrongly signed and expired tokens', async ({ platform }) => {
     const caller = await producer(platform);
-    const expired = await platform.runtime.auth.sign({ tenantId: caller.tenantId, subject: 'u', scopes: ['events:read', 'events:write'], roles: [], ttlSeconds: 0 });
+    const expired = await platform.runtime.auth.sign({
+      tenantId: caller.tenantId,
+      subject: 'u',
+      scopes: ['events:read', 'events:write'],
+      roles: [],
+      ttlSeconds: 0,
+    });
     for (const token of [undefined, 'not-a-jwt', `${caller.token.slice(0, -4)}AAAA`, expired]) {
       const refused = await post(platform, { ...caller, token: token as string }, [viewed(caller.sourceId)]);
       expect([refused.status, refused.body.code]).toEqual([401, 'events:unauthenticated']);
@@ -171,7 +244,12 @@ describe('POST /events', () => {
   it('lets the demo token record events on its default activity source', async ({ platform }) => {
     const minted = await http(platform, 'POST', `${root}/dev/mint?tenantId=demo`);
     const demo = { tenantId: 'demo', token: minted.body.token };
-    const accepted = await post(platform, demo, [viewed(minted.body.defaultActivitySourceId, { studentId: `demo-${randomUUID()}` })], { 'x-vendor-tenant': 'demo' });
+    const accepted = await post(
+      platform,
+      demo,
+      [viewed(minted.body.defaultActivitySourceId, { studentId: `demo-${randomUUID()}` })],
+      { 'x-vendor-tenant': 'demo' },
+    );
     expect(accepted.status).toBe(202);
   });
 });
@@ -179,11 +257,21 @@ describe('POST /events', () => {
 describe('GET /events and /events/{id}', () => {
   it('filters by every documented field', async ({ platform }) => {
     const caller = await producer(platform);
-    const other = await http(platform, 'POST', `${root}/activity-sources`, { token: caller.token, body: { sourceIri: `https://other.example/${randomUUID()}`, name: 'Other' } });
+    const other = await http(platform, 'POST', `${root}/activity-sources`, {
+      token: caller.token,
+      body: { sourceIri: `https://other.example/${randomUUID()}`, name: 'Other' },
+    });
     const created = await post(platform, caller, [
       viewed(caller.sourceId, { studentId: 'a', contentId: 'c1', orgId: 'o1', happenedAt: '2026-01-01T00:00:00Z' }),
       viewed(caller.sourceId, { studentId: 'b', contentId: 'c2', orgId: 'o2', happenedAt: '2026-02-01T00:00:00Z' }),
-      { kind: 'assessment_started', studentId: 'a', contentId: 'c2', orgId: 'o1', activitySourceId: other.body.id, happenedAt: '2026-03-01T00:00:00Z' },
+      {
+        kind: 'assessment_started',
+        studentId: 'a',
+        contentId: 'c2',
+        orgId: 'o1',
+        activitySourceId: other.body.id,
+        happenedAt: '2026-03-01T00:00:00Z',
+      },
     ]);
     const [first, second, third] = created.body.data.map((event: { id: string }) => event.id);
     const ids = async (query: string) => {
@@ -200,14 +288,22 @@ describe('GET /events and /events/{id}', () => {
     expect(await ids('eventType=AssessmentEvent')).toEqual([third]);
     expect(await ids('happenedAtFrom=2026-01-15T00:00:00Z')).toEqual([second, third]);
     expect(await ids('happenedAtTo=2026-02-01T00:00:00Z')).toEqual([first, second]);
-    expect(await ids('happenedAtFrom=2026-01-15T00:00:00Z&happenedAtTo=2026-02-15T00:00:00Z&studentId=b')).toEqual([second]);
-    expect(await ids(`modifiedSince=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).toEqual([]);
+    expect(await ids('happenedAtFrom=2026-01-15T00:00:00Z&happenedAtTo=2026-02-15T00:00:00Z&studentId=b')).toEqual([
+      second,
+    ]);
+    expect(await ids(`modifiedSince=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}`)).toEqual(
+      [],
+    );
     expect(await ids('modifiedSince=2020-01-01T00:00:00Z')).toEqual([first, second, third]);
   });
 
   it('pages with opaque cursors and pageSize, and refuses forged or re-filtered cursors', async ({ platform }) => {
     const caller = await producer(platform);
-    await post(platform, caller, Array.from({ length: 5 }, (_, index) => viewed(caller.sourceId, { contentId: `c-${index}` })));
+    await post(
+      platform,
+      caller,
+      Array.from({ length: 5 }, (_, index) => viewed(caller.sourceId, { contentId: `c-${index}` })),
+    );
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -222,21 +318,35 @@ describe('GET /events and /events/{id}', () => {
     expect(seen).toEqual(['c-0', 'c-1', 'c-2', 'c-3', 'c-4']);
     expect(pages).toBe(3);
     const firstPage = await http(platform, 'GET', `${root}/events?pageSize=2`, { token: caller.token });
-    const forged = await http(platform, 'GET', `${root}/events?cursor=${firstPage.body.nextCursor}x`, { token: caller.token });
+    const forged = await http(platform, 'GET', `${root}/events?cursor=${firstPage.body.nextCursor}x`, {
+      token: caller.token,
+    });
     expect([forged.status, forged.body.code]).toEqual([400, 'events:validation_failed']);
-    const refiltered = await http(platform, 'GET', `${root}/events?kind=content_viewed&cursor=${firstPage.body.nextCursor}`, { token: caller.token });
+    const refiltered = await http(
+      platform,
+      'GET',
+      `${root}/events?kind=content_viewed&cursor=${firstPage.body.nextCursor}`,
+      { token: caller.token },
+    );
     expect(refiltered.status).toBe(400);
   });
 
   it('answers 400 for invalid queries', async ({ platform }) => {
     const caller = await producer(platform);
-    for (const query of ['pageSize=0', 'pageSize=5000', 'modifiedSince=yesterday', 'happenedAtFrom=2026-13-01', 'activitySourceId=nope', 'color=blue']) {
+    for (const query of [
+      'pageSize=0',
+      'pageSize=5000',
+      'modifiedSince=yesterday',
+      'happenedAtFrom=2026-13-01',
+      'activitySourceId=nope',
+      'color=blue',
+    ]) {
       const reply = await http(platform, 'GET', `${root}/events?${query}`, { token: caller.token });
       expect([query, reply.status, reply.body.code]).toEqual([query, 400, 'events:validation_failed']);
     }
   });
 
-  it('answers 404 for an unknown id, a malformed id and another tenant\'s event', async ({ platform }) => {
+  it("answers 404 for an unknown id, a malformed id and another tenant's event", async ({ platform }) => {
     const caller = await producer(platform);
     const stranger = await producer(platform);
     const theirs = await post(platform, stranger, [viewed(stranger.sourceId)]);
@@ -255,32 +365,63 @@ describe('GET /events and /events/{id}', () => {
 });
 
 describe('activity sources', () => {
-  it('creates 201, replays 200 with Idempotency-Replayed, refuses another name with 409 and undocumented fields with 400', async ({ platform }) => {
+  it('creates 201, replays 200 with Idempotency-Replayed, refuses another name with 409 and undocumented fields with 400', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform, { scopes: ['events:read', 'events:sources:write'] });
     const body = { sourceIri: `https://vendor.example/${randomUUID()}`, name: 'Player' };
     const created = await http(platform, 'POST', `${root}/activity-sources`, { token: caller.token, body });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.any(String), sourceIri: body.sourceIri, name: 'Player', status: 'active' });
+    expect(created.body).toMatchObject({
+      id: expect.any(String),
+      sourceIri: body.sourceIri,
+      name: 'Player',
+      status: 'active',
+    });
     const replay = await http(platform, 'POST', `${root}/activity-sources`, { token: caller.token, body });
-    expect([replay.status, replay.headers.get('idempotency-replayed'), replay.body.id]).toEqual([200, 'true', created.body.id]);
-    const renamed = await http(platform, 'POST', `${root}/activity-sources`, { token: caller.token, body: { ...body, name: 'Other' } });
+    expect([replay.status, replay.headers.get('idempotency-replayed'), replay.body.id]).toEqual([
+      200,
+      'true',
+      created.body.id,
+    ]);
+    const renamed = await http(platform, 'POST', `${root}/activity-sources`, {
+      token: caller.token,
+      body: { ...body, name: 'Other' },
+    });
     expect([renamed.status, renamed.body.code]).toEqual([409, 'resource_conflict']);
     for (const extra of [{ id: randomUUID() }, { credentialRef: 'x' }, { metadata: {} }, { tokens: [] }]) {
-      const refused = await http(platform, 'POST', `${root}/activity-sources`, { token: caller.token, body: { ...body, ...extra } });
+      const refused = await http(platform, 'POST', `${root}/activity-sources`, {
+        token: caller.token,
+        body: { ...body, ...extra },
+      });
       expect(refused.status).toBe(400);
     }
-    const text = await http(platform, 'POST', `${root}/activity-sources`, { token: caller.token, rawBody: 'x', headers: { 'content-type': 'text/plain' } });
+    const text = await http(platform, 'POST', `${root}/activity-sources`, {
+      token: caller.token,
+      rawBody: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     expect((await http(platform, 'POST', `${root}/activity-sources`, { body })).status).toBe(401);
-    const listed = await http(platform, 'GET', `${root}/activity-sources?status=active&pageSize=10`, { token: caller.token });
+    const listed = await http(platform, 'GET', `${root}/activity-sources?status=active&pageSize=10`, {
+      token: caller.token,
+    });
     expect(listed.body.data.map((source: { id: string }) => source.id)).toEqual([created.body.id]);
-    expect((await http(platform, 'GET', `${root}/activity-sources/${created.body.id}`, { token: caller.token })).body.data.id).toBe(created.body.id);
-    expect((await http(platform, 'GET', `${root}/activity-sources/${randomUUID()}`, { token: caller.token })).status).toBe(404);
+    expect(
+      (await http(platform, 'GET', `${root}/activity-sources/${created.body.id}`, { token: caller.token })).body.data
+        .id,
+    ).toBe(created.body.id);
+    expect(
+      (await http(platform, 'GET', `${root}/activity-sources/${randomUUID()}`, { token: caller.token })).status,
+    ).toBe(404);
   });
 
   it('refuses source registration to the demo token', async ({ platform }) => {
     const minted = await http(platform, 'POST', `${root}/dev/mint?tenantId=demo`);
-    const refused = await http(platform, 'POST', `${root}/activity-sources`, { token: minted.body.token, body: { sourceIri: 'https://demo.example/x', name: 'x' } });
+    const refused = await http(platform, 'POST', `${root}/activity-sources`, {
+      token: minted.body.token,
+      body: { sourceIri: 'https://demo.example/x', name: 'x' },
+    });
     expect([refused.status, refused.body.code]).toEqual([403, 'events:forbidden']);
     expect(minted.body.identityBoundary).toMatchObject({ canRegisterActivitySources: false });
   });

@@ -35,7 +35,9 @@ describe('the modifiedSince feed under concurrent writers', () => {
         const reply = await post(
           platform,
           caller,
-          Array.from({ length: size }, (_, index) => viewed(caller.sourceId, { contentId: `w${writer}-b${batch}-${index}` })),
+          Array.from({ length: size }, (_, index) =>
+            viewed(caller.sourceId, { contentId: `w${writer}-b${batch}-${index}` }),
+          ),
         );
         expect(reply.status).toBe(202);
         for (const event of reply.body.data) accepted.add(event.id);
@@ -63,7 +65,12 @@ describe('the modifiedSince feed under concurrent writers', () => {
     const all: Array<{ modifiedAt: string }> = [];
     let cursor: string | null = null;
     do {
-      const page: Reply = await http(platform, 'GET', `${root}/events?pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: caller.token });
+      const page: Reply = await http(
+        platform,
+        'GET',
+        `${root}/events?pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { token: caller.token },
+      );
       all.push(...page.body.data);
       cursor = page.body.nextCursor;
     } while (cursor);

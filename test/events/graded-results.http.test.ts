@@ -45,15 +45,33 @@ describe('assessment_graded events', () => {
 
   it('refuses unknown grading keys, values outside the vocabulary and grading keys on other kinds', async () => {
     const caller = await producer(platform);
-    const base = { studentId: 's-1', contentId: 'form-1', activitySourceId: caller.sourceId, happenedAt: '2026-09-01T10:00:00Z' };
+    const base = {
+      studentId: 's-1',
+      contentId: 'form-1',
+      activitySourceId: caller.sourceId,
+      happenedAt: '2026-09-01T10:00:00Z',
+    };
     const cases: Array<[Record<string, unknown>, string]> = [
-      [{ ...base, kind: 'assessment_graded', extensions: grading({ score: 90 }) }, `events.0.extensions.${GRADING_EXTENSION_NAMESPACE}/score`],
-      [{ ...base, kind: 'assessment_graded', extensions: grading({ outcome: 'maybe' }) }, `events.0.extensions.${GRADING_EXTENSION_NAMESPACE}/outcome`],
-      [{ ...base, kind: 'content_viewed', extensions: grading({ outcome: 'passed' }) }, `events.0.extensions.${GRADING_EXTENSION_NAMESPACE}/outcome`],
+      [
+        { ...base, kind: 'assessment_graded', extensions: grading({ score: 90 }) },
+        `events.0.extensions.${GRADING_EXTENSION_NAMESPACE}/score`,
+      ],
+      [
+        { ...base, kind: 'assessment_graded', extensions: grading({ outcome: 'maybe' }) },
+        `events.0.extensions.${GRADING_EXTENSION_NAMESPACE}/outcome`,
+      ],
+      [
+        { ...base, kind: 'content_viewed', extensions: grading({ outcome: 'passed' }) },
+        `events.0.extensions.${GRADING_EXTENSION_NAMESPACE}/outcome`,
+      ],
     ];
     for (const [event, field] of cases) {
       const refused = await post(platform, caller, [event]);
-      expect([refused.status, refused.body.code, refused.body.fieldErrors[0].field]).toEqual([422, 'events:unprocessable', field]);
+      expect([refused.status, refused.body.code, refused.body.fieldErrors[0].field]).toEqual([
+        422,
+        'events:unprocessable',
+        field,
+      ]);
     }
   });
 });
@@ -69,10 +87,26 @@ describe('GET /events?componentId=', () => {
       happenedAt: '2026-09-01T10:00:00Z',
       extensions: component(componentId),
     });
-    expect((await post(platform, caller, [event('s-1', 'gate-a'), event('s-1', 'gate-b'), event('s-2', 'gate-a'), event('s-1', 'gate-a', 'content_viewed')])).status).toBe(202);
-    const listed = await http(platform, 'GET', `${root}/events?studentId=s-1&componentId=gate-a&kind=assessment_started`, { token: caller.token });
+    expect(
+      (
+        await post(platform, caller, [
+          event('s-1', 'gate-a'),
+          event('s-1', 'gate-b'),
+          event('s-2', 'gate-a'),
+          event('s-1', 'gate-a', 'content_viewed'),
+        ])
+      ).status,
+    ).toBe(202);
+    const listed = await http(
+      platform,
+      'GET',
+      `${root}/events?studentId=s-1&componentId=gate-a&kind=assessment_started`,
+      { token: caller.token },
+    );
     expect(listed.status).toBe(200);
-    expect(listed.body.data.map((row: { studentId: string; kind: string }) => [row.studentId, row.kind])).toEqual([['s-1', 'assessment_started']]);
+    expect(listed.body.data.map((row: { studentId: string; kind: string }) => [row.studentId, row.kind])).toEqual([
+      ['s-1', 'assessment_started'],
+    ]);
     const all = await http(platform, 'GET', `${root}/events?componentId=gate-a`, { token: caller.token });
     expect(all.body.data).toHaveLength(3);
     const empty = await http(platform, 'GET', `${root}/events?componentId=`, { token: caller.token });

@@ -38,11 +38,21 @@ describe('source import atomicity', () => {
   it('leaves nothing behind when the write fails after part of 1000 rows was inserted', async ({ platform }) => {
     const caller = await newTenant(platform, { scopes: ['events:read', 'events:write'] });
     const deps = eventsDeps(platform.runtime);
-    const ctx = contextFor(await platform.runtime.auth.authenticate(`Bearer ${caller.token}`), { requestId: 'r', traceId: 't' });
-    const records = Array.from({ length: 1000 }, (_, index) => ({ id: `v-${index}`, user_id: `s-${index % 9}`, date: '2026-09-01', activity_id: `a-${index % 4}` }));
+    const ctx = contextFor(await platform.runtime.auth.authenticate(`Bearer ${caller.token}`), {
+      requestId: 'r',
+      traceId: 't',
+    });
+    const records = Array.from({ length: 1000 }, (_, index) => ({
+      id: `v-${index}`,
+      user_id: `s-${index % 9}`,
+      date: '2026-09-01',
+      activity_id: `a-${index % 4}`,
+    }));
     const body = { sourceSystem: 'vendor_production', adapter: 'vendor_learning_event_v1', records };
     // Insert 1 registers the source-system activity source, 2..6 are the five 200-row chunks.
-    await expect(runSourceImport({ ...deps, db: failingOnInsert(deps.db, 5) }, ctx, { body, idempotencyKey: undefined })).rejects.toThrow('injected failure');
+    await expect(
+      runSourceImport({ ...deps, db: failingOnInsert(deps.db, 5) }, ctx, { body, idempotencyKey: undefined }),
+    ).rejects.toThrow('injected failure');
     expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toEqual([]);
     expect((await http(platform, 'GET', `${root}/activity-sources`, { token: caller.token })).body.data).toEqual([]);
     const retried = await runSourceImport(deps, ctx, { body, idempotencyKey: undefined });

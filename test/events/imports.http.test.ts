@@ -79,9 +79,16 @@ const vendorImport = (records: unknown[], extra: Record<string, unknown> = {}) =
 describe('POST /source-imports: vendor_learning_event_v1', () => {
   it('materializes every row as a readable Caliper event with derived fields', async ({ platform }) => {
     const caller = await importer();
-    const reply = await runImport(caller, vendorImport([vendorRow(1), vendorRow(2, { date: '2026-09-03T14:30:00Z' })], { importId: 'nightly-1' }));
+    const reply = await runImport(
+      caller,
+      vendorImport([vendorRow(1), vendorRow(2, { date: '2026-09-03T14:30:00Z' })], { importId: 'nightly-1' }),
+    );
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ acceptedCount: 2, materializedCount: 2, import: { status: 'materialized', importId: 'nightly-1' } });
+    expect(reply.body).toMatchObject({
+      acceptedCount: 2,
+      materializedCount: 2,
+      import: { status: 'materialized', importId: 'nightly-1' },
+    });
     const [first, second] = reply.body.data;
     expect(first.href).toBe(`${root}/events/${first.id}`);
     const read = await http(platform, 'GET', first.href, { token: caller.token });
@@ -96,7 +103,9 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
       happenedAt: '2026-09-02T00:00:00.000Z',
     });
     expect(JSON.stringify(read.body)).not.toContain('xp_earned');
-    expect((await http(platform, 'GET', second.href, { token: caller.token })).body.data.happenedAt).toBe('2026-09-03T14:30:00.000Z');
+    expect((await http(platform, 'GET', second.href, { token: caller.token })).body.data.happenedAt).toBe(
+      '2026-09-03T14:30:00.000Z',
+    );
     const listed = await http(platform, 'GET', `${root}/events?kind=activity_completed`, { token: caller.token });
     expect(listed.body.data).toHaveLength(2);
   });
@@ -107,7 +116,9 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
     records[637] = vendorRow(637, { correct_questions: 11 });
     const refused = await runImport(caller, vendorImport(records));
     expect([refused.status, refused.body.code]).toEqual([422, 'events:adapter_rejected']);
-    expect(refused.body.fieldErrors).toEqual([{ field: 'records.637.correct_questions', message: 'greater than total_questions' }]);
+    expect(refused.body.fieldErrors).toEqual([
+      { field: 'records.637.correct_questions', message: 'greater than total_questions' },
+    ]);
     expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toEqual([]);
     records[637] = vendorRow(637);
     const accepted = await runImport(caller, vendorImport(records));
@@ -116,7 +127,12 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
     let count = 0;
     let cursor: string | null = null;
     do {
-      const page: Reply = await http(platform, 'GET', `${root}/events?pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: caller.token });
+      const page: Reply = await http(
+        platform,
+        'GET',
+        `${root}/events?pageSize=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        { token: caller.token },
+      );
       count += page.body.data.length;
       cursor = page.body.nextCursor;
     } while (cursor);
@@ -127,7 +143,13 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
     const caller = await importer();
     const refused = await runImport(
       caller,
-      vendorImport([vendorRow(1), vendorRow(2, { activity_kind: 'lesson' }), vendorRow(3, { eventType: 'ViewEvent', actorRef: {} }), vendorRow(4, { colour: 'red' }), vendorRow(5, { user_id: undefined })]),
+      vendorImport([
+        vendorRow(1),
+        vendorRow(2, { activity_kind: 'lesson' }),
+        vendorRow(3, { eventType: 'ViewEvent', actorRef: {} }),
+        vendorRow(4, { colour: 'red' }),
+        vendorRow(5, { user_id: undefined }),
+      ]),
     );
     expect(refused.status).toBe(422);
     expect(refused.body.fieldErrors).toEqual([
@@ -143,17 +165,27 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
     const caller = await importer();
     const dry = await runImport(caller, vendorImport([vendorRow(1), vendorRow(2)], { dryRun: true }));
     expect(dry.status).toBe(200);
-    expect(dry.body).toMatchObject({ acceptedCount: 2, materializedCount: 0, import: { status: 'validated', dryRun: true } });
+    expect(dry.body).toMatchObject({
+      acceptedCount: 2,
+      materializedCount: 0,
+      import: { status: 'validated', dryRun: true },
+    });
     expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toEqual([]);
     const dryBad = await runImport(caller, vendorImport([vendorRow(1, { kind: 'x' })], { dryRun: true }));
     expect(dryBad.status).toBe(422);
   });
 
-  it('replays a retried import by importId or Idempotency-Key and refuses a changed one with 409', async ({ platform }) => {
+  it('replays a retried import by importId or Idempotency-Key and refuses a changed one with 409', async ({
+    platform,
+  }) => {
     const caller = await importer();
     const first = await runImport(caller, vendorImport([vendorRow(1)], { importId: 'retry-me' }));
     const again = await runImport(caller, vendorImport([vendorRow(1)], { importId: 'retry-me' }));
-    expect([again.status, again.headers.get('idempotency-replayed'), again.body.data[0].id]).toEqual([200, 'true', first.body.data[0].id]);
+    expect([again.status, again.headers.get('idempotency-replayed'), again.body.data[0].id]).toEqual([
+      200,
+      'true',
+      first.body.data[0].id,
+    ]);
     const changed = await runImport(caller, vendorImport([vendorRow(2)], { importId: 'retry-me' }));
     expect([changed.status, changed.body.code]).toEqual([409, 'events:idempotency_conflict']);
     const key = randomUUID();
@@ -178,16 +210,24 @@ describe('POST /source-imports: vendor_learning_event_v1', () => {
       expect([field, reply.status, reply.body.code]).toEqual([field, 400, 'events:validation_failed']);
       expect(reply.body.fieldErrors.map((error: { field: string }) => error.field)).toContain(field);
     }
-    expect((await http(platform, 'POST', `${root}/source-imports`, { body: vendorImport([vendorRow(1)]) })).status).toBe(401);
+    expect(
+      (await http(platform, 'POST', `${root}/source-imports`, { body: vendorImport([vendorRow(1)]) })).status,
+    ).toBe(401);
     const reader = await sameTenant(platform, caller, { scopes: ['events:read'] });
     expect((await runImport(reader, vendorImport([vendorRow(1)]))).status).toBe(403);
-    const text = await http(platform, 'POST', `${root}/source-imports`, { token: caller.token, rawBody: 'a,b', headers: { 'content-type': 'text/csv' } });
+    const text = await http(platform, 'POST', `${root}/source-imports`, {
+      token: caller.token,
+      rawBody: 'a,b',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(text.status).toBe(415);
   });
 });
 
 describe('sis_attendance_event_v1 and GET /attendance-events', () => {
-  it('normalizes with Ed-Fi descriptors, serves read-only rows with every filter and hides reasons and raw payloads', async ({ platform }) => {
+  it('normalizes with Ed-Fi descriptors, serves read-only rows with every filter and hides reasons and raw payloads', async ({
+    platform,
+  }) => {
     const caller = await importer();
     const imported = await runImport(caller, {
       sourceSystem: 'sis_system',
@@ -195,7 +235,12 @@ describe('sis_attendance_event_v1 and GET /attendance-events', () => {
       records: [
         attendanceRow(),
         attendanceRow({ event_date: '2021-11-09', attendance_event_category: 'Tardy', class_id: 'BIO-2' }),
-        attendanceRow({ student_id: '604823', school_id: '255901044', event_date: '2021-12-15', attendance_event_category: 'unexcused absence' }),
+        attendanceRow({
+          student_id: '604823',
+          school_id: '255901044',
+          event_date: '2021-12-15',
+          attendance_event_category: 'unexcused absence',
+        }),
       ],
     });
     expect(imported.status).toBe(200);
@@ -223,22 +268,45 @@ describe('sis_attendance_event_v1 and GET /attendance-events', () => {
     expect(await dates('schoolId=255901001')).toEqual(['2021-08-31', '2021-11-09']);
     expect(await dates('classId=BIO-2')).toEqual(['2021-11-09']);
     expect(await dates('category=Tardy')).toEqual(['2021-11-09']);
-    expect(await dates(`category=${encodeURIComponent('uri://ed-fi.org/AttendanceEventCategoryDescriptor#Unexcused Absence')}`)).toEqual(['2021-12-15']);
+    expect(
+      await dates(
+        `category=${encodeURIComponent('uri://ed-fi.org/AttendanceEventCategoryDescriptor#Unexcused Absence')}`,
+      ),
+    ).toEqual(['2021-12-15']);
     expect(await dates('from=2021-11-09&to=2021-11-09')).toEqual(['2021-11-09']);
     expect(await dates('from=2021-09-01')).toEqual(['2021-11-09', '2021-12-15']);
     expect(await dates('to=2021-11-08')).toEqual(['2021-08-31']);
     const first = await http(platform, 'GET', `${root}/attendance-events?pageSize=2`, { token: caller.token });
-    const rest = await http(platform, 'GET', `${root}/attendance-events?pageSize=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, { token: caller.token });
+    const rest = await http(
+      platform,
+      'GET',
+      `${root}/attendance-events?pageSize=2&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+      { token: caller.token },
+    );
     expect(rest.body.data.map((row: { eventDate: string }) => row.eventDate)).toEqual(['2021-12-15']);
     expect(rest.body.nextCursor).toBeNull();
-    for (const query of ['category=Sleeping', 'from=2021-13-01', 'from=2021-09-01T00:00:00Z', 'pageSize=0', 'cursor=abc', 'colour=red']) {
-      expect((await http(platform, 'GET', `${root}/attendance-events?${query}`, { token: caller.token })).status).toBe(400);
+    for (const query of [
+      'category=Sleeping',
+      'from=2021-13-01',
+      'from=2021-09-01T00:00:00Z',
+      'pageSize=0',
+      'cursor=abc',
+      'colour=red',
+    ]) {
+      expect((await http(platform, 'GET', `${root}/attendance-events?${query}`, { token: caller.token })).status).toBe(
+        400,
+      );
     }
-    expect((await http(platform, 'GET', `${root}/attendance-events/${randomUUID()}`, { token: caller.token })).status).toBe(404);
+    expect(
+      (await http(platform, 'GET', `${root}/attendance-events/${randomUUID()}`, { token: caller.token })).status,
+    ).toBe(404);
     expect((await http(platform, 'GET', `${root}/attendance-events`)).status).toBe(401);
     const writer = await sameTenant(platform, caller, { scopes: ['events:write'] });
     expect((await http(platform, 'GET', `${root}/attendance-events`, { token: writer.token })).status).toBe(403);
-    expect((await http(platform, 'POST', `${root}/attendance-events`, { token: caller.token, body: attendanceRow() })).status).toBe(404);
+    expect(
+      (await http(platform, 'POST', `${root}/attendance-events`, { token: caller.token, body: attendanceRow() }))
+        .status,
+    ).toBe(404);
   });
 
   it('rejects rows outside the Ed-Fi vocabulary, naming them', async ({ platform }) => {
@@ -246,10 +314,17 @@ describe('sis_attendance_event_v1 and GET /attendance-events', () => {
     const refused = await runImport(caller, {
       sourceSystem: 'sis_system',
       adapter: 'sis_attendance_event_v1',
-      records: [attendanceRow(), attendanceRow({ attendance_event_category: 'Sleeping' }), attendanceRow({ event_date: '31/08/2021', kind: 'attendance' })],
+      records: [
+        attendanceRow(),
+        attendanceRow({ attendance_event_category: 'Sleeping' }),
+        attendanceRow({ event_date: '31/08/2021', kind: 'attendance' }),
+      ],
     });
     expect(refused.status).toBe(422);
-    expect(refused.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual(['records.1.attendance_event_category', 'records.2.kind']);
+    expect(refused.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual([
+      'records.1.attendance_event_category',
+      'records.2.kind',
+    ]);
     expect((await http(platform, 'GET', `${root}/attendance-events`, { token: caller.token })).body.data).toEqual([]);
   });
 });
@@ -262,7 +337,14 @@ describe('sis_discipline_event_v1 and GET /discipline-events', () => {
       adapter: 'sis_discipline_event_v1',
       records: [
         disciplineRow(),
-        disciplineRow({ incident_id: '12', incident_date: '2021-10-21', behavior: 'School Code of Conduct', incident_location: 'Classroom', participation_code: 'Witness', student_id: '604900' }),
+        disciplineRow({
+          incident_id: '12',
+          incident_date: '2021-10-21',
+          behavior: 'School Code of Conduct',
+          incident_location: 'Classroom',
+          participation_code: 'Witness',
+          student_id: '604900',
+        }),
       ],
     });
     expect(imported.status).toBe(200);
@@ -289,11 +371,17 @@ describe('sis_discipline_event_v1 and GET /discipline-events', () => {
     expect(await incidents('schoolId=255901001')).toEqual(['10', '12']);
     expect(await incidents('behavior=State%20Offense')).toEqual(['10']);
     expect(await incidents('participationCode=Witness')).toEqual(['12']);
-    expect(await incidents(`location=${encodeURIComponent('uri://ed-fi.org/IncidentLocationDescriptor#Classroom')}`)).toEqual(['12']);
+    expect(
+      await incidents(`location=${encodeURIComponent('uri://ed-fi.org/IncidentLocationDescriptor#Classroom')}`),
+    ).toEqual(['12']);
     expect(await incidents('from=2021-10-19')).toEqual(['12']);
     expect(await incidents('to=2021-10-18')).toEqual(['10']);
-    expect((await http(platform, 'GET', `${root}/discipline-events?behavior=Arson`, { token: caller.token })).status).toBe(400);
-    expect((await http(platform, 'GET', `${root}/discipline-events/not-an-id`, { token: caller.token })).status).toBe(404);
+    expect(
+      (await http(platform, 'GET', `${root}/discipline-events?behavior=Arson`, { token: caller.token })).status,
+    ).toBe(400);
+    expect((await http(platform, 'GET', `${root}/discipline-events/not-an-id`, { token: caller.token })).status).toBe(
+      404,
+    );
     const stranger = await importer();
     expect((await http(platform, 'GET', imported.body.data[0].href, { token: stranger.token })).status).toBe(404);
   });
@@ -303,7 +391,9 @@ describe('Ed-Fi vocabularies', () => {
   it('holds exactly the code values of the Ed-Fi 5.2 descriptor files', () => {
     for (const [name, values] of Object.entries(EDFI_DESCRIPTORS)) {
       const xml = fs.readFileSync(`${FIXTURES}/edfi/descriptors/${name}.xml`, 'utf8');
-      const codes = [...xml.matchAll(/<CodeValue>([^<]*)<\/CodeValue>/g)].map((match) => match[1].replaceAll('&apos;', "'"));
+      const codes = [...xml.matchAll(/<CodeValue>([^<]*)<\/CodeValue>/g)].map((match) =>
+        match[1].replaceAll('&apos;', "'"),
+      );
       expect([name, [...values].sort()]).toEqual([name, codes.sort()]);
     }
   });

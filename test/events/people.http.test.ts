@@ -18,15 +18,27 @@ describe('student names from the people service', () => {
       body: { personId: 'stu-named', givenName: 'Ada', familyName: 'Lovelace', reality: 'test' },
     });
     expect(person.status).toBe(201);
-    const created = await post(platform, caller, [viewed(caller.sourceId, { studentId: 'stu-named' }), viewed(caller.sourceId, { studentId: 'stu-unknown' })]);
+    const created = await post(platform, caller, [
+      viewed(caller.sourceId, { studentId: 'stu-named' }),
+      viewed(caller.sourceId, { studentId: 'stu-unknown' }),
+    ]);
     expect(created.body.data[0]).not.toHaveProperty('studentName');
     const list = await http(platform, 'GET', `${root}/events`, { token: caller.token });
-    expect(list.body.data.map((event: { studentName: string | null }) => event.studentName)).toEqual(['Ada Lovelace', null]);
+    expect(list.body.data.map((event: { studentName: string | null }) => event.studentName)).toEqual([
+      'Ada Lovelace',
+      null,
+    ]);
     const one = await http(platform, 'GET', `${root}/events/${created.body.data[0].id}`, { token: caller.token });
     expect(one.body.data.studentName).toBe('Ada Lovelace');
     const imported = await http(platform, 'POST', `${root}/source-imports`, {
       token: caller.token,
-      body: { sourceSystem: 'sis_system', adapter: 'sis_attendance_event_v1', records: [{ student_id: 'stu-named', school_id: 'sch', event_date: '2022-02-02', attendance_event_category: 'Present' }] },
+      body: {
+        sourceSystem: 'sis_system',
+        adapter: 'sis_attendance_event_v1',
+        records: [
+          { student_id: 'stu-named', school_id: 'sch', event_date: '2022-02-02', attendance_event_category: 'Present' },
+        ],
+      },
     });
     const moment = await http(platform, 'GET', imported.body.data[0].href, { token: caller.token });
     expect(moment.body.data.studentName).toBe('Ada Lovelace');

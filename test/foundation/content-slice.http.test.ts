@@ -8,20 +8,27 @@ const it = platformTest();
 const item = { content_kind: 'article', title: 'Fractions', status: 'published', subject_id: 'math' };
 
 describe('demo mint', () => {
-  it.each([roots.curriculum, roots.content, roots.events])('mints a demo token under %s and refuses other tenants', async (root) => {
-    const minted = await http(filePlatform(), 'POST', `${root}/dev/mint?tenantId=demo`);
-    expect(minted.status).toBe(200);
-    expect(typeof minted.body.token).toBe('string');
-    const refused = await http(filePlatform(), 'POST', `${root}/dev/mint?tenantId=acme`);
-    expect(refused.status).toBe(400);
-    expect(refused.headers.get('content-type')).toContain('application/problem+json');
-    expect(refused.body.code).toMatch(/demo_mint_refused$/);
-    expect(refused.body).toMatchObject({ status: 400, requestId: expect.any(String), traceId: expect.any(String) });
-  });
+  it.each([roots.curriculum, roots.content, roots.events])(
+    'mints a demo token under %s and refuses other tenants',
+    async (root) => {
+      const minted = await http(filePlatform(), 'POST', `${root}/dev/mint?tenantId=demo`);
+      expect(minted.status).toBe(200);
+      expect(typeof minted.body.token).toBe('string');
+      const refused = await http(filePlatform(), 'POST', `${root}/dev/mint?tenantId=acme`);
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+      expect(refused.body.code).toMatch(/demo_mint_refused$/);
+      expect(refused.body).toMatchObject({ status: 400, requestId: expect.any(String), traceId: expect.any(String) });
+    },
+  );
 
   it('events mint returns the default activity source and the boundary contract', async ({ platform }) => {
     const minted = await http(platform, 'POST', `${roots.events}/dev/mint?tenantId=demo`);
-    expect(minted.body).toMatchObject({ tenantId: 'demo', defaultActivitySourceId: expect.any(String), identityBoundary: expect.any(Object) });
+    expect(minted.body).toMatchObject({
+      tenantId: 'demo',
+      defaultActivitySourceId: expect.any(String),
+      identityBoundary: expect.any(Object),
+    });
   });
 
   it('answers each service descriptor and its OpenAPI 3.1 description', async ({ platform }) => {
@@ -42,10 +49,18 @@ describe('POST {tenant_root}/items', () => {
   it('creates once per Idempotency-Key, replays identically and refuses a changed body', async ({ platform }) => {
     const caller = await newTenant(platform);
     const key = randomUUID();
-    const first = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, { token: caller.token, headers: { 'idempotency-key': key }, body: item });
+    const first = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, {
+      token: caller.token,
+      headers: { 'idempotency-key': key },
+      body: item,
+    });
     expect(first.status).toBe(201);
     expect(first.headers.get('etag')).toBeTruthy();
-    const replay = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, { token: caller.token, headers: { 'idempotency-key': key }, body: item });
+    const replay = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, {
+      token: caller.token,
+      headers: { 'idempotency-key': key },
+      body: item,
+    });
     expect(replay.status).toBe(200);
     expect(replay.headers.get('idempotency-replayed')).toBe('true');
     expect(replay.body.content_id).toBe(first.body.content_id);
@@ -63,7 +78,11 @@ describe('POST {tenant_root}/items', () => {
     const key = randomUUID();
     const replies = await Promise.all(
       Array.from({ length: 8 }, () =>
-        http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, { token: caller.token, headers: { 'idempotency-key': key }, body: item }),
+        http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items`, {
+          token: caller.token,
+          headers: { 'idempotency-key': key },
+          body: item,
+        }),
       ),
     );
     expect(new Set(replies.map((reply) => reply.body.content_id)).size).toBe(1);
@@ -73,20 +92,36 @@ describe('POST {tenant_root}/items', () => {
   it('requires an Idempotency-Key, a token, the path tenant and the author scope', async ({ platform }) => {
     const caller = await newTenant(platform);
     const url = `${tenantRoot(caller.tenantId)}/items`;
-    expect((await http(platform, 'POST', url, { token: caller.token, body: item })).body.code).toBe('content.idempotency_key_required');
+    expect((await http(platform, 'POST', url, { token: caller.token, body: item })).body.code).toBe(
+      'content.idempotency_key_required',
+    );
     const anonymous = await http(platform, 'POST', url, { headers: { 'idempotency-key': 'k' }, body: item });
     expect([anonymous.status, anonymous.body.code]).toEqual([401, 'content.unauthenticated']);
     const stranger = await newTenant(platform);
-    const wrongTenant = await http(platform, 'POST', url, { token: stranger.token, headers: { 'idempotency-key': 'k' }, body: item });
+    const wrongTenant = await http(platform, 'POST', url, {
+      token: stranger.token,
+      headers: { 'idempotency-key': 'k' },
+      body: item,
+    });
     expect([wrongTenant.status, wrongTenant.body.code]).toEqual([403, 'content.tenant_mismatch']);
     const reader = await sameTenant(platform, caller, { scopes: ['read:content'] });
-    const noScope = await http(platform, 'POST', url, { token: reader.token, headers: { 'idempotency-key': 'k' }, body: item });
+    const noScope = await http(platform, 'POST', url, {
+      token: reader.token,
+      headers: { 'idempotency-key': 'k' },
+      body: item,
+    });
     expect([noScope.status, noScope.body.code]).toEqual([403, 'content.forbidden']);
-    const forged = await http(platform, 'POST', url, { token: `${caller.token.slice(0, -4)}AAAA`, headers: { 'idempotency-key': 'k' }, body: item });
+    const forged = await http(platform, 'POST', url, {
+      token: `${caller.token.slice(0, -4)}AAAA`,
+      headers: { 'idempotency-key': 'k' },
+      body: item,
+    });
     expect(forged.status).toBe(401);
   });
 
-  it('rejects unknown fields, body fields and bad enumerations with field errors, writing nothing', async ({ platform }) => {
+  it('rejects unknown fields, body fields and bad enumerations with field errors, writing nothing', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     for (const body of [
       { ...item, provenance_bag: { a: 1 } },
@@ -120,10 +155,16 @@ describe('POST {tenant_root}/items', () => {
 });
 
 describe('versions and release eligibility', () => {
-  it('appends numbered versions and answers eligibility only once a QC reviewer trusts the version', async ({ platform }) => {
+  it('appends numbered versions and answers eligibility only once a QC reviewer trusts the version', async ({
+    platform,
+  }) => {
     const author = await newTenant(platform);
     const root = tenantRoot(author.tenantId);
-    const created = await http(platform, 'POST', `${root}/items`, { token: author.token, headers: { 'idempotency-key': randomUUID() }, body: item });
+    const created = await http(platform, 'POST', `${root}/items`, {
+      token: author.token,
+      headers: { 'idempotency-key': randomUUID() },
+      body: item,
+    });
     const contentId = created.body.content_id;
     const version = await http(platform, 'POST', `${root}/items/${contentId}/versions`, {
       token: author.token,
@@ -135,19 +176,33 @@ describe('versions and release eligibility', () => {
     const untrusted = await http(platform, 'GET', eligibilityUrl, { token: author.token });
     expect(untrusted.status).toBe(409);
     expect(untrusted.body.code).toBe('content.version_not_serveable');
-    expect(untrusted.body.eligibility).toMatchObject({ trust_status: 'unknown', release_eligible: false, serveable: false });
-
-    const selfReview = await http(platform, 'POST', `${root}/items/${contentId}/versions/${version.body.version_id}/qc-decisions`, {
-      token: author.token,
-      body: { trust_status: 'trusted', reason: 'mine' },
+    expect(untrusted.body.eligibility).toMatchObject({
+      trust_status: 'unknown',
+      release_eligible: false,
+      serveable: false,
     });
+
+    const selfReview = await http(
+      platform,
+      'POST',
+      `${root}/items/${contentId}/versions/${version.body.version_id}/qc-decisions`,
+      {
+        token: author.token,
+        body: { trust_status: 'trusted', reason: 'mine' },
+      },
+    );
     expect([selfReview.status, selfReview.body.code]).toEqual([403, 'content.qc_self_review']);
 
     const reviewer = await sameTenant(platform, author);
-    const qc = await http(platform, 'POST', `${root}/items/${contentId}/versions/${version.body.version_id}/qc-decisions`, {
-      token: reviewer.token,
-      body: { trust_status: 'trusted', reason: 'checked' },
-    });
+    const qc = await http(
+      platform,
+      'POST',
+      `${root}/items/${contentId}/versions/${version.body.version_id}/qc-decisions`,
+      {
+        token: reviewer.token,
+        body: { trust_status: 'trusted', reason: 'checked' },
+      },
+    );
     expect(qc.status).toBe(201);
     const eligible = await http(platform, 'GET', eligibilityUrl, { token: author.token });
     expect(eligible.status).toBe(200);
@@ -175,22 +230,44 @@ describe('versions and release eligibility', () => {
     const author = await newTenant(platform);
     const pin = await eligibleVersion(platform, author);
     const root = tenantRoot(author.tenantId);
-    const unknown = await http(platform, 'GET', `${root}/items/${pin.contentId}/versions/${randomUUID()}/release-eligibility`, { token: author.token });
+    const unknown = await http(
+      platform,
+      'GET',
+      `${root}/items/${pin.contentId}/versions/${randomUUID()}/release-eligibility`,
+      { token: author.token },
+    );
     expect([unknown.status, unknown.body.code]).toEqual([404, 'content.not_found']);
-    const notUuid = await http(platform, 'GET', `${root}/items/${pin.contentId}/versions/nope/release-eligibility`, { token: author.token });
+    const notUuid = await http(platform, 'GET', `${root}/items/${pin.contentId}/versions/nope/release-eligibility`, {
+      token: author.token,
+    });
     expect(notUuid.status).toBe(404);
     const stranger = await newTenant(platform);
-    const crossTenant = await http(platform, 'GET', `${tenantRoot(stranger.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/release-eligibility`, {
-      token: stranger.token,
-    });
+    const crossTenant = await http(
+      platform,
+      'GET',
+      `${tenantRoot(stranger.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/release-eligibility`,
+      {
+        token: stranger.token,
+      },
+    );
     expect(crossTenant.status).toBe(404);
-    const badSurface = await http(platform, 'GET', `${root}/items/${pin.contentId}/versions/${pin.versionId}/release-eligibility?producer_surface=Not%20Valid`, {
-      token: author.token,
-    });
+    const badSurface = await http(
+      platform,
+      'GET',
+      `${root}/items/${pin.contentId}/versions/${pin.versionId}/release-eligibility?producer_surface=Not%20Valid`,
+      {
+        token: author.token,
+      },
+    );
     expect(badSurface.status).toBe(400);
-    const surface = await http(platform, 'GET', `${root}/items/${pin.contentId}/versions/${pin.versionId}/release-eligibility?producer_surface=authoring_ui`, {
-      token: author.token,
-    });
+    const surface = await http(
+      platform,
+      'GET',
+      `${root}/items/${pin.contentId}/versions/${pin.versionId}/release-eligibility?producer_surface=authoring_ui`,
+      {
+        token: author.token,
+      },
+    );
     expect(surface.status).toBe(200);
     expect(surface.body).not.toHaveProperty('producer_surface');
   });
@@ -199,11 +276,20 @@ describe('versions and release eligibility', () => {
     const author = await newTenant(platform);
     const pin = await eligibleVersion(platform, author);
     const root = tenantRoot(author.tenantId);
-    const first = await http(platform, 'GET', `${root}/items/${pin.contentId}/versions?limit=1`, { token: author.token });
+    const first = await http(platform, 'GET', `${root}/items/${pin.contentId}/versions?limit=1`, {
+      token: author.token,
+    });
     expect(first.body.data.map((v: { version_number: number }) => v.version_number)).toEqual([1]);
-    const second = await http(platform, 'GET', `${root}/items/${pin.contentId}/versions?limit=1&cursor=${first.body.next_cursor}`, { token: author.token });
+    const second = await http(
+      platform,
+      'GET',
+      `${root}/items/${pin.contentId}/versions?limit=1&cursor=${first.body.next_cursor}`,
+      { token: author.token },
+    );
     expect(second.body.data.map((v: { version_number: number }) => v.version_number)).toEqual([2]);
-    const forged = await http(platform, 'GET', `${root}/items/${pin.contentId}/versions?cursor=abc.def`, { token: author.token });
+    const forged = await http(platform, 'GET', `${root}/items/${pin.contentId}/versions?cursor=abc.def`, {
+      token: author.token,
+    });
     expect([forged.status, forged.body.code]).toEqual([400, 'content.validation_failed']);
   });
 });

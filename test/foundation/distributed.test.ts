@@ -17,7 +17,14 @@ const children: ChildProcess[] = [];
 
 async function launch(name: string, env: Record<string, string>): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/service-main.ts'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', KEY_FILE: keyFile, DATA_DIR: path.join(workDir, name), SEED_DEMO: 'false', ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      KEY_FILE: keyFile,
+      DATA_DIR: path.join(workDir, name),
+      SEED_DEMO: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -47,9 +54,17 @@ beforeAll(async () => {
   const curriculum = `http://127.0.0.1:${curriculumPort}`;
   await Promise.all([
     launch('content', { SERVICE: 'content', PORT: String(contentPort) }),
-    launch('curriculum', { SERVICE: 'curriculum', PORT: String(curriculumPort), CONTENT_URL: `${content}${roots.content}` }),
+    launch('curriculum', {
+      SERVICE: 'curriculum',
+      PORT: String(curriculumPort),
+      CONTENT_URL: `${content}${roots.content}`,
+    }),
   ]);
-  await launch('gateway', { SERVICE: 'gateway', PORT: String(gatewayPort), SUBGRAPH_URLS: `curriculum=${curriculum},content=${content}` });
+  await launch('gateway', {
+    SERVICE: 'gateway',
+    PORT: String(gatewayPort),
+    SUBGRAPH_URLS: `curriculum=${curriculum},content=${content}`,
+  });
   gateway = `http://127.0.0.1:${gatewayPort}`;
   token = (await (await fetch(`${gateway}${roots.content}/dev/mint?tenantId=demo`, { method: 'POST' })).json()).token;
 }, 180_000);
@@ -73,7 +88,11 @@ afterAll(async () => {
 async function call(method: string, url: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${gateway}${url}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
@@ -81,25 +100,41 @@ async function call(method: string, url: string, body?: unknown, headers: Record
 
 describe('gateway and services as separate processes', () => {
   it('pins content across processes and answers the headline query through the remote gateway', async () => {
-    const item = await call('POST', `${tenantRoot('demo')}/items`, { content_kind: 'article', title: 'Remote', status: 'published' }, { 'idempotency-key': randomUUID() });
+    const item = await call(
+      'POST',
+      `${tenantRoot('demo')}/items`,
+      { content_kind: 'article', title: 'Remote', status: 'published' },
+      { 'idempotency-key': randomUUID() },
+    );
     expect(item.status).toBe(201);
     const version = await call('POST', `${tenantRoot('demo')}/items/${item.body.content_id}/versions`, {
       student_view: { blocks: [{ type: 'text', text: 'Hello', order: 0 }] },
     });
     expect(version.status).toBe(201);
     // A second demo identity is the QC reviewer (never the author).
-    const reviewer = (await (await fetch(`${gateway}${roots.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })).json()).token;
-    const qc = await fetch(`${gateway}${tenantRoot('demo')}/items/${item.body.content_id}/versions/${version.body.version_id}/qc-decisions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${reviewer}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ trust_status: 'trusted', reason: 'checked' }),
-    });
+    const reviewer = (
+      await (await fetch(`${gateway}${roots.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })).json()
+    ).token;
+    const qc = await fetch(
+      `${gateway}${tenantRoot('demo')}/items/${item.body.content_id}/versions/${version.body.version_id}/qc-decisions`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${reviewer}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ trust_status: 'trusted', reason: 'checked' }),
+      },
+    );
     expect(qc.status).toBe(201);
     const componentId = `remote-${randomUUID()}`;
     const component = await call('POST', `${curriculumV1}/components`, {
       component_id: componentId,
       kind: 'lesson',
-      alpha: { target_ref: { content_kind: 'article', content_id: item.body.content_id, content_version_id: version.body.version_id } },
+      alpha: {
+        target_ref: {
+          content_kind: 'article',
+          content_id: item.body.content_id,
+          content_version_id: version.body.version_id,
+        },
+      },
     });
     expect(component.status).toBe(201);
     const query = `query($id: ID!) { component(componentId: $id) { componentId alpha { targetRef { version { versionId versionNumber releaseEligibility { releaseEligible trustStatus problemCode } } } } } }`;

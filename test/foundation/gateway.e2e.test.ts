@@ -15,7 +15,14 @@ async function pinnedLesson(componentId: string) {
     body: {
       component_id: componentId,
       kind: 'lesson',
-      alpha: { target_ref: { module: 'content', content_kind: 'article', content_id: pin.contentId, content_version_id: pin.versionId } },
+      alpha: {
+        target_ref: {
+          module: 'content',
+          content_kind: 'article',
+          content_id: pin.contentId,
+          content_version_id: pin.versionId,
+        },
+      },
     },
   });
   expect(created.status).toBe(201);
@@ -56,13 +63,20 @@ describe('the headline query through the gateway', () => {
     });
   });
 
-  it('answers an ineligible version with releaseEligible false and its problemCode, not an error', async ({ platform }) => {
+  it('answers an ineligible version with releaseEligible false and its problemCode, not an error', async ({
+    platform,
+  }) => {
     const { caller, pin } = await pinnedLesson('lesson-2');
     const reviewer = await sameTenant(platform, caller);
-    const flipped = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`, {
-      token: reviewer.token,
-      body: { trust_status: 'failed', reason: 'broken media' },
-    });
+    const flipped = await http(
+      platform,
+      'POST',
+      `${tenantRoot(caller.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`,
+      {
+        token: reviewer.token,
+        body: { trust_status: 'failed', reason: 'broken media' },
+      },
+    );
     expect(flipped.status).toBe(201);
     const result = await graphql(platform, HEADLINE, { id: 'lesson-2' }, caller.token);
     expect(result.body.errors).toBeUndefined();
@@ -83,7 +97,18 @@ describe('the headline query through the gateway', () => {
     expect(anonymous.body.errors[0].extensions.code).toBe('curriculum:unauthenticated');
     const badToken = await graphql(platform, HEADLINE, { id: 'lesson-3' }, 'not-a-token');
     expect(badToken.body.errors[0].extensions.code).toBe('curriculum:unauthenticated');
-    const invalid = await graphql(platform, `mutation { createComponent(input: { componentId: "x", kind: "planet" }) { componentId } }`, {}, stranger.token);
+    const invalid = await graphql(
+      platform,
+      `
+        mutation {
+          createComponent(input: { componentId: "x", kind: "planet" }) {
+            componentId
+          }
+        }
+      `,
+      {},
+      stranger.token,
+    );
     expect(invalid.body.errors[0].extensions.code).toBe('curriculum:validation_failed');
     expect(invalid.body.errors[0].extensions.fieldErrors[0].field).toBe('kind');
   });
@@ -95,16 +120,44 @@ describe('the headline query through the gateway', () => {
     const first = await graphql(platform, create, { key }, caller.token);
     const replay = await graphql(platform, create, { key }, caller.token);
     expect(first.body.data.createContentItem.contentId).toBe(replay.body.data.createContentItem.contentId);
-    const rest = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${first.body.data.createContentItem.contentId}`, { token: caller.token });
+    const rest = await http(
+      platform,
+      'GET',
+      `${tenantRoot(caller.tenantId)}/items/${first.body.data.createContentItem.contentId}`,
+      { token: caller.token },
+    );
     expect(rest.body.title).toBe('GQL');
     const conflict = await graphql(platform, create.replace('"GQL"', '"Other"'), { key }, caller.token);
     expect(conflict.body.errors[0].extensions.code).toBe('content.idempotency_conflict');
   });
 
-  it('reads version bodies only when asked, and answers eligibility on a version just written', async ({ platform }) => {
+  it('reads version bodies only when asked, and answers eligibility on a version just written', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);
-    const read = await graphql(platform, `query($id: ID!) { contentVersion(versionId: $id) { versionNumber studentView { blocks { type text order } } releaseEligibility { releaseEligible } } }`, { id: pin.versionId }, caller.token);
+    const read = await graphql(
+      platform,
+      `
+        query ($id: ID!) {
+          contentVersion(versionId: $id) {
+            versionNumber
+            studentView {
+              blocks {
+                type
+                text
+                order
+              }
+            }
+            releaseEligibility {
+              releaseEligible
+            }
+          }
+        }
+      `,
+      { id: pin.versionId },
+      caller.token,
+    );
     expect(read.body.data.contentVersion).toEqual({
       versionNumber: 2,
       studentView: { blocks: [{ type: 'text', text: 'Body', order: 0 }] },
@@ -112,14 +165,37 @@ describe('the headline query through the gateway', () => {
     });
     const appended = await graphql(
       platform,
-      `mutation($id: ID!) { appendContentVersion(contentId: $id, input: { studentView: { blocks: [{ type: "text", text: "New", order: 0 }] } }) { versionNumber studentView { blocks { text } } releaseEligibility { trustStatus releaseEligible problemCode } } }`,
+      `
+        mutation ($id: ID!) {
+          appendContentVersion(
+            contentId: $id
+            input: { studentView: { blocks: [{ type: "text", text: "New", order: 0 }] } }
+          ) {
+            versionNumber
+            studentView {
+              blocks {
+                text
+              }
+            }
+            releaseEligibility {
+              trustStatus
+              releaseEligible
+              problemCode
+            }
+          }
+        }
+      `,
       { id: pin.contentId },
       caller.token,
     );
     expect(appended.body.data.appendContentVersion).toEqual({
       versionNumber: 3,
       studentView: { blocks: [{ text: 'New' }] },
-      releaseEligibility: { trustStatus: 'unknown', releaseEligible: false, problemCode: 'content.version_not_serveable' },
+      releaseEligibility: {
+        trustStatus: 'unknown',
+        releaseEligible: false,
+        problemCode: 'content.version_not_serveable',
+      },
     });
   });
 
@@ -135,7 +211,10 @@ describe('query shape', () => {
     const caller = await newTenant(platform);
     const pins = [];
     for (let index = 0; index < 5; index += 1) pins.push(await eligibleVersion(platform, caller));
-    await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body: { component_id: 'unit', kind: 'unit' } });
+    await http(platform, 'POST', `${curriculumV1}/components`, {
+      token: caller.token,
+      body: { component_id: 'unit', kind: 'unit' },
+    });
     for (let index = 0; index < 100; index += 1) {
       const pin = pins[index % pins.length];
       const created = await http(platform, 'POST', `${curriculumV1}/components`, {
@@ -144,7 +223,9 @@ describe('query shape', () => {
           component_id: `lesson-${String(index).padStart(3, '0')}`,
           kind: 'lesson',
           parent_component_id: 'unit',
-          alpha: { target_ref: { content_kind: 'article', content_id: pin.contentId, content_version_id: pin.versionId } },
+          alpha: {
+            target_ref: { content_kind: 'article', content_id: pin.contentId, content_version_id: pin.versionId },
+          },
         },
       });
       expect(created.status).toBe(201);
@@ -155,7 +236,11 @@ describe('query shape', () => {
     const statements = platform.runtime.database.stats.queries - before;
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.components.data).toHaveLength(100);
-    expect(result.body.data.components.data.every((node: any) => node.alpha.targetRef.version.releaseEligibility.releaseEligible)).toBe(true);
+    expect(
+      result.body.data.components.data.every(
+        (node: any) => node.alpha.targetRef.version.releaseEligibility.releaseEligible,
+      ),
+    ).toBe(true);
     // components page, versions with eligibility, items: one statement each.
     expect(statements).toBe(3);
   });
@@ -166,10 +251,30 @@ describe('query shape', () => {
     await post({ component_id: 'c', kind: 'course' });
     for (const unit of ['u1', 'u2']) {
       await post({ component_id: unit, kind: 'unit', parent_component_id: 'c' });
-      for (const lesson of ['a', 'b', 'c']) await post({ component_id: `${unit}-${lesson}`, kind: 'lesson', parent_component_id: unit });
+      for (const lesson of ['a', 'b', 'c'])
+        await post({ component_id: `${unit}-${lesson}`, kind: 'lesson', parent_component_id: unit });
     }
     const before = platform.runtime.database.stats.queries;
-    const result = await graphql(platform, `{ component(componentId: "c") { children { componentId children { componentId children { componentId } } } } }`, {}, caller.token);
+    const result = await graphql(
+      platform,
+      `
+        {
+          component(componentId: "c") {
+            children {
+              componentId
+              children {
+                componentId
+                children {
+                  componentId
+                }
+              }
+            }
+          }
+        }
+      `,
+      {},
+      caller.token,
+    );
     const statements = platform.runtime.database.stats.queries - before;
     expect(result.body.data.component.children.map((unit: any) => unit.children.length)).toEqual([3, 3]);
     expect(statements).toBe(4);

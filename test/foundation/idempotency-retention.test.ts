@@ -10,7 +10,11 @@ import { kcBody, rowsOf } from '../curriculum/helpers.ts';
 const it = platformTest();
 
 const createKc = (caller: Caller, idempotencyKey: string, body = kcBody()) =>
-  http(filePlatform(), 'POST', `${curriculumV1}/kcs`, { token: caller.token, headers: { 'idempotency-key': idempotencyKey }, body });
+  http(filePlatform(), 'POST', `${curriculumV1}/kcs`, {
+    token: caller.token,
+    headers: { 'idempotency-key': idempotencyKey },
+    body,
+  });
 
 /** Moves a tenant's records back in time, as if they had been written that many days ago. */
 async function age(tenantId: string, days: number): Promise<void> {
@@ -20,7 +24,9 @@ async function age(tenantId: string, days: number): Promise<void> {
 }
 
 async function recordCount(tenantId: string): Promise<number> {
-  const result = await filePlatform().runtime.database.db.execute(sql`select count(*)::int as n from curriculum.idempotency_records where tenant_id = ${tenantId}`);
+  const result = await filePlatform().runtime.database.db.execute(
+    sql`select count(*)::int as n from curriculum.idempotency_records where tenant_id = ${tenantId}`,
+  );
   return Number(rowsOf<{ n: number }>(result)[0].n);
 }
 
@@ -31,11 +37,17 @@ describe(`Idempotency-Key retention (${IDEMPOTENCY_RETENTION_DAYS} days)`, () =>
     const first = await createKc(caller, key);
     await age(caller.tenantId, IDEMPOTENCY_RETENTION_DAYS - 1);
     const replay = await createKc(caller, key, { ...kcBody(), definition: first.body.definition });
-    expect([replay.status, replay.headers.get('idempotency-replayed'), replay.body.kc_id]).toEqual([200, 'true', first.body.kc_id]);
+    expect([replay.status, replay.headers.get('idempotency-replayed'), replay.body.kc_id]).toEqual([
+      200,
+      'true',
+      first.body.kc_id,
+    ]);
     expect((await createKc(caller, key)).body.code).toBe('curriculum:idempotency_conflict');
   });
 
-  it('frees a key past the window: the request runs as new and its answer replaces the old record', async ({ platform }) => {
+  it('frees a key past the window: the request runs as new and its answer replaces the old record', async ({
+    platform,
+  }) => {
     const caller = await newTenant(platform);
     const key = randomUUID();
     const first = await createKc(caller, key);
@@ -54,7 +66,9 @@ describe(`Idempotency-Key retention (${IDEMPOTENCY_RETENTION_DAYS} days)`, () =>
     await createKc(old, randomUUID());
     await createKc(recent, randomUUID());
     await age(old.tenantId, IDEMPOTENCY_RETENTION_DAYS + 1);
-    expect(await sweepIdempotencyRecords(platform.runtime.database.db, curriculumIdempotency)).toBeGreaterThanOrEqual(1);
+    expect(await sweepIdempotencyRecords(platform.runtime.database.db, curriculumIdempotency)).toBeGreaterThanOrEqual(
+      1,
+    );
     expect([await recordCount(old.tenantId), await recordCount(recent.tenantId)]).toEqual([0, 1]);
   });
 });

@@ -22,7 +22,9 @@ describe('operations', () => {
 
   it('lists the problem table', async () => {
     const problems = await call(platform, 'GET', '/problems');
-    expect(problems.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'content.version_not_serveable', status: 409 })]));
+    expect(problems.body.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: 'content.version_not_serveable', status: 409 })]),
+    );
   });
 
   it('answers unknown routes with a problem', async () => {
@@ -36,6 +38,10 @@ describe('operations', () => {
       headers: { 'x-request-id': 'req-123', traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
     });
     expect(traced.headers.get('x-request-id')).toBe('req-123');
-    expect(traced.body).toMatchObject({ requestId: 'req-123', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', code: 'curriculum:unauthenticated' });
+    expect(traced.body).toMatchObject({
+      requestId: 'req-123',
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      code: 'curriculum:unauthenticated',
+    });
   });
 });

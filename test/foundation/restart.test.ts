@@ -8,7 +8,10 @@ import { curriculumV1, http, roots, tenantRoot } from '../kit.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-restart-'));
 const start = () =>
-  startPlatform({ gateway: {}, config: { port: 0, dataDir, keyFile: path.join(dataDir, 'platform-keys.json'), logLevel: 'silent', seedDemo: true } });
+  startPlatform({
+    gateway: {},
+    config: { port: 0, dataDir, keyFile: path.join(dataDir, 'platform-keys.json'), logLevel: 'silent', seedDemo: true },
+  });
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
@@ -33,18 +36,25 @@ describe('stop and start again', () => {
       expect(item.body.title).toBe('Survives restarts');
       const components = await http(second, 'GET', `${curriculumV1}/components?limit=200`, { token });
       expect(components.body.data).toEqual(seeded.body.data);
-      expect(seeded.body.data.some((component: { component_id: string }) => component.component_id === 'demo-course-fractions')).toBe(true);
+      expect(
+        seeded.body.data.some(
+          (component: { component_id: string }) => component.component_id === 'demo-course-fractions',
+        ),
+      ).toBe(true);
     } finally {
       await second.close();
     }
   });
 
-  it.skipIf(Boolean(process.env.DATABASE_URL))('refuses a second process on the same PGlite data directory', async () => {
-    const running = await start();
-    try {
-      await expect(start()).rejects.toThrow(/in use/);
-    } finally {
-      await running.close();
-    }
-  });
+  it.skipIf(Boolean(process.env.DATABASE_URL))(
+    'refuses a second process on the same PGlite data directory',
+    async () => {
+      const running = await start();
+      try {
+        await expect(start()).rejects.toThrow(/in use/);
+      } finally {
+        await running.close();
+      }
+    },
+  );
 });

@@ -23,7 +23,10 @@ beforeAll(async () => {
   if (skip) return;
   if (!CHROMIUM) throw new Error('Chromium is not installed: apt-get install chromium (or set CHROMIUM_PATH)');
   platform = await startTestPlatform({ seedDemo: true });
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -42,7 +45,8 @@ async function openPage(url: string): Promise<{ page: Page; foreign: string[]; f
   });
   page.on('response', (response) => {
     // The browser asks for /favicon.ico on its own; no page of ours links one.
-    if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) failed.push(`${response.status()} ${response.url()}`);
+    if (response.status() >= 400 && !response.url().endsWith('/favicon.ico'))
+      failed.push(`${response.status()} ${response.url()}`);
   });
   await page.goto(url, { waitUntil: 'networkidle0' });
   return { page, foreign, failed };
@@ -65,7 +69,9 @@ describe.skipIf(skip)('docs pages and the offline GraphQL explorer in a browser'
       for (const suffix of ['/docs', '/docs/']) {
         const { page, foreign, failed } = await openPage(`${platform.url}${roots[service]}${suffix}`);
         await page.waitForSelector('.opblock-summary-path');
-        expect(await page.$$eval('.opblock-summary-path', (nodes) => nodes.length), `${service}${suffix}`).toBe(operations);
+        expect(await page.$$eval('.opblock-summary-path', (nodes) => nodes.length), `${service}${suffix}`).toBe(
+          operations,
+        );
         expect(foreign).toEqual([]);
         expect(failed).toEqual([]);
         await screenshot(page, `${service}${suffix.replaceAll('/', '-')}`);
@@ -75,20 +81,27 @@ describe.skipIf(skip)('docs pages and the offline GraphQL explorer in a browser'
   }
 
   it('runs the headline query in GraphiQL at /graphiql with a token in its Headers editor', async () => {
-    const minted = await (await fetch(`${platform.url}${roots.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })).json();
+    const minted = await (
+      await fetch(`${platform.url}${roots.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })
+    ).json();
     const { page, foreign, failed } = await openPage(`${platform.url}/graphiql`);
     await page.waitForSelector('.graphiql-container .CodeMirror');
     await page.evaluate((token: string) => {
       type Editor = { getValue(): string; setValue(value: string): void };
-      const editors = [...document.querySelectorAll('.CodeMirror')].map((node) => (node as unknown as { CodeMirror: Editor }).CodeMirror);
+      const editors = [...document.querySelectorAll('.CodeMirror')].map(
+        (node) => (node as unknown as { CodeMirror: Editor }).CodeMirror,
+      );
       const headers = editors.find((editor) => editor.getValue().includes('Authorization'));
       if (!headers) throw new Error('no Headers editor holding an Authorization header');
       headers.setValue(JSON.stringify({ Authorization: `Bearer ${token}` }));
     }, minted.token as string);
     await page.click('.graphiql-execute-button');
-    await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('releaseEligible'), {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelector('.result-window')?.textContent?.includes('releaseEligible'),
+      {
+        timeout: 30_000,
+      },
+    );
     const result = await page.$eval('.result-window', (node) => node.textContent ?? '');
     expect(result).toContain('"releaseEligible": true');
     expect(result).not.toContain('errors');

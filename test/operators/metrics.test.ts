@@ -10,15 +10,23 @@ afterAll(() => platform.close());
 /** The value of one sample line of the exposition, or undefined. */
 function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
   const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${name}{`) && wanted.every((label) => candidate.includes(label)));
+  const line = text
+    .split('\n')
+    .find((candidate) => candidate.startsWith(`${name}{`) && wanted.every((label) => candidate.includes(label)));
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
 describe('GET /metrics', () => {
   it('counts requests and latency per route, GraphQL operations, problems by code, and pool figures', async () => {
     const caller = await newTenant(platform);
-    for (let i = 0; i < 3; i += 1) await http(platform, 'GET', `${curriculumV1}/components/missing-${i}`, { token: caller.token });
-    await graphql(platform, 'query MetricsProbe { component(componentId: "missing") { componentId } }', {}, caller.token);
+    for (let i = 0; i < 3; i += 1)
+      await http(platform, 'GET', `${curriculumV1}/components/missing-${i}`, { token: caller.token });
+    await graphql(
+      platform,
+      'query MetricsProbe { component(componentId: "missing") { componentId } }',
+      {},
+      caller.token,
+    );
 
     const response = await fetch(`${platform.url}/metrics`);
     expect(response.status).toBe(200);
@@ -29,7 +37,9 @@ describe('GET /metrics', () => {
     expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route })).toBe(3);
     expect(sample(text, 'problems_total', { code: 'curriculum:not_found', transport: 'rest' })).toBe(3);
     expect(sample(text, 'graphql_operations_total', { endpoint: 'gateway', operation: 'MetricsProbe' })).toBe(1);
-    expect(sample(text, 'graphql_operation_duration_seconds_count', { endpoint: 'gateway', operation: 'MetricsProbe' })).toBe(1);
+    expect(
+      sample(text, 'graphql_operation_duration_seconds_count', { endpoint: 'gateway', operation: 'MetricsProbe' }),
+    ).toBe(1);
     expect(sample(text, 'db_pool_max_connections', { driver: platform.runtime.database.driver })).toBeGreaterThan(0);
     expect(sample(text, 'db_transactions_in_flight', { driver: platform.runtime.database.driver })).toBe(0);
     expect(text).toMatch(/^db_statements_total \d+$/m);

@@ -49,7 +49,9 @@ describe('the data-directory lock', () => {
     const dir = tempDir();
     const script = `const { lockDataDirectory } = await import(${JSON.stringify(LOCK_MODULE)});
       await lockDataDirectory(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('locked') && resolve());

@@ -15,9 +15,13 @@ afterAll(async () => {
   await events?.close();
 });
 
-const ENTITIES = 'query($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Person { personId givenName } } }';
+const ENTITIES =
+  'query($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Person { personId givenName } } }';
 const entities = (representations: unknown[]) =>
-  http(events, 'POST', '/graphql', { token: caller.token, body: { query: ENTITIES, variables: { r: representations } } });
+  http(events, 'POST', '/graphql', {
+    token: caller.token,
+    body: { query: ENTITIES, variables: { r: representations } },
+  });
 
 describe('_entities representations are client input', () => {
   it('an unknown __typename is events:entity_representation_invalid naming the representation', async () => {
@@ -49,6 +53,9 @@ describe('_entities representations are client input', () => {
       { __typename: 'Person', personId: 'stu-nobody' },
     ]);
     expect(reply.body.errors).toBeUndefined();
-    expect(reply.body.data._entities).toEqual([{ __typename: 'Person', personId: 'stu-known', givenName: 'Ada' }, null]);
+    expect(reply.body.data._entities).toEqual([
+      { __typename: 'Person', personId: 'stu-known', givenName: 'Ada' },
+      null,
+    ]);
   });
 });

@@ -10,11 +10,13 @@ const LIMITS = graphqlSettingsFrom({}, false).limits;
 /** `component { parent { children { parent { children ... } } } }`, `levels` fields deep. */
 function parentChildrenChain(levels: number): string {
   let inner = 'componentId';
-  for (let level = levels - 2; level >= 1; level -= 1) inner = `${level % 2 === 1 ? 'parent' : 'children'} { ${inner} }`;
+  for (let level = levels - 2; level >= 1; level -= 1)
+    inner = `${level % 2 === 1 ? 'parent' : 'children'} { ${inner} }`;
   return `{ component(componentId: "c") { ${inner} } }`;
 }
 
-const aliased = (count: number) => `{ ${Array.from({ length: count }, (_, index) => `a${index}: component(componentId: "c") { componentId }`).join(' ')} }`;
+const aliased = (count: number) =>
+  `{ ${Array.from({ length: count }, (_, index) => `a${index}: component(componentId: "c") { componentId }`).join(' ')} }`;
 
 describe('measuring an operation', () => {
   const schema = buildSchema(`
@@ -24,23 +26,37 @@ describe('measuring an operation', () => {
   `);
   const measure = (query: string, variables: Record<string, unknown> = {}) => {
     const document = parse(query);
-    return measureOperation(schema, document, document.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode, variables);
+    return measureOperation(
+      schema,
+      document,
+      document.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode,
+      variables,
+    );
   };
 
   it('counts depth through fragments and leaves, aliases and root fields', () => {
-    const measured = measure(`query { a: node { ...deep } b: node { id } } fragment deep on Node { parent { parent { id } } }`);
+    const measured = measure(
+      `query { a: node { ...deep } b: node { id } } fragment deep on Node { parent { parent { id } } }`,
+    );
     expect(measured).toMatchObject({ depth: 4, aliases: 2, rootFields: 2 });
   });
 
   it('multiplies the selections of a list field by its size: its argument, its paged parent, or the assumed size', () => {
     expect(measure(`{ nodes(first: 3) { id tags } }`).cost).toBe(3 * (1 + 2));
-    expect(measure(`query($n: Int) { pages(limit: $n) { data { id } next } }`, { n: 7 }).cost).toBe(1 + 7 * (1 + 1) + 1);
-    expect(measure(`{ node { children { children { id } } } }`).cost).toBe(1 + ASSUMED_LIST_SIZE * (1 + ASSUMED_LIST_SIZE * 2));
+    expect(measure(`query($n: Int) { pages(limit: $n) { data { id } next } }`, { n: 7 }).cost).toBe(
+      1 + 7 * (1 + 1) + 1,
+    );
+    expect(measure(`{ node { children { children { id } } } }`).cost).toBe(
+      1 + ASSUMED_LIST_SIZE * (1 + ASSUMED_LIST_SIZE * 2),
+    );
     expect(measure(`query($n: Int) { nodes(first: $n) { id } }`, { n: 500 }).largestList).toBe(500);
   });
 
   it('measures a fragment used many times once per use, so nesting fragments cannot hide work', () => {
-    const fragments = Array.from({ length: 6 }, (_, level) => `fragment f${level} on Node { x: parent { ...f${level + 1} } y: parent { ...f${level + 1} } }`);
+    const fragments = Array.from(
+      { length: 6 },
+      (_, level) => `fragment f${level} on Node { x: parent { ...f${level + 1} } y: parent { ...f${level + 1} } }`,
+    );
     const measured = measure(`{ node { ...f0 } } ${fragments.join(' ')} fragment f6 on Node { id }`);
     expect(measured.cost).toBeGreaterThan(2 ** 6);
     expect(measured.depth).toBe(8);
@@ -66,7 +82,8 @@ async function send(target: { url: string }, body: Record<string, unknown>, toke
   return { status: response.status, body: await response.json() };
 }
 
-const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) => reply.body.errors?.[0]?.extensions?.code;
+const codeOf = (reply: { body: { errors?: Array<{ extensions?: Record<string, unknown> }> } }) =>
+  reply.body.errors?.[0]?.extensions?.code;
 
 describe('the gateway refuses abusive operations before executing them', () => {
   it('the 12-deep parent/children query of issue 14 is refused with 400 and reads nothing', async () => {
@@ -89,11 +106,19 @@ describe('the gateway refuses abusive operations before executing them', () => {
   it('refuses too many aliases, too many root fields and a list size over the maximum', async () => {
     const aliases = await send(platform, { query: aliased(LIMITS.maxAliases + 1) });
     expect([aliases.status, codeOf(aliases)]).toEqual([400, 'GRAPHQL_TOO_MANY_ALIASES']);
-    const roots = await send(platform, { query: `{ ${Array.from({ length: LIMITS.maxRootFields + 1 }, () => '__typename').join(' ')} }` });
+    const roots = await send(platform, {
+      query: `{ ${Array.from({ length: LIMITS.maxRootFields + 1 }, () => '__typename').join(' ')} }`,
+    });
     expect([roots.status, codeOf(roots)]).toEqual([400, 'GRAPHQL_TOO_MANY_ROOT_FIELDS']);
-    const list = await send(platform, { query: 'query($n: Int) { kcs(limit: $n) { data { kcId } } }', variables: { n: LIMITS.maxListSize + 1 } });
+    const list = await send(platform, {
+      query: 'query($n: Int) { kcs(limit: $n) { data { kcId } } }',
+      variables: { n: LIMITS.maxListSize + 1 },
+    });
     expect([list.status, codeOf(list)]).toEqual([400, 'GRAPHQL_LIST_TOO_LARGE']);
-    const within = await send(platform, { query: 'query($n: Int) { kcs(limit: $n) { data { kcId } } }', variables: { n: LIMITS.maxListSize } });
+    const within = await send(platform, {
+      query: 'query($n: Int) { kcs(limit: $n) { data { kcId } } }',
+      variables: { n: LIMITS.maxListSize },
+    });
     expect(within.status).toBe(200);
   });
 
@@ -138,7 +163,10 @@ describe('a subgraph served alone enforces the same limits', () => {
 
 describe('limits are configurable', () => {
   it('GRAPHQL_MAX_DEPTH and friends are read from the environment and refuse non-integers', () => {
-    expect(graphqlSettingsFrom({ GRAPHQL_MAX_DEPTH: '3', GRAPHQL_MAX_COST: '10' }, false).limits).toMatchObject({ maxDepth: 3, maxCost: 10 });
+    expect(graphqlSettingsFrom({ GRAPHQL_MAX_DEPTH: '3', GRAPHQL_MAX_COST: '10' }, false).limits).toMatchObject({
+      maxDepth: 3,
+      maxCost: 10,
+    });
     expect(() => graphqlSettingsFrom({ GRAPHQL_MAX_ALIASES: 'many' }, false)).toThrow(/GRAPHQL_MAX_ALIASES/);
   });
 

@@ -1,6 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { curriculumV1, graphql, http, newTenant, roots, startTestPlatform, tenantRoot, type TestPlatform } from '../kit.ts';
+import {
+  curriculumV1,
+  graphql,
+  http,
+  newTenant,
+  roots,
+  startTestPlatform,
+  tenantRoot,
+  type TestPlatform,
+} from '../kit.ts';
 import { fieldsWithNul } from '../../platform/input-safety.ts';
 
 let platform: TestPlatform;
@@ -15,7 +24,10 @@ const NUL = '\u0000';
 
 describe('fieldsWithNul', () => {
   it('names every string and key holding a NUL, at any depth, and ignores bytes', () => {
-    expect(fieldsWithNul({ a: 'x', b: [{ c: `y${NUL}` }], [`k${NUL}`]: 1, d: Buffer.from([0]) })).toEqual(['b.0.c', 'k\\u0000']);
+    expect(fieldsWithNul({ a: 'x', b: [{ c: `y${NUL}` }], [`k${NUL}`]: 1, d: Buffer.from([0]) })).toEqual([
+      'b.0.c',
+      'k\\u0000',
+    ]);
     expect(fieldsWithNul(`${NUL}`)).toEqual(['(body)']);
     expect(fieldsWithNul({ a: 1, b: null, c: true })).toEqual([]);
   });
@@ -33,9 +45,11 @@ describe('a NUL in any input is a 400 field error, never a database error', () =
   it('in a path parameter', async () => {
     const caller = await newTenant(platform);
     const reply = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/a%00b`, { token: caller.token });
-    expect([reply.status, reply.body.code, reply.body.fieldErrors]).toEqual([400, 'content.validation_failed', [
-      { field: 'contentId', message: expect.stringContaining('NUL') },
-    ]]);
+    expect([reply.status, reply.body.code, reply.body.fieldErrors]).toEqual([
+      400,
+      'content.validation_failed',
+      [{ field: 'contentId', message: expect.stringContaining('NUL') }],
+    ]);
   });
 
   it('deep in a JSON body, naming the dotted field', async () => {
@@ -45,8 +59,11 @@ describe('a NUL in any input is a 400 field error, never a database error', () =
       headers: { 'idempotency-key': randomUUID() },
       body: { content_kind: 'article', title: 'ok', alpha: { tags: ['fine', `bad${NUL}`] } },
     });
-    expect([reply.status, reply.body.code, reply.body.fieldErrors.map((error: { field: string }) => error.field)])
-      .toEqual([400, 'content.validation_failed', ['alpha.tags.1']]);
+    expect([
+      reply.status,
+      reply.body.code,
+      reply.body.fieldErrors.map((error: { field: string }) => error.field),
+    ]).toEqual([400, 'content.validation_failed', ['alpha.tags.1']]);
     const listed = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items`, { token: caller.token });
     expect(listed.body.data).toEqual([]);
   });
@@ -57,21 +74,44 @@ describe('a NUL in any input is a 400 field error, never a database error', () =
     const reply = await platform.app.inject({
       method: 'POST',
       url: `${roots.events}/events`,
-      headers: { authorization: `Bearer ${caller.token}`, 'content-type': 'application/json', 'idempotency-key': `k${NUL}` },
+      headers: {
+        authorization: `Bearer ${caller.token}`,
+        'content-type': 'application/json',
+        'idempotency-key': `k${NUL}`,
+      },
       payload: [],
     });
     expect(reply.statusCode).toBe(400);
-    expect(reply.json()).toMatchObject({ code: 'events:validation_failed', fieldErrors: [{ field: 'idempotency-key' }] });
+    expect(reply.json()).toMatchObject({
+      code: 'events:validation_failed',
+      fieldErrors: [{ field: 'idempotency-key' }],
+    });
   });
 
   it('in GraphQL variables and inline literals: a typed GraphQL error, no resolver runs', async () => {
     const caller = await newTenant(platform);
-    const byVariable = await graphql(platform, 'query($id: ID!) { component(componentId: $id) { componentId } }', { id: `x${NUL}` }, caller.token);
+    const byVariable = await graphql(
+      platform,
+      'query($id: ID!) { component(componentId: $id) { componentId } }',
+      { id: `x${NUL}` },
+      caller.token,
+    );
     expect(byVariable.status).toBe(400);
     expect(byVariable.body.data).toBeUndefined();
-    expect(byVariable.body.errors[0].extensions).toMatchObject({ code: 'validation_failed', fieldErrors: [{ field: 'id' }] });
-    const byLiteral = await graphql(platform, '{ components(parentId: "\\u0000") { data { componentId } } }', {}, caller.token);
+    expect(byVariable.body.errors[0].extensions).toMatchObject({
+      code: 'validation_failed',
+      fieldErrors: [{ field: 'id' }],
+    });
+    const byLiteral = await graphql(
+      platform,
+      '{ components(parentId: "\\u0000") { data { componentId } } }',
+      {},
+      caller.token,
+    );
     expect(byLiteral.status).toBe(400);
-    expect(byLiteral.body.errors[0].extensions).toMatchObject({ code: 'validation_failed', fieldErrors: [{ field: 'parentId' }] });
+    expect(byLiteral.body.errors[0].extensions).toMatchObject({
+      code: 'validation_failed',
+      fieldErrors: [{ field: 'parentId' }],
+    });
   });
 });

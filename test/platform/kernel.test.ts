@@ -12,9 +12,20 @@ const ids = { requestId: 'r-1', traceId: 't-1' };
 
 describe('problems', () => {
   it('renders platform codes in the namespace of the answering service', () => {
-    const problem = toProblem(new DomainError('not_found', 'No such thing.'), ids, { prefix: 'curriculum', separator: ':' });
-    expect(problem).toMatchObject({ code: 'curriculum:not_found', status: 404, detail: 'No such thing.', requestId: 'r-1', traceId: 't-1' });
-    expect(toProblem(new DomainError('not_found'), ids, { prefix: 'content', separator: '.' }).code).toBe('content.not_found');
+    const problem = toProblem(new DomainError('not_found', 'No such thing.'), ids, {
+      prefix: 'curriculum',
+      separator: ':',
+    });
+    expect(problem).toMatchObject({
+      code: 'curriculum:not_found',
+      status: 404,
+      detail: 'No such thing.',
+      requestId: 'r-1',
+      traceId: 't-1',
+    });
+    expect(toProblem(new DomainError('not_found'), ids, { prefix: 'content', separator: '.' }).code).toBe(
+      'content.not_found',
+    );
   });
 
   it('never leaks the message or stack of an unexpected error', () => {
@@ -65,10 +76,26 @@ describe('cursors', () => {
   });
 
   it('cuts pages from limit + 1 rows', () => {
-    const page = pageOf([1, 2, 3], 2, (row) => [row], (row) => row * 10, codec, {});
+    const page = pageOf(
+      [1, 2, 3],
+      2,
+      (row) => [row],
+      (row) => row * 10,
+      codec,
+      {},
+    );
     expect(page.data).toEqual([10, 20]);
     expect(codec.decode(page.next_cursor as string, {}).after).toEqual([2]);
-    expect(pageOf([1, 2], 2, (row) => [row], (row) => row, codec, {}).next_cursor).toBeNull();
+    expect(
+      pageOf(
+        [1, 2],
+        2,
+        (row) => [row],
+        (row) => row,
+        codec,
+        {},
+      ).next_cursor,
+    ).toBeNull();
   });
 });
 
@@ -78,7 +105,9 @@ describe('ETags', () => {
     expect(etagOf('c-1', 1)).not.toBe(current);
     expect(() => checkIfMatch(current, current)).not.toThrow();
     expect(() => checkIfMatch(`W/${current}`, current)).not.toThrow();
-    expect(() => checkIfMatch(etagOf('c-1', 1), current)).toThrow(expect.objectContaining({ code: 'precondition_failed' }));
+    expect(() => checkIfMatch(etagOf('c-1', 1), current)).toThrow(
+      expect.objectContaining({ code: 'precondition_failed' }),
+    );
     expect(() => checkIfMatch(undefined, current)).toThrow(expect.objectContaining({ code: 'precondition_required' }));
   });
 });
@@ -93,7 +122,9 @@ describe('idempotency request hashing', () => {
 
 describe('GraphQL input naming', () => {
   it('turns camelCase keys into the spec names and drops nulls', () => {
-    expect(snakeKeys({ contentVersionId: 'v', targetRef: { contentKind: 'article', module: null }, list: [{ kcRef: 'k' }] })).toEqual({
+    expect(
+      snakeKeys({ contentVersionId: 'v', targetRef: { contentKind: 'article', module: null }, list: [{ kcRef: 'k' }] }),
+    ).toEqual({
       content_version_id: 'v',
       target_ref: { content_kind: 'article' },
       list: [{ kc_ref: 'k' }],

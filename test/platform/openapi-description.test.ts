@@ -31,24 +31,37 @@ describe('served OpenAPI descriptions', () => {
   it.each(SERVICES)('%s is OpenAPI 3.1 with one unique operationId per operation', async (service) => {
     const document = await description(service);
     expect(document.openapi).toBe('3.1.0');
-    const operations = Object.values(document.paths).flatMap((item: any) => Object.values(item)) as Array<{ operationId: string }>;
+    const operations = Object.values(document.paths).flatMap((item: any) => Object.values(item)) as Array<{
+      operationId: string;
+    }>;
     const ids = operations.map((operation) => operation.operationId);
     expect(ids.every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it.each(SERVICES)('%s lints with no error and no warning under the recommended rules of @redocly/cli', async (service) => {
-    const file = path.join(workDir, `${service}.json`);
-    fs.writeFileSync(file, JSON.stringify(await description(service)));
-    fs.writeFileSync(path.join(workDir, 'redocly.yaml'), 'extends:\n  - recommended\n');
-    const result = await run(bin('redocly'), ['lint', file, '--config', path.join(workDir, 'redocly.yaml'), '--format', 'json'], {
-      cwd: workDir,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    }).catch((failure: { stdout: string }) => failure);
-    const report = JSON.parse(result.stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
-    expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
-  }, 120_000);
+  it.each(SERVICES)(
+    '%s lints with no error and no warning under the recommended rules of @redocly/cli',
+    async (service) => {
+      const file = path.join(workDir, `${service}.json`);
+      fs.writeFileSync(file, JSON.stringify(await description(service)));
+      fs.writeFileSync(path.join(workDir, 'redocly.yaml'), 'extends:\n  - recommended\n');
+      const result = await run(
+        bin('redocly'),
+        ['lint', file, '--config', path.join(workDir, 'redocly.yaml'), '--format', 'json'],
+        {
+          cwd: workDir,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        },
+      ).catch((failure: { stdout: string }) => failure);
+      const report = JSON.parse(result.stdout) as {
+        totals: { errors: number; warnings: number };
+        problems: Array<{ ruleId: string; message: string }>;
+      };
+      expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    },
+    120_000,
+  );
 
   it('types a generated client: component_id is a string, not unknown', async () => {
     const file = path.join(workDir, 'curriculum.json');
@@ -69,7 +82,16 @@ describe('served OpenAPI descriptions', () => {
         '',
       ].join('\n'),
     );
-    const args = ['--noEmit', '--strict', '--allowImportingTsExtensions', '--module', 'nodenext', '--target', 'es2022', 'consumer.ts'];
+    const args = [
+      '--noEmit',
+      '--strict',
+      '--allowImportingTsExtensions',
+      '--module',
+      'nodenext',
+      '--target',
+      'es2022',
+      'consumer.ts',
+    ];
     const checked = await run(bin('tsc'), args, { cwd: workDir }).catch((failure: { stdout: string }) => failure);
     expect(checked.stdout).toBe('');
   }, 180_000);

@@ -73,9 +73,15 @@ const HOSTILE_STRINGS = [
 /** Path segments sent as they are: broken percent-encoding, an overlong segment. */
 const RAW_PATH_SEGMENTS = ['%E6%84', '%ZZ', '%', '%C0%AF', '%ED%A0%80', 'a'.repeat(300)];
 
-const hostileString = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ maxLength: 2 }));
+const hostileString = fc.oneof(
+  fc.constantFrom(...HOSTILE_STRINGS),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.string({ maxLength: 2 }),
+);
 /** Text PostgreSQL cannot store: the class of input that reached the database as a 500 before. */
-const nulString = fc.tuple(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 })).map(([before, after]) => `${before}\u0000${after}`);
+const nulString = fc
+  .tuple(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 }))
+  .map(([before, after]) => `${before}\u0000${after}`);
 
 const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: nulString },
@@ -112,10 +118,14 @@ function validOf(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
       return fc.boolean();
     case 'array':
       if (depth > 4) return fc.constant([]);
-      return fc.array(arbitraryOf(schema.items, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 3, 3) });
+      return fc.array(arbitraryOf(schema.items, depth + 1), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 3, 3),
+      });
     case 'object':
     default:
-      if (!schema.properties || depth > 4) return fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 2 });
+      if (!schema.properties || depth > 4)
+        return fc.dictionary(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), { maxKeys: 2 });
       return objectOf(schema, depth);
   }
 }
@@ -126,9 +136,15 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
     case 'uuid':
       return fc.oneof(fc.uuid(), bounded);
     case 'date-time':
-      return fc.oneof(fc.date({ noInvalidDate: true }).map((date) => date.toISOString()), bounded);
+      return fc.oneof(
+        fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+        bounded,
+      );
     case 'date':
-      return fc.oneof(fc.date({ noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)), bounded);
+      return fc.oneof(
+        fc.date({ noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10)),
+        bounded,
+      );
     case 'uri':
       return fc.oneof(fc.webUrl(), bounded);
     default:
@@ -166,10 +182,14 @@ function slotsOf(value: unknown, path: string[] = []): string[][] {
   return [path, ...children, [...path, '__unknown_field']];
 }
 
-function operationsOf(service: string, document: { paths: Record<string, Record<string, Record<string, unknown>>> }): Operation[] {
+function operationsOf(
+  service: string,
+  document: { paths: Record<string, Record<string, Record<string, unknown>>> },
+): Operation[] {
   return Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => {
-      const content = (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)?.content;
+      const content = (operation.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)
+        ?.content;
       return {
         service,
         method: method.toUpperCase(),
@@ -196,48 +216,75 @@ function requestsOf(operation: Operation, caller: Caller): fc.Arbitrary<FuzzRequ
         parameter.name,
         parameter.name === 'tenantId'
           ? fc.oneof({ weight: 5, arbitrary: fc.constant(caller.tenantId) }, { weight: 1, arbitrary: hostileString })
-          : fc.oneof(fc.uuid(), fc.constantFrom('demo', 'x'), hostileString, fc.constantFrom(...RAW_PATH_SEGMENTS).map((raw) => ({ raw }))),
+          : fc.oneof(
+              fc.uuid(),
+              fc.constantFrom('demo', 'x'),
+              hostileString,
+              fc.constantFrom(...RAW_PATH_SEGMENTS).map((raw) => ({ raw })),
+            ),
       ]),
     ),
   );
   const queryParameters = byLocation('query');
   const query = fc
     .subarray(queryParameters, { maxLength: Math.min(2, queryParameters.length) })
-    .chain((chosen) => fc.record(Object.fromEntries(chosen.map((parameter) => [parameter.name, arbitraryOf(parameter.schema)]))));
+    .chain((chosen) =>
+      fc.record(Object.fromEntries(chosen.map((parameter) => [parameter.name, arbitraryOf(parameter.schema)]))),
+    );
   const body = operation.body ? arbitraryOf(operation.body) : fc.constant(undefined);
   // Where the one hostile value goes: nowhere, the query, or the body.
-  const mutation = fc.record({ where: fc.constantFrom('none', 'query', 'body', 'body'), pick: fc.nat(), value: wrongValue });
-  return fc.record({ pathValues, query, body, mutation, ifMatch: fc.option(fc.oneof(fc.constant('"0"'), hostileString)) }).map(({ pathValues: values, query: q, body: b, mutation: m, ifMatch }) => {
-    const url = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
-      const value = values[name];
-      return typeof value === 'object' && value !== null ? value.raw : percentEncoded(String(value ?? 'x'));
-    });
-    const queryValues: Record<string, unknown> = { ...q };
-    if (m.where === 'query' && queryParameters.length > 0) queryValues[queryParameters[m.pick % queryParameters.length].name] = m.value;
-    const sentBody = m.where === 'body' && b !== undefined ? mutated(b, m.pick, m.value) : b;
-    const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(queryValues)) {
-      search.append(name, typeof value === 'string' ? value : JSON.stringify(value));
-    }
-    const headers: Record<string, string> = { authorization: `Bearer ${caller.token}`, 'idempotency-key': randomUUID() };
-    // fetch refuses header values with control or non-Latin-1 characters before sending anything.
-    // eslint-disable-next-line no-control-regex
-    if (ifMatch !== null && !/[\u0000-\u001f\u007f-\uffff]/.test(ifMatch)) {
-      headers['if-match'] = ifMatch;
-      headers['x-curriculum-if-match'] = ifMatch;
-    }
-    if (sentBody !== undefined) headers['content-type'] = 'application/json';
-    return { url: search.size > 0 ? `${url}?${search}` : url, headers, body: sentBody };
+  const mutation = fc.record({
+    where: fc.constantFrom('none', 'query', 'body', 'body'),
+    pick: fc.nat(),
+    value: wrongValue,
   });
+  return fc
+    .record({ pathValues, query, body, mutation, ifMatch: fc.option(fc.oneof(fc.constant('"0"'), hostileString)) })
+    .map(({ pathValues: values, query: q, body: b, mutation: m, ifMatch }) => {
+      const url = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+        const value = values[name];
+        return typeof value === 'object' && value !== null ? value.raw : percentEncoded(String(value ?? 'x'));
+      });
+      const queryValues: Record<string, unknown> = { ...q };
+      if (m.where === 'query' && queryParameters.length > 0)
+        queryValues[queryParameters[m.pick % queryParameters.length].name] = m.value;
+      const sentBody = m.where === 'body' && b !== undefined ? mutated(b, m.pick, m.value) : b;
+      const search = new URLSearchParams();
+      for (const [name, value] of Object.entries(queryValues)) {
+        search.append(name, typeof value === 'string' ? value : JSON.stringify(value));
+      }
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${caller.token}`,
+        'idempotency-key': randomUUID(),
+      };
+      // fetch refuses header values with control or non-Latin-1 characters before sending anything.
+      // eslint-disable-next-line no-control-regex
+      if (ifMatch !== null && !/[\u0000-\u001f\u007f-\uffff]/.test(ifMatch)) {
+        headers['if-match'] = ifMatch;
+        headers['x-curriculum-if-match'] = ifMatch;
+      }
+      if (sentBody !== undefined) headers['content-type'] = 'application/json';
+      return { url: search.size > 0 ? `${url}?${search}` : url, headers, body: sentBody };
+    });
 }
 
 /** Every byte of the UTF-8 (lone surrogates become U+FFFD, as a client's encoder makes them). */
 function percentEncoded(value: string): string {
-  return [...Buffer.from(value, 'utf8')].map((byte) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, '0')}`)).join('');
+  return [...Buffer.from(value, 'utf8')]
+    .map((byte) =>
+      /[A-Za-z0-9_.~-]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).padStart(2, '0')}`,
+    )
+    .join('');
 }
 
 /** What is wrong with the answer, if anything. */
-async function faultOf(platform: TestPlatform, operation: Operation, request: FuzzRequest): Promise<string | undefined> {
+async function faultOf(
+  platform: TestPlatform,
+  operation: Operation,
+  request: FuzzRequest,
+): Promise<string | undefined> {
   const response = await fetch(`${platform.url}${request.url}`, {
     method: operation.method,
     headers: request.headers,
@@ -247,12 +294,15 @@ async function faultOf(platform: TestPlatform, operation: Operation, request: Fu
   const type = response.headers.get('content-type') ?? '';
   if (response.status >= 500) return `${response.status} ${text.slice(0, 300)}`;
   if (response.status >= 400) {
-    if (!type.startsWith('application/problem+json')) return `${response.status} answered ${type}, not application/problem+json`;
+    if (!type.startsWith('application/problem+json'))
+      return `${response.status} answered ${type}, not application/problem+json`;
     const problem = JSON.parse(text) as { status?: number; code?: string };
-    if (problem.status !== response.status || typeof problem.code !== 'string') return `${response.status} problem body ${text.slice(0, 200)}`;
+    if (problem.status !== response.status || typeof problem.code !== 'string')
+      return `${response.status} problem body ${text.slice(0, 200)}`;
     return undefined;
   }
-  if (response.status === 204 || !type.includes('json')) return response.status === 204 || text === '' ? undefined : `${response.status} ${type} body is not JSON`;
+  if (response.status === 204 || !type.includes('json'))
+    return response.status === 204 || text === '' ? undefined : `${response.status} ${type} body is not JSON`;
   try {
     JSON.parse(text);
   } catch {
@@ -271,27 +321,34 @@ afterAll(async () => {
 });
 
 describe('fuzzing every documented operation', () => {
-  it.each(SERVICES)('%s: no 5xx, problem+json on every 4xx, JSON on every 2xx', async (service) => {
-    const document = await (await fetch(`${platform.url}${roots[service]}/openapi.json`)).json();
-    const operations = operationsOf(service, document);
-    expect(operations.length).toBeGreaterThan(10);
-    const caller = await newTenant(platform, { scopes: DEMO_SCOPES, roles: ['demo', 'reviewer', 'operator'] });
-    const faults: string[] = [];
-    for (const [index, operation] of operations.entries()) {
-      const result = await fc.check(
-        fc.asyncProperty(requestsOf(operation, caller), async (request) => {
-          const fault = await faultOf(platform, operation, request);
-          if (fault) throw new Error(fault);
-        }),
-        { seed: SEED + index, numRuns: RUNS_PER_OPERATION, endOnFailure: true },
-      );
-      if (result.failed) {
-        const [request] = result.counterexample ?? [];
-        const error = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
-        faults.push(`${operation.method} ${request?.url ?? operation.path} ${JSON.stringify(request?.body)?.slice(0, 300)} -> ${error}`);
+  it.each(SERVICES)(
+    '%s: no 5xx, problem+json on every 4xx, JSON on every 2xx',
+    async (service) => {
+      const document = await (await fetch(`${platform.url}${roots[service]}/openapi.json`)).json();
+      const operations = operationsOf(service, document);
+      expect(operations.length).toBeGreaterThan(10);
+      const caller = await newTenant(platform, { scopes: DEMO_SCOPES, roles: ['demo', 'reviewer', 'operator'] });
+      const faults: string[] = [];
+      for (const [index, operation] of operations.entries()) {
+        const result = await fc.check(
+          fc.asyncProperty(requestsOf(operation, caller), async (request) => {
+            const fault = await faultOf(platform, operation, request);
+            if (fault) throw new Error(fault);
+          }),
+          { seed: SEED + index, numRuns: RUNS_PER_OPERATION, endOnFailure: true },
+        );
+        if (result.failed) {
+          const [request] = result.counterexample ?? [];
+          const error =
+            result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
+          faults.push(
+            `${operation.method} ${request?.url ?? operation.path} ${JSON.stringify(request?.body)?.slice(0, 300)} -> ${error}`,
+          );
+        }
       }
-    }
-    if (faults.length > 0) console.log(`${service} faults (FUZZ_SEED=${SEED}):\n${faults.join('\n')}`);
-    expect(faults, `seed ${SEED}`).toEqual([]);
-  }, 120_000);
+      if (faults.length > 0) console.log(`${service} faults (FUZZ_SEED=${SEED}):\n${faults.join('\n')}`);
+      expect(faults, `seed ${SEED}`).toEqual([]);
+    },
+    120_000,
+  );
 });

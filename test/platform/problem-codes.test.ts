@@ -35,7 +35,10 @@ function isUsed(code: string): boolean {
   const names = [...constants].filter(([, value]) => value === code).map(([name]) => name);
   return sources.some(({ text }) => {
     const withoutTable = text.replace(/^\s*'?[\w.:]+'?: \{ status: \d+, title: '[^']*' \},?$/gm, '');
-    return withoutTable.includes(`'${code}'`) || names.some((name) => new RegExp(`\\b${name}\\b(?! =|: \\w+ =)`).test(withoutTable));
+    return (
+      withoutTable.includes(`'${code}'`) ||
+      names.some((name) => new RegExp(`\\b${name}\\b(?! =|: \\w+ =)`).test(withoutTable))
+    );
   });
 }
 

@@ -75,7 +75,13 @@ let remote: RemoteTokenConfig;
 beforeAll(async () => {
   [rsa, ec] = await Promise.all([signingKey('rsa-1', 'RS256'), signingKey('ec-1', 'ES256')]);
   jwks.keys = [rsa.publicJwk, ec.publicJwk];
-  remote = { jwksUrl: await jwks.start(), issuer: ISSUER, audience: AUDIENCE, clockSkewSeconds: 30, jwksCooldownSeconds: 0 };
+  remote = {
+    jwksUrl: await jwks.start(),
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    clockSkewSeconds: 30,
+    jwksCooldownSeconds: 0,
+  };
   platform = await startTestPlatform({ config: { remoteTokens: remote } });
 });
 
@@ -114,7 +120,9 @@ describe('tokens of real tenants', () => {
     expect(await statusWith(await tokenOf({ kid: 'rsa-1', alg: 'HS256', privateKey: secret }))).toEqual(REFUSED);
     // The RSA key declares RS256: a PS256 signature by the same private key is not accepted.
     const samePrivateKeyForPss = (await importJWK(await exportJWK(rsa.privateKey), 'PS256')) as CryptoKey;
-    expect(await statusWith(await tokenOf({ kid: 'rsa-1', alg: 'PS256', privateKey: samePrivateKeyForPss }))).toEqual(REFUSED);
+    expect(await statusWith(await tokenOf({ kid: 'rsa-1', alg: 'PS256', privateKey: samePrivateKeyForPss }))).toEqual(
+      REFUSED,
+    );
     const otherEc = await signingKey('rsa-1', 'ES256');
     expect(await statusWith(await tokenOf(otherEc))).toEqual(REFUSED);
   });
@@ -170,7 +178,13 @@ describe('configuration', () => {
   it('needs an issuer and an audience with JWKS_URL, and bounds the clock skew', () => {
     expect(() => loadConfig({ JWKS_URL: 'https://idp.example/jwks' })).toThrow(/JWT_ISSUER and JWT_AUDIENCE/);
     const env = { JWKS_URL: 'https://idp.example/jwks', JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE };
-    expect(loadConfig(env).remoteTokens).toEqual({ jwksUrl: env.JWKS_URL, issuer: ISSUER, audience: AUDIENCE, clockSkewSeconds: 30, jwksCooldownSeconds: 30 });
+    expect(loadConfig(env).remoteTokens).toEqual({
+      jwksUrl: env.JWKS_URL,
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      clockSkewSeconds: 30,
+      jwksCooldownSeconds: 30,
+    });
     expect(() => loadConfig({ ...env, JWT_CLOCK_SKEW_SECONDS: '3600' })).toThrow(/at most 300/);
     expect(loadConfig({}).remoteTokens).toBeUndefined();
   });

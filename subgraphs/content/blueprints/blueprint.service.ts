@@ -19,15 +19,28 @@ const positiveCount = z.number().int().positive();
 const jsonObject = z.record(z.string(), z.unknown());
 
 export const BLUEPRINT_FIELDS = [
-  'kc_coverage', 'item_type_mix', 'difficulty_constraints', 'passing_rule', 'min_forms', 'max_item_overlap', 'enemy_item_rule',
+  'kc_coverage',
+  'item_type_mix',
+  'difficulty_constraints',
+  'passing_rule',
+  'min_forms',
+  'max_item_overlap',
+  'enemy_item_rule',
 ] as const;
 
 export const Blueprint = z
   .object({
     kc_coverage: z
-      .record(z.string().trim().min(1), z.partialRecord(z.enum(DOK_LEVELS), positiveCount).refine((counts) => Object.keys(counts).length > 0, 'at least one dok count'))
+      .record(
+        z.string().trim().min(1),
+        z
+          .partialRecord(z.enum(DOK_LEVELS), positiveCount)
+          .refine((counts) => Object.keys(counts).length > 0, 'at least one dok count'),
+      )
       .refine((coverage) => Object.keys(coverage).length > 0, 'at least one kc reference'),
-    item_type_mix: z.record(z.string().trim().min(1), positiveCount).refine((mix) => Object.keys(mix).length > 0, 'at least one item type'),
+    item_type_mix: z
+      .record(z.string().trim().min(1), positiveCount)
+      .refine((mix) => Object.keys(mix).length > 0, 'at least one item type'),
     difficulty_constraints: jsonObject,
     passing_rule: jsonObject,
     min_forms: z.number().int().positive(),
@@ -38,7 +51,11 @@ export const Blueprint = z
     const coverageTotal = totalOf(Object.values(blueprint.kc_coverage).flatMap((counts) => Object.values(counts)));
     const mixTotal = totalOf(Object.values(blueprint.item_type_mix));
     if (coverageTotal !== mixTotal) {
-      issues.addIssue({ code: 'custom', path: ['item_type_mix'], message: `totals ${mixTotal}, kc_coverage totals ${coverageTotal}; they must be equal` });
+      issues.addIssue({
+        code: 'custom',
+        path: ['item_type_mix'],
+        message: `totals ${mixTotal}, kc_coverage totals ${coverageTotal}; they must be equal`,
+      });
     }
   });
 export type Blueprint = z.infer<typeof Blueprint>;
@@ -47,7 +64,12 @@ function totalOf(counts: Array<number | undefined>): number {
   return counts.reduce<number>((sum, count) => sum + (count ?? 0), 0);
 }
 
-export async function insertBlueprint(tx: Database, ctx: RequestContext, contentId: string, blueprint: Blueprint): Promise<void> {
+export async function insertBlueprint(
+  tx: Database,
+  ctx: RequestContext,
+  contentId: string,
+  blueprint: Blueprint,
+): Promise<void> {
   await tx.insert(testSpecBlueprints).values({
     tenantId: ctx.tenantId,
     contentId,
@@ -79,7 +101,11 @@ export function presentBlueprint(row: BlueprintRow) {
 }
 export type TestSpec = ReturnType<typeof presentBlueprint>;
 
-export async function findBlueprintRow(db: Database, tenantId: string, contentId: string): Promise<BlueprintRow | undefined> {
+export async function findBlueprintRow(
+  db: Database,
+  tenantId: string,
+  contentId: string,
+): Promise<BlueprintRow | undefined> {
   const [row] = await db
     .select()
     .from(testSpecBlueprints)

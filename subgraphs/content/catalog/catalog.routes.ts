@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
-import { FacetAssignmentInput, FacetInput, assignFacet, defineFacet, listAssignments, listFacets } from './catalog.service.ts';
+import {
+  FacetAssignmentInput,
+  FacetInput,
+  assignFacet,
+  defineFacet,
+  listAssignments,
+  listFacets,
+} from './catalog.service.ts';
 import { AssignmentPageResponse, AssignmentResponse, FacetPageResponse, FacetResponse } from './catalog.responses.ts';
 
 export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
@@ -43,11 +50,21 @@ export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
     errors: [409, 422],
     params: ItemParams,
     body: FacetAssignmentInput,
-    success: { status: 201, description: 'content_catalog_facet_assignment (200 when the same value was already assigned)' },
+    success: {
+      status: 201,
+      description: 'content_catalog_facet_assignment (200 when the same value was already assigned)',
+    },
     handler: async (request, reply) => {
       const { ctx } = request;
       const { contentId } = request.params;
-      return sendCommandResult(reply, await assignFacet(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
+      return sendCommandResult(
+        reply,
+        await assignFacet(deps, ctx, {
+          contentId,
+          body: request.body,
+          idempotencyKey: headerOf(request, 'idempotency-key'),
+        }),
+      );
     },
   });
 }

@@ -67,13 +67,18 @@ export async function defineFacet(db: Database, ctx: RequestContext, rawInput: u
     })
     .onConflictDoNothing()
     .returning();
-  if (!row) throw new DomainError('content.catalog_facet_exists', `This tenant already defines the ${input.facet_key} facet.`);
+  if (!row)
+    throw new DomainError('content.catalog_facet_exists', `This tenant already defines the ${input.facet_key} facet.`);
   return presentFacet(row);
 }
 
 export async function listFacets(db: Database, ctx: RequestContext): Promise<Page<CatalogFacet>> {
   requireAccess(ctx.principal, ACCESS.read, 'read catalog facets');
-  const rows = await db.select().from(catalogFacets).where(eq(catalogFacets.tenantId, ctx.tenantId)).orderBy(asc(catalogFacets.facetKey));
+  const rows = await db
+    .select()
+    .from(catalogFacets)
+    .where(eq(catalogFacets.tenantId, ctx.tenantId))
+    .orderBy(asc(catalogFacets.facetKey));
   return { data: rows.map(presentFacet), next_cursor: null };
 }
 
@@ -120,7 +125,8 @@ function storedValue(facet: FacetRow, value: string | number | boolean): string 
         return band.success ? band.data : { error: band.error.issues[0].message };
       }
       const allowed = facet.allowedValues as string[] | null;
-      if (facet.valueType === 'enum' && allowed && !allowed.includes(value)) return { error: `one of ${allowed.join(', ')}` };
+      if (facet.valueType === 'enum' && allowed && !allowed.includes(value))
+        return { error: `one of ${allowed.join(', ')}` };
       return value;
     }
   }
@@ -138,9 +144,12 @@ export const assignFacet: ItemCommand<FacetAssignment> = async (deps, ctx, { con
       .from(catalogFacets)
       .where(and(eq(catalogFacets.tenantId, ctx.tenantId), eq(catalogFacets.facetKey, input.facet_key)));
     const refuse = (field: string, message: string) =>
-      new DomainError('validation_failed', `The ${input.facet_key} assignment is refused: ${message}.`, { fieldErrors: [{ field, message }] });
+      new DomainError('validation_failed', `The ${input.facet_key} assignment is refused: ${message}.`, {
+        fieldErrors: [{ field, message }],
+      });
     if (!facet || facet.status !== 'active') throw refuse('facet_key', 'not an active catalog facet of this tenant');
-    if (facet.grain !== 'content_item') throw refuse('facet_key', `the facet's grain is ${facet.grain}, not content_item`);
+    if (facet.grain !== 'content_item')
+      throw refuse('facet_key', `the facet's grain is ${facet.grain}, not content_item`);
     const value = storedValue(facet, input.facet_value);
     if (typeof value !== 'string') throw refuse('facet_value', value.error);
     const [row] = await tx
@@ -161,18 +170,24 @@ export const assignFacet: ItemCommand<FacetAssignment> = async (deps, ctx, { con
     const [existing] = await tx
       .select()
       .from(facetAssignments)
-      .where(and(
-        eq(facetAssignments.tenantId, ctx.tenantId),
-        eq(facetAssignments.contentId, contentId),
-        eq(facetAssignments.facetKey, input.facet_key),
-        eq(facetAssignments.facetValue, value),
-      ));
+      .where(
+        and(
+          eq(facetAssignments.tenantId, ctx.tenantId),
+          eq(facetAssignments.contentId, contentId),
+          eq(facetAssignments.facetKey, input.facet_key),
+          eq(facetAssignments.facetValue, value),
+        ),
+      );
     return { value: presentAssignment(existing, facet.valueType), created: false };
   });
 };
 
 /** Facet assignments of items, in facet-key then creation order; one statement for many items. */
-export async function assignmentsOf(db: Database, ctx: RequestContext, contentIds: readonly string[]): Promise<Map<string, FacetAssignment[]>> {
+export async function assignmentsOf(
+  db: Database,
+  ctx: RequestContext,
+  contentIds: readonly string[],
+): Promise<Map<string, FacetAssignment[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read facet assignments');
   const valid = [...new Set(contentIds)].filter(isUuid);
   const found = new Map<string, FacetAssignment[]>(valid.map((id) => [id, []]));
@@ -180,14 +195,22 @@ export async function assignmentsOf(db: Database, ctx: RequestContext, contentId
   const rows = await db
     .select({ assignment: facetAssignments, valueType: catalogFacets.valueType })
     .from(facetAssignments)
-    .leftJoin(catalogFacets, and(eq(catalogFacets.tenantId, facetAssignments.tenantId), eq(catalogFacets.facetKey, facetAssignments.facetKey)))
+    .leftJoin(
+      catalogFacets,
+      and(eq(catalogFacets.tenantId, facetAssignments.tenantId), eq(catalogFacets.facetKey, facetAssignments.facetKey)),
+    )
     .where(and(eq(facetAssignments.tenantId, ctx.tenantId), inArray(facetAssignments.contentId, valid)))
     .orderBy(asc(facetAssignments.facetKey), asc(facetAssignments.createdAt), asc(facetAssignments.assignmentId));
-  for (const row of rows) found.get(row.assignment.contentId)?.push(presentAssignment(row.assignment, row.valueType ?? 'text'));
+  for (const row of rows)
+    found.get(row.assignment.contentId)?.push(presentAssignment(row.assignment, row.valueType ?? 'text'));
   return found;
 }
 
-export async function listAssignments(db: Database, ctx: RequestContext, contentId: string): Promise<Page<FacetAssignment>> {
+export async function listAssignments(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+): Promise<Page<FacetAssignment>> {
   requireAccess(ctx.principal, ACCESS.read, 'read facet assignments');
   await requireItemRow(db, ctx.tenantId, contentId);
   return { data: (await assignmentsOf(db, ctx, [contentId])).get(contentId) ?? [], next_cursor: null };

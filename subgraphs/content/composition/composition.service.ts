@@ -38,25 +38,59 @@ export const CompositionInput = z
   .strict()
   .superRefine((composition, issues) => {
     const video = composition.type === 'interactive_video';
-    if (video && composition.duration_seconds === undefined) issues.addIssue({ code: 'custom', path: ['duration_seconds'], message: 'an interactive_video needs duration_seconds' });
-    if (!video && composition.duration_seconds !== undefined) issues.addIssue({ code: 'custom', path: ['duration_seconds'], message: 'only an interactive_video has a duration' });
+    if (video && composition.duration_seconds === undefined)
+      issues.addIssue({
+        code: 'custom',
+        path: ['duration_seconds'],
+        message: 'an interactive_video needs duration_seconds',
+      });
+    if (!video && composition.duration_seconds !== undefined)
+      issues.addIssue({
+        code: 'custom',
+        path: ['duration_seconds'],
+        message: 'only an interactive_video has a duration',
+      });
     let previous = -Infinity;
     composition.bindings.forEach((binding, index) => {
       const path = ['bindings', index];
-      if (!binding.tests_prior_content) issues.addIssue({ code: 'custom', path: [...path, 'tests_prior_content'], message: 'an embedded question must test prior content' });
+      if (!binding.tests_prior_content)
+        issues.addIssue({
+          code: 'custom',
+          path: [...path, 'tests_prior_content'],
+          message: 'an embedded question must test prior content',
+        });
       if (video) {
-        if (binding.segment !== undefined) issues.addIssue({ code: 'custom', path: [...path, 'segment'], message: 'video cues have at_seconds, not segment' });
+        if (binding.segment !== undefined)
+          issues.addIssue({
+            code: 'custom',
+            path: [...path, 'segment'],
+            message: 'video cues have at_seconds, not segment',
+          });
         const at = binding.at_seconds;
-        if (at === undefined) return issues.addIssue({ code: 'custom', path: [...path, 'at_seconds'], message: 'required' });
-        if (!(at > 0) || !(at < (composition.duration_seconds ?? 0))) issues.addIssue({ code: 'custom', path: [...path, 'at_seconds'], message: 'must be greater than 0 and less than duration_seconds' });
-        if (!(at > previous)) issues.addIssue({ code: 'custom', path: [...path, 'at_seconds'], message: 'cues must strictly increase' });
+        if (at === undefined)
+          return issues.addIssue({ code: 'custom', path: [...path, 'at_seconds'], message: 'required' });
+        if (!(at > 0) || !(at < (composition.duration_seconds ?? 0)))
+          issues.addIssue({
+            code: 'custom',
+            path: [...path, 'at_seconds'],
+            message: 'must be greater than 0 and less than duration_seconds',
+          });
+        if (!(at > previous))
+          issues.addIssue({ code: 'custom', path: [...path, 'at_seconds'], message: 'cues must strictly increase' });
         previous = at;
       } else {
-        if (binding.at_seconds !== undefined) issues.addIssue({ code: 'custom', path: [...path, 'at_seconds'], message: 'article segments have segment, not at_seconds' });
+        if (binding.at_seconds !== undefined)
+          issues.addIssue({
+            code: 'custom',
+            path: [...path, 'at_seconds'],
+            message: 'article segments have segment, not at_seconds',
+          });
         const segment = binding.segment;
-        if (segment === undefined) return issues.addIssue({ code: 'custom', path: [...path, 'segment'], message: 'required' });
+        if (segment === undefined)
+          return issues.addIssue({ code: 'custom', path: [...path, 'segment'], message: 'required' });
         if (segment < 1) issues.addIssue({ code: 'custom', path: [...path, 'segment'], message: 'a positive integer' });
-        if (!(segment > previous)) issues.addIssue({ code: 'custom', path: [...path, 'segment'], message: 'segments must be ordered' });
+        if (!(segment > previous))
+          issues.addIssue({ code: 'custom', path: [...path, 'segment'], message: 'segments must be ordered' });
         previous = segment;
       }
     });
@@ -79,27 +113,56 @@ async function resolutionErrors(db: Database, tenantId: string, composition: Com
   const itemRows = await db
     .select({ contentId: items.contentId, kind: items.contentKind })
     .from(items)
-    .where(and(eq(items.tenantId, tenantId), inArray(items.contentId, [...new Set(refs.map((ref) => ref.content_id))])));
+    .where(
+      and(eq(items.tenantId, tenantId), inArray(items.contentId, [...new Set(refs.map((ref) => ref.content_id))])),
+    );
   const kindOf = new Map(itemRows.map((row) => [row.contentId, row.kind]));
   const versionIds = refs.flatMap((ref) => (ref.version_id ? [ref.version_id] : []));
   const versionOwner = new Map(
-    versionIds.length === 0 ? [] : (await db.select({ id: versions.versionId, contentId: versions.contentId }).from(versions)
-      .where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, versionIds)))).map((row) => [row.id, row.contentId]),
+    versionIds.length === 0
+      ? []
+      : (
+          await db
+            .select({ id: versions.versionId, contentId: versions.contentId })
+            .from(versions)
+            .where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, versionIds)))
+        ).map((row) => [row.id, row.contentId]),
   );
   const componentIds = refs.flatMap((ref) => (ref.assessment_component_id ? [ref.assessment_component_id] : []));
   const components = new Map(
-    componentIds.length === 0 ? [] : (await db.select({ id: assessmentComponents.componentId, contentId: assessmentComponents.contentId, versionId: assessmentComponents.versionId })
-      .from(assessmentComponents).where(and(eq(assessmentComponents.tenantId, tenantId), inArray(assessmentComponents.componentId, componentIds)))).map((row) => [row.id, row]),
+    componentIds.length === 0
+      ? []
+      : (
+          await db
+            .select({
+              id: assessmentComponents.componentId,
+              contentId: assessmentComponents.contentId,
+              versionId: assessmentComponents.versionId,
+            })
+            .from(assessmentComponents)
+            .where(
+              and(eq(assessmentComponents.tenantId, tenantId), inArray(assessmentComponents.componentId, componentIds)),
+            )
+        ).map((row) => [row.id, row]),
   );
   const errors: FieldError[] = [];
   refs.forEach((ref, index) => {
     const field = `bindings.${index}.question_ref`;
     const kind = kindOf.get(ref.content_id);
-    if (kind !== 'question') errors.push({ field: `${field}.content_id`, message: kind ? `a ${kind}, not a question` : 'no such content item' });
-    if (ref.version_id && versionOwner.get(ref.version_id) !== ref.content_id) errors.push({ field: `${field}.version_id`, message: 'not a version of that question' });
+    if (kind !== 'question')
+      errors.push({
+        field: `${field}.content_id`,
+        message: kind ? `a ${kind}, not a question` : 'no such content item',
+      });
+    if (ref.version_id && versionOwner.get(ref.version_id) !== ref.content_id)
+      errors.push({ field: `${field}.version_id`, message: 'not a version of that question' });
     if (ref.assessment_component_id) {
       const component = components.get(ref.assessment_component_id);
-      if (!component || component.contentId !== ref.content_id || (ref.version_id && component.versionId !== ref.version_id)) {
+      if (
+        !component ||
+        component.contentId !== ref.content_id ||
+        (ref.version_id && component.versionId !== ref.version_id)
+      ) {
         errors.push({ field: `${field}.assessment_component_id`, message: 'does not resolve through that question' });
       }
     }
@@ -112,15 +175,33 @@ export async function putComposition(db: Database, ctx: RequestContext, contentI
   const input = parseInput(CompositionInput, rawInput);
   return db.transaction(async (tx) => {
     const item = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
-    const errors: FieldError[] = item.contentKind === 'interactive' ? [] : [{ field: 'content_kind', message: `a ${item.contentKind} has no interactive composition` }];
+    const errors: FieldError[] =
+      item.contentKind === 'interactive'
+        ? []
+        : [{ field: 'content_kind', message: `a ${item.contentKind} has no interactive composition` }];
     errors.push(...(await resolutionErrors(tx, ctx.tenantId, input)));
-    if (errors.length > 0) throw new DomainError('validation_failed', 'The interactive composition is not valid.', { fieldErrors: errors });
-    const key = and(eq(interactiveCompositions.tenantId, ctx.tenantId), eq(interactiveCompositions.contentId, contentId));
-    const [existing] = await tx.select({ revision: interactiveCompositions.revision }).from(interactiveCompositions).where(key);
-    const values = { composition: input, revision: (existing?.revision ?? 0) + 1, updatedBy: ctx.principal.subject, updatedAt: ctx.now.toISOString() };
+    if (errors.length > 0)
+      throw new DomainError('validation_failed', 'The interactive composition is not valid.', { fieldErrors: errors });
+    const key = and(
+      eq(interactiveCompositions.tenantId, ctx.tenantId),
+      eq(interactiveCompositions.contentId, contentId),
+    );
+    const [existing] = await tx
+      .select({ revision: interactiveCompositions.revision })
+      .from(interactiveCompositions)
+      .where(key);
+    const values = {
+      composition: input,
+      revision: (existing?.revision ?? 0) + 1,
+      updatedBy: ctx.principal.subject,
+      updatedAt: ctx.now.toISOString(),
+    };
     const [row] = existing
       ? await tx.update(interactiveCompositions).set(values).where(key).returning()
-      : await tx.insert(interactiveCompositions).values({ tenantId: ctx.tenantId, contentId, ...values }).returning();
+      : await tx
+          .insert(interactiveCompositions)
+          .values({ tenantId: ctx.tenantId, contentId, ...values })
+          .returning();
     return presentComposition(row);
   });
 }
@@ -128,7 +209,10 @@ export async function putComposition(db: Database, ctx: RequestContext, contentI
 export async function getComposition(db: Database, ctx: RequestContext, contentId: string) {
   requireAccess(ctx.principal, ACCESS.read, 'read interactive compositions');
   await requireItemRow(db, ctx.tenantId, contentId);
-  const [row] = await db.select().from(interactiveCompositions).where(and(eq(interactiveCompositions.tenantId, ctx.tenantId), eq(interactiveCompositions.contentId, contentId)));
+  const [row] = await db
+    .select()
+    .from(interactiveCompositions)
+    .where(and(eq(interactiveCompositions.tenantId, ctx.tenantId), eq(interactiveCompositions.contentId, contentId)));
   if (!row) throw new DomainError('not_found', `Content item ${contentId} has no interactive composition.`);
   return presentComposition(row);
 }

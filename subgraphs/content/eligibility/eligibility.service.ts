@@ -28,7 +28,9 @@ export interface EligibilityFacts {
 
 /** The eligibility rule, as a pure function of the facts. */
 export function isServeable(facts: EligibilityFacts): boolean {
-  const published = SEPARATELY_PUBLISHED_KINDS.has(facts.contentKind) ? facts.versionPublished : facts.itemStatus === 'published';
+  const published = SEPARATELY_PUBLISHED_KINDS.has(facts.contentKind)
+    ? facts.versionPublished
+    : facts.itemStatus === 'published';
   const live = facts.itemStatus !== 'retired' && facts.itemStatus !== 'archived';
   const trusted = facts.trustStatus !== null && SERVEABLE_TRUST.has(facts.trustStatus);
   return published && live && trusted;
@@ -74,7 +76,12 @@ function prepareEligibilityStatement(db: Database) {
     })
     .from(versions)
     .innerJoin(items, and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId)))
-    .where(and(eq(versions.tenantId, sql.placeholder('tenantId')), sql`${versions.versionId} = any(${sql.placeholder('versionIds')}::uuid[])`))
+    .where(
+      and(
+        eq(versions.tenantId, sql.placeholder('tenantId')),
+        sql`${versions.versionId} = any(${sql.placeholder('versionIds')}::uuid[])`,
+      ),
+    )
     .prepare('content_versions_with_eligibility');
 }
 const eligibilityStatements = new WeakMap<Database, ReturnType<typeof prepareEligibilityStatement>>();
@@ -161,9 +168,13 @@ export async function readReleaseEligibility(
   const found = (await findVersionsWithEligibility(db, ctx.tenantId, [versionId])).get(versionId);
   if (!found || found.version.content_id !== contentId) throw versionNotFound(contentId, versionId);
   if (!found.eligibility.release_eligible) {
-    throw new DomainError(NOT_SERVEABLE, `Version ${versionId} is not release eligible (trust ${found.eligibility.trust_status}).`, {
-      extensions: { eligibility: found.eligibility },
-    });
+    throw new DomainError(
+      NOT_SERVEABLE,
+      `Version ${versionId} is not release eligible (trust ${found.eligibility.trust_status}).`,
+      {
+        extensions: { eligibility: found.eligibility },
+      },
+    );
   }
   return found.eligibility;
 }

@@ -36,7 +36,9 @@ export const ItemPageResponse = PageResponse(ItemResponse);
 export const BlueprintResponse = z.strictObject({
   spec_id: z.string(),
   content_id: z.string(),
-  kc_coverage: z.record(z.string(), z.record(z.string(), z.number().int())).describe('KC reference to counts by DOK level'),
+  kc_coverage: z
+    .record(z.string(), z.record(z.string(), z.number().int()))
+    .describe('KC reference to counts by DOK level'),
   item_type_mix: z.record(z.string(), z.number().int()),
   difficulty_constraints: JsonObject,
   passing_rule: JsonObject,

@@ -1,7 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
-import { CreateItemInput, ListItemsQuery, PatchItemInput, createItem, getItem, listItems, patchItem } from './items.service.ts';
+import {
+  CreateItemInput,
+  ListItemsQuery,
+  PatchItemInput,
+  createItem,
+  getItem,
+  listItems,
+  patchItem,
+} from './items.service.ts';
 import { getBlueprint } from '../blueprints/blueprint.service.ts';
 import type { ContentDeps } from '../deps.ts';
 import { BlueprintResponse, ItemPageResponse, ItemResponse } from './items.responses.ts';
@@ -18,10 +26,16 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
     errors: [409, 422],
     params: TenantParams,
     body: CreateItemInput,
-    success: { status: 201, description: 'content_item; an identical replay answers 200 with Idempotency-Replayed: true' },
+    success: {
+      status: 201,
+      description: 'content_item; an identical replay answers 200 with Idempotency-Replayed: true',
+    },
     handler: async (request, reply) => {
       const { ctx } = request;
-      const result = await createItem(deps, ctx, { body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') });
+      const result = await createItem(deps, ctx, {
+        body: request.body,
+        idempotencyKey: headerOf(request, 'idempotency-key'),
+      });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });

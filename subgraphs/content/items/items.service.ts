@@ -12,8 +12,25 @@ import { runCommand } from '../../../platform/commands.ts';
 import { parseInput, isoTimestamp, queryBoolean, queryInteger, isUuid } from '../../../platform/validation.ts';
 import { curriculumLinks, facetAssignments, items } from '../tables.ts';
 import {
-  ASSESSMENT_ROLES, CONTENT_STATUSES, DOK_LEVELS, FACET_FILTER_KEYS, FACET_KEYS, GRADE_IDS, SEPARATELY_PUBLISHED_KINDS, SOURCE_SYSTEMS,
-  SUBTYPES, TEST_BANK_MEMBERSHIP_RULES, TEST_TYPES, USAGE_SCOPES, XP_BAND_ALIASES, XP_BAND_RANGES, assessmentRoleOf, contentKind, subjectId, xpBand, type XpBand,
+  ASSESSMENT_ROLES,
+  CONTENT_STATUSES,
+  DOK_LEVELS,
+  FACET_FILTER_KEYS,
+  FACET_KEYS,
+  GRADE_IDS,
+  SEPARATELY_PUBLISHED_KINDS,
+  SOURCE_SYSTEMS,
+  SUBTYPES,
+  TEST_BANK_MEMBERSHIP_RULES,
+  TEST_TYPES,
+  USAGE_SCOPES,
+  XP_BAND_ALIASES,
+  XP_BAND_RANGES,
+  assessmentRoleOf,
+  contentKind,
+  subjectId,
+  xpBand,
+  type XpBand,
 } from '../vocabulary.ts';
 import { insertVersion } from '../versions/versions.service.ts';
 import { ACCESS } from '../access.ts';
@@ -52,10 +69,15 @@ export const CreateItemInput = z
   .extend({
     content_id: z.uuid().optional().describe('Caller-chosen id; minted when absent'),
     content_kind: contentKind,
-    assessment_role: z.enum(['form', 'spec', 'bank']).optional().describe('Derived from the kind; when sent it must agree'),
+    assessment_role: z
+      .enum(['form', 'spec', 'bank'])
+      .optional()
+      .describe('Derived from the kind; when sent it must agree'),
     membership_rule: z.enum(TEST_BANK_MEMBERSHIP_RULES).optional().describe('test_bank only; fixed at create'),
     title: metadataFields.title,
-    ...Object.fromEntries(BLUEPRINT_FIELDS.map((field) => [field, z.unknown().optional().describe('test_spec blueprint field')])),
+    ...Object.fromEntries(
+      BLUEPRINT_FIELDS.map((field) => [field, z.unknown().optional().describe('test_spec blueprint field')]),
+    ),
   })
   .strict()
   .superRefine((input, issues) => {
@@ -68,7 +90,11 @@ export const CreateItemInput = z
     }
     const role = assessmentRoleOf(input.content_kind);
     if (input.assessment_role !== undefined && input.assessment_role !== role) {
-      issues.addIssue({ code: 'custom', path: ['assessment_role'], message: `content_kind ${input.content_kind} has assessment_role ${role ?? 'none'}` });
+      issues.addIssue({
+        code: 'custom',
+        path: ['assessment_role'],
+        message: `content_kind ${input.content_kind} has assessment_role ${role ?? 'none'}`,
+      });
     }
   });
 export type CreateItemInput = z.infer<typeof CreateItemInput>;
@@ -80,25 +106,44 @@ function statusProblem(kind: string, status: string | null | undefined): string 
     : null;
 }
 
-function checkSubjectAlias(input: { subject_id?: string | null; alpha_subject_id?: string | null }, issues: z.RefinementCtx): void {
-  if (input.subject_id !== undefined && input.alpha_subject_id !== undefined && input.subject_id !== input.alpha_subject_id) {
-    issues.addIssue({ code: 'custom', path: ['alpha_subject_id'], message: 'must equal subject_id when both are sent' });
+function checkSubjectAlias(
+  input: { subject_id?: string | null; alpha_subject_id?: string | null },
+  issues: z.RefinementCtx,
+): void {
+  if (
+    input.subject_id !== undefined &&
+    input.alpha_subject_id !== undefined &&
+    input.subject_id !== input.alpha_subject_id
+  ) {
+    issues.addIssue({
+      code: 'custom',
+      path: ['alpha_subject_id'],
+      message: 'must equal subject_id when both are sent',
+    });
   }
 }
 
 /** A test_spec needs all seven blueprint fields, valid; any other kind takes none of them. */
-function checkBlueprintFields(input: Record<string, unknown> & { content_kind: string }, issues: z.RefinementCtx): void {
+function checkBlueprintFields(
+  input: Record<string, unknown> & { content_kind: string },
+  issues: z.RefinementCtx,
+): void {
   const sent = BLUEPRINT_FIELDS.filter((field) => input[field] !== undefined);
   if (input.content_kind !== 'test_spec') {
-    for (const field of sent) issues.addIssue({ code: 'custom', path: [field], message: `only a test_spec has ${field}` });
+    for (const field of sent)
+      issues.addIssue({ code: 'custom', path: [field], message: `only a test_spec has ${field}` });
     return;
   }
   const parsed = Blueprint.safeParse(Object.fromEntries(BLUEPRINT_FIELDS.map((field) => [field, input[field]])));
-  if (!parsed.success) for (const issue of parsed.error.issues) issues.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  if (!parsed.success)
+    for (const issue of parsed.error.issues)
+      issues.addIssue({ code: 'custom', path: issue.path, message: issue.message });
 }
 
 function blueprintOf(input: CreateItemInput): Blueprint {
-  return Blueprint.parse(Object.fromEntries(BLUEPRINT_FIELDS.map((field) => [field, (input as Record<string, unknown>)[field]])));
+  return Blueprint.parse(
+    Object.fromEntries(BLUEPRINT_FIELDS.map((field) => [field, (input as Record<string, unknown>)[field]])),
+  );
 }
 
 export type ItemRow = typeof items.$inferSelect;
@@ -189,9 +234,17 @@ export async function createItem(
 }
 
 /** The item a path names, or the tenant's 404; `lock` takes its row lock inside a transaction. */
-export async function requireItemRow(db: Database, tenantId: string, contentId: string, options: { lock?: boolean } = {}): Promise<ItemRow> {
+export async function requireItemRow(
+  db: Database,
+  tenantId: string,
+  contentId: string,
+  options: { lock?: boolean } = {},
+): Promise<ItemRow> {
   if (!isUuid(contentId)) throw itemNotFound(contentId);
-  const query = db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
+  const query = db
+    .select()
+    .from(items)
+    .where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
   const [row] = options.lock ? await query.for('update') : await query;
   if (!row) throw itemNotFound(contentId);
   return row;
@@ -199,20 +252,34 @@ export async function requireItemRow(db: Database, tenantId: string, contentId: 
 
 export async function findItemRow(db: Database, tenantId: string, contentId: string): Promise<ItemRow | undefined> {
   if (!isUuid(contentId)) return undefined;
-  const [row] = await db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
+  const [row] = await db
+    .select()
+    .from(items)
+    .where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
   return row;
 }
 
 /** Batched read of items by id, for loaders. Non-uuid ids simply match nothing. */
-export async function findItemRows(db: Database, tenantId: string, contentIds: readonly string[]): Promise<Map<string, ContentItem>> {
+export async function findItemRows(
+  db: Database,
+  tenantId: string,
+  contentIds: readonly string[],
+): Promise<Map<string, ContentItem>> {
   const valid = [...new Set(contentIds)].filter(isUuid);
   if (valid.length === 0) return new Map();
-  const rows = await db.select().from(items).where(and(eq(items.tenantId, tenantId), inArray(items.contentId, valid)));
+  const rows = await db
+    .select()
+    .from(items)
+    .where(and(eq(items.tenantId, tenantId), inArray(items.contentId, valid)));
   return new Map(rows.map((row) => [row.contentId, presentItem(row)]));
 }
 
 /** Access-checked batch behind the ContentItem loader. */
-export async function loadItems(db: Database, ctx: RequestContext, contentIds: readonly string[]): Promise<Map<string, ContentItem>> {
+export async function loadItems(
+  db: Database,
+  ctx: RequestContext,
+  contentIds: readonly string[],
+): Promise<Map<string, ContentItem>> {
   requireAccess(ctx.principal, ACCESS.service, 'read content items');
   return findItemRows(db, ctx.tenantId, contentIds);
 }
@@ -229,8 +296,21 @@ export function itemNotFound(contentId: string): DomainError {
 }
 
 /** Fields a PATCH may clear with null; the others always hold a value. */
-const clearable = ['subtype', 'language', 'subject_id', 'alpha_subject_id', 'target_grade_id', 'expected_xp', 'dok', 'test_type',
-  'source_identifier', 'source_system', 'source_table', 'source_record_id', 'source_activity_ref'] as const;
+const clearable = [
+  'subtype',
+  'language',
+  'subject_id',
+  'alpha_subject_id',
+  'target_grade_id',
+  'expected_xp',
+  'dok',
+  'test_type',
+  'source_identifier',
+  'source_system',
+  'source_table',
+  'source_record_id',
+  'source_activity_ref',
+] as const;
 
 export const PatchItemInput = z
   .object(
@@ -244,7 +324,8 @@ export const PatchItemInput = z
   .strict()
   .superRefine((input, issues) => {
     checkSubjectAlias(input, issues);
-    if (Object.keys(input).length === 0) issues.addIssue({ code: 'custom', path: [], message: 'send at least one metadata field' });
+    if (Object.keys(input).length === 0)
+      issues.addIssue({ code: 'custom', path: [], message: 'send at least one metadata field' });
     for (const field of ['title', 'status', 'usage_scope', 'is_mastery_gate'] as const) {
       if (input[field] === null) issues.addIssue({ code: 'custom', path: [field], message: 'cannot be cleared' });
     }
@@ -273,7 +354,10 @@ export async function patchItem(
     if (!row) throw itemNotFound(contentId);
     checkIfMatch(ifMatch, etagOf(row.contentId, row.rowVersion));
     const problem = statusProblem(row.contentKind, input.status);
-    if (problem) throw new DomainError('validation_failed', 'The status cannot be set this way.', { fieldErrors: [{ field: 'status', message: problem }] });
+    if (problem)
+      throw new DomainError('validation_failed', 'The status cannot be set this way.', {
+        fieldErrors: [{ field: 'status', message: problem }],
+      });
     const subject = input.subject_id !== undefined ? input.subject_id : input.alpha_subject_id;
     const changes: Partial<typeof items.$inferInsert> = {
       subtype: input.subtype,
@@ -313,7 +397,12 @@ export const ListItemsQuery = z
     subject_id: subjectId.optional(),
     alpha_subject_id: subjectId.optional().describe('alias of subject_id'),
     target_grade_id: optionalEnum(GRADE_IDS),
-    curriculum_node_id: z.string().min(1).max(200).optional().describe('read-only projection over the frozen curriculum-link archive'),
+    curriculum_node_id: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('read-only projection over the frozen curriculum-link archive'),
     usage_scope: optionalEnum(USAGE_SCOPES),
     test_type: optionalEnum(TEST_TYPES),
     is_mastery_gate: queryBoolean.optional(),
@@ -328,7 +417,9 @@ export const ListItemsQuery = z
       .optional()
       .describe('facet_key:facet_value'),
     modifiedSince: z.iso.datetime({ offset: true }).optional(),
-    ...Object.fromEntries(FACET_FILTER_KEYS.map((key) => [key, (key === 'expected_xp_band' ? xpBand : z.string().min(1)).optional()])),
+    ...Object.fromEntries(
+      FACET_FILTER_KEYS.map((key) => [key, (key === 'expected_xp_band' ? xpBand : z.string().min(1)).optional()]),
+    ),
     cursor: z.string().min(1).optional(),
     limit: queryInteger(1, MAX_PAGE_SIZE).optional(),
   })
@@ -339,17 +430,30 @@ export const ListItemsQuery = z
  * GET /items: every documented filter, in (updated_at, content_id) order so that modifiedSince
  * works as a high-watermark and cursors stay stable under concurrent inserts.
  */
-export async function listItems(deps: Pick<ContentDeps, 'db' | 'cursors' | 'curriculum'>, ctx: RequestContext, rawQuery: unknown): Promise<Page<ContentItem>> {
+export async function listItems(
+  deps: Pick<ContentDeps, 'db' | 'cursors' | 'curriculum'>,
+  ctx: RequestContext,
+  rawQuery: unknown,
+): Promise<Page<ContentItem>> {
   requireAccess(ctx.principal, ACCESS.service, 'list content items');
   const { db, cursors } = deps;
-  const query = parseInput(ListItemsQuery, rawQuery) as z.infer<typeof ListItemsQuery> & Record<string, string | undefined>;
+  const query = parseInput(ListItemsQuery, rawQuery) as z.infer<typeof ListItemsQuery> &
+    Record<string, string | undefined>;
   const { cursor, limit: rawLimit, ...filters } = query;
   const limit = rawLimit ?? DEFAULT_PAGE_SIZE;
   const conditions: SQL[] = [eq(items.tenantId, ctx.tenantId)];
   const typed = {
-    content_kind: items.contentKind, subtype: items.subtype, dok: items.dok, assessment_role: items.assessmentRole,
-    target_grade_id: items.targetGradeId, usage_scope: items.usageScope, test_type: items.testType, source_system: items.sourceSystem,
-    source_record_id: items.sourceRecordId, source_activity_ref: items.sourceActivityRef, status: items.status,
+    content_kind: items.contentKind,
+    subtype: items.subtype,
+    dok: items.dok,
+    assessment_role: items.assessmentRole,
+    target_grade_id: items.targetGradeId,
+    usage_scope: items.usageScope,
+    test_type: items.testType,
+    source_system: items.sourceSystem,
+    source_record_id: items.sourceRecordId,
+    source_activity_ref: items.sourceActivityRef,
+    status: items.status,
   } as const;
   for (const [name, column] of Object.entries(typed)) {
     const value = filters[name];
@@ -357,10 +461,15 @@ export async function listItems(deps: Pick<ContentDeps, 'db' | 'cursors' | 'curr
   }
   const subject = filters.subject_id ?? filters.alpha_subject_id;
   if (subject !== undefined) conditions.push(eq(items.subjectId, subject));
-  if (filters.is_mastery_gate !== undefined) conditions.push(eq(items.isMasteryGate, filters.is_mastery_gate as unknown as boolean));
-  if (filters.modifiedSince !== undefined) conditions.push(sql`${items.updatedAt} >= ${filters.modifiedSince}::timestamptz`);
-  if (filters.curriculum_node_id !== undefined) conditions.push(await curriculumNodeCondition(deps, ctx, filters.curriculum_node_id));
-  const facetFilters: Array<[string, string]> = FACET_FILTER_KEYS.flatMap((key) => (filters[key] === undefined ? [] : [[key, filters[key] as string]]));
+  if (filters.is_mastery_gate !== undefined)
+    conditions.push(eq(items.isMasteryGate, filters.is_mastery_gate as unknown as boolean));
+  if (filters.modifiedSince !== undefined)
+    conditions.push(sql`${items.updatedAt} >= ${filters.modifiedSince}::timestamptz`);
+  if (filters.curriculum_node_id !== undefined)
+    conditions.push(await curriculumNodeCondition(deps, ctx, filters.curriculum_node_id));
+  const facetFilters: Array<[string, string]> = FACET_FILTER_KEYS.flatMap((key) =>
+    filters[key] === undefined ? [] : [[key, filters[key] as string]],
+  );
   if (filters.facet !== undefined) {
     const separator = filters.facet.indexOf(':');
     const key = filters.facet.slice(0, separator);
@@ -386,10 +495,17 @@ export async function listItems(deps: Pick<ContentDeps, 'db' | 'cursors' | 'curr
  * subtree plus the content its active components target. A node curriculum does not know (a
  * legacy archive node) projects its archive links only; no answer from curriculum fails closed.
  */
-async function curriculumNodeCondition(deps: Pick<ContentDeps, 'curriculum'>, ctx: RequestContext, nodeId: string): Promise<SQL> {
+async function curriculumNodeCondition(
+  deps: Pick<ContentDeps, 'curriculum'>,
+  ctx: RequestContext,
+  nodeId: string,
+): Promise<SQL> {
   const subtree = await deps.curriculum.subtree(ctx, nodeId);
   if (subtree.outcome === 'failed') {
-    throw new DomainError('content.curriculum_unavailable', `The curriculum service could not answer for ${nodeId} (${subtree.reason}).`);
+    throw new DomainError(
+      'content.curriculum_unavailable',
+      `The curriculum service could not answer for ${nodeId} (${subtree.reason}).`,
+    );
   }
   const nodeIds = subtree.outcome === 'found' ? subtree.nodeIds : [nodeId];
   const targets = subtree.outcome === 'found' ? subtree.contentIds.filter(isUuid) : [];
@@ -404,8 +520,9 @@ function facetCondition(key: string, value: string): SQL {
     and ${facetAssignments.contentId} = ${items.contentId} and ${facetAssignments.facetKey} = ${key} and ${facetAssignments.facetValue} = ${value})`;
   if (key !== 'expected_xp_band' || !(value in XP_BAND_RANGES)) return assigned;
   const range = XP_BAND_RANGES[value as XpBand];
-  const inBand = range.below === null
-    ? sql`${items.expectedXp} >= ${range.min}`
-    : sql`(${items.expectedXp} >= ${range.min} and ${items.expectedXp} < ${range.below})`;
+  const inBand =
+    range.below === null
+      ? sql`${items.expectedXp} >= ${range.min}`
+      : sql`(${items.expectedXp} >= ${range.min} and ${items.expectedXp} < ${range.below})`;
   return or(assigned, inBand) as SQL;
 }

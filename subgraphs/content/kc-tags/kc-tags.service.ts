@@ -40,18 +40,30 @@ export function presentKcTag(row: KcTagRow) {
 export type ContentKcTag = ReturnType<typeof presentKcTag>;
 
 /** POST: create or replace the tag of (item, kc). The registry check runs before the transaction. */
-export async function tagKc(deps: ContentDeps, ctx: RequestContext, contentId: string, rawInput: unknown): Promise<{ value: ContentKcTag; created: boolean }> {
+export async function tagKc(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  contentId: string,
+  rawInput: unknown,
+): Promise<{ value: ContentKcTag; created: boolean }> {
   requireAccess(ctx.principal, ACCESS.linkKc, 'tag content with KCs');
   const input = parseInput(KcTagInput, rawInput);
   await requireItemRow(deps.db, ctx.tenantId, contentId);
   const registry = await deps.curriculum.lookupKc(ctx, input.kc_id);
   if (registry.outcome === 'failed') {
-    throw new DomainError('content.kc_registry_unavailable', `The KC registry could not confirm ${input.kc_id} (${registry.reason}); nothing was written.`);
+    throw new DomainError(
+      'content.kc_registry_unavailable',
+      `The KC registry could not confirm ${input.kc_id} (${registry.reason}); nothing was written.`,
+    );
   }
   if (registry.outcome === 'inactive') {
-    throw new DomainError('content.kc_not_active', `${input.kc_id} is not an active registry KC (${registry.reason}).`, {
-      fieldErrors: [{ field: 'kc_id', message: registry.reason }],
-    });
+    throw new DomainError(
+      'content.kc_not_active',
+      `${input.kc_id} is not an active registry KC (${registry.reason}).`,
+      {
+        fieldErrors: [{ field: 'kc_id', message: registry.reason }],
+      },
+    );
   }
   const now = ctx.now.toISOString();
   return deps.db.transaction(async (tx) => {
@@ -59,18 +71,39 @@ export async function tagKc(deps: ContentDeps, ctx: RequestContext, contentId: s
     const key = and(eq(kcTags.tenantId, ctx.tenantId), eq(kcTags.contentId, contentId), eq(kcTags.kcId, input.kc_id));
     const [existing] = await tx.select({ kcId: kcTags.kcId }).from(kcTags).where(key).for('update');
     const [row] = existing
-      ? await tx.update(kcTags).set({ weight: input.weight, status: 'active', taggedBy: ctx.principal.subject, updatedAt: now }).where(key).returning()
+      ? await tx
+          .update(kcTags)
+          .set({ weight: input.weight, status: 'active', taggedBy: ctx.principal.subject, updatedAt: now })
+          .where(key)
+          .returning()
       : await tx
           .insert(kcTags)
-          .values({ tenantId: ctx.tenantId, contentId, kcId: input.kc_id, weight: input.weight, status: 'active', taggedBy: ctx.principal.subject, createdAt: now, updatedAt: now })
+          .values({
+            tenantId: ctx.tenantId,
+            contentId,
+            kcId: input.kc_id,
+            weight: input.weight,
+            status: 'active',
+            taggedBy: ctx.principal.subject,
+            createdAt: now,
+            updatedAt: now,
+          })
           .returning();
     return { value: presentKcTag(row), created: !existing };
   });
 }
 
-export const KcTagsQuery = z.object({ limit: queryInteger(1, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() }).strict();
+export const KcTagsQuery = z
+  .object({ limit: queryInteger(1, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
+  .strict();
 
-export async function listKcTags(db: Database, cursors: CursorCodec, ctx: RequestContext, contentId: string, rawQuery: unknown): Promise<Page<ContentKcTag>> {
+export async function listKcTags(
+  db: Database,
+  cursors: CursorCodec,
+  ctx: RequestContext,
+  contentId: string,
+  rawQuery: unknown,
+): Promise<Page<ContentKcTag>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
   const query = parseInput(KcTagsQuery, rawQuery);
   await requireItemRow(db, ctx.tenantId, contentId);
@@ -87,7 +120,11 @@ export async function listKcTags(db: Database, cursors: CursorCodec, ctx: Reques
 }
 
 /** Batched read of the active tags of many items (GraphQL). */
-export async function activeKcTagsOf(db: Database, ctx: RequestContext, contentIds: readonly string[]): Promise<Map<string, ContentKcTag[]>> {
+export async function activeKcTagsOf(
+  db: Database,
+  ctx: RequestContext,
+  contentIds: readonly string[],
+): Promise<Map<string, ContentKcTag[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
   const valid = [...new Set(contentIds)].filter(isUuid);
   const found = new Map<string, ContentKcTag[]>(valid.map((id) => [id, []]));

@@ -29,7 +29,14 @@ export function mediaRoutes(app: FastifyInstance, deps: ContentDeps): void {
     handler: async (request, reply) => {
       const { ctx } = request;
       const { contentId } = request.params;
-      return sendCommandResult(reply, await uploadMedia(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
+      return sendCommandResult(
+        reply,
+        await uploadMedia(deps, ctx, {
+          contentId,
+          body: request.body,
+          idempotencyKey: headerOf(request, 'idempotency-key'),
+        }),
+      );
     },
   });
   declareRoute(app, 'media', {
@@ -50,7 +57,10 @@ export function mediaRoutes(app: FastifyInstance, deps: ContentDeps): void {
         .header('etag', `"${media.sha256}"`)
         .header('cache-control', 'private, max-age=300')
         .header('x-content-type-options', 'nosniff')
-        .header('content-disposition', media.fileName ? `inline; filename="${media.fileName.replace(/["\\\r\n]/g, '_')}"` : 'inline')
+        .header(
+          'content-disposition',
+          media.fileName ? `inline; filename="${media.fileName.replace(/["\\\r\n]/g, '_')}"` : 'inline',
+        )
         .send(media.bytes);
     },
   });

@@ -24,10 +24,22 @@ export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
 export const MediaInput = z
   .object({
     media_kind: z.enum(MEDIA_KINDS),
-    mime_type: z.string().regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i, 'a media type such as image/png'),
-    // eslint-disable-next-line no-control-regex -- a NUL byte in a file name is refused on purpose
-    file_name: z.string().trim().min(1).max(255).regex(/^[^/\\\u0000]+$/, 'a file name without path').optional(),
-    data_base64: z.string().min(1).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64').describe(`The bytes, base64; at most ${MAX_MEDIA_BYTES} bytes decoded`),
+    mime_type: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i, 'a media type such as image/png'),
+    file_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      // eslint-disable-next-line no-control-regex -- a NUL byte in a file name is refused on purpose
+      .regex(/^[^/\\\u0000]+$/, 'a file name without path')
+      .optional(),
+    data_base64: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64')
+      .describe(`The bytes, base64; at most ${MAX_MEDIA_BYTES} bytes decoded`),
   })
   .strict();
 
@@ -57,33 +69,45 @@ export const uploadMedia: ItemCommand<MediaAsset> = async (deps, ctx, { contentI
   const input = parseInput(MediaInput, body);
   const bytes = Buffer.from(input.data_base64, 'base64');
   if (bytes.length === 0 || bytes.length > MAX_MEDIA_BYTES) {
-    throw new DomainError('validation_failed', `Media must be 1 to ${MAX_MEDIA_BYTES} bytes.`, { fieldErrors: [{ field: 'data_base64', message: `${bytes.length} bytes` }] });
+    throw new DomainError('validation_failed', `Media must be 1 to ${MAX_MEDIA_BYTES} bytes.`, {
+      fieldErrors: [{ field: 'data_base64', message: `${bytes.length} bytes` }],
+    });
   }
   await requireItemRow(deps.db, ctx.tenantId, contentId);
-  return runCommand(deps, ctx, { operation: `content.media:${contentId}`, key: idempotencyKey, request: input }, async (tx) => {
-    const [row] = await tx
-      .insert(mediaAssets)
-      .values({
-        tenantId: ctx.tenantId,
-        mediaId: randomUUID(),
-        contentId,
-        mediaKind: input.media_kind,
-        mimeType: input.mime_type.toLowerCase(),
-        fileName: input.file_name ?? null,
-        byteSize: bytes.length,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-        bytes,
-        createdBy: ctx.principal.subject,
-        createdAt: ctx.now.toISOString(),
-      })
-      .returning();
-    return { value: presentMedia(row, deps.contentUrl()), created: true };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    { operation: `content.media:${contentId}`, key: idempotencyKey, request: input },
+    async (tx) => {
+      const [row] = await tx
+        .insert(mediaAssets)
+        .values({
+          tenantId: ctx.tenantId,
+          mediaId: randomUUID(),
+          contentId,
+          mediaKind: input.media_kind,
+          mimeType: input.mime_type.toLowerCase(),
+          fileName: input.file_name ?? null,
+          byteSize: bytes.length,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          bytes,
+          createdBy: ctx.principal.subject,
+          createdAt: ctx.now.toISOString(),
+        })
+        .returning();
+      return { value: presentMedia(row, deps.contentUrl()), created: true };
+    },
+  );
 };
 
 const { bytes: _bytes, ...mediaColumns } = getTableColumns(mediaAssets);
 
-export async function listMedia(db: Database, contentRoot: string, ctx: RequestContext, contentId: string): Promise<Page<MediaAsset>> {
+export async function listMedia(
+  db: Database,
+  contentRoot: string,
+  ctx: RequestContext,
+  contentId: string,
+): Promise<Page<MediaAsset>> {
   requireAccess(ctx.principal, ACCESS.read, 'read media');
   await requireItemRow(db, ctx.tenantId, contentId);
   const rows = await db
@@ -102,7 +126,13 @@ export async function readMediaBytes(db: Database, ctx: RequestContext, contentI
   const [row] = await db
     .select()
     .from(mediaAssets)
-    .where(and(eq(mediaAssets.tenantId, ctx.tenantId), eq(mediaAssets.contentId, contentId), eq(mediaAssets.mediaId, mediaId)));
+    .where(
+      and(
+        eq(mediaAssets.tenantId, ctx.tenantId),
+        eq(mediaAssets.contentId, contentId),
+        eq(mediaAssets.mediaId, mediaId),
+      ),
+    );
   if (!row) throw notFound;
   return { bytes: row.bytes, mimeType: row.mimeType, sha256: row.sha256, fileName: row.fileName };
 }

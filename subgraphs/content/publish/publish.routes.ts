@@ -15,11 +15,21 @@ export function publishRoutes(app: FastifyInstance, deps: ContentDeps): void {
     errors: [409],
     params: ItemParams,
     body: PublishInput,
-    success: { status: 201, description: 'content_publication; an already published version answers 200 with the first publication' },
+    success: {
+      status: 201,
+      description: 'content_publication; an already published version answers 200 with the first publication',
+    },
     handler: async (request, reply) => {
       const { ctx } = request;
       const { contentId } = request.params;
-      return sendCommandResult(reply, await publishVersion(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
+      return sendCommandResult(
+        reply,
+        await publishVersion(deps, ctx, {
+          contentId,
+          body: request.body,
+          idempotencyKey: headerOf(request, 'idempotency-key'),
+        }),
+      );
     },
   });
 }

@@ -34,39 +34,66 @@ function presentPublication(row: PublicationRow, contentKind: string) {
 }
 export type ContentPublication = ReturnType<typeof presentPublication>;
 
-export const publishVersion: ItemCommand<ContentPublication> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
+export const publishVersion: ItemCommand<ContentPublication> = async (
+  deps,
+  ctx,
+  { contentId, body, idempotencyKey },
+) => {
   requireAccess(ctx.principal, ACCESS.publish, 'publish content');
   const input = parseInput(PublishInput, body);
   if (!isUuid(contentId)) throw itemNotFound(contentId);
-  return runCommand(deps, ctx, { operation: `content.publish:${contentId}`, key: idempotencyKey, request: input }, async (tx) => {
-    const [item] = await tx
-      .select()
-      .from(items)
-      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
-      .for('update');
-    if (!item) throw itemNotFound(contentId);
-    const [version] = await tx
-      .select({ versionId: versions.versionId })
-      .from(versions)
-      .where(and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), eq(versions.versionId, input.version_id)));
-    if (!version) throw versionNotFound(contentId, input.version_id);
-    const [existing] = await tx
-      .select()
-      .from(versionPublications)
-      .where(and(eq(versionPublications.tenantId, ctx.tenantId), eq(versionPublications.versionId, input.version_id)));
-    if (existing) return { value: presentPublication(existing, item.contentKind), created: false };
-    const failures = await publicationFailures(tx, ctx.tenantId, item, input.version_id);
-    if (failures.length > 0) {
-      throw new DomainError('content.publication_refused', `Version ${input.version_id} cannot be published: ${failures.map((f) => f.message).join('; ')}.`, {
-        fieldErrors: failures,
-      });
-    }
-    const [row] = await tx
-      .insert(versionPublications)
-      .values({ tenantId: ctx.tenantId, versionId: input.version_id, contentId, publishedBy: ctx.principal.subject, publishedAt: ctx.now.toISOString() })
-      .returning();
-    return { value: presentPublication(row, item.contentKind), created: true };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    { operation: `content.publish:${contentId}`, key: idempotencyKey, request: input },
+    async (tx) => {
+      const [item] = await tx
+        .select()
+        .from(items)
+        .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
+        .for('update');
+      if (!item) throw itemNotFound(contentId);
+      const [version] = await tx
+        .select({ versionId: versions.versionId })
+        .from(versions)
+        .where(
+          and(
+            eq(versions.tenantId, ctx.tenantId),
+            eq(versions.contentId, contentId),
+            eq(versions.versionId, input.version_id),
+          ),
+        );
+      if (!version) throw versionNotFound(contentId, input.version_id);
+      const [existing] = await tx
+        .select()
+        .from(versionPublications)
+        .where(
+          and(eq(versionPublications.tenantId, ctx.tenantId), eq(versionPublications.versionId, input.version_id)),
+        );
+      if (existing) return { value: presentPublication(existing, item.contentKind), created: false };
+      const failures = await publicationFailures(tx, ctx.tenantId, item, input.version_id);
+      if (failures.length > 0) {
+        throw new DomainError(
+          'content.publication_refused',
+          `Version ${input.version_id} cannot be published: ${failures.map((f) => f.message).join('; ')}.`,
+          {
+            fieldErrors: failures,
+          },
+        );
+      }
+      const [row] = await tx
+        .insert(versionPublications)
+        .values({
+          tenantId: ctx.tenantId,
+          versionId: input.version_id,
+          contentId,
+          publishedBy: ctx.principal.subject,
+          publishedAt: ctx.now.toISOString(),
+        })
+        .returning();
+      return { value: presentPublication(row, item.contentKind), created: true };
+    },
+  );
 };
 
 /** The server-owned checks, all reported at once. */
@@ -77,10 +104,16 @@ async function publicationFailures(
   versionId: string,
 ): Promise<FieldError[]> {
   if (!SEPARATELY_PUBLISHED_KINDS.has(item.contentKind)) {
-    return [{ field: 'content_kind', message: `only exact test_spec or test_bank versions are published here, not ${item.contentKind}` }];
+    return [
+      {
+        field: 'content_kind',
+        message: `only exact test_spec or test_bank versions are published here, not ${item.contentKind}`,
+      },
+    ];
   }
   const failures: FieldError[] = [];
-  if (item.status === 'retired' || item.status === 'archived') failures.push({ field: 'status', message: `the item is ${item.status}` });
+  if (item.status === 'retired' || item.status === 'archived')
+    failures.push({ field: 'status', message: `the item is ${item.status}` });
   if (item.contentKind === 'test_spec') {
     const [blueprint] = await tx
       .select({ id: testSpecBlueprints.contentId })
@@ -88,22 +121,32 @@ async function publicationFailures(
       .where(and(eq(testSpecBlueprints.tenantId, tenantId), eq(testSpecBlueprints.contentId, item.contentId)));
     if (!blueprint) failures.push({ field: 'blueprint', message: 'the test_spec has no blueprint' });
   } else {
-    if (item.membershipRule === null) failures.push({ field: 'membership_rule', message: 'the test_bank has no membership_rule' });
+    if (item.membershipRule === null)
+      failures.push({ field: 'membership_rule', message: 'the test_bank has no membership_rule' });
     const members = await tx
       .select({ referencedVersionId: contentReferences.referencedVersionId, formStatus: items.status })
       .from(contentReferences)
-      .leftJoin(items, and(eq(items.tenantId, contentReferences.tenantId), eq(items.contentId, contentReferences.referencedContentId)))
-      .where(and(
-        eq(contentReferences.tenantId, tenantId),
-        eq(contentReferences.contentId, item.contentId),
-        eq(contentReferences.parentVersionId, versionId),
-        eq(contentReferences.relationshipKind, 'bank_member'),
-        eq(contentReferences.status, 'active'),
-      ));
-    if (members.length === 0) failures.push({ field: 'bank_members', message: 'the bank version has no active bank_member' });
+      .leftJoin(
+        items,
+        and(eq(items.tenantId, contentReferences.tenantId), eq(items.contentId, contentReferences.referencedContentId)),
+      )
+      .where(
+        and(
+          eq(contentReferences.tenantId, tenantId),
+          eq(contentReferences.contentId, item.contentId),
+          eq(contentReferences.parentVersionId, versionId),
+          eq(contentReferences.relationshipKind, 'bank_member'),
+          eq(contentReferences.status, 'active'),
+        ),
+      );
+    if (members.length === 0)
+      failures.push({ field: 'bank_members', message: 'the bank version has no active bank_member' });
     for (const member of members) {
       if (member.formStatus === 'retired' || member.formStatus === 'archived' || member.formStatus === null) {
-        failures.push({ field: 'bank_members', message: `member form version ${member.referencedVersionId} is ${member.formStatus ?? 'missing'}` });
+        failures.push({
+          field: 'bank_members',
+          message: `member form version ${member.referencedVersionId} is ${member.formStatus ?? 'missing'}`,
+        });
       }
     }
   }

@@ -81,7 +81,10 @@ function toTree(nodes: Array<Record<string, unknown>>): XmlNode[] {
       continue;
     }
     const attrs = Object.fromEntries(
-      Object.entries((node[':@'] as Record<string, string> | undefined) ?? {}).map(([key, value]) => [normalAttr(key), String(value)]),
+      Object.entries((node[':@'] as Record<string, string> | undefined) ?? {}).map(([key, value]) => [
+        normalAttr(key),
+        String(value),
+      ]),
     );
     const children = toTree((node[name] as Array<Record<string, unknown>>) ?? []);
     tree.push({ name: normalName(name), attrs, children, text: '' });
@@ -102,7 +105,9 @@ function* walk(node: XmlNode): Generator<XmlNode> {
 const FEEDBACK = new Set(['feedbackBlock', 'feedbackInline', 'modalFeedback']);
 
 function refuse(errors: FieldError[]): never {
-  throw new DomainError('validation_failed', 'canonical_xml cannot be projected into answer slots and scoring.', { fieldErrors: errors });
+  throw new DomainError('validation_failed', 'canonical_xml cannot be projected into answer slots and scoring.', {
+    fieldErrors: errors,
+  });
 }
 
 const field = (message: string): FieldError => ({ field: 'canonical_xml', message });
@@ -136,8 +141,10 @@ function project(xml: string): QuestionProjection {
     const cardinality = child.attrs.cardinality;
     const baseType = child.attrs.baseType ?? null;
     if (!identifier) errors.push(field(`a ${child.name} needs an identifier`));
-    if (!(QTI_CARDINALITIES as readonly string[]).includes(cardinality)) errors.push(field(`${identifier}: cardinality must be one of ${QTI_CARDINALITIES.join(', ')}`));
-    if (baseType !== null && !(QTI_BASE_TYPES as readonly string[]).includes(baseType)) errors.push(field(`${identifier}: base-type ${baseType} is not a QTI base type`));
+    if (!(QTI_CARDINALITIES as readonly string[]).includes(cardinality))
+      errors.push(field(`${identifier}: cardinality must be one of ${QTI_CARDINALITIES.join(', ')}`));
+    if (baseType !== null && !(QTI_BASE_TYPES as readonly string[]).includes(baseType))
+      errors.push(field(`${identifier}: base-type ${baseType} is not a QTI base type`));
     if (child.name === 'responseDeclaration') {
       if (declarations.has(identifier)) errors.push(field(`response identifier ${identifier} is declared twice`));
       const correctNode = child.children.find((node) => node.name === 'correctResponse');
@@ -170,7 +177,13 @@ function project(xml: string): QuestionProjection {
   if (!body) errors.push(field('the assessment item needs an item body'));
   const slots: AnswerSlotProjection[] = [];
   const components: ComponentProjection[] = [
-    { ordinal: 1, component_role: 'question', identifier: itemIdentifier ?? '', parent_identifier: null, text: item.attrs.title ?? null },
+    {
+      ordinal: 1,
+      component_role: 'question',
+      identifier: itemIdentifier ?? '',
+      parent_identifier: null,
+      text: item.attrs.title ?? null,
+    },
   ];
   for (const node of body ? walk(body) : []) {
     if (node.name.endsWith('Interaction') && node.attrs.responseIdentifier !== undefined) {
@@ -180,19 +193,24 @@ function project(xml: string): QuestionProjection {
         errors.push(field(`interaction ${identifier} has no response declaration`));
         continue;
       }
-      if (slots.some((slot) => slot.response_identifier === identifier)) errors.push(field(`two interactions answer ${identifier}`));
+      if (slots.some((slot) => slot.response_identifier === identifier))
+        errors.push(field(`two interactions answer ${identifier}`));
       const choices = [...walk(node)]
         .filter((choice) => /Choice$/.test(choice.name) && choice.attrs.identifier !== undefined)
         .map((choice) => ({ identifier: choice.attrs.identifier, text: textOf(choice) }));
       const choiceIds = new Set(choices.map((choice) => choice.identifier));
-      if (choiceIds.size !== choices.length) errors.push(field(`interaction ${identifier} repeats a choice identifier`));
+      if (choiceIds.size !== choices.length)
+        errors.push(field(`interaction ${identifier} repeats a choice identifier`));
       if (declaration.correct && declaration.baseType === 'identifier' && choices.length > 0) {
-        for (const value of declaration.correct) if (!choiceIds.has(value)) errors.push(field(`correct response ${value} of ${identifier} is not a choice`));
+        for (const value of declaration.correct)
+          if (!choiceIds.has(value)) errors.push(field(`correct response ${value} of ${identifier} is not a choice`));
       }
       slots.push({
         response_identifier: identifier,
         ordinal: slots.length + 1,
-        interaction_type: node.name.replace(/Interaction$/, '').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
+        interaction_type: node.name
+          .replace(/Interaction$/, '')
+          .replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
         qti_cardinality: declaration.cardinality,
         qti_base_type: declaration.baseType,
         choices,
@@ -201,11 +219,23 @@ function project(xml: string): QuestionProjection {
       const correct = new Set(declaration.correct ?? []);
       for (const choice of choices) {
         if (!correct.has(choice.identifier)) {
-          components.push({ ordinal: components.length + 1, component_role: 'distractor', identifier: choice.identifier, parent_identifier: identifier, text: choice.text });
+          components.push({
+            ordinal: components.length + 1,
+            component_role: 'distractor',
+            identifier: choice.identifier,
+            parent_identifier: identifier,
+            text: choice.text,
+          });
         }
       }
     } else if (node.name === 'rubricBlock') {
-      components.push({ ordinal: components.length + 1, component_role: 'rubric', identifier: node.attrs.identifier ?? `rubric-${components.length + 1}`, parent_identifier: itemIdentifier ?? null, text: textOf(node) });
+      components.push({
+        ordinal: components.length + 1,
+        component_role: 'rubric',
+        identifier: node.attrs.identifier ?? `rubric-${components.length + 1}`,
+        parent_identifier: itemIdentifier ?? null,
+        text: textOf(node),
+      });
     }
   }
   for (const node of walk(item)) {

@@ -3,21 +3,56 @@ import type { ContentDeps } from '../deps.ts';
 import { declareRoute } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT } from '../http.ts';
 import {
-  AnswerSlotsQuery, ComponentsQuery, StudentViewQuery, VersionQuery,
-  listAnswerKeys, listAnswerSlots, listAssessmentComponents, listScoringPlan, readStudentView,
+  AnswerSlotsQuery,
+  ComponentsQuery,
+  StudentViewQuery,
+  VersionQuery,
+  listAnswerKeys,
+  listAnswerSlots,
+  listAssessmentComponents,
+  listScoringPlan,
+  readStudentView,
 } from './questions.service.ts';
 import {
-  AnswerKeyPageResponse, AnswerSlotPageResponse, AssessmentComponentPageResponse, ScoringPlanPageResponse, StudentViewResponse,
+  AnswerKeyPageResponse,
+  AnswerSlotPageResponse,
+  AssessmentComponentPageResponse,
+  ScoringPlanPageResponse,
+  StudentViewResponse,
 } from './questions.responses.ts';
 
 export function questionRoutes(app: FastifyInstance, deps: ContentDeps): void {
   const { db } = deps;
   const reads = [
-    ['student-view', 'The newest (or version_id) student view; answer keys with includeAnswerKeys=true and read:answer_key', StudentViewQuery, readStudentView, StudentViewResponse],
+    [
+      'student-view',
+      'The newest (or version_id) student view; answer keys with includeAnswerKeys=true and read:answer_key',
+      StudentViewQuery,
+      readStudentView,
+      StudentViewResponse,
+    ],
     ['answer-slots', 'Answer slots of a question version', AnswerSlotsQuery, listAnswerSlots, AnswerSlotPageResponse],
-    ['answer-keys', 'Answer keys of a question version (read:answer_key)', VersionQuery, listAnswerKeys, AnswerKeyPageResponse],
-    ['assessment-components', 'Assessment components of a version, by component_role', ComponentsQuery, listAssessmentComponents, AssessmentComponentPageResponse],
-    ['scoring-plan', 'Scoring plan projection of a question version', VersionQuery, listScoringPlan, ScoringPlanPageResponse],
+    [
+      'answer-keys',
+      'Answer keys of a question version (read:answer_key)',
+      VersionQuery,
+      listAnswerKeys,
+      AnswerKeyPageResponse,
+    ],
+    [
+      'assessment-components',
+      'Assessment components of a version, by component_role',
+      ComponentsQuery,
+      listAssessmentComponents,
+      AssessmentComponentPageResponse,
+    ],
+    [
+      'scoring-plan',
+      'Scoring plan projection of a question version',
+      VersionQuery,
+      listScoringPlan,
+      ScoringPlanPageResponse,
+    ],
   ] as const;
   for (const [path, summary, querystring, read, response] of reads) {
     declareRoute(app, 'questions', {

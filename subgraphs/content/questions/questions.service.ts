@@ -19,11 +19,19 @@ import type { QuestionProjection } from './canonical-xml.ts';
  */
 
 /** Writes the projections of one question version, inside the version's own transaction. */
-export async function insertProjections(tx: Database, ctx: RequestContext, contentId: string, versionId: string, projection: QuestionProjection): Promise<void> {
+export async function insertProjections(
+  tx: Database,
+  ctx: RequestContext,
+  contentId: string,
+  versionId: string,
+  projection: QuestionProjection,
+): Promise<void> {
   const tenantId = ctx.tenantId;
   await tx.insert(answerSlots).values(
     projection.answer_slots.map((slot) => ({
-      tenantId, versionId, contentId,
+      tenantId,
+      versionId,
+      contentId,
       responseIdentifier: slot.response_identifier,
       ordinal: slot.ordinal,
       interactionType: slot.interaction_type,
@@ -35,7 +43,9 @@ export async function insertProjections(tx: Database, ctx: RequestContext, conte
   );
   await tx.insert(assessmentComponents).values(
     projection.components.map((component) => ({
-      tenantId, versionId, contentId,
+      tenantId,
+      versionId,
+      contentId,
       componentId: randomUUID(),
       ordinal: component.ordinal,
       componentRole: component.component_role,
@@ -47,7 +57,9 @@ export async function insertProjections(tx: Database, ctx: RequestContext, conte
   if (projection.scoring.length > 0) {
     await tx.insert(scoringPlans).values(
       projection.scoring.map((plan) => ({
-        tenantId, versionId, contentId,
+        tenantId,
+        versionId,
+        contentId,
         ordinal: plan.ordinal,
         scoringRuleScope: plan.scoring_rule_scope,
         identifier: plan.identifier,
@@ -71,7 +83,9 @@ function presentSlot(row: SlotRow, withKeys: boolean) {
     qti_cardinality: row.qtiCardinality,
     qti_base_type: row.qtiBaseType,
     choices: row.choices as Array<{ identifier: string; text: string }>,
-    ...(withKeys ? { correct_response: row.correctValues === null ? null : { values: row.correctValues as string[] } } : {}),
+    ...(withKeys
+      ? { correct_response: row.correctValues === null ? null : { values: row.correctValues as string[] } }
+      : {}),
   };
 }
 
@@ -95,7 +109,8 @@ export async function resolveVersion(db: Database, tenantId: string, contentId: 
     .select({ kind: items.contentKind, title: items.title, latestVersionId: items.latestVersionId })
     .from(items)
     .where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
-  if (!item || !item.latestVersionId) throw new DomainError('not_found', `No content item ${contentId} in this tenant.`);
+  if (!item || !item.latestVersionId)
+    throw new DomainError('not_found', `No content item ${contentId} in this tenant.`);
   const wanted = versionId ?? item.latestVersionId;
   const [version] = await db
     .select()
@@ -118,7 +133,9 @@ async function slotRows(db: Database, tenantId: string, versionId: string): Prom
     .orderBy(asc(answerSlots.ordinal));
 }
 
-export const StudentViewQuery = z.object({ version_id: versionIdParam, includeAnswerKeys: queryBoolean.optional() }).strict();
+export const StudentViewQuery = z
+  .object({ version_id: versionIdParam, includeAnswerKeys: queryBoolean.optional() })
+  .strict();
 
 export async function readStudentView(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown) {
   requireAccess(ctx.principal, ACCESS.read, 'read student views');
@@ -157,36 +174,49 @@ export async function listAnswerKeys(db: Database, ctx: RequestContext, contentI
   requireAccess(ctx.principal, ACCESS.answerKeys, 'read answer keys');
   const query = parseInput(VersionQuery, rawQuery);
   const { version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
-  return single((await slotRows(db, ctx.tenantId, version.versionId)).filter((row) => row.correctValues !== null).map(presentKey));
+  return single(
+    (await slotRows(db, ctx.tenantId, version.versionId)).filter((row) => row.correctValues !== null).map(presentKey),
+  );
 }
 
-export const ComponentsQuery = z.object({ version_id: versionIdParam, component_role: z.enum(COMPONENT_ROLES).optional() }).strict();
+export const ComponentsQuery = z
+  .object({ version_id: versionIdParam, component_role: z.enum(COMPONENT_ROLES).optional() })
+  .strict();
 
-export async function listAssessmentComponents(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown) {
+export async function listAssessmentComponents(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+  rawQuery: unknown,
+) {
   requireAccess(ctx.principal, ACCESS.read, 'read assessment components');
   const query = parseInput(ComponentsQuery, rawQuery);
   const { version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
   const rows = await db
     .select()
     .from(assessmentComponents)
-    .where(and(
-      eq(assessmentComponents.tenantId, ctx.tenantId),
-      eq(assessmentComponents.versionId, version.versionId),
-      ...(query.component_role ? [eq(assessmentComponents.componentRole, query.component_role)] : []),
-    ))
+    .where(
+      and(
+        eq(assessmentComponents.tenantId, ctx.tenantId),
+        eq(assessmentComponents.versionId, version.versionId),
+        ...(query.component_role ? [eq(assessmentComponents.componentRole, query.component_role)] : []),
+      ),
+    )
     .orderBy(asc(assessmentComponents.ordinal));
   // Distractor text would hint at the key; it is shown with the keys only.
   const withText = allows(ctx.principal, ACCESS.answerKeys);
-  return single(rows.map((row) => ({
-    component_id: row.componentId,
-    content_id: row.contentId,
-    version_id: row.versionId,
-    ordinal: row.ordinal,
-    component_role: row.componentRole,
-    identifier: row.identifier,
-    parent_identifier: row.parentIdentifier,
-    text: row.componentRole === 'distractor' && !withText ? null : row.text,
-  })));
+  return single(
+    rows.map((row) => ({
+      component_id: row.componentId,
+      content_id: row.contentId,
+      version_id: row.versionId,
+      ordinal: row.ordinal,
+      component_role: row.componentRole,
+      identifier: row.identifier,
+      parent_identifier: row.parentIdentifier,
+      text: row.componentRole === 'distractor' && !withText ? null : row.text,
+    })),
+  );
 }
 
 export async function listScoringPlan(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown) {
@@ -198,14 +228,16 @@ export async function listScoringPlan(db: Database, ctx: RequestContext, content
     .from(scoringPlans)
     .where(and(eq(scoringPlans.tenantId, ctx.tenantId), eq(scoringPlans.versionId, version.versionId)))
     .orderBy(asc(scoringPlans.ordinal));
-  return single(rows.map((row) => ({
-    content_id: row.contentId,
-    version_id: row.versionId,
-    ordinal: row.ordinal,
-    scoring_rule_scope: row.scoringRuleScope,
-    identifier: row.identifier,
-    qti_cardinality: row.qtiCardinality,
-    qti_base_type: row.qtiBaseType,
-    template: row.template,
-  })));
+  return single(
+    rows.map((row) => ({
+      content_id: row.contentId,
+      version_id: row.versionId,
+      ordinal: row.ordinal,
+      scoring_rule_scope: row.scoringRuleScope,
+      identifier: row.identifier,
+      qti_cardinality: row.qtiCardinality,
+      qti_base_type: row.qtiBaseType,
+      template: row.template,
+    })),
+  );
 }

@@ -3,10 +3,21 @@ import type { PlatformRuntime } from '../../../platform/service.ts';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import {
-  ExternalLinkInput, TrustStatusQuery, getExternalLink, listCurriculumLinks, listPolicies, listTrustStatus, putExternalLink, readEffectiveness,
+  ExternalLinkInput,
+  TrustStatusQuery,
+  getExternalLink,
+  listCurriculumLinks,
+  listPolicies,
+  listTrustStatus,
+  putExternalLink,
+  readEffectiveness,
 } from './records.service.ts';
 import {
-  CurriculumLinkPageResponse, EffectivenessResponse, ExternalLinkResponse, PolicyPageResponse, TrustStatusPageResponse,
+  CurriculumLinkPageResponse,
+  EffectivenessResponse,
+  ExternalLinkResponse,
+  PolicyPageResponse,
+  TrustStatusPageResponse,
 } from './records.responses.ts';
 
 export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {

@@ -17,7 +17,8 @@ import { requireItemRow as requireItem } from '../items/items.service.ts';
  */
 
 /** Query parameter names that carry credentials: a governed link never holds secrets. */
-const SECRET_PARAMS = /^(token|access_token|id_token|api_key|apikey|key|secret|client_secret|password|passwd|signature|sig|x-amz-signature|x-amz-credential|auth|session|sessionid)$/i;
+const SECRET_PARAMS =
+  /^(token|access_token|id_token|api_key|apikey|key|secret|client_secret|password|passwd|signature|sig|x-amz-signature|x-amz-credential|auth|session|sessionid)$/i;
 
 export const ExternalLinkInput = z
   .object({
@@ -25,9 +26,11 @@ export const ExternalLinkInput = z
       // zod runs this refinement even when the URL check failed; that failure is reported already.
       if (!URL.canParse(value)) return;
       const url = new URL(value);
-      if (url.username || url.password) issues.addIssue({ code: 'custom', message: 'credentials in the URL are not accepted' });
+      if (url.username || url.password)
+        issues.addIssue({ code: 'custom', message: 'credentials in the URL are not accepted' });
       for (const name of url.searchParams.keys()) {
-        if (SECRET_PARAMS.test(name)) issues.addIssue({ code: 'custom', message: `query parameter ${name} looks like a secret` });
+        if (SECRET_PARAMS.test(name))
+          issues.addIssue({ code: 'custom', message: `query parameter ${name} looks like a secret` });
       }
     }),
     external_open_policy: z.enum(EXTERNAL_OPEN_POLICIES),
@@ -52,9 +55,13 @@ export async function putExternalLink(db: Database, ctx: RequestContext, content
   const input = parseInput(ExternalLinkInput, rawInput);
   const item = await requireItem(db, ctx.tenantId, contentId);
   if (item.contentKind !== 'external_link') {
-    throw new DomainError('validation_failed', `Content item ${contentId} is a ${item.contentKind}; only external_link items hold an external link.`, {
-      fieldErrors: [{ field: 'content_kind', message: 'must be external_link' }],
-    });
+    throw new DomainError(
+      'validation_failed',
+      `Content item ${contentId} is a ${item.contentKind}; only external_link items hold an external link.`,
+      {
+        fieldErrors: [{ field: 'content_kind', message: 'must be external_link' }],
+      },
+    );
   }
   const values = {
     url: input.url,
@@ -69,7 +76,11 @@ export async function putExternalLink(db: Database, ctx: RequestContext, content
     const [existing] = await tx.select({ id: externalLinks.contentId }).from(externalLinks).where(key).for('update');
     const [row] = existing
       ? await tx.update(externalLinks).set(values).where(key).returning()
-      : await tx.insert(externalLinks).values({ tenantId: ctx.tenantId, contentId, ...values }).onConflictDoUpdate({ target: [externalLinks.tenantId, externalLinks.contentId], set: values }).returning();
+      : await tx
+          .insert(externalLinks)
+          .values({ tenantId: ctx.tenantId, contentId, ...values })
+          .onConflictDoUpdate({ target: [externalLinks.tenantId, externalLinks.contentId], set: values })
+          .returning();
     return { value: presentLink(row), created: !existing };
   });
 }
@@ -77,12 +88,19 @@ export async function putExternalLink(db: Database, ctx: RequestContext, content
 export async function getExternalLink(db: Database, ctx: RequestContext, contentId: string) {
   requireAccess(ctx.principal, ACCESS.read, 'read external links');
   await requireItem(db, ctx.tenantId, contentId);
-  const [row] = await db.select().from(externalLinks).where(and(eq(externalLinks.tenantId, ctx.tenantId), eq(externalLinks.contentId, contentId)));
+  const [row] = await db
+    .select()
+    .from(externalLinks)
+    .where(and(eq(externalLinks.tenantId, ctx.tenantId), eq(externalLinks.contentId, contentId)));
   if (!row) throw new DomainError('not_found', `Content item ${contentId} has no external link.`);
   return presentLink(row);
 }
 
-export async function listCurriculumLinks(db: Database, ctx: RequestContext, contentId: string): Promise<Page<unknown>> {
+export async function listCurriculumLinks(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+): Promise<Page<unknown>> {
   requireAccess(ctx.principal, ACCESS.read, 'read the curriculum-link archive');
   await requireItem(db, ctx.tenantId, contentId);
   const rows = await db
@@ -121,7 +139,11 @@ export async function readEffectiveness(db: Database, ctx: RequestContext, conte
 
 export async function listPolicies(db: Database, ctx: RequestContext): Promise<Page<unknown>> {
   requireAccess(ctx.principal, ACCESS.read, 'read policies');
-  const rows = await db.select().from(policies).where(eq(policies.tenantId, ctx.tenantId)).orderBy(asc(policies.policyKey), asc(policies.provisionedAt));
+  const rows = await db
+    .select()
+    .from(policies)
+    .where(eq(policies.tenantId, ctx.tenantId))
+    .orderBy(asc(policies.policyKey), asc(policies.provisionedAt));
   return {
     data: rows.map((row) => ({
       policy_id: row.policyId,
@@ -153,21 +175,35 @@ export async function listTrustStatus(db: Database, cursors: CursorCodec, ctx: R
     where ${trustEvidence.tenantId} = ${versions.tenantId} and ${trustEvidence.versionId} = ${versions.versionId}
     order by ${trustEvidence.evidenceSeq} desc limit 1), 'unknown')`;
   const rows = await db
-    .select({ versionId: versions.versionId, contentId: versions.contentId, versionNumber: versions.versionNumber, trustStatus: current })
+    .select({
+      versionId: versions.versionId,
+      contentId: versions.contentId,
+      versionNumber: versions.versionNumber,
+      trustStatus: current,
+    })
     .from(versions)
-    .where(and(
-      eq(versions.tenantId, ctx.tenantId),
-      ...(after ? [gt(versions.versionId, after)] : []),
-      ...(query.trust_status ? [sql`${current} = ${query.trust_status}`] : []),
-    ))
+    .where(
+      and(
+        eq(versions.tenantId, ctx.tenantId),
+        ...(after ? [gt(versions.versionId, after)] : []),
+        ...(query.trust_status ? [sql`${current} = ${query.trust_status}`] : []),
+      ),
+    )
     .orderBy(asc(versions.versionId))
     .limit(limit + 1);
-  return pageOf(rows, limit, (row) => [row.versionId], (row) => ({
-    content_id: row.contentId,
-    version_id: row.versionId,
-    version_number: row.versionNumber,
-    trust_status: row.trustStatus,
-  }), cursors, filters);
+  return pageOf(
+    rows,
+    limit,
+    (row) => [row.versionId],
+    (row) => ({
+      content_id: row.contentId,
+      version_id: row.versionId,
+      version_number: row.versionNumber,
+      trust_status: row.trustStatus,
+    }),
+    cursors,
+    filters,
+  );
 }
 
 /** The demo tenant's provisioned policies: one test-serve grant for every demo caller. Idempotent. */

@@ -25,7 +25,10 @@ const invalid = (detail: string) => new DomainError(INVALID_MEMBER, detail);
 const incomplete = (detail: string) => new DomainError(ATTRIBUTION_INCOMPLETE, detail);
 
 async function versionOwner(db: Database, tenantId: string, versionId: string): Promise<string | undefined> {
-  const [row] = await db.select({ contentId: versions.contentId }).from(versions).where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId)));
+  const [row] = await db
+    .select({ contentId: versions.contentId })
+    .from(versions)
+    .where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId)));
   return row?.contentId;
 }
 
@@ -34,14 +37,20 @@ export function checkBank(bank: ItemRow): void {
   if (bank.contentKind !== 'test_bank' || bank.assessmentRole !== 'bank') {
     throw invalid(`bank_member rows belong to an assessment_role=bank test_bank, not a ${bank.contentKind}.`);
   }
-  if (bank.membershipRule === 'qti_adaptive_selection') throw invalid('A qti_adaptive_selection bank takes no parallel bank_member rows.');
+  if (bank.membershipRule === 'qti_adaptive_selection')
+    throw invalid('A qti_adaptive_selection bank takes no parallel bank_member rows.');
   if (!bank.membershipRule || !BANK_RULES.has(bank.membershipRule)) {
     throw invalid(`The bank's membership_rule ${bank.membershipRule ?? '(none)'} does not take bank_member rows.`);
   }
 }
 
 /** Membership changes only while the bank is an unretired draft whose exact version has unknown trust. */
-export async function checkNotFrozen(db: Database, tenantId: string, bank: ItemRow, parentVersionId: string): Promise<void> {
+export async function checkNotFrozen(
+  db: Database,
+  tenantId: string,
+  bank: ItemRow,
+  parentVersionId: string,
+): Promise<void> {
   const [published] = await db
     .select({ id: versionPublications.versionId })
     .from(versionPublications)
@@ -53,20 +62,35 @@ export async function checkNotFrozen(db: Database, tenantId: string, bank: ItemR
     .orderBy(desc(trustEvidence.evidenceSeq))
     .limit(1);
   if (bank.status !== 'draft' || published || (trust && trust.status !== 'unknown')) {
-    throw new DomainError(MEMBERSHIP_FROZEN, `Bank ${bank.contentId} membership is frozen (status ${bank.status}${published ? ', version published' : ''}${trust ? `, trust ${trust.status}` : ''}).`);
+    throw new DomainError(
+      MEMBERSHIP_FROZEN,
+      `Bank ${bank.contentId} membership is frozen (status ${bank.status}${published ? ', version published' : ''}${trust ? `, trust ${trust.status}` : ''}).`,
+    );
   }
 }
 
 /** The structural contract of one row: exact versions of the right owners, a form target, an index. */
-export async function checkMemberShape(db: Database, tenantId: string, bank: ItemRow, member: MemberShape): Promise<ItemRow> {
+export async function checkMemberShape(
+  db: Database,
+  tenantId: string,
+  bank: ItemRow,
+  member: MemberShape,
+): Promise<ItemRow> {
   if (!member.parentVersionId || !member.referencedVersionId) {
     throw invalid('bank_member needs explicit exact parent_version_id and referenced_version_id.');
   }
-  if (member.ordinal === null || !Number.isInteger(member.ordinal) || member.ordinal < 1) throw invalid('bank_member needs a positive integer ordinal (index).');
-  if ((await versionOwner(db, tenantId, member.parentVersionId)) !== bank.contentId) throw invalid('parent_version_id is not a version of this bank.');
-  const [form] = await db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, member.referencedContentId)));
-  if (!form || form.contentKind !== 'test' || form.assessmentRole !== 'form') throw invalid('A bank_member targets an assessment_role=form test.');
-  if ((await versionOwner(db, tenantId, member.referencedVersionId)) !== form.contentId) throw invalid('referenced_version_id is not a version of the referenced form.');
+  if (member.ordinal === null || !Number.isInteger(member.ordinal) || member.ordinal < 1)
+    throw invalid('bank_member needs a positive integer ordinal (index).');
+  if ((await versionOwner(db, tenantId, member.parentVersionId)) !== bank.contentId)
+    throw invalid('parent_version_id is not a version of this bank.');
+  const [form] = await db
+    .select()
+    .from(items)
+    .where(and(eq(items.tenantId, tenantId), eq(items.contentId, member.referencedContentId)));
+  if (!form || form.contentKind !== 'test' || form.assessmentRole !== 'form')
+    throw invalid('A bank_member targets an assessment_role=form test.');
+  if ((await versionOwner(db, tenantId, member.referencedVersionId)) !== form.contentId)
+    throw invalid('referenced_version_id is not a version of the referenced form.');
   return form;
 }
 
@@ -79,7 +103,12 @@ export interface FormGraph {
  * The exact ordered embeds graph of a form version, every embedded question with an active KC
  * tag. Throws bank_kc_attribution_incomplete when missing, empty, ambiguous or untagged.
  */
-export async function checkFormGraph(db: Database, tenantId: string, formContentId: string, formVersionId: string): Promise<FormGraph> {
+export async function checkFormGraph(
+  db: Database,
+  tenantId: string,
+  formContentId: string,
+  formVersionId: string,
+): Promise<FormGraph> {
   const embeds = await db
     .select({
       ordinal: contentReferences.ordinal,
@@ -88,14 +117,19 @@ export async function checkFormGraph(db: Database, tenantId: string, formContent
       kind: items.contentKind,
     })
     .from(contentReferences)
-    .leftJoin(items, and(eq(items.tenantId, contentReferences.tenantId), eq(items.contentId, contentReferences.referencedContentId)))
-    .where(and(
-      eq(contentReferences.tenantId, tenantId),
-      eq(contentReferences.contentId, formContentId),
-      eq(contentReferences.parentVersionId, formVersionId),
-      eq(contentReferences.relationshipKind, 'embeds'),
-      eq(contentReferences.status, 'active'),
-    ));
+    .leftJoin(
+      items,
+      and(eq(items.tenantId, contentReferences.tenantId), eq(items.contentId, contentReferences.referencedContentId)),
+    )
+    .where(
+      and(
+        eq(contentReferences.tenantId, tenantId),
+        eq(contentReferences.contentId, formContentId),
+        eq(contentReferences.parentVersionId, formVersionId),
+        eq(contentReferences.relationshipKind, 'embeds'),
+        eq(contentReferences.status, 'active'),
+      ),
+    );
   if (embeds.length === 0) throw incomplete(`Form version ${formVersionId} embeds no questions.`);
   const ordinals = embeds.map((edge) => edge.ordinal);
   if (ordinals.some((ordinal) => ordinal === null) || new Set(ordinals).size !== ordinals.length) {

@@ -33,26 +33,48 @@ export interface TestBankMembers {
   version_id: string;
   membership_rule: string | null;
   members: BankMember[];
-  readiness: { member_count: number; ready_count: number; practice_eligible_ready_count: number; question_count: number };
+  readiness: {
+    member_count: number;
+    ready_count: number;
+    practice_eligible_ready_count: number;
+    question_count: number;
+  };
 }
 
-export async function bankMembersOf(db: Database, tenantId: string, contentId: string, versionId: string | undefined): Promise<TestBankMembers> {
+export async function bankMembersOf(
+  db: Database,
+  tenantId: string,
+  contentId: string,
+  versionId: string | undefined,
+): Promise<TestBankMembers> {
   const { version } = await resolveVersion(db, tenantId, contentId, versionId);
-  const [bank] = await db.select().from(items).where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
-  if (bank.contentKind !== 'test_bank') throw new DomainError('not_found', `Content item ${contentId} is a ${bank.contentKind}, not a test_bank.`);
+  const [bank] = await db
+    .select()
+    .from(items)
+    .where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
+  if (bank.contentKind !== 'test_bank')
+    throw new DomainError('not_found', `Content item ${contentId} is a ${bank.contentKind}, not a test_bank.`);
   const rows = await db
     .select()
     .from(contentReferences)
-    .where(and(
-      eq(contentReferences.tenantId, tenantId),
-      eq(contentReferences.contentId, contentId),
-      eq(contentReferences.parentVersionId, version.versionId),
-      eq(contentReferences.relationshipKind, 'bank_member'),
-    ))
+    .where(
+      and(
+        eq(contentReferences.tenantId, tenantId),
+        eq(contentReferences.contentId, contentId),
+        eq(contentReferences.parentVersionId, version.versionId),
+        eq(contentReferences.relationshipKind, 'bank_member'),
+      ),
+    )
     .orderBy(asc(contentReferences.ordinal), asc(contentReferences.createdAt));
   const members: BankMember[] = [];
   const formIds = [...new Set(rows.map((row) => row.referencedContentId))];
-  const forms = formIds.length === 0 ? [] : await db.select().from(items).where(and(eq(items.tenantId, tenantId), inArray(items.contentId, formIds)));
+  const forms =
+    formIds.length === 0
+      ? []
+      : await db
+          .select()
+          .from(items)
+          .where(and(eq(items.tenantId, tenantId), inArray(items.contentId, formIds)));
   const scopeOf = new Map(forms.map((form) => [form.contentId, form.usageScope]));
   for (const row of rows) {
     await checkMemberShape(db, tenantId, bank, row);
@@ -61,7 +83,8 @@ export async function bankMembersOf(db: Database, tenantId: string, contentId: s
     let questionCount = 0;
     let reason: string | null = null;
     try {
-      questionCount = (await checkFormGraph(db, tenantId, row.referencedContentId, row.referencedVersionId!)).question_count;
+      questionCount = (await checkFormGraph(db, tenantId, row.referencedContentId, row.referencedVersionId!))
+        .question_count;
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== ATTRIBUTION_INCOMPLETE) throw error;
       ready = false;
@@ -94,7 +117,12 @@ export async function bankMembersOf(db: Database, tenantId: string, contentId: s
   };
 }
 
-export async function readBankMembers(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown): Promise<TestBankMembers> {
+export async function readBankMembers(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+  rawQuery: unknown,
+): Promise<TestBankMembers> {
   requireAccess(ctx.principal, ACCESS.read, 'read bank members');
   const query = parseInput(VersionQuery, rawQuery);
   return bankMembersOf(db, ctx.tenantId, contentId, query.version_id);

@@ -4,7 +4,13 @@ import { z } from 'zod';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { VersionQuery } from '../questions/questions.service.ts';
-import { ReferenceInput, ReferencesQuery, createReference, listReferences, retireReference } from './references.service.ts';
+import {
+  ReferenceInput,
+  ReferencesQuery,
+  createReference,
+  listReferences,
+  retireReference,
+} from './references.service.ts';
 import { readBankMembers } from './bank-members.service.ts';
 import { BankMembersResponse, ReferencePageResponse, ReferenceResponse } from './references.responses.ts';
 
@@ -31,7 +37,14 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
     success: { status: 201, description: 'content_reference' },
     handler: async (request, reply) => {
       const { ctx } = request;
-      return sendCommandResult(reply, await createReference(deps, ctx, { contentId: request.params.contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
+      return sendCommandResult(
+        reply,
+        await createReference(deps, ctx, {
+          contentId: request.params.contentId,
+          body: request.body,
+          idempotencyKey: headerOf(request, 'idempotency-key'),
+        }),
+      );
     },
   });
   declareRoute(app, 'references', {

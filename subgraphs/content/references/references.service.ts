@@ -26,7 +26,11 @@ export const ReferenceInput = z
     relationship_kind: z.enum(RELATIONSHIP_KINDS),
     referenced_content_id: z.uuid(),
     parent_version_id: z.uuid().nullable().optional().describe('Exact version of this item (required for bank_member)'),
-    referenced_version_id: z.uuid().nullable().optional().describe('Exact version of the referenced item (required for bank_member)'),
+    referenced_version_id: z
+      .uuid()
+      .nullable()
+      .optional()
+      .describe('Exact version of the referenced item (required for bank_member)'),
     ordinal: z.number().int().nullable().optional().describe('Position in an ordered graph (embeds, bank_member)'),
   })
   .strict();
@@ -52,86 +56,127 @@ export function presentReference(row: ReferenceRow) {
 export type ContentReference = ReturnType<typeof presentReference>;
 
 async function ownedBy(tx: Database, tenantId: string, versionId: string, contentId: string): Promise<boolean> {
-  const [row] = await tx.select({ contentId: versions.contentId }).from(versions).where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId)));
+  const [row] = await tx
+    .select({ contentId: versions.contentId })
+    .from(versions)
+    .where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId)));
   return row?.contentId === contentId;
 }
 
-export const createReference: ItemCommand<ContentReference> = async (deps, ctx, { contentId, body, idempotencyKey }) => {
+export const createReference: ItemCommand<ContentReference> = async (
+  deps,
+  ctx,
+  { contentId, body, idempotencyKey },
+) => {
   requireAccess(ctx.principal, ACCESS.author, 'create references');
   const input = parseInput(ReferenceInput, body);
-  return runCommand(deps, ctx, { operation: `content.references:${contentId}`, key: idempotencyKey, request: input }, async (tx) => {
-    // The parent's row lock serializes membership changes of one bank.
-    const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
-    const shape = {
-      parentVersionId: input.parent_version_id ?? null,
-      referencedContentId: input.referenced_content_id,
-      referencedVersionId: input.referenced_version_id ?? null,
-      ordinal: input.ordinal ?? null,
-    };
-    if (input.relationship_kind === 'bank_member') {
-      checkBank(parent);
-      if (shape.parentVersionId) await checkNotFrozen(tx, ctx.tenantId, parent, shape.parentVersionId);
-      await checkMemberShape(tx, ctx.tenantId, parent, shape);
-      const [taken] = await tx
-        .select({ id: contentReferences.referenceId })
-        .from(contentReferences)
-        .where(and(
-          eq(contentReferences.tenantId, ctx.tenantId),
-          eq(contentReferences.contentId, contentId),
-          eq(contentReferences.parentVersionId, shape.parentVersionId!),
-          eq(contentReferences.relationshipKind, 'bank_member'),
-          eq(contentReferences.status, 'active'),
-          eq(contentReferences.ordinal, shape.ordinal!),
-        ));
-      if (taken) throw new DomainError(INVALID_MEMBER, `Index ${shape.ordinal} of bank version ${shape.parentVersionId} is taken.`);
-      await checkFormGraph(tx, ctx.tenantId, shape.referencedContentId, shape.referencedVersionId!);
-    } else {
-      const fieldErrors = [];
-      if (input.referenced_content_id === contentId && shape.parentVersionId === null) fieldErrors.push({ field: 'referenced_content_id', message: 'an item cannot reference itself' });
-      const [target] = await tx.select({ id: items.contentId }).from(items).where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, input.referenced_content_id)));
-      if (!target) fieldErrors.push({ field: 'referenced_content_id', message: 'no such content item in this tenant' });
-      if (shape.parentVersionId && !(await ownedBy(tx, ctx.tenantId, shape.parentVersionId, contentId))) {
-        fieldErrors.push({ field: 'parent_version_id', message: 'not a version of this item' });
-      }
-      if (shape.referencedVersionId && !(await ownedBy(tx, ctx.tenantId, shape.referencedVersionId, input.referenced_content_id))) {
-        fieldErrors.push({ field: 'referenced_version_id', message: 'not a version of the referenced item' });
-      }
-      if (shape.ordinal !== null && shape.ordinal < 1) fieldErrors.push({ field: 'ordinal', message: 'a positive integer' });
-      if (fieldErrors.length > 0) throw new DomainError('validation_failed', 'The reference is not valid.', { fieldErrors });
-    }
-    const [row] = await tx
-      .insert(contentReferences)
-      .values({
-        tenantId: ctx.tenantId,
-        referenceId: randomUUID(),
-        contentId,
-        relationshipKind: input.relationship_kind,
+  return runCommand(
+    deps,
+    ctx,
+    { operation: `content.references:${contentId}`, key: idempotencyKey, request: input },
+    async (tx) => {
+      // The parent's row lock serializes membership changes of one bank.
+      const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
+      const shape = {
+        parentVersionId: input.parent_version_id ?? null,
         referencedContentId: input.referenced_content_id,
-        parentVersionId: shape.parentVersionId,
-        referencedVersionId: shape.referencedVersionId,
-        ordinal: shape.ordinal,
-        status: 'active',
-        createdBy: ctx.principal.subject,
-        createdAt: ctx.now.toISOString(),
-      })
-      .returning();
-    return { value: presentReference(row), created: true };
-  });
+        referencedVersionId: input.referenced_version_id ?? null,
+        ordinal: input.ordinal ?? null,
+      };
+      if (input.relationship_kind === 'bank_member') {
+        checkBank(parent);
+        if (shape.parentVersionId) await checkNotFrozen(tx, ctx.tenantId, parent, shape.parentVersionId);
+        await checkMemberShape(tx, ctx.tenantId, parent, shape);
+        const [taken] = await tx
+          .select({ id: contentReferences.referenceId })
+          .from(contentReferences)
+          .where(
+            and(
+              eq(contentReferences.tenantId, ctx.tenantId),
+              eq(contentReferences.contentId, contentId),
+              eq(contentReferences.parentVersionId, shape.parentVersionId!),
+              eq(contentReferences.relationshipKind, 'bank_member'),
+              eq(contentReferences.status, 'active'),
+              eq(contentReferences.ordinal, shape.ordinal!),
+            ),
+          );
+        if (taken)
+          throw new DomainError(
+            INVALID_MEMBER,
+            `Index ${shape.ordinal} of bank version ${shape.parentVersionId} is taken.`,
+          );
+        await checkFormGraph(tx, ctx.tenantId, shape.referencedContentId, shape.referencedVersionId!);
+      } else {
+        const fieldErrors = [];
+        if (input.referenced_content_id === contentId && shape.parentVersionId === null)
+          fieldErrors.push({ field: 'referenced_content_id', message: 'an item cannot reference itself' });
+        const [target] = await tx
+          .select({ id: items.contentId })
+          .from(items)
+          .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, input.referenced_content_id)));
+        if (!target)
+          fieldErrors.push({ field: 'referenced_content_id', message: 'no such content item in this tenant' });
+        if (shape.parentVersionId && !(await ownedBy(tx, ctx.tenantId, shape.parentVersionId, contentId))) {
+          fieldErrors.push({ field: 'parent_version_id', message: 'not a version of this item' });
+        }
+        if (
+          shape.referencedVersionId &&
+          !(await ownedBy(tx, ctx.tenantId, shape.referencedVersionId, input.referenced_content_id))
+        ) {
+          fieldErrors.push({ field: 'referenced_version_id', message: 'not a version of the referenced item' });
+        }
+        if (shape.ordinal !== null && shape.ordinal < 1)
+          fieldErrors.push({ field: 'ordinal', message: 'a positive integer' });
+        if (fieldErrors.length > 0)
+          throw new DomainError('validation_failed', 'The reference is not valid.', { fieldErrors });
+      }
+      const [row] = await tx
+        .insert(contentReferences)
+        .values({
+          tenantId: ctx.tenantId,
+          referenceId: randomUUID(),
+          contentId,
+          relationshipKind: input.relationship_kind,
+          referencedContentId: input.referenced_content_id,
+          parentVersionId: shape.parentVersionId,
+          referencedVersionId: shape.referencedVersionId,
+          ordinal: shape.ordinal,
+          status: 'active',
+          createdBy: ctx.principal.subject,
+          createdAt: ctx.now.toISOString(),
+        })
+        .returning();
+      return { value: presentReference(row), created: true };
+    },
+  );
 };
 
-export async function retireReference(db: Database, ctx: RequestContext, contentId: string, referenceId: string): Promise<ContentReference> {
+export async function retireReference(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+  referenceId: string,
+): Promise<ContentReference> {
   requireAccess(ctx.principal, ACCESS.author, 'retire references');
   return db.transaction(async (tx) => {
     const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
-    const notFound = new DomainError('not_found', `No reference ${referenceId} of content item ${contentId} in this tenant.`);
+    const notFound = new DomainError(
+      'not_found',
+      `No reference ${referenceId} of content item ${contentId} in this tenant.`,
+    );
     if (!isUuid(referenceId)) throw notFound;
-    const key = and(eq(contentReferences.tenantId, ctx.tenantId), eq(contentReferences.contentId, contentId), eq(contentReferences.referenceId, referenceId));
+    const key = and(
+      eq(contentReferences.tenantId, ctx.tenantId),
+      eq(contentReferences.contentId, contentId),
+      eq(contentReferences.referenceId, referenceId),
+    );
     const [row] = await tx.select().from(contentReferences).where(key);
     if (!row) throw notFound;
     if (row.status === 'retired') return presentReference(row);
     if (row.relationshipKind === 'bank_member') {
       checkBank(parent);
-      if (!row.parentVersionId) throw new DomainError(INVALID_MEMBER, `bank_member ${referenceId} has no exact parent version.`);
+      if (!row.parentVersionId)
+        throw new DomainError(INVALID_MEMBER, `bank_member ${referenceId} has no exact parent version.`);
       await checkNotFrozen(tx, ctx.tenantId, parent, row.parentVersionId);
     }
     const [retired] = await tx
@@ -144,22 +189,32 @@ export async function retireReference(db: Database, ctx: RequestContext, content
 }
 
 export const ReferencesQuery = z
-  .object({ relationship_kind: z.enum(RELATIONSHIP_KINDS).optional(), status: z.enum(['active', 'retired']).optional() })
+  .object({
+    relationship_kind: z.enum(RELATIONSHIP_KINDS).optional(),
+    status: z.enum(['active', 'retired']).optional(),
+  })
   .strict();
 
-export async function listReferences(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown): Promise<Page<ContentReference>> {
+export async function listReferences(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+  rawQuery: unknown,
+): Promise<Page<ContentReference>> {
   requireAccess(ctx.principal, ACCESS.read, 'read references');
   const query = parseInput(ReferencesQuery, rawQuery);
   await requireItemRow(db, ctx.tenantId, contentId);
   const rows = await db
     .select()
     .from(contentReferences)
-    .where(and(
-      eq(contentReferences.tenantId, ctx.tenantId),
-      eq(contentReferences.contentId, contentId),
-      ...(query.relationship_kind ? [eq(contentReferences.relationshipKind, query.relationship_kind)] : []),
-      ...(query.status ? [eq(contentReferences.status, query.status)] : []),
-    ))
+    .where(
+      and(
+        eq(contentReferences.tenantId, ctx.tenantId),
+        eq(contentReferences.contentId, contentId),
+        ...(query.relationship_kind ? [eq(contentReferences.relationshipKind, query.relationship_kind)] : []),
+        ...(query.status ? [eq(contentReferences.status, query.status)] : []),
+      ),
+    )
     .orderBy(asc(contentReferences.createdAt), asc(contentReferences.referenceId));
   return { data: rows.map(presentReference), next_cursor: null };
 }

@@ -21,7 +21,8 @@ export function contentItemResolvers(
   const { db } = runtime.database;
   return {
     __resolveReference: (reference, context) => itemLoader(context).load(reference.contentId),
-    latestVersion: (item, _args, context) => (item.latest_version_id ? versionEntity(context, item.latest_version_id) : null),
+    latestVersion: (item, _args, context) =>
+      item.latest_version_id ? versionEntity(context, item.latest_version_id) : null,
     kcTags: (item, _args, context) => kcTagLoader(context).load(item.content_id),
     versions: async (item, args, context) => {
       const page = await listVersions(db, runtime.cursors, requestContextOf(context), item.content_id, {
@@ -34,12 +35,16 @@ export function contentItemResolvers(
     studentView: (item, args, context) =>
       readStudentView(db, requestContextOf(context), item.content_id, {
         ...(args.versionId ? { version_id: args.versionId } : {}),
-        ...(args.includeAnswerKeys !== undefined && args.includeAnswerKeys !== null ? { includeAnswerKeys: String(args.includeAnswerKeys) } : {}),
+        ...(args.includeAnswerKeys !== undefined && args.includeAnswerKeys !== null
+          ? { includeAnswerKeys: String(args.includeAnswerKeys) }
+          : {}),
       }),
     trust: (item, args, context) =>
       readTrust(db, requestContextOf(context), item.content_id, args.versionId ? { version_id: args.versionId } : {}),
     facets: (item, _args, context) => facetLoader(context).load(item.content_id),
     blueprint: (item, _args, context) =>
-      item.content_kind === 'test_spec' ? nullWhenNotFound(getBlueprint(db, requestContextOf(context), item.content_id)) : null,
+      item.content_kind === 'test_spec'
+        ? nullWhenNotFound(getBlueprint(db, requestContextOf(context), item.content_id))
+        : null,
   };
 }

@@ -23,7 +23,8 @@ export function mutationResolvers(runtime: PlatformRuntime, deps: ContentDeps): 
       // Blueprint keys are data (kc references, item types): they pass through unconverted.
       const { blueprint, ...metadata } = args.input;
       const input = { ...(snakeKeys(metadata) as Record<string, unknown>), ...(blueprint ?? {}) };
-      return (await createItem(deps, requestContextOf(context), { body: input, idempotencyKey: args.idempotencyKey })).value;
+      return (await createItem(deps, requestContextOf(context), { body: input, idempotencyKey: args.idempotencyKey }))
+        .value;
     },
     patchContentItem: (_root, args, context) =>
       patchItem(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.ifMatch),
@@ -34,7 +35,11 @@ export function mutationResolvers(runtime: PlatformRuntime, deps: ContentDeps): 
     defineCatalogFacet: (_root, args, context) => defineFacet(db, requestContextOf(context), snakeKeys(args.input)),
     assignCatalogFacet: async (_root, args, context) => {
       const { facetValue, provenance, ...rest } = args.input;
-      const input = { ...(snakeKeys(rest) as Record<string, unknown>), facet_value: facetValue, ...(provenance === undefined || provenance === null ? {} : { provenance }) };
+      const input = {
+        ...(snakeKeys(rest) as Record<string, unknown>),
+        facet_value: facetValue,
+        ...(provenance === undefined || provenance === null ? {} : { provenance }),
+      };
       return (await assignFacet(deps, requestContextOf(context), commandOf(args, input))).value;
     },
     createContentReference: async (_root, args, context) =>
@@ -43,6 +48,12 @@ export function mutationResolvers(runtime: PlatformRuntime, deps: ContentDeps): 
       retireReference(db, requestContextOf(context), args.contentId, args.referenceId),
     appendContentVersion: async (_root, args, context) =>
       (await appendVersion(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))).value,
-    recordQcDecision: async (_root, args, context) => (await recordQcDecision(deps, requestContextOf(context), { ...commandOf(args, snakeKeys(args.input)), versionId: args.versionId })).value,
+    recordQcDecision: async (_root, args, context) =>
+      (
+        await recordQcDecision(deps, requestContextOf(context), {
+          ...commandOf(args, snakeKeys(args.input)),
+          versionId: args.versionId,
+        })
+      ).value,
   };
 }

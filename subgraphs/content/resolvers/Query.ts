@@ -10,8 +10,7 @@ import type { QueryResolvers } from '../generated/graphql.ts';
 import type { ContentLoaders } from './loaders.ts';
 
 /** GraphQL booleans and numbers become the query strings the REST filter schema reads. */
-const asQuery = (filter: unknown) =>
-  queryStringOf(snakeKeys(filter ?? {}) as Record<string, unknown>);
+const asQuery = (filter: unknown) => queryStringOf(snakeKeys(filter ?? {}) as Record<string, unknown>);
 
 export function queryResolvers(
   runtime: PlatformRuntime,
@@ -30,7 +29,12 @@ export function queryResolvers(
       }),
     testSpec: (_root, args, context) => getBlueprint(db, requestContextOf(context), args.contentId),
     bankMembers: (_root, args, context) =>
-      readBankMembers(db, requestContextOf(context), args.contentId, args.versionId ? { version_id: args.versionId } : {}),
+      readBankMembers(
+        db,
+        requestContextOf(context),
+        args.contentId,
+        args.versionId ? { version_id: args.versionId } : {},
+      ),
     catalogFacets: async (_root, _args, context) => (await listFacets(db, requestContextOf(context))).data,
   };
 }

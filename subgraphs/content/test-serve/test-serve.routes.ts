@@ -2,14 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import { declareRoute } from '../../../platform/http.ts';
 import { TENANT_ROOT, TenantParams, VersionParams } from '../http.ts';
 import type { ContentDeps } from '../deps.ts';
-import { TestServeAuthorizationInput, TestServeEligibilityQuery, authorizeTestServe, readTestServeEligibility } from './test-serve.service.ts';
+import {
+  TestServeAuthorizationInput,
+  TestServeEligibilityQuery,
+  authorizeTestServe,
+  readTestServeEligibility,
+} from './test-serve.service.ts';
 import { TestServeAuthorizationResponse, TestServeEligibilityResponse } from './test-serve.responses.ts';
 
 export function testServeRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'test-serve', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId/test-serve-eligibility`,
-    summary: 'Demo/test-cohort serve eligibility of an exact bank or form version, or the problem content.test_serve_not_authorized',
+    summary:
+      'Demo/test-cohort serve eligibility of an exact bank or form version, or the problem content.test_serve_not_authorized',
     response: TestServeEligibilityResponse,
     errors: [409, 503],
     params: VersionParams,

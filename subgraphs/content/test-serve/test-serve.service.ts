@@ -6,7 +6,15 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
-import { contentReferences, items, policies, testServeAuthorizations, trustEvidence, versionPublications, versions } from '../tables.ts';
+import {
+  contentReferences,
+  items,
+  policies,
+  testServeAuthorizations,
+  trustEvidence,
+  versionPublications,
+  versions,
+} from '../tables.ts';
 import type { TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
@@ -32,9 +40,15 @@ interface VersionFacts {
   published: boolean;
 }
 
-async function versionFacts(db: Database, tenantId: string, contentId: string, versionId: string): Promise<VersionFacts> {
+async function versionFacts(
+  db: Database,
+  tenantId: string,
+  contentId: string,
+  versionId: string,
+): Promise<VersionFacts> {
   const ids = z.uuid();
-  if (!ids.safeParse(contentId).success || !ids.safeParse(versionId).success) throw versionNotFound(contentId, versionId);
+  if (!ids.safeParse(contentId).success || !ids.safeParse(versionId).success)
+    throw versionNotFound(contentId, versionId);
   const [row] = await db
     .select({ item: items })
     .from(versions)
@@ -51,22 +65,35 @@ async function versionFacts(db: Database, tenantId: string, contentId: string, v
     .select({ id: versionPublications.versionId })
     .from(versionPublications)
     .where(and(eq(versionPublications.tenantId, tenantId), eq(versionPublications.versionId, versionId)));
-  return { item: row.item, trustStatus: (trust?.status as TrustStatus | undefined) ?? 'unknown', published: Boolean(published) };
+  return {
+    item: row.item,
+    trustStatus: (trust?.status as TrustStatus | undefined) ?? 'unknown',
+    published: Boolean(published),
+  };
 }
 
 /** Why an exact version may not be test-served (empty when it may). */
-async function versionReasons(db: Database, tenantId: string, facts: VersionFacts, field: string): Promise<FieldError[]> {
+async function versionReasons(
+  db: Database,
+  tenantId: string,
+  facts: VersionFacts,
+  field: string,
+): Promise<FieldError[]> {
   const reasons: FieldError[] = [];
   const { item } = facts;
-  if (!SERVABLE_KINDS.has(item.contentKind)) reasons.push({ field, message: `a ${item.contentKind} is not a bank or form` });
+  if (!SERVABLE_KINDS.has(item.contentKind))
+    reasons.push({ field, message: `a ${item.contentKind} is not a bank or form` });
   if (item.usageScope !== 'practice_eligible') reasons.push({ field, message: `usage_scope ${item.usageScope}` });
   if (item.status === 'retired' || item.status === 'archived') reasons.push({ field, message: `item ${item.status}` });
   if (facts.trustStatus === 'failed') reasons.push({ field, message: 'trust failed' });
   const blocks = await db
     .select({ value: policies.value })
     .from(policies)
-    .where(and(eq(policies.tenantId, tenantId), eq(policies.policyKey, 'test_serve_block'), eq(policies.status, 'active')));
-  if (blocks.some((block) => (block.value as { content_id?: string }).content_id === item.contentId)) reasons.push({ field, message: 'blocked by policy' });
+    .where(
+      and(eq(policies.tenantId, tenantId), eq(policies.policyKey, 'test_serve_block'), eq(policies.status, 'active')),
+    );
+  if (blocks.some((block) => (block.value as { content_id?: string }).content_id === item.contentId))
+    reasons.push({ field, message: 'blocked by policy' });
   return reasons;
 }
 
@@ -75,7 +102,13 @@ async function activeGrant(db: Database, ctx: RequestContext): Promise<string | 
   const grants = await db
     .select({ policyId: policies.policyId, value: policies.value })
     .from(policies)
-    .where(and(eq(policies.tenantId, ctx.tenantId), eq(policies.policyKey, 'test_serve_grant'), eq(policies.status, 'active')));
+    .where(
+      and(
+        eq(policies.tenantId, ctx.tenantId),
+        eq(policies.policyKey, 'test_serve_grant'),
+        eq(policies.status, 'active'),
+      ),
+    );
   const mine = grants.filter((grant) => {
     const subjects = (grant.value as { subjects?: unknown }).subjects;
     return !Array.isArray(subjects) || subjects.includes(ctx.principal.subject);
@@ -83,26 +116,47 @@ async function activeGrant(db: Database, ctx: RequestContext): Promise<string | 
   return mine.length === 1 ? mine[0].policyId : undefined;
 }
 
-async function personReasons(deps: ContentDeps, ctx: RequestContext, personId: string): Promise<{ reasons: FieldError[]; reality: string | null }> {
+async function personReasons(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  personId: string,
+): Promise<{ reasons: FieldError[]; reality: string | null }> {
   const lookup = await deps.people.lookup(ctx, personId);
-  if (lookup.outcome === 'failed') return { reasons: [{ field: 'test_identity_id', message: `the people service gave no answer (${lookup.reason})` }], reality: null };
-  if (lookup.outcome === 'not_found') return { reasons: [{ field: 'test_identity_id', message: 'no such person' }], reality: null };
+  if (lookup.outcome === 'failed')
+    return {
+      reasons: [{ field: 'test_identity_id', message: `the people service gave no answer (${lookup.reason})` }],
+      reality: null,
+    };
+  if (lookup.outcome === 'not_found')
+    return { reasons: [{ field: 'test_identity_id', message: 'no such person' }], reality: null };
   const { person } = lookup;
   const reasons: FieldError[] = [];
-  if (person.reality !== 'test' && person.reality !== 'synthetic') reasons.push({ field: 'test_identity_id', message: `person reality is ${person.reality ?? 'not stated'}` });
-  if (person.status !== undefined && person.status !== 'active') reasons.push({ field: 'test_identity_id', message: `person is ${person.status}` });
+  if (person.reality !== 'test' && person.reality !== 'synthetic')
+    reasons.push({ field: 'test_identity_id', message: `person reality is ${person.reality ?? 'not stated'}` });
+  if (person.status !== undefined && person.status !== 'active')
+    reasons.push({ field: 'test_identity_id', message: `person is ${person.status}` });
   return { reasons, reality: person.reality ?? null };
 }
 
-export const TestServeEligibilityQuery = EligibilityQuery.extend({ test_identity_id: z.string().min(1).max(200).optional() }).strict();
+export const TestServeEligibilityQuery = EligibilityQuery.extend({
+  test_identity_id: z.string().min(1).max(200).optional(),
+}).strict();
 
-export async function readTestServeEligibility(deps: ContentDeps, ctx: RequestContext, contentId: string, versionId: string, rawQuery: unknown) {
+export async function readTestServeEligibility(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  contentId: string,
+  versionId: string,
+  rawQuery: unknown,
+) {
   requireAccess(ctx.principal, ACCESS.read, 'read test-serve eligibility');
   const query = parseInput(TestServeEligibilityQuery, rawQuery);
   const facts = await versionFacts(deps.db, ctx.tenantId, contentId, versionId);
   const reasons = await versionReasons(deps.db, ctx.tenantId, facts, 'content_version_id');
-  if (!(await activeGrant(deps.db, ctx))) reasons.push({ field: 'grant', message: 'no single active test-serve grant for this caller' });
-  if (query.test_identity_id !== undefined) reasons.push(...(await personReasons(deps, ctx, query.test_identity_id)).reasons);
+  if (!(await activeGrant(deps.db, ctx)))
+    reasons.push({ field: 'grant', message: 'no single active test-serve grant for this caller' });
+  if (query.test_identity_id !== undefined)
+    reasons.push(...(await personReasons(deps, ctx, query.test_identity_id)).reasons);
   const eligibility = {
     content_id: contentId,
     content_version_id: versionId,
@@ -114,7 +168,10 @@ export async function readTestServeEligibility(deps: ContentDeps, ctx: RequestCo
     reasons: reasons.map((reason) => `${reason.field}: ${reason.message}`),
   };
   if (reasons.length > 0) {
-    throw new DomainError(NOT_AUTHORIZED, `Version ${versionId} may not be test-served.`, { fieldErrors: reasons, extensions: { eligibility } });
+    throw new DomainError(NOT_AUTHORIZED, `Version ${versionId} may not be test-served.`, {
+      fieldErrors: reasons,
+      extensions: { eligibility },
+    });
   }
   return eligibility;
 }
@@ -137,35 +194,45 @@ export async function authorizeTestServe(deps: ContentDeps, ctx: RequestContext,
   const { db } = deps;
   const bank = await versionFacts(db, ctx.tenantId, input.bank_content_id, input.bank_version_id);
   const form = await versionFacts(db, ctx.tenantId, input.form_content_id, input.form_version_id);
-  const reasons = [...(await versionReasons(db, ctx.tenantId, bank, 'bank_version_id')), ...(await versionReasons(db, ctx.tenantId, form, 'form_version_id'))];
+  const reasons = [
+    ...(await versionReasons(db, ctx.tenantId, bank, 'bank_version_id')),
+    ...(await versionReasons(db, ctx.tenantId, form, 'form_version_id')),
+  ];
   if (bank.item.contentKind !== 'test_bank') reasons.push({ field: 'bank_content_id', message: 'not a test_bank' });
   if (form.item.contentKind !== 'test') reasons.push({ field: 'form_content_id', message: 'not a test form' });
-  if (bank.published || bank.item.status !== 'draft') reasons.push({ field: 'bank_version_id', message: 'only a draft bank version is test-served' });
+  if (bank.published || bank.item.status !== 'draft')
+    reasons.push({ field: 'bank_version_id', message: 'only a draft bank version is test-served' });
   if (reasons.length === 0) {
     checkBank(bank.item);
     const [row] = await db
       .select({ id: contentReferences.referenceId })
       .from(contentReferences)
-      .where(and(
-        eq(contentReferences.tenantId, ctx.tenantId),
-        eq(contentReferences.contentId, input.bank_content_id),
-        eq(contentReferences.parentVersionId, input.bank_version_id),
-        eq(contentReferences.relationshipKind, 'bank_member'),
-        eq(contentReferences.status, 'active'),
-        eq(contentReferences.referencedContentId, input.form_content_id),
-        eq(contentReferences.referencedVersionId, input.form_version_id),
-      ))
+      .where(
+        and(
+          eq(contentReferences.tenantId, ctx.tenantId),
+          eq(contentReferences.contentId, input.bank_content_id),
+          eq(contentReferences.parentVersionId, input.bank_version_id),
+          eq(contentReferences.relationshipKind, 'bank_member'),
+          eq(contentReferences.status, 'active'),
+          eq(contentReferences.referencedContentId, input.form_content_id),
+          eq(contentReferences.referencedVersionId, input.form_version_id),
+        ),
+      )
       .limit(1);
-    if (!row) reasons.push({ field: 'form_version_id', message: 'not an active bank_member of that exact bank version' });
+    if (!row)
+      reasons.push({ field: 'form_version_id', message: 'not an active bank_member of that exact bank version' });
     else await checkFormGraph(db, ctx.tenantId, input.form_content_id, input.form_version_id);
   }
   const grantId = await activeGrant(db, ctx);
   if (!grantId) reasons.push({ field: 'grant', message: 'no single active test-serve grant for this caller' });
   // Asked last and only when everything else holds: the person's reality decides alone.
-  const person = reasons.length === 0 ? await personReasons(deps, ctx, input.test_identity_id) : { reasons: [], reality: null };
+  const person =
+    reasons.length === 0 ? await personReasons(deps, ctx, input.test_identity_id) : { reasons: [], reality: null };
   reasons.push(...person.reasons);
   if (reasons.length > 0 || !grantId || !person.reality) {
-    throw new DomainError(NOT_AUTHORIZED, 'The test-serve selection is not authorized; nothing was recorded.', { fieldErrors: reasons });
+    throw new DomainError(NOT_AUTHORIZED, 'The test-serve selection is not authorized; nothing was recorded.', {
+      fieldErrors: reasons,
+    });
   }
   const [receipt] = await db
     .insert(testServeAuthorizations)

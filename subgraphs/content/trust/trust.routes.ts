@@ -33,7 +33,15 @@ export function trustRoutes(app: FastifyInstance, deps: ContentDeps): void {
     handler: async (request, reply) => {
       const { ctx } = request;
       const { contentId, versionId } = request.params;
-      return sendCommandResult(reply, await recordQcDecision(deps, ctx, { contentId, versionId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
+      return sendCommandResult(
+        reply,
+        await recordQcDecision(deps, ctx, {
+          contentId,
+          versionId,
+          body: request.body,
+          idempotencyKey: headerOf(request, 'idempotency-key'),
+        }),
+      );
     },
   });
 }

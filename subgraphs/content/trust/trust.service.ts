@@ -48,7 +48,13 @@ export const QcDecisionInput = z
 export async function appendTrustEvidence(
   tx: Database,
   ctx: RequestContext,
-  evidence: { contentId: string; versionId: string; trustStatus: TrustStatus; source: 'import' | 'qc_decision'; reason: string | null },
+  evidence: {
+    contentId: string;
+    versionId: string;
+    trustStatus: TrustStatus;
+    source: 'import' | 'qc_decision';
+    reason: string | null;
+  },
 ): Promise<TrustRow> {
   const [row] = await tx
     .insert(trustEvidence)
@@ -70,18 +76,32 @@ export async function appendTrustEvidence(
 export async function recordQcDecision(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, versionId, body, idempotencyKey }: { contentId: string; versionId: string; body: unknown; idempotencyKey: string | undefined },
+  {
+    contentId,
+    versionId,
+    body,
+    idempotencyKey,
+  }: { contentId: string; versionId: string; body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<TrustEvidence>> {
   requireAccess(ctx.principal, ACCESS.publish, 'record QC decisions');
   const input = parseInput(QcDecisionInput, body);
   const [version] = await findVersionRows(deps.db, ctx.tenantId, [versionId]);
   if (!version || version.contentId !== contentId) throw versionNotFound(contentId, versionId);
   if (version.createdBy === ctx.principal.subject) {
-    throw new DomainError('content.qc_self_review', 'A QC decision must come from someone other than the version author.');
+    throw new DomainError(
+      'content.qc_self_review',
+      'A QC decision must come from someone other than the version author.',
+    );
   }
   const call = { operation: `content.qc_decisions.create:${versionId}`, key: idempotencyKey, request: input };
   return runCommand(deps, ctx, call, async (tx) => {
-    const row = await appendTrustEvidence(tx, ctx, { contentId, versionId, trustStatus: input.trust_status, source: 'qc_decision', reason: input.reason });
+    const row = await appendTrustEvidence(tx, ctx, {
+      contentId,
+      versionId,
+      trustStatus: input.trust_status,
+      source: 'qc_decision',
+      reason: input.reason,
+    });
     return { value: presentTrustEvidence(row), created: true };
   });
 }
@@ -99,7 +119,9 @@ export async function readTrust(db: Database, ctx: RequestContext, contentId: st
   const [version] = await db
     .select({ id: versions.versionId })
     .from(versions)
-    .where(and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), eq(versions.versionId, versionId)));
+    .where(
+      and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), eq(versions.versionId, versionId)),
+    );
   if (!version) throw versionNotFound(contentId, versionId);
   const history = await db
     .select()

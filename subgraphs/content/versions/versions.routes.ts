@@ -20,7 +20,14 @@ export function versionRoutes(app: FastifyInstance, deps: ContentDeps): void {
     handler: async (request, reply) => {
       const { ctx } = request;
       const { contentId } = request.params;
-      return sendCommandResult(reply, await appendVersion(deps, ctx, { contentId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }));
+      return sendCommandResult(
+        reply,
+        await appendVersion(deps, ctx, {
+          contentId,
+          body: request.body,
+          idempotencyKey: headerOf(request, 'idempotency-key'),
+        }),
+      );
     },
   });
   declareRoute(app, 'versions', {

@@ -33,8 +33,10 @@ const Block = z
   })
   .strict()
   .superRefine((block, issues) => {
-    if (block.type === 'image' && !block.url) issues.addIssue({ code: 'custom', path: ['url'], message: 'an image block needs a url' });
-    if (block.type !== 'image' && !block.text) issues.addIssue({ code: 'custom', path: ['text'], message: `a ${block.type} block needs text` });
+    if (block.type === 'image' && !block.url)
+      issues.addIssue({ code: 'custom', path: ['url'], message: 'an image block needs a url' });
+    if (block.type !== 'image' && !block.text)
+      issues.addIssue({ code: 'custom', path: ['text'], message: `a ${block.type} block needs text` });
   });
 
 export const StudentView = z
@@ -42,7 +44,8 @@ export const StudentView = z
   .strict()
   .superRefine((view, issues) => {
     const orders = view.blocks.map((block) => block.order);
-    if (new Set(orders).size !== orders.length) issues.addIssue({ code: 'custom', path: ['blocks'], message: 'block order values must be unique' });
+    if (new Set(orders).size !== orders.length)
+      issues.addIssue({ code: 'custom', path: ['blocks'], message: 'block order values must be unique' });
   });
 
 export const AppendVersionInput = z
@@ -73,14 +76,22 @@ export function presentVersion(row: VersionRow) {
 export type ContentVersion = ReturnType<typeof presentVersion>;
 
 function contentHashOf(studentView: unknown, canonicalXml: string | null): string {
-  return `sha256:${createHash('sha256').update(canonicalJson({ student_view: studentView, canonical_xml: canonicalXml })).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(canonicalJson({ student_view: studentView, canonical_xml: canonicalXml }))
+    .digest('hex')}`;
 }
 
 /** Inserts one exact version; callers hold the item's row lock (or are creating the item). */
 export async function insertVersion(
   tx: Database,
   ctx: RequestContext,
-  version: { contentId: string; versionNumber: number; studentView: unknown; canonicalXml?: string | null; supersedesVersionId?: string | null },
+  version: {
+    contentId: string;
+    versionNumber: number;
+    studentView: unknown;
+    canonicalXml?: string | null;
+    supersedesVersionId?: string | null;
+  },
 ): Promise<VersionRow> {
   const canonicalXml = version.canonicalXml ?? null;
   const [row] = await tx
@@ -107,39 +118,59 @@ export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { co
   if (!isUuid(contentId)) throw itemNotFound(contentId);
   // Parsed before the transaction: bytes that cannot be projected never become a version.
   const projection = input.canonical_xml === undefined ? undefined : projectCanonicalXml(input.canonical_xml);
-  return runCommand(deps, ctx, { operation: `content.versions.append:${contentId}`, key: idempotencyKey, request: input }, async (tx) => {
-    const [item] = await tx
-      .select({ kind: items.contentKind, latestNumber: items.latestVersionNumber, latestVersionId: items.latestVersionId })
-      .from(items)
-      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
-      .for('update');
-    if (!item) throw itemNotFound(contentId);
-    if (input.canonical_xml !== undefined && item.kind !== 'question') {
-      throw new DomainError('validation_failed', 'canonical_xml is only accepted on question versions.', {
-        fieldErrors: [{ field: 'canonical_xml', message: `not accepted on ${item.kind} versions` }],
+  return runCommand(
+    deps,
+    ctx,
+    { operation: `content.versions.append:${contentId}`, key: idempotencyKey, request: input },
+    async (tx) => {
+      const [item] = await tx
+        .select({
+          kind: items.contentKind,
+          latestNumber: items.latestVersionNumber,
+          latestVersionId: items.latestVersionId,
+        })
+        .from(items)
+        .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
+        .for('update');
+      if (!item) throw itemNotFound(contentId);
+      if (input.canonical_xml !== undefined && item.kind !== 'question') {
+        throw new DomainError('validation_failed', 'canonical_xml is only accepted on question versions.', {
+          fieldErrors: [{ field: 'canonical_xml', message: `not accepted on ${item.kind} versions` }],
+        });
+      }
+      const row = await insertVersion(tx, ctx, {
+        contentId,
+        versionNumber: item.latestNumber + 1,
+        studentView: input.student_view ?? { blocks: [] },
+        canonicalXml: input.canonical_xml ?? null,
       });
-    }
-    const row = await insertVersion(tx, ctx, {
-      contentId,
-      versionNumber: item.latestNumber + 1,
-      studentView: input.student_view ?? { blocks: [] },
-      canonicalXml: input.canonical_xml ?? null,
-    });
-    if (projection) await insertProjections(tx, ctx, contentId, row.versionId, projection);
-    await tx
-      .update(items)
-      .set({
-        latestVersionId: row.versionId,
-        latestVersionNumber: row.versionNumber,
-        rowVersion: sql`${items.rowVersion} + 1`,
-        updatedAt: ctx.now.toISOString(),
-      })
-      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId), gt(sql`${row.versionNumber}`, items.latestVersionNumber)));
-    return { value: presentVersion(row), created: true };
-  });
+      if (projection) await insertProjections(tx, ctx, contentId, row.versionId, projection);
+      await tx
+        .update(items)
+        .set({
+          latestVersionId: row.versionId,
+          latestVersionNumber: row.versionNumber,
+          rowVersion: sql`${items.rowVersion} + 1`,
+          updatedAt: ctx.now.toISOString(),
+        })
+        .where(
+          and(
+            eq(items.tenantId, ctx.tenantId),
+            eq(items.contentId, contentId),
+            gt(sql`${row.versionNumber}`, items.latestVersionNumber),
+          ),
+        );
+      return { value: presentVersion(row), created: true };
+    },
+  );
 };
 
-export async function getVersion(db: Database, ctx: RequestContext, contentId: string, versionId: string): Promise<ContentVersion> {
+export async function getVersion(
+  db: Database,
+  ctx: RequestContext,
+  contentId: string,
+  versionId: string,
+): Promise<ContentVersion> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const [row] = await findVersionRows(db, ctx.tenantId, [versionId]);
   if (!row || row.contentId !== contentId) throw versionNotFound(contentId, versionId);
@@ -151,17 +182,28 @@ export function versionNotFound(contentId: string, versionId: string): DomainErr
 }
 
 /** Access-checked batch of whole versions (bodies included), behind GraphQL's body fields. */
-export async function loadVersions(db: Database, ctx: RequestContext, versionIds: readonly string[]): Promise<Map<string, ContentVersion>> {
+export async function loadVersions(
+  db: Database,
+  ctx: RequestContext,
+  versionIds: readonly string[],
+): Promise<Map<string, ContentVersion>> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const rows = await findVersionRows(db, ctx.tenantId, [...new Set(versionIds)]);
   return new Map(rows.map((row) => [row.versionId, presentVersion(row)]));
 }
 
 /** Batched read of exact versions by id, for loaders. Non-uuid ids simply match nothing. */
-export async function findVersionRows(db: Database, tenantId: string, versionIds: readonly string[]): Promise<VersionRow[]> {
+export async function findVersionRows(
+  db: Database,
+  tenantId: string,
+  versionIds: readonly string[],
+): Promise<VersionRow[]> {
   const valid = versionIds.filter(isUuid);
   if (valid.length === 0) return [];
-  return db.select().from(versions).where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, valid)));
+  return db
+    .select()
+    .from(versions)
+    .where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, valid)));
 }
 
 export const ListVersionsQuery = z
@@ -184,7 +226,9 @@ export async function listVersions(
   const rows = await db
     .select()
     .from(versions)
-    .where(and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), gt(versions.versionNumber, after)))
+    .where(
+      and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), gt(versions.versionNumber, after)),
+    )
     .orderBy(asc(versions.versionNumber))
     .limit(limit + 1);
   return pageOf(rows, limit, (row) => [row.versionNumber], presentVersion, cursors, filters);

@@ -25,7 +25,11 @@ export function approvalRoutes(app: FastifyInstance, deps: CurriculumDeps): void
     success: { status: 201, description: 'course_approval (200 when the latest approval already holds this graph)' },
     handler: async (request, reply) => {
       const { ctx } = request;
-      const input = { courseId: request.params.courseId, body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') };
+      const input = {
+        courseId: request.params.courseId,
+        body: request.body,
+        idempotencyKey: headerOf(request, 'idempotency-key'),
+      };
       return sendCommandResult(reply, await approveCourse(deps, ctx, input));
     },
   });

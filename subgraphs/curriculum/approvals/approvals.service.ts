@@ -15,7 +15,14 @@ import { firmKcVersion } from '../kc-graph/kc-graph.service.ts';
 import type { Component } from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
-import { canonicalCourseGraph, courseGraphSha256, courseOrder, isRoutable, kcSnapshotSha256, referencedKcIds } from './course-graph.ts';
+import {
+  canonicalCourseGraph,
+  courseGraphSha256,
+  courseOrder,
+  isRoutable,
+  kcSnapshotSha256,
+  referencedKcIds,
+} from './course-graph.ts';
 import {
   courseNotFound,
   courseRootOf,
@@ -43,52 +50,103 @@ export interface CourseDigests {
 }
 
 /** The digests of a course as it stands, from its subtree and the current versions of the KCs it names. */
-export function currentDigests(subtree: readonly Component[], courseId: string, kcStates: ReadonlyMap<string, KcState>): CourseDigests {
-  const versions = referencedKcIds(subtree).map((kcId) => ({ kc_id: kcId, kc_version_id: kcStates.get(kcId)?.current_version_id ?? '' }));
+export function currentDigests(
+  subtree: readonly Component[],
+  courseId: string,
+  kcStates: ReadonlyMap<string, KcState>,
+): CourseDigests {
+  const versions = referencedKcIds(subtree).map((kcId) => ({
+    kc_id: kcId,
+    kc_version_id: kcStates.get(kcId)?.current_version_id ?? '',
+  }));
   return { course_graph_sha256: courseGraphSha256(subtree, courseId), kc_snapshot_sha256: kcSnapshotSha256(versions) };
 }
 
 /** Every rule-9 precondition of the subtree; returns the KC states it read. */
-async function requireApprovable(tx: Database, tenantId: string, subtree: readonly Component[], root: Component): Promise<Map<string, KcState>> {
+async function requireApprovable(
+  tx: Database,
+  tenantId: string,
+  subtree: readonly Component[],
+  root: Component,
+): Promise<Map<string, KcState>> {
   if (root.alpha.publication_status !== 'published') {
-    throw new DomainError('curriculum:course_not_published', `Course ${root.component_id} is a draft; publish the course root before approving it.`);
+    throw new DomainError(
+      'curriculum:course_not_published',
+      `Course ${root.component_id} is a draft; publish the course root before approving it.`,
+    );
   }
   if (!subtree.some(isRoutable)) {
-    throw new DomainError('curriculum:lesson_structure_missing', `Course ${root.component_id} has no ordered, KC-scoped, pinned lesson, review, practice or gate.`);
+    throw new DomainError(
+      'curriculum:lesson_structure_missing',
+      `Course ${root.component_id} has no ordered, KC-scoped, pinned lesson, review, practice or gate.`,
+    );
   }
   const unpinned = subtree.filter(
-    (node) => CONTENT_BEARING_KINDS.has(node.kind) && !node.alpha.target_ref && ((node.alpha.scope_kc_refs as string[] | undefined) ?? []).length > 0,
+    (node) =>
+      CONTENT_BEARING_KINDS.has(node.kind) &&
+      !node.alpha.target_ref &&
+      ((node.alpha.scope_kc_refs as string[] | undefined) ?? []).length > 0,
   );
   if (unpinned.length > 0) {
-    throw new DomainError('curriculum:course_graph_incomplete', 'Every KC-scoped lesson, review, practice and gate of an approved course pins an exact content version.', {
-      fieldErrors: unpinned.map((node) => ({ field: `components.${node.component_id}.alpha.target_ref`, message: 'no exact content pin' })),
-    });
+    throw new DomainError(
+      'curriculum:course_graph_incomplete',
+      'Every KC-scoped lesson, review, practice and gate of an approved course pins an exact content version.',
+      {
+        fieldErrors: unpinned.map((node) => ({
+          field: `components.${node.component_id}.alpha.target_ref`,
+          message: 'no exact content pin',
+        })),
+      },
+    );
   }
   const kcIds = referencedKcIds(subtree);
   const states = await readKcStates(tx, tenantId, kcIds);
   const blocked = kcIds.filter((kcId) => {
     const state = states.get(kcId);
-    return !state || state.status !== 'active' || state.publication_status !== 'published' || state.current_version_id === null;
+    return (
+      !state ||
+      state.status !== 'active' ||
+      state.publication_status !== 'published' ||
+      state.current_version_id === null
+    );
   });
   if (blocked.length > 0) {
-    throw new DomainError('curriculum:kc_not_approvable', 'Every KC the course references must be active, published and have an exact current version.', {
-      fieldErrors: blocked.map((kcId) => ({ field: `kc_refs.${kcId}`, message: `${states.get(kcId)?.status ?? 'unknown'} / ${states.get(kcId)?.publication_status ?? 'unknown'}` })),
-    });
+    throw new DomainError(
+      'curriculum:kc_not_approvable',
+      'Every KC the course references must be active, published and have an exact current version.',
+      {
+        fieldErrors: blocked.map((kcId) => ({
+          field: `kc_refs.${kcId}`,
+          message: `${states.get(kcId)?.status ?? 'unknown'} / ${states.get(kcId)?.publication_status ?? 'unknown'}`,
+        })),
+      },
+    );
   }
   return states;
 }
 
 function requireExpectedDigests(input: ApproveCourseInput, current: CourseDigests): void {
-  const graphDiffers = input.expected_course_graph_sha256 !== undefined && input.expected_course_graph_sha256 !== current.course_graph_sha256;
-  const kcsDiffer = input.expected_kc_snapshot_sha256 !== undefined && input.expected_kc_snapshot_sha256 !== current.kc_snapshot_sha256;
+  const graphDiffers =
+    input.expected_course_graph_sha256 !== undefined &&
+    input.expected_course_graph_sha256 !== current.course_graph_sha256;
+  const kcsDiffer =
+    input.expected_kc_snapshot_sha256 !== undefined && input.expected_kc_snapshot_sha256 !== current.kc_snapshot_sha256;
   if (!graphDiffers && !kcsDiffer) return;
-  throw new DomainError('curriculum:approval_digest_mismatch', 'The course changed since the digests you sent; nothing was approved.', {
-    fieldErrors: [
-      ...(graphDiffers ? [{ field: 'expected_course_graph_sha256', message: 'differs from the current course graph' }] : []),
-      ...(kcsDiffer ? [{ field: 'expected_kc_snapshot_sha256', message: 'differs from the current KC-version set' }] : []),
-    ],
-    extensions: { ...current },
-  });
+  throw new DomainError(
+    'curriculum:approval_digest_mismatch',
+    'The course changed since the digests you sent; nothing was approved.',
+    {
+      fieldErrors: [
+        ...(graphDiffers
+          ? [{ field: 'expected_course_graph_sha256', message: 'differs from the current course graph' }]
+          : []),
+        ...(kcsDiffer
+          ? [{ field: 'expected_kc_snapshot_sha256', message: 'differs from the current KC-version set' }]
+          : []),
+      ],
+      extensions: { ...current },
+    },
+  );
 }
 
 /** POST /courses/{courseId}/approvals. */
@@ -104,7 +162,12 @@ export async function approveCourse(
       fieldErrors: [{ field: 'provenance.course_ref', message: `must be ${input.courseId}` }],
     });
   }
-  const call = { operation: 'course-approvals.create', key: input.idempotencyKey, request: { course_id: input.courseId, ...body }, keyRequired: true };
+  const call = {
+    operation: 'course-approvals.create',
+    key: input.idempotencyKey,
+    request: { course_id: input.courseId, ...body },
+    keyRequired: true,
+  };
   return runCommand(deps, ctx, call, async (tx) => {
     await lockKey(tx, `course-approval|${ctx.tenantId}|${input.courseId}`);
     const subtree = await readCourseSubtree(tx, ctx.tenantId, input.courseId);
@@ -113,7 +176,11 @@ export async function approveCourse(
     const digests = currentDigests(subtree, input.courseId, kcStates);
     requireExpectedDigests(body, digests);
     const latest = (await findLatestApprovals(tx, ctx.tenantId, [input.courseId])).get(input.courseId);
-    if (latest && latest.course_graph_sha256 === digests.course_graph_sha256 && latest.kc_snapshot_sha256 === digests.kc_snapshot_sha256) {
+    if (
+      latest &&
+      latest.course_graph_sha256 === digests.course_graph_sha256 &&
+      latest.kc_snapshot_sha256 === digests.kc_snapshot_sha256
+    ) {
       return { value: latest, created: false };
     }
     const approvalId = randomUUID();
@@ -138,7 +205,10 @@ export async function approveCourse(
       const versionId = state.current_version_id as string;
       const firmed = state.firming_event_id
         ? undefined
-        : await firmKcVersion(tx, ctx, versionId, 'course_approval', { course_id: input.courseId, approval_id: approvalId });
+        : await firmKcVersion(tx, ctx, versionId, 'course_approval', {
+            course_id: input.courseId,
+            approval_id: approvalId,
+          });
       snapshot.push({
         tenantId: ctx.tenantId,
         approvalId,
@@ -177,23 +247,46 @@ export async function listApprovals(
     );
   if (!course) throw courseNotFound(input.courseId);
   type Row = typeof courseApprovals.$inferSelect;
-  const source = { table: courseApprovals, idColumn: courseApprovals.sequence, idOf: (row: Row) => String(row.sequence) };
-  const page = await pageInIdOrder(deps.db, deps.cursors, source, query, [
-    eq(courseApprovals.tenantId, ctx.tenantId),
-    eq(courseApprovals.courseId, input.courseId),
-  ], (row: Row) => row.approvalId);
+  const source = {
+    table: courseApprovals,
+    idColumn: courseApprovals.sequence,
+    idOf: (row: Row) => String(row.sequence),
+  };
+  const page = await pageInIdOrder(
+    deps.db,
+    deps.cursors,
+    source,
+    query,
+    [eq(courseApprovals.tenantId, ctx.tenantId), eq(courseApprovals.courseId, input.courseId)],
+    (row: Row) => row.approvalId,
+  );
   return { data: await findApprovals(deps.db, ctx.tenantId, page.data), next_cursor: page.next_cursor };
 }
 
 /** The latest approval of each course, for the GraphQL loader. */
-export async function loadCurrentApprovals(deps: CurriculumDeps, ctx: RequestContext, courseIds: readonly string[]): Promise<Map<string, CourseApproval>> {
+export async function loadCurrentApprovals(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  courseIds: readonly string[],
+): Promise<Map<string, CourseApproval>> {
   requireAccess(ctx.principal, ACCESS.read, 'read course approvals');
   return findLatestApprovals(deps.db, ctx.tenantId, courseIds);
 }
 
 /** Each root's active descendants in course order, one recursive read per root whatever its size, for the authoring UI. */
-export async function loadDescendants(deps: CurriculumDeps, ctx: RequestContext, rootIds: readonly string[]): Promise<Map<string, Component[]>> {
+export async function loadDescendants(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rootIds: readonly string[],
+): Promise<Map<string, Component[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read components');
   const subtrees = await Promise.all(rootIds.map((rootId) => readCourseSubtree(deps.db, ctx.tenantId, rootId)));
-  return new Map(rootIds.map((rootId, index) => [rootId, courseOrder(subtrees[index], rootId).slice(1).map((entry) => entry.node)]));
+  return new Map(
+    rootIds.map((rootId, index) => [
+      rootId,
+      courseOrder(subtrees[index], rootId)
+        .slice(1)
+        .map((entry) => entry.node),
+    ]),
+  );
 }

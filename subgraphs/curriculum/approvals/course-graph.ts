@@ -58,14 +58,17 @@ export function courseOrder<N extends GraphNode>(nodes: readonly N[], rootId: st
     ordered.push(current);
     const below = [...(children.get(current.node.component_id) ?? [])].sort(bySiblingOrder);
     const ancestors = [...current.ancestors, current.node];
-    for (let index = below.length - 1; index >= 0; index -= 1) stack.push({ node: below[index], ordinal: index, ancestors });
+    for (let index = below.length - 1; index >= 0; index -= 1)
+      stack.push({ node: below[index], ordinal: index, ancestors });
   }
   return ordered;
 }
 
 function pinOf(alpha: Record<string, unknown>): TargetRefShape | null {
   const ref = alpha.target_ref as TargetRefShape | undefined;
-  return ref ? { content_id: ref.content_id, content_kind: ref.content_kind, content_version_id: ref.content_version_id } : null;
+  return ref
+    ? { content_id: ref.content_id, content_kind: ref.content_kind, content_version_id: ref.content_version_id }
+    : null;
 }
 
 const scopeOf = (alpha: Record<string, unknown>) => (alpha.scope_kc_refs as string[] | undefined) ?? [];
@@ -118,5 +121,6 @@ export function canonicalKcSnapshot(versions: readonly KcVersionRef[]) {
 /** SHA-256 of canonical JSON; the two canonical forms above are key-sorted already, so JSON.stringify is that JSON. */
 const sha256OfSorted = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
-export const courseGraphSha256 = (nodes: readonly GraphNode[], rootId: string) => sha256OfSorted(canonicalCourseGraph(nodes, rootId));
+export const courseGraphSha256 = (nodes: readonly GraphNode[], rootId: string) =>
+  sha256OfSorted(canonicalCourseGraph(nodes, rootId));
 export const kcSnapshotSha256 = (versions: readonly KcVersionRef[]) => sha256OfSorted(canonicalKcSnapshot(versions));

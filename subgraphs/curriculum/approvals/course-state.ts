@@ -2,7 +2,14 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { isoTimestamp } from '../../../platform/validation.ts';
-import { components, courseApprovalKcVersions, courseApprovals, kcFirmingEvents, kcVersions, knowledgeComponents } from '../tables.ts';
+import {
+  components,
+  courseApprovalKcVersions,
+  courseApprovals,
+  kcFirmingEvents,
+  kcVersions,
+  knowledgeComponents,
+} from '../tables.ts';
 import { descendantsOf, presentComponent, type Component } from '../components/components.service.ts';
 
 /**
@@ -33,7 +40,8 @@ export async function readCourseSubtree(db: Database, tenantId: string, courseId
 /** The active course root of the subtree, or not_found. */
 export function courseRootOf(subtree: readonly Component[], courseId: string): Component {
   const root = subtree.find((node) => node.component_id === courseId);
-  if (!root || root.status !== 'active' || root.kind !== 'course' || root.parent_component_id !== null) throw courseNotFound(courseId);
+  if (!root || root.status !== 'active' || root.kind !== 'course' || root.parent_component_id !== null)
+    throw courseNotFound(courseId);
   return root;
 }
 
@@ -47,7 +55,11 @@ export interface KcState {
 }
 
 /** Identity state and current exact version (with its firming event, if firm) of each KC named. */
-export async function readKcStates(db: Database, tenantId: string, kcIds: readonly string[]): Promise<Map<string, KcState>> {
+export async function readKcStates(
+  db: Database,
+  tenantId: string,
+  kcIds: readonly string[],
+): Promise<Map<string, KcState>> {
   if (kcIds.length === 0) return new Map();
   const rows = await db
     .select({
@@ -59,10 +71,19 @@ export async function readKcStates(db: Database, tenantId: string, kcIds: readon
       firming_event_id: kcFirmingEvents.firmingEventId,
     })
     .from(knowledgeComponents)
-    .leftJoin(kcVersions, and(eq(kcVersions.tenantId, knowledgeComponents.tenantId), eq(kcVersions.versionId, knowledgeComponents.currentVersionId)))
+    .leftJoin(
+      kcVersions,
+      and(
+        eq(kcVersions.tenantId, knowledgeComponents.tenantId),
+        eq(kcVersions.versionId, knowledgeComponents.currentVersionId),
+      ),
+    )
     .leftJoin(
       kcFirmingEvents,
-      and(eq(kcFirmingEvents.tenantId, knowledgeComponents.tenantId), eq(kcFirmingEvents.kcVersionId, knowledgeComponents.currentVersionId)),
+      and(
+        eq(kcFirmingEvents.tenantId, knowledgeComponents.tenantId),
+        eq(kcFirmingEvents.kcVersionId, knowledgeComponents.currentVersionId),
+      ),
     )
     .where(and(eq(knowledgeComponents.tenantId, tenantId), inArray(knowledgeComponents.kcId, [...kcIds])));
   return new Map(rows.map((row) => [row.kc_id, row]));
@@ -116,7 +137,11 @@ const snapshotJoin = and(
 );
 
 /** The latest approval of each course named, with its snapshot. */
-export async function findLatestApprovals(db: Database, tenantId: string, courseIds: readonly string[]): Promise<Map<string, CourseApproval>> {
+export async function findLatestApprovals(
+  db: Database,
+  tenantId: string,
+  courseIds: readonly string[],
+): Promise<Map<string, CourseApproval>> {
   if (courseIds.length === 0) return new Map();
   const ids = [...new Set(courseIds)];
   const rows = await db
@@ -136,7 +161,11 @@ export async function findLatestApprovals(db: Database, tenantId: string, course
 }
 
 /** Approvals by id with their snapshots, in sequence order. */
-export async function findApprovals(db: Database, tenantId: string, approvalIds: readonly string[]): Promise<CourseApproval[]> {
+export async function findApprovals(
+  db: Database,
+  tenantId: string,
+  approvalIds: readonly string[],
+): Promise<CourseApproval[]> {
   if (approvalIds.length === 0) return [];
   const rows = await db
     .select({ approval: courseApprovals, kc: courseApprovalKcVersions })

@@ -4,7 +4,15 @@ import { queryBoolean, queryInteger } from '../../../platform/validation.ts';
 
 /** CASE association types: isChildOf is containment, the others align a component to a framework item. */
 export const ASSOCIATION_TYPES = [
-  'isChildOf', 'exactMatchOf', 'isRelatedTo', 'isPartOf', 'isPeerOf', 'precedes', 'exemplar', 'hasSkillLevel', 'replacedBy',
+  'isChildOf',
+  'exactMatchOf',
+  'isRelatedTo',
+  'isPartOf',
+  'isPeerOf',
+  'precedes',
+  'exemplar',
+  'hasSkillLevel',
+  'replacedBy',
 ] as const;
 
 export const CreateAssociationInput = z

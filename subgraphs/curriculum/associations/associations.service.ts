@@ -60,62 +60,87 @@ export async function createAssociation(
 ): Promise<CommandResult<Association>> {
   requireAccess(ctx.principal, ACCESS.write, 'create associations');
   const input = parseInput(CreateAssociationInput, rawInput);
-  return runCommand(deps, ctx, { operation: 'associations.create', key: idempotencyKey, request: input }, async (tx) => {
-    if (input.associationType === 'isChildOf') {
-      await lockContainment(tx, ctx.tenantId);
-      const child = await requireActiveOrigin(tx, ctx, input.originId);
-      const current = await activeParentEdge(tx, ctx.tenantId, input.originId);
-      if (current) {
-        if (current.destinationId === input.destinationId) return { value: presentAssociation(current), created: false };
-        throw new DomainError('curriculum:second_parent', `${input.originId} is already a child of ${current.destinationId}; reparent it with PATCH /components/${input.originId}.`);
+  return runCommand(
+    deps,
+    ctx,
+    { operation: 'associations.create', key: idempotencyKey, request: input },
+    async (tx) => {
+      if (input.associationType === 'isChildOf') {
+        await lockContainment(tx, ctx.tenantId);
+        const child = await requireActiveOrigin(tx, ctx, input.originId);
+        const current = await activeParentEdge(tx, ctx.tenantId, input.originId);
+        if (current) {
+          if (current.destinationId === input.destinationId)
+            return { value: presentAssociation(current), created: false };
+          throw new DomainError(
+            'curriculum:second_parent',
+            `${input.originId} is already a child of ${current.destinationId}; reparent it with PATCH /components/${input.originId}.`,
+          );
+        }
+        const { edge, position } = await placeChild(
+          tx,
+          ctx,
+          input.originId,
+          input.destinationId,
+          input.sequence_number,
+        );
+        await tx
+          .update(components)
+          .set({
+            parentComponentId: input.destinationId,
+            position,
+            version: child.version + 1,
+            updatedAt: ctx.now.toISOString(),
+          })
+          .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.originId)));
+        return { value: presentAssociation(edge), created: true };
       }
-      const { edge, position } = await placeChild(tx, ctx, input.originId, input.destinationId, input.sequence_number);
-      await tx
-        .update(components)
-        .set({ parentComponentId: input.destinationId, position, version: child.version + 1, updatedAt: ctx.now.toISOString() })
-        .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.originId)));
-      return { value: presentAssociation(edge), created: true };
-    }
-    await lockKey(tx, `alignment|${ctx.tenantId}|${input.associationType}|${input.originId}|${input.destinationId}`);
-    await requireActiveOrigin(tx, ctx, input.originId);
-    const [same] = await tx
-      .select()
-      .from(associations)
-      .where(
-        and(
-          eq(associations.tenantId, ctx.tenantId),
-          eq(associations.associationType, input.associationType),
-          eq(associations.originId, input.originId),
-          eq(associations.destinationId, input.destinationId),
-          eq(associations.status, 'active'),
-        ),
-      );
-    if (same) return { value: presentAssociation(same), created: false };
-    const now = ctx.now.toISOString();
-    const [row] = await tx
-      .insert(associations)
-      .values({
-        tenantId: ctx.tenantId,
-        associationId: randomUUID(),
-        associationType: input.associationType,
-        originId: input.originId,
-        destinationId: input.destinationId,
-        sequenceNumber: input.sequence_number ?? null,
-        status: 'active',
-        version: 1,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return { value: presentAssociation(row), created: true };
-  });
+      await lockKey(tx, `alignment|${ctx.tenantId}|${input.associationType}|${input.originId}|${input.destinationId}`);
+      await requireActiveOrigin(tx, ctx, input.originId);
+      const [same] = await tx
+        .select()
+        .from(associations)
+        .where(
+          and(
+            eq(associations.tenantId, ctx.tenantId),
+            eq(associations.associationType, input.associationType),
+            eq(associations.originId, input.originId),
+            eq(associations.destinationId, input.destinationId),
+            eq(associations.status, 'active'),
+          ),
+        );
+      if (same) return { value: presentAssociation(same), created: false };
+      const now = ctx.now.toISOString();
+      const [row] = await tx
+        .insert(associations)
+        .values({
+          tenantId: ctx.tenantId,
+          associationId: randomUUID(),
+          associationType: input.associationType,
+          originId: input.originId,
+          destinationId: input.destinationId,
+          sequenceNumber: input.sequence_number ?? null,
+          status: 'active',
+          version: 1,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return { value: presentAssociation(row), created: true };
+    },
+  );
 }
 
 function associationNotFound(associationId: string): DomainError {
   return new DomainError('not_found', `No association ${associationId} in this tenant.`);
 }
 
-async function findAssociation(db: Database, tenantId: string, associationId: string, lock = false): Promise<AssociationRow | undefined> {
+async function findAssociation(
+  db: Database,
+  tenantId: string,
+  associationId: string,
+  lock = false,
+): Promise<AssociationRow | undefined> {
   if (!isUuid(associationId)) return undefined;
   const query = db
     .select()
@@ -125,7 +150,11 @@ async function findAssociation(db: Database, tenantId: string, associationId: st
   return row;
 }
 
-export async function getAssociation(deps: CurriculumDeps, ctx: RequestContext, associationId: string): Promise<Association> {
+export async function getAssociation(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  associationId: string,
+): Promise<Association> {
   requireAccess(ctx.principal, ACCESS.read, 'read associations');
   const row = await findAssociation(deps.db, ctx.tenantId, associationId);
   if (!row) throw associationNotFound(associationId);
@@ -142,44 +171,75 @@ export async function patchAssociation(
 ): Promise<CommandResult<Association>> {
   requireAccess(ctx.principal, ACCESS.write, 'reorder associations');
   const input = parseInput(PatchAssociationInput, rawInput);
-  return runCommand(deps, ctx, { operation: `associations.patch:${associationId}`, key: headers.idempotencyKey, request: input, keyRequired: true }, async (tx) => {
-    const row = await findAssociation(tx, ctx.tenantId, associationId, true);
-    if (!row) throw associationNotFound(associationId);
-    checkIfMatch(headers.ifMatch, etagOf(row.associationId, row.version), 'X-Curriculum-If-Match');
-    if (row.status !== 'active') throw new DomainError('validation_failed', 'A retired association cannot be reordered.');
-    const now = ctx.now.toISOString();
-    const [updated] = await tx
-      .update(associations)
-      .set({ sequenceNumber: input.sequence_number, version: row.version + 1, updatedAt: now })
-      .where(and(eq(associations.tenantId, ctx.tenantId), eq(associations.associationId, associationId)))
-      .returning();
-    if (row.associationType === 'isChildOf') {
-      const child = await lockComponent(tx, ctx.tenantId, row.originId);
-      if (!child) throw componentNotFound(row.originId);
-      await tx
-        .update(components)
-        .set({ position: input.sequence_number, version: child.version + 1, updatedAt: now })
-        .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, row.originId)));
-    }
-    return { value: presentAssociation(updated), created: false };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    {
+      operation: `associations.patch:${associationId}`,
+      key: headers.idempotencyKey,
+      request: input,
+      keyRequired: true,
+    },
+    async (tx) => {
+      const row = await findAssociation(tx, ctx.tenantId, associationId, true);
+      if (!row) throw associationNotFound(associationId);
+      checkIfMatch(headers.ifMatch, etagOf(row.associationId, row.version), 'X-Curriculum-If-Match');
+      if (row.status !== 'active')
+        throw new DomainError('validation_failed', 'A retired association cannot be reordered.');
+      const now = ctx.now.toISOString();
+      const [updated] = await tx
+        .update(associations)
+        .set({ sequenceNumber: input.sequence_number, version: row.version + 1, updatedAt: now })
+        .where(and(eq(associations.tenantId, ctx.tenantId), eq(associations.associationId, associationId)))
+        .returning();
+      if (row.associationType === 'isChildOf') {
+        const child = await lockComponent(tx, ctx.tenantId, row.originId);
+        if (!child) throw componentNotFound(row.originId);
+        await tx
+          .update(components)
+          .set({ position: input.sequence_number, version: child.version + 1, updatedAt: now })
+          .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, row.originId)));
+      }
+      return { value: presentAssociation(updated), created: false };
+    },
+  );
 }
 
 const SORT_COLUMNS = { association_id: associations.associationId, updated_at: associations.updatedAt } as const;
 
-export async function listAssociations(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<Association>> {
+export async function listAssociations(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rawQuery: unknown,
+): Promise<Page<Association>> {
   requireAccess(ctx.principal, ACCESS.read, 'list associations');
   const query = parseInput(ListAssociationsQuery, rawQuery);
   const sort = query.sort ?? 'association_id';
-  const keyset = { sortColumn: SORT_COLUMNS[sort], idColumn: associations.associationId, descending: query.order === 'desc' };
-  const keyOf = (row: AssociationRow) => [sort === 'association_id' ? row.associationId : row.updatedAt, row.associationId];
-  return pageInSortOrder(deps.db, deps.cursors, { table: associations, keyset, keyOf }, query, [
-    eq(associations.tenantId, ctx.tenantId),
-    query.includeRetired ? undefined : eq(associations.status, 'active'),
-    query.associationType ? eq(associations.associationType, query.associationType) : undefined,
-    query.originId ? eq(associations.originId, query.originId) : undefined,
-    query.destinationId ? eq(associations.destinationId, query.destinationId) : undefined,
-    query.componentId ? or(eq(associations.originId, query.componentId), eq(associations.destinationId, query.componentId)) : undefined,
-    query.updated_since ? gte(associations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-  ], presentAssociation);
+  const keyset = {
+    sortColumn: SORT_COLUMNS[sort],
+    idColumn: associations.associationId,
+    descending: query.order === 'desc',
+  };
+  const keyOf = (row: AssociationRow) => [
+    sort === 'association_id' ? row.associationId : row.updatedAt,
+    row.associationId,
+  ];
+  return pageInSortOrder(
+    deps.db,
+    deps.cursors,
+    { table: associations, keyset, keyOf },
+    query,
+    [
+      eq(associations.tenantId, ctx.tenantId),
+      query.includeRetired ? undefined : eq(associations.status, 'active'),
+      query.associationType ? eq(associations.associationType, query.associationType) : undefined,
+      query.originId ? eq(associations.originId, query.originId) : undefined,
+      query.destinationId ? eq(associations.destinationId, query.destinationId) : undefined,
+      query.componentId
+        ? or(eq(associations.originId, query.componentId), eq(associations.destinationId, query.componentId))
+        : undefined,
+      query.updated_since ? gte(associations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+    ],
+    presentAssociation,
+  );
 }

@@ -20,7 +20,11 @@ export const PatchComponentInput = z
     if (fields.length === 0) issues.addIssue({ code: 'custom', path: [], message: 'send at least one mutable field' });
     if (patch.parent_component_id !== undefined) {
       for (const field of fields.filter((name) => name !== 'parent_component_id' && name !== 'position')) {
-        issues.addIssue({ code: 'custom', path: [field], message: 'a reparent patch carries only parent_component_id and position' });
+        issues.addIssue({
+          code: 'custom',
+          path: [field],
+          message: 'a reparent patch carries only parent_component_id and position',
+        });
       }
     }
   });

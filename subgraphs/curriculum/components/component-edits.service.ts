@@ -63,11 +63,23 @@ function checkGatePublication(row: ComponentRow, patch: PatchComponentInput, mer
   const publishing = merged.alpha.publication_status === 'published' && row.publicationStatus !== 'published';
   if (row.kind !== 'mastery_gate' || !publishing) return;
   const missing = [];
-  if (!patch.alpha?.target_ref) missing.push({ field: 'alpha.target_ref', message: 'publishing a mastery_gate names its exact test_bank target_ref' });
+  if (!patch.alpha?.target_ref)
+    missing.push({
+      field: 'alpha.target_ref',
+      message: 'publishing a mastery_gate names its exact test_bank target_ref',
+    });
   if (!patch.alpha?.renderer_ref && !patch.alpha?.renderer_kind) {
-    missing.push({ field: 'alpha.renderer_ref', message: `publishing a mastery_gate names renderer_ref=${GATE_RENDERER}` });
+    missing.push({
+      field: 'alpha.renderer_ref',
+      message: `publishing a mastery_gate names renderer_ref=${GATE_RENDERER}`,
+    });
   }
-  if (missing.length > 0) throw new DomainError('validation_failed', 'Publishing a mastery_gate names its exact test_bank version and the QTI test renderer.', { fieldErrors: missing });
+  if (missing.length > 0)
+    throw new DomainError(
+      'validation_failed',
+      'Publishing a mastery_gate names its exact test_bank version and the QTI test renderer.',
+      { fieldErrors: missing },
+    );
 }
 
 /** The pin content must judge for this patch: a changed pin, or any pin being published. */
@@ -81,18 +93,30 @@ function pinToJudge(row: ComponentRow, merged: ComponentInput): TargetRef | unde
 }
 
 async function readRow(db: Database, tenantId: string, componentId: string): Promise<ComponentRow> {
-  const [row] = await db.select().from(components).where(and(eq(components.tenantId, tenantId), eq(components.componentId, componentId)));
+  const [row] = await db
+    .select()
+    .from(components)
+    .where(and(eq(components.tenantId, tenantId), eq(components.componentId, componentId)));
   if (!row) throw componentNotFound(componentId);
   return row;
 }
 
 /** Locks the row and applies the precondition; a row changed since it was judged is stale too. */
-async function lockForEdit(tx: Database, ctx: RequestContext, componentId: string, ifMatch: string | undefined, judgedVersion?: number) {
+async function lockForEdit(
+  tx: Database,
+  ctx: RequestContext,
+  componentId: string,
+  ifMatch: string | undefined,
+  judgedVersion?: number,
+) {
   const row = await lockComponent(tx, ctx.tenantId, componentId);
   if (!row) throw componentNotFound(componentId);
   checkIfMatch(ifMatch, presentComponent(row).etag, 'X-Curriculum-If-Match');
   if (judgedVersion !== undefined && row.version !== judgedVersion) {
-    throw new DomainError('precondition_failed', 'The component changed while this request was checked; read it again.');
+    throw new DomainError(
+      'precondition_failed',
+      'The component changed while this request was checked; read it again.',
+    );
   }
   return row;
 }
@@ -107,12 +131,21 @@ export async function patchComponent(
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'change components');
   const patch = parseInput(PatchComponentInput, rawInput);
-  const call = { operation: `components.patch:${componentId}`, key: headers.idempotencyKey, request: patch, keyRequired: true };
+  const call = {
+    operation: `components.patch:${componentId}`,
+    key: headers.idempotencyKey,
+    request: patch,
+    keyRequired: true,
+  };
   const replay = await storedReplay<Component>(deps, ctx, call);
   if (replay) return replay;
 
   const before = await readRow(deps.db, ctx.tenantId, componentId);
-  if (before.status !== 'active') throw new DomainError('curriculum:component_retired', `Component ${componentId} is retired; re-POST it to reactivate.`);
+  if (before.status !== 'active')
+    throw new DomainError(
+      'curriculum:component_retired',
+      `Component ${componentId} is retired; re-POST it to reactivate.`,
+    );
   const merged = patchedComponent(before, patch);
   const alpha = normalizedAlpha(merged);
   checkGatePublication(before, patch, merged);
@@ -168,16 +201,21 @@ export async function retireComponent(
   headers: ComponentWriteHeaders,
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'retire components');
-  return runCommand(deps, ctx, { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
-    const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);
-    if (row.status !== 'active') return { value: presentComponent(row), created: false };
-    const now = ctx.now.toISOString();
-    await retireIncidentEdges(tx, ctx, componentId);
-    const [updated] = await tx
-      .update(components)
-      .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
-      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
-      .returning();
-    return { value: presentComponent(updated), created: false };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, request: {}, keyRequired: true },
+    async (tx) => {
+      const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);
+      if (row.status !== 'active') return { value: presentComponent(row), created: false };
+      const now = ctx.now.toISOString();
+      await retireIncidentEdges(tx, ctx, componentId);
+      const [updated] = await tx
+        .update(components)
+        .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
+        .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+        .returning();
+      return { value: presentComponent(updated), created: false };
+    },
+  );
 }

@@ -93,8 +93,7 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     response: ComponentTreeResponse,
     params: ComponentParams,
     querystring: TreeQuery,
-    handler: async (request) =>
-      readTree(deps, request.ctx, request.params.componentId, request.query),
+    handler: async (request) => readTree(deps, request.ctx, request.params.componentId, request.query),
   });
   declareRoute(app, 'components', {
     method: 'GET',

@@ -40,7 +40,12 @@ export const AlphaInput = z
     renderer_ref: z.string().min(1).optional(),
     renderer_kind: z.string().min(1).optional(),
     remediation_entries: z.array(z.object({ kc_ref: z.uuid() }).catchall(z.unknown())).optional(),
-    source_course_ref: z.string().min(1).max(200).optional().describe("The producer's own reference of the course this component came from; provenance only"),
+    source_course_ref: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("The producer's own reference of the course this component came from; provenance only"),
   })
   .strict();
 
@@ -61,35 +66,68 @@ export const ComponentInput = z
     const alpha = input.alpha;
     const at = (...path: string[]) => ['alpha', ...path];
     if (input.student_id !== undefined && (input.kind !== 'course' || input.parent_component_id !== undefined)) {
-      issues.addIssue({ code: 'custom', path: ['student_id'], message: 'only a personalized course root carries student_id' });
+      issues.addIssue({
+        code: 'custom',
+        path: ['student_id'],
+        message: 'only a personalized course root carries student_id',
+      });
     }
     if (input.parent_component_id === input.component_id) {
       issues.addIssue({ code: 'custom', path: ['parent_component_id'], message: 'a component cannot contain itself' });
     }
     if (input.kind === 'mastery_gate' && alpha.publication_status === undefined) {
-      issues.addIssue({ code: 'custom', path: at('publication_status'), message: 'a mastery_gate must declare publication_status' });
+      issues.addIssue({
+        code: 'custom',
+        path: at('publication_status'),
+        message: 'a mastery_gate must declare publication_status',
+      });
     }
     if (input.kind === 'mastery_gate' && alpha.publication_status === 'published') {
       // Rule 17: a published gate always names its exact bank and the QTI test renderer.
-      if (!alpha.target_ref) issues.addIssue({ code: 'custom', path: at('target_ref'), message: 'a published mastery_gate pins its exact test_bank' });
+      if (!alpha.target_ref)
+        issues.addIssue({
+          code: 'custom',
+          path: at('target_ref'),
+          message: 'a published mastery_gate pins its exact test_bank',
+        });
       if (alpha.renderer_ref !== 'renderer:qti-test' && alpha.renderer_kind !== 'qti_test') {
-        issues.addIssue({ code: 'custom', path: at('renderer_ref'), message: 'a published mastery_gate uses renderer:qti-test' });
+        issues.addIssue({
+          code: 'custom',
+          path: at('renderer_ref'),
+          message: 'a published mastery_gate uses renderer:qti-test',
+        });
       }
     }
     if (alpha.course_grade_mode === 'single_grade' && alpha.course_grade_levels?.length !== 1) {
-      issues.addIssue({ code: 'custom', path: at('course_grade_levels'), message: 'single_grade needs exactly one course_grade_levels value' });
+      issues.addIssue({
+        code: 'custom',
+        path: at('course_grade_levels'),
+        message: 'single_grade needs exactly one course_grade_levels value',
+      });
     }
     if (alpha.course_grade_mode === 'multi_grade' && (alpha.course_grade_levels?.length ?? 0) < 2) {
-      issues.addIssue({ code: 'custom', path: at('course_grade_levels'), message: 'multi_grade needs at least two course_grade_levels values' });
+      issues.addIssue({
+        code: 'custom',
+        path: at('course_grade_levels'),
+        message: 'multi_grade needs at least two course_grade_levels values',
+      });
     }
     if (alpha.course_grade_levels && !alpha.course_grade_mode) {
-      issues.addIssue({ code: 'custom', path: at('course_grade_mode'), message: 'course_grade_levels needs course_grade_mode' });
+      issues.addIssue({
+        code: 'custom',
+        path: at('course_grade_mode'),
+        message: 'course_grade_levels needs course_grade_mode',
+      });
     }
     if (alpha.target_ref && !CONTENT_BEARING_KINDS.has(input.kind)) {
       issues.addIssue({ code: 'custom', path: at('target_ref'), message: `a ${input.kind} carries no content pin` });
     }
     if (input.kind === 'mastery_gate' && alpha.target_ref && alpha.target_ref.content_kind !== 'test_bank') {
-      issues.addIssue({ code: 'custom', path: at('target_ref', 'content_kind'), message: 'a mastery_gate targets content_kind test_bank' });
+      issues.addIssue({
+        code: 'custom',
+        path: at('target_ref', 'content_kind'),
+        message: 'a mastery_gate targets content_kind test_bank',
+      });
     }
     if (alpha.scope_kc_refs?.length === 0) {
       const exactLesson = input.kind === 'lesson' && alpha.target_ref !== undefined;
@@ -102,7 +140,11 @@ export const ComponentInput = z
       }
     }
     if (alpha.kc_scope_decision === 'authoritative_no_kc' && (alpha.scope_kc_refs?.length ?? 0) > 0) {
-      issues.addIssue({ code: 'custom', path: at('kc_scope_decision'), message: 'authoritative_no_kc contradicts a non-empty scope_kc_refs' });
+      issues.addIssue({
+        code: 'custom',
+        path: at('kc_scope_decision'),
+        message: 'authoritative_no_kc contradicts a non-empty scope_kc_refs',
+      });
     }
   });
 export type ComponentInput = z.infer<typeof ComponentInput>;

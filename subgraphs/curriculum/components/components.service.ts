@@ -50,8 +50,13 @@ export type Component = ReturnType<typeof presentComponent>;
 
 /** The stored alpha: as authored, with a renderer_kind alias resolved to its canonical renderer_ref. */
 export function normalizedAlpha(input: ComponentInput): Record<string, unknown> {
-  const alpha: Record<string, unknown> = { ...input.alpha, publication_status: input.alpha.publication_status ?? 'draft' };
-  const rendererNames = [input.alpha.renderer_ref, input.alpha.renderer_kind].filter((name): name is string => name !== undefined);
+  const alpha: Record<string, unknown> = {
+    ...input.alpha,
+    publication_status: input.alpha.publication_status ?? 'draft',
+  };
+  const rendererNames = [input.alpha.renderer_ref, input.alpha.renderer_kind].filter(
+    (name): name is string => name !== undefined,
+  );
   const rows = rendererNames.map((name) => {
     const row = resolveRenderer(name);
     if (!row) throw new DomainError('curriculum:renderer_unknown', `Renderer ${name} is not in the renderer registry.`);
@@ -82,12 +87,19 @@ export function filterColumnsOf(alpha: Record<string, unknown>) {
 export async function assertReferences(tx: Database, tenantId: string, input: ComponentInput): Promise<void> {
   await requireActiveKcs(tx, tenantId, [
     ...(input.alpha.scope_kc_refs ?? []).map((kcId, index) => ({ kcId, field: `alpha.scope_kc_refs.${index}` })),
-    ...(input.alpha.remediation_entries ?? []).map((entry, index) => ({ kcId: entry.kc_ref, field: `alpha.remediation_entries.${index}.kc_ref` })),
+    ...(input.alpha.remediation_entries ?? []).map((entry, index) => ({
+      kcId: entry.kc_ref,
+      field: `alpha.remediation_entries.${index}.kc_ref`,
+    })),
   ]);
   await requireImportedFrameworks(tx, tenantId, input.alpha.standards_framework_refs ?? []);
 }
 
-export async function lockComponent(tx: Database, tenantId: string, componentId: string): Promise<ComponentRow | undefined> {
+export async function lockComponent(
+  tx: Database,
+  tenantId: string,
+  componentId: string,
+): Promise<ComponentRow | undefined> {
   const [row] = await tx
     .select()
     .from(components)
@@ -100,7 +112,11 @@ export async function lockComponent(tx: Database, tenantId: string, componentId:
  * POST /components. New id: created (201). Same id, active, same request: unchanged (200).
  * Same id, retired: reactivated with an advanced version (200). Same id, active, other request: 409.
  */
-export async function createComponent(deps: CurriculumDeps, ctx: RequestContext, rawInput: unknown): Promise<CommandResult<Component>> {
+export async function createComponent(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rawInput: unknown,
+): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'create components');
   const input = parseInput(ComponentInput, rawInput);
   const alpha = normalizedAlpha(input);
@@ -111,8 +127,12 @@ export async function createComponent(deps: CurriculumDeps, ctx: RequestContext,
     await assertReferences(tx, ctx.tenantId, input);
     const existing = await lockComponent(tx, ctx.tenantId, input.component_id);
     if (existing?.status === 'active') {
-      if (sameDefinition(existing, input, alpha)) return { value: presentComponent(existing), created: false, replayed: false };
-      throw new DomainError('curriculum:component_exists', `Component ${input.component_id} already exists; change it with PATCH.`);
+      if (sameDefinition(existing, input, alpha))
+        return { value: presentComponent(existing), created: false, replayed: false };
+      throw new DomainError(
+        'curriculum:component_exists',
+        `Component ${input.component_id} already exists; change it with PATCH.`,
+      );
     }
     const position = input.parent_component_id ? await placeUnderParent(tx, ctx, input) : (input.position ?? null);
     const now = ctx.now.toISOString();
@@ -181,7 +201,11 @@ export async function getComponent(deps: CurriculumDeps, ctx: RequestContext, co
 }
 
 /** Access-checked batch reads behind the GraphQL loaders. */
-export async function loadComponents(deps: CurriculumDeps, ctx: RequestContext, componentIds: readonly string[]): Promise<Component[]> {
+export async function loadComponents(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  componentIds: readonly string[],
+): Promise<Component[]> {
   requireAccess(ctx.principal, ACCESS.read, 'read components');
   return findComponents(deps.db, ctx.tenantId, componentIds);
 }
@@ -201,7 +225,11 @@ export function componentNotFound(componentId: string): DomainError {
 }
 
 /** Batched read by id (retired included), for loaders and single reads. */
-export async function findComponents(db: Database, tenantId: string, componentIds: readonly string[]): Promise<Component[]> {
+export async function findComponents(
+  db: Database,
+  tenantId: string,
+  componentIds: readonly string[],
+): Promise<Component[]> {
   if (componentIds.length === 0) return [];
   const rows = await db
     .select()
@@ -236,24 +264,45 @@ export async function findChildren(
 
 const SORT_COLUMNS = { component_id: components.componentId, updated_at: components.updatedAt } as const;
 
-export async function listComponents(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<Component>> {
+export async function listComponents(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rawQuery: unknown,
+): Promise<Page<Component>> {
   requireAccess(ctx.principal, ACCESS.read, 'list components');
   const query = parseInput(ListComponentsQuery, rawQuery);
   const sort = query.sort ?? 'component_id';
-  const keyset = { sortColumn: SORT_COLUMNS[sort], idColumn: components.componentId, descending: query.order === 'desc' };
+  const keyset = {
+    sortColumn: SORT_COLUMNS[sort],
+    idColumn: components.componentId,
+    descending: query.order === 'desc',
+  };
   const keyOf = (row: ComponentRow) => [sort === 'component_id' ? row.componentId : row.updatedAt, row.componentId];
-  return pageInSortOrder(deps.db, deps.cursors, { table: components, keyset, keyOf }, query, [
-    eq(components.tenantId, ctx.tenantId),
-    query.includeRetired ? undefined : eq(components.status, 'active'),
-    query.kind ? eq(components.kind, query.kind) : undefined,
-    query.parentId ? eq(components.parentComponentId, query.parentId) : undefined,
-    query.studentId ? and(eq(components.studentId, query.studentId), eq(components.kind, 'course'), isNull(components.parentComponentId)) : undefined,
-    query.subjectId ? eq(components.subjectId, query.subjectId) : undefined,
-    query.sourceCourseRef ? eq(components.sourceCourseRef, query.sourceCourseRef) : undefined,
-    query.publicationStatus ? eq(components.publicationStatus, query.publicationStatus) : undefined,
-    query.updated_since ? gte(components.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-    query.courseId ? inArray(components.componentId, descendantsOf(ctx.tenantId, query.courseId)) : undefined,
-  ], presentComponent);
+  return pageInSortOrder(
+    deps.db,
+    deps.cursors,
+    { table: components, keyset, keyOf },
+    query,
+    [
+      eq(components.tenantId, ctx.tenantId),
+      query.includeRetired ? undefined : eq(components.status, 'active'),
+      query.kind ? eq(components.kind, query.kind) : undefined,
+      query.parentId ? eq(components.parentComponentId, query.parentId) : undefined,
+      query.studentId
+        ? and(
+            eq(components.studentId, query.studentId),
+            eq(components.kind, 'course'),
+            isNull(components.parentComponentId),
+          )
+        : undefined,
+      query.subjectId ? eq(components.subjectId, query.subjectId) : undefined,
+      query.sourceCourseRef ? eq(components.sourceCourseRef, query.sourceCourseRef) : undefined,
+      query.publicationStatus ? eq(components.publicationStatus, query.publicationStatus) : undefined,
+      query.updated_since ? gte(components.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+      query.courseId ? inArray(components.componentId, descendantsOf(ctx.tenantId, query.courseId)) : undefined,
+    ],
+    presentComponent,
+  );
 }
 
 /** Component ids in a course's subtree (the course itself included), by containment; activeOnly descends through active components only. */
@@ -283,11 +332,17 @@ export async function readTree(
   const includeRetired = query.includeRetired ?? false;
   const [root] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!root || (root.status !== 'active' && !includeRetired)) throw componentNotFound(componentId);
-  if (options.courseRootOnly && (root.kind !== 'course' || root.parent_component_id !== null)) throw componentNotFound(componentId);
+  if (options.courseRootOnly && (root.kind !== 'course' || root.parent_component_id !== null))
+    throw componentNotFound(componentId);
   const tree: ComponentTree = { ...root, children: [] };
   let level: ComponentTree[] = [tree];
   while (level.length > 0) {
-    const children = await findChildren(deps.db, ctx.tenantId, level.map((node) => node.component_id), includeRetired);
+    const children = await findChildren(
+      deps.db,
+      ctx.tenantId,
+      level.map((node) => node.component_id),
+      includeRetired,
+    );
     const next: ComponentTree[] = [];
     for (const node of level) {
       node.children = (children.get(node.component_id) ?? []).map((child) => ({ ...child, children: [] }));

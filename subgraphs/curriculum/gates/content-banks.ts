@@ -25,10 +25,17 @@ export type BankMember = z.infer<typeof BankMember>;
 const BankMembers = z.object({ content_id: z.string(), version_id: z.string(), members: z.array(BankMember) });
 export type BankMembers = z.infer<typeof BankMembers>;
 
-const Authorization = z.object({ authorization_id: z.string(), bank_version_id: z.string(), form_version_id: z.string() });
+const Authorization = z.object({
+  authorization_id: z.string(),
+  bank_version_id: z.string(),
+  form_version_id: z.string(),
+});
 export type TestServeAuthorization = z.infer<typeof Authorization>;
 
-const Problem = z.object({ code: z.string(), fieldErrors: z.array(z.object({ field: z.string(), message: z.string() })).optional() });
+const Problem = z.object({
+  code: z.string(),
+  fieldErrors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
 
 export interface TestServeSelection {
   bank: TargetRef;
@@ -43,7 +50,11 @@ export interface ContentBanksClient {
   authorizeTestServe(ctx: RequestContext, selection: TestServeSelection): Promise<TestServeAuthorization>;
 }
 
-export function httpContentBanksClient(options: { baseUrl: () => string; timeoutMs: number; auth: Authenticator }): ContentBanksClient {
+export function httpContentBanksClient(options: {
+  baseUrl: () => string;
+  timeoutMs: number;
+  auth: Authenticator;
+}): ContentBanksClient {
   const serviceToken = serviceTokens(options.auth, 'curriculum', ['read:content']);
   const call = async (ctx: RequestContext, path: string, body?: unknown) =>
     callService(`${options.baseUrl()}/tenants/${encodeURIComponent(ctx.tenantId)}/alpha/content${path}`, {
@@ -63,11 +74,16 @@ export function httpContentBanksClient(options: { baseUrl: () => string; timeout
         return answer.data;
       }
       const problem = Problem.safeParse(result.body);
-      if (!problem.success) throw invalidAnswer(`The content service answered ${result.status} without a typed problem.`);
-      throw new DomainError('curriculum:target_not_serveable', `Content refused the members of bank version ${bank.content_version_id} (${problem.data.code}).`, {
-        fieldErrors: [{ field: 'alpha.target_ref.content_version_id', message: problem.data.code }],
-        extensions: { target_ref: bank },
-      });
+      if (!problem.success)
+        throw invalidAnswer(`The content service answered ${result.status} without a typed problem.`);
+      throw new DomainError(
+        'curriculum:target_not_serveable',
+        `Content refused the members of bank version ${bank.content_version_id} (${problem.data.code}).`,
+        {
+          fieldErrors: [{ field: 'alpha.target_ref.content_version_id', message: problem.data.code }],
+          extensions: { target_ref: bank },
+        },
+      );
     },
     async authorizeTestServe(ctx, { bank, form, testIdentityId }) {
       const result = await call(ctx, '/test-serve-authorizations', {
@@ -80,16 +96,25 @@ export function httpContentBanksClient(options: { baseUrl: () => string; timeout
       if (!result.ok || result.status >= 500) throw unanswered(result, 'the test-serve authorization');
       if (result.status === 201) {
         const answer = Authorization.safeParse(result.body);
-        if (!answer.success || answer.data.bank_version_id !== bank.content_version_id || answer.data.form_version_id !== form.content_version_id) {
+        if (
+          !answer.success ||
+          answer.data.bank_version_id !== bank.content_version_id ||
+          answer.data.form_version_id !== form.content_version_id
+        ) {
           throw invalidAnswer('The content service answered a test-serve receipt for another selection.');
         }
         return answer.data;
       }
       const problem = Problem.safeParse(result.body);
-      if (!problem.success) throw invalidAnswer(`The content service answered ${result.status} without a typed problem.`);
-      throw new DomainError('curriculum:gate_not_launchable', `Content did not authorize test-serving this draft gate (${problem.data.code}).`, {
-        fieldErrors: problem.data.fieldErrors,
-      });
+      if (!problem.success)
+        throw invalidAnswer(`The content service answered ${result.status} without a typed problem.`);
+      throw new DomainError(
+        'curriculum:gate_not_launchable',
+        `Content did not authorize test-serving this draft gate (${problem.data.code}).`,
+        {
+          fieldErrors: problem.data.fieldErrors,
+        },
+      );
     },
   };
 }

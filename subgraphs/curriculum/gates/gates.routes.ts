@@ -5,16 +5,25 @@ import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { GateNextFormQuery, GateStatusQuery } from './gates.schema.ts';
 import { readGateContract, readGateNextForm, readGateRemediation, readGateStatus } from './gates.service.ts';
-import { GateContractResponse, GateNextFormResponse, GateRemediationResponse, GateStatusResponse } from '../learner.responses.ts';
+import {
+  GateContractResponse,
+  GateNextFormResponse,
+  GateRemediationResponse,
+  GateStatusResponse,
+} from '../learner.responses.ts';
 
 const GateParams = z.object({ componentId: z.string().min(1) });
 
 export function gateRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
-  const inputOf = (request: { params: { componentId: string }; query: object }) => ({ ...request.query, ...request.params });
+  const inputOf = (request: { params: { componentId: string }; query: object }) => ({
+    ...request.query,
+    ...request.params,
+  });
   declareRoute(app, 'gates', {
     method: 'GET',
     url: `${CURRICULUM_V1}/gates/:componentId`,
-    summary: 'The gate contract: bank pin, launch mode, selection and remediation rules; no scores, thresholds or content body',
+    summary:
+      'The gate contract: bank pin, launch mode, selection and remediation rules; no scores, thresholds or content body',
     params: GateParams,
     response: GateContractResponse,
     handler: async (request) => readGateContract(deps, request.ctx, request.params),
@@ -22,7 +31,8 @@ export function gateRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'gates', {
     method: 'GET',
     url: `${CURRICULUM_V1}/gates/:componentId/status`,
-    summary: "A student's gate status from the events service's graded results (one named by resultRecordId, or the latest)",
+    summary:
+      "A student's gate status from the events service's graded results (one named by resultRecordId, or the latest)",
     params: GateParams,
     querystring: GateStatusQuery,
     response: GateStatusResponse,
@@ -42,7 +52,8 @@ export function gateRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'gates', {
     method: 'GET',
     url: `${CURRICULUM_V1}/gates/:componentId/remediation`,
-    summary: 'Where a failed result leads (rule 13): never_learned to the lesson, forgot to review, careless to practice',
+    summary:
+      'Where a failed result leads (rule 13): never_learned to the lesson, forgot to review, careless to practice',
     params: GateParams,
     querystring: GateStatusQuery,
     response: GateRemediationResponse,

@@ -43,13 +43,14 @@ async function activeGate(deps: GateDeps, ctx: RequestContext, componentId: stri
   return gate;
 }
 
-const alphaOf = (gate: Component) => gate.alpha as {
-  publication_status?: string;
-  target_ref?: TargetRef;
-  renderer_ref?: string;
-  scope_kc_refs?: string[];
-  remediation_entries?: Array<{ kc_ref: string }>;
-};
+const alphaOf = (gate: Component) =>
+  gate.alpha as {
+    publication_status?: string;
+    target_ref?: TargetRef;
+    renderer_ref?: string;
+    scope_kc_refs?: string[];
+    remediation_entries?: Array<{ kc_ref: string }>;
+  };
 
 /** GET /gates/{id}: what a player and a planner may know of a gate; no scores, thresholds or content body. */
 export async function readGateContract(deps: GateDeps, ctx: RequestContext, input: { componentId: string }) {
@@ -86,7 +87,10 @@ function gradingOf(event: LearnerEvent): { outcome?: string; remediation_categor
 }
 
 const latest = (events: LearnerEvent[]) =>
-  events.reduce<LearnerEvent | undefined>((last, event) => (!last || event.happenedAt >= last.happenedAt ? event : last), undefined);
+  events.reduce<LearnerEvent | undefined>(
+    (last, event) => (!last || event.happenedAt >= last.happenedAt ? event : last),
+    undefined,
+  );
 
 /**
  * The gate status of a student: from one named graded result, or from the latest graded result up
@@ -100,21 +104,39 @@ async function statusOf(deps: GateDeps, ctx: RequestContext, gate: Component, qu
   if (query.resultRecordId !== undefined) {
     result = await deps.events.event(ctx, query.resultRecordId);
     const belongs =
-      result && result.kind === GRADED_KIND && result.studentId === query.studentId &&
-      result.extensions[COMPONENT_KEY] === gate.component_id && result.happenedAt <= happenedAtTo;
+      result &&
+      result.kind === GRADED_KIND &&
+      result.studentId === query.studentId &&
+      result.extensions[COMPONENT_KEY] === gate.component_id &&
+      result.happenedAt <= happenedAtTo;
     if (!belongs) {
-      throw new DomainError('curriculum:result_not_found', `No graded result ${query.resultRecordId} of this student on gate ${gate.component_id}.`, {
-        fieldErrors: [{ field: 'resultRecordId', message: 'not an assessment_graded event of this student and gate up to asOfDate' }],
-      });
+      throw new DomainError(
+        'curriculum:result_not_found',
+        `No graded result ${query.resultRecordId} of this student on gate ${gate.component_id}.`,
+        {
+          fieldErrors: [
+            {
+              field: 'resultRecordId',
+              message: 'not an assessment_graded event of this student and gate up to asOfDate',
+            },
+          ],
+        },
+      );
     }
   } else {
     result = latest(await deps.events.componentEvents(ctx, { ...history, kind: GRADED_KIND }));
   }
   const verdict = result ? gradingOf(result) : {};
   const lastServed = latest(served);
-  const awaiting = lastServed !== undefined && (!result || (query.resultRecordId === undefined && lastServed.happenedAt > result.happenedAt));
-  const gateStatus = result && verdict.outcome && !awaiting ? verdict.outcome : awaiting || result ? 'awaiting_result' : 'not_attempted';
-  const category = gateStatus === 'failed' && verdict.remediation_category ? (verdict.remediation_category as RemediationCategory) : null;
+  const awaiting =
+    lastServed !== undefined &&
+    (!result || (query.resultRecordId === undefined && lastServed.happenedAt > result.happenedAt));
+  const gateStatus =
+    result && verdict.outcome && !awaiting ? verdict.outcome : awaiting || result ? 'awaiting_result' : 'not_attempted';
+  const category =
+    gateStatus === 'failed' && verdict.remediation_category
+      ? (verdict.remediation_category as RemediationCategory)
+      : null;
   return {
     component_id: gate.component_id,
     student_id: query.studentId,
@@ -142,23 +164,41 @@ export async function readGateRemediation(deps: GateDeps, ctx: RequestContext, i
   const { componentId, ...query } = parseInput(GateStatusInput, input);
   const gate = await activeGate(deps, ctx, componentId);
   const status = await statusOf(deps, ctx, gate, query);
-  const answer = { ...status, remediation_kc_refs: (alphaOf(gate).remediation_entries ?? []).map((entry) => entry.kc_ref) };
+  const answer = {
+    ...status,
+    remediation_kc_refs: (alphaOf(gate).remediation_entries ?? []).map((entry) => entry.kc_ref),
+  };
   if (!status.remediation_category) return { ...answer, remediation: null };
   const kind = REMEDIATION_KINDS[status.remediation_category];
   const target = await remediationTarget(deps, ctx, gate, kind);
   if (!target) {
-    throw new DomainError('curriculum:remediation_target_missing', `Gate ${gate.component_id} has no published ${kind} to remediate ${status.remediation_category}.`);
+    throw new DomainError(
+      'curriculum:remediation_target_missing',
+      `Gate ${gate.component_id} has no published ${kind} to remediate ${status.remediation_category}.`,
+    );
   }
   return {
     ...answer,
-    remediation: { category: status.remediation_category, kind, component_id: target.component_id, target_ref: (target.alpha.target_ref as TargetRef | undefined) ?? null },
+    remediation: {
+      category: status.remediation_category,
+      kind,
+      component_id: target.component_id,
+      target_ref: (target.alpha.target_ref as TargetRef | undefined) ?? null,
+    },
   };
 }
 
-async function remediationTarget(deps: GateDeps, ctx: RequestContext, gate: Component, kind: string): Promise<Component | undefined> {
+async function remediationTarget(
+  deps: GateDeps,
+  ctx: RequestContext,
+  gate: Component,
+  kind: string,
+): Promise<Component | undefined> {
   if (!gate.parent_component_id) return undefined;
-  const isPublished = (component: Component) => component.status === 'active' && component.alpha.publication_status === 'published';
-  const siblings = (await findChildren(deps.db, ctx.tenantId, [gate.parent_component_id], false)).get(gate.parent_component_id) ?? [];
+  const isPublished = (component: Component) =>
+    component.status === 'active' && component.alpha.publication_status === 'published';
+  const siblings =
+    (await findChildren(deps.db, ctx.tenantId, [gate.parent_component_id], false)).get(gate.parent_component_id) ?? [];
   const sibling = siblings.find((component) => component.kind === kind && isPublished(component));
   if (sibling || kind !== 'lesson') return sibling;
   const [parent] = await findComponents(deps.db, ctx.tenantId, [gate.parent_component_id]);
@@ -202,14 +242,25 @@ export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, inpu
   if (released) await deps.content.requireEligible(ctx, bank, { practiceEligible: true });
   const bankMembers = await deps.banks.members(ctx, bank);
   if (bankMembers.content_id !== bank.content_id || bankMembers.version_id !== bank.content_version_id) {
-    throw new DomainError('curriculum:bank_version_mismatch', `Content answered the members of bank version ${bankMembers.version_id}, not the pinned ${bank.content_version_id}.`, {
-      extensions: { bank_ref: bank, answered_version_id: bankMembers.version_id },
-    });
+    throw new DomainError(
+      'curriculum:bank_version_mismatch',
+      `Content answered the members of bank version ${bankMembers.version_id}, not the pinned ${bank.content_version_id}.`,
+      {
+        extensions: { bank_ref: bank, answered_version_id: bankMembers.version_id },
+      },
+    );
   }
   const validated = bankMembers.members.slice(0, MAX_BANK_MEMBERS);
-  const candidates = validated.filter((member) => member.ready && member.practice_eligible && member.usage_scope === 'practice_eligible');
+  const candidates = validated.filter(
+    (member) => member.ready && member.practice_eligible && member.usage_scope === 'practice_eligible',
+  );
   const happenedAtTo = asOfInstant(ctx, query.asOfDate);
-  const served = await deps.events.componentEvents(ctx, { studentId: query.studentId, componentId, kind: SERVED_KIND, happenedAtTo });
+  const served = await deps.events.componentEvents(ctx, {
+    studentId: query.studentId,
+    componentId,
+    kind: SERVED_KIND,
+    happenedAtTo,
+  });
   const seen = new Set(served.map((event) => event.contentId));
   const answer = (member: BankMember, authorizationId: string | null) => ({
     component_id: componentId,
@@ -225,7 +276,11 @@ export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, inpu
   });
   for (const member of candidates.filter((candidate) => !seen.has(candidate.form_content_id))) {
     if (!released) {
-      const receipt = await deps.banks.authorizeTestServe(ctx, { bank, form: formRef(member), testIdentityId: query.studentId });
+      const receipt = await deps.banks.authorizeTestServe(ctx, {
+        bank,
+        form: formRef(member),
+        testIdentityId: query.studentId,
+      });
       return answer(member, receipt.authorization_id);
     }
     if (await formEligible(deps, ctx, member)) return answer(member, null);
@@ -233,14 +288,22 @@ export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, inpu
   const seenCandidates = candidates.filter((candidate) => seen.has(candidate.form_content_id));
   for (const member of seenCandidates) {
     if (!released || (await formEligible(deps, ctx, member))) {
-      throw new DomainError('curriculum:bank_exhausted', `Student ${query.studentId} was served every eligible form of gate ${componentId}.`, {
-        extensions: { validated_member_count: validated.length, seen_form_count: seenCandidates.length },
-      });
+      throw new DomainError(
+        'curriculum:bank_exhausted',
+        `Student ${query.studentId} was served every eligible form of gate ${componentId}.`,
+        {
+          extensions: { validated_member_count: validated.length, seen_form_count: seenCandidates.length },
+        },
+      );
     }
   }
-  throw new DomainError('curriculum:bank_forms_ineligible', `No form of bank version ${bank.content_version_id} is eligible for practice.`, {
-    extensions: { validated_member_count: validated.length },
-  });
+  throw new DomainError(
+    'curriculum:bank_forms_ineligible',
+    `No form of bank version ${bank.content_version_id} is eligible for practice.`,
+    {
+      extensions: { validated_member_count: validated.length },
+    },
+  );
 }
 
 export type GateContract = Awaited<ReturnType<typeof readGateContract>>;

@@ -588,7 +588,7 @@ export type Mutation = {
   createAssociation: Association;
   /** POST /alpha/curriculum/v1/components: the same rules, checks and codes. */
   createComponent: Component;
-  /** POST /kcs (rule 5). */
+  /** POST /kcs: a registry KC, stored_as alpha.knowledge_component, without document_id. */
   createKc: KnowledgeComponent;
   /** POST /kc-prerequisites: one acyclic edge. */
   createKcPrerequisite: KcPrerequisite;
@@ -604,7 +604,7 @@ export type Mutation = {
   recordKcReviewDecision: KcReviewDecision;
   /** PATCH /associations/{id}: sibling reorder. */
   reorderAssociation: Association;
-  /** POST /components/{id}/repoint: repoint or attach (rule 7). */
+  /** POST /components/{id}/repoint: repoint a pin to another exact version of the same content, or attach a first pin. */
   repointComponent: ComponentTargetRepoint;
   /** DELETE /components/{id}: soft-retire with incident isChildOf associations. */
   retireComponent: Component;

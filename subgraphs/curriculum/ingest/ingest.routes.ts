@@ -13,8 +13,10 @@ export function ingestRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'ingest', {
     method: 'POST',
     url: `${CURRICULUM_V1}/ingest/vendor-course-refs`,
-    summary: 'Ingest vendor course rows as curriculum trees: eligible pins first, staged as draft, read back, published bottom-up',
-    description: 'Scope curriculum:import. A retry of the same source_system and producer_batch_id answers the same source_ingest_job (200).',
+    summary:
+      'Ingest vendor course rows as curriculum trees: eligible pins first, staged as draft, read back, published bottom-up',
+    description:
+      'Scope curriculum:import. A retry of the same source_system and producer_batch_id answers the same source_ingest_job (200).',
     body: IngestInput,
     response: SourceIngestJobResponse,
     replays: true,

@@ -25,7 +25,10 @@ export function gradeLevelOf(grade: string): number | undefined {
 }
 
 const grades = z
-  .union([z.array(z.string()), z.string().transform((value) => value.split(/[,;|]/).filter((grade) => grade.trim() !== ''))])
+  .union([
+    z.array(z.string()),
+    z.string().transform((value) => value.split(/[,;|]/).filter((grade) => grade.trim() !== '')),
+  ])
   .pipe(z.array(z.string().refine((grade) => gradeLevelOf(grade) !== undefined, 'a grade code: PK, KG, K or 1..12')));
 
 const kcCluster = z
@@ -107,7 +110,8 @@ export function canonicalColumns(row: unknown): unknown {
   const canonical: Record<string, unknown> = {};
   for (const [column, value] of Object.entries(row)) {
     const name = COLUMN_ALIASES[column] ?? column;
-    if (!(name in canonical) && value !== null && value !== '') canonical[name] = Array.isArray(value) && name === 'subject' ? value[0] : value;
+    if (!(name in canonical) && value !== null && value !== '')
+      canonical[name] = Array.isArray(value) && name === 'subject' ? value[0] : value;
   }
   return canonical;
 }

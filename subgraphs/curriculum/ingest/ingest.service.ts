@@ -60,7 +60,11 @@ export function ingestComponentId(sourceSystem: string, table: SourceTable, sour
   return `src-${createHash('sha256').update(`${sourceSystem}\u0000${table}\u0000${sourcedId}`).digest('hex').slice(0, 40)}`;
 }
 
-const SCHEMAS = { courses: CourseRow, course_components: CourseComponentRow, component_resources: ComponentResourceRow } as const;
+const SCHEMAS = {
+  courses: CourseRow,
+  course_components: CourseComponentRow,
+  component_resources: ComponentResourceRow,
+} as const;
 
 type ParsedRows = {
   courses: Array<{ field: string; row: CourseRow }>;
@@ -79,14 +83,23 @@ function parseRows(input: IngestInput): ParsedRows {
     }
     const result = (SCHEMAS[table] as z.ZodType).safeParse(canonicalColumns(raw));
     if (!result.success) {
-      for (const issue of result.error.issues) errors.push({ field: [field, ...issue.path].join('.'), message: issue.message });
+      for (const issue of result.error.issues)
+        errors.push({ field: [field, ...issue.path].join('.'), message: issue.message });
       return;
     }
     (parsed[table] as Array<{ field: string; row: unknown }>).push({ field, row: result.data });
   };
-  (input.records ?? []).forEach((raw, index) => take((canonicalColumns(raw) as { source_table?: SourceTable })?.source_table, raw, `records.${index}`));
-  for (const table of SOURCE_TABLES) (input[table] ?? []).forEach((raw, index) => take(table, { source_table: table, ...(raw as object) }, `${table}.${index}`));
-  if (errors.length > 0) throw new DomainError('validation_failed', 'Some source rows are not acceptable; nothing was written.', { fieldErrors: errors });
+  (input.records ?? []).forEach((raw, index) =>
+    take((canonicalColumns(raw) as { source_table?: SourceTable })?.source_table, raw, `records.${index}`),
+  );
+  for (const table of SOURCE_TABLES)
+    (input[table] ?? []).forEach((raw, index) =>
+      take(table, { source_table: table, ...(raw as object) }, `${table}.${index}`),
+    );
+  if (errors.length > 0)
+    throw new DomainError('validation_failed', 'Some source rows are not acceptable; nothing was written.', {
+      fieldErrors: errors,
+    });
   return parsed;
 }
 
@@ -96,7 +109,9 @@ function courseAlpha(row: CourseRow): Record<string, unknown> {
     publication_status: 'draft',
     source_course_ref: row.sourced_id,
     ...(row.subject ? { subject_id: row.subject } : {}),
-    ...(levels.length > 0 ? { course_grade_mode: levels.length === 1 ? 'single_grade' : 'multi_grade', course_grade_levels: levels } : {}),
+    ...(levels.length > 0
+      ? { course_grade_mode: levels.length === 1 ? 'single_grade' : 'multi_grade', course_grade_levels: levels }
+      : {}),
     ...(row.total_xp !== undefined ? { expected_xp: row.total_xp } : {}),
   };
 }
@@ -114,16 +129,31 @@ function planTrees(sourceSystem: string, rows: ParsedRows): PlannedNode[] {
     const earlier = nodes.get(node.componentId);
     if (!earlier) return void nodes.set(node.componentId, node);
     if (earlier.parentComponentId !== node.parentComponentId) {
-      throw new DomainError('curriculum:second_parent', `${node.table} row ${node.sourcedId} is placed under two parents; nothing was written.`, {
-        fieldErrors: [{ field: `${node.field}.sourced_id`, message: `also placed by ${earlier.field}` }],
-      });
+      throw new DomainError(
+        'curriculum:second_parent',
+        `${node.table} row ${node.sourcedId} is placed under two parents; nothing was written.`,
+        {
+          fieldErrors: [{ field: `${node.field}.sourced_id`, message: `also placed by ${earlier.field}` }],
+        },
+      );
     }
     errors.push({ field: `${node.field}.sourced_id`, message: `repeats ${earlier.field}` });
   };
   const courses = new Map(rows.courses.map(({ row }) => [row.sourced_id, row]));
   for (const { field, row } of rows.courses) {
-    add({ table: 'courses', field, sourcedId: row.sourced_id, componentId: idOf('courses', row.sourced_id), kind: 'course', parentComponentId: null,
-      position: null, name: row.title, alpha: courseAlpha(row), courseSourcedId: row.sourced_id, depth: 0 });
+    add({
+      table: 'courses',
+      field,
+      sourcedId: row.sourced_id,
+      componentId: idOf('courses', row.sourced_id),
+      kind: 'course',
+      parentComponentId: null,
+      position: null,
+      name: row.title,
+      alpha: courseAlpha(row),
+      courseSourcedId: row.sourced_id,
+      depth: 0,
+    });
   }
   const unitRows = new Map(rows.course_components.map((entry) => [entry.row.sourced_id, entry]));
   const depthOf = new Map<string, number>();
@@ -139,53 +169,95 @@ function planTrees(sourceSystem: string, rows: ParsedRows): PlannedNode[] {
   };
   for (const { field, row } of rows.course_components) {
     const course = courses.get(row.course_sourced_id);
-    if (!course) errors.push({ field: `${field}.course_sourced_id`, message: 'no courses row with this sourced_id in the request' });
+    if (!course)
+      errors.push({
+        field: `${field}.course_sourced_id`,
+        message: 'no courses row with this sourced_id in the request',
+      });
     const parent = row.parent_sourced_id === undefined ? undefined : unitRows.get(row.parent_sourced_id);
     if (row.parent_sourced_id !== undefined && (!parent || parent.row.course_sourced_id !== row.course_sourced_id)) {
-      errors.push({ field: `${field}.parent_sourced_id`, message: 'no course_components row of the same course with this sourced_id' });
+      errors.push({
+        field: `${field}.parent_sourced_id`,
+        message: 'no course_components row of the same course with this sourced_id',
+      });
     }
     if (!course) continue;
     add({
-      table: 'course_components', field, sourcedId: row.sourced_id, componentId: idOf('course_components', row.sourced_id),
+      table: 'course_components',
+      field,
+      sourcedId: row.sourced_id,
+      componentId: idOf('course_components', row.sourced_id),
       kind: row.component_kind ?? 'unit',
       parentComponentId: parent ? idOf('course_components', parent.row.sourced_id) : idOf('courses', course.sourced_id),
-      position: row.sort_order, name: row.title, courseSourcedId: course.sourced_id, depth: depth(row.sourced_id),
-      alpha: { publication_status: 'draft', source_course_ref: course.sourced_id, ...(course.subject ? { subject_id: course.subject } : {}),
-        ...(row.scope_kc_refs ? { scope_kc_refs: row.scope_kc_refs } : {}) },
+      position: row.sort_order,
+      name: row.title,
+      courseSourcedId: course.sourced_id,
+      depth: depth(row.sourced_id),
+      alpha: {
+        publication_status: 'draft',
+        source_course_ref: course.sourced_id,
+        ...(course.subject ? { subject_id: course.subject } : {}),
+        ...(row.scope_kc_refs ? { scope_kc_refs: row.scope_kc_refs } : {}),
+      },
     });
   }
   for (const { field, row } of rows.component_resources) {
     const unit = unitRows.get(row.course_component_sourced_id);
     if (!unit) {
-      errors.push({ field: `${field}.course_component_sourced_id`, message: 'no course_components row with this sourced_id in the request' });
+      errors.push({
+        field: `${field}.course_component_sourced_id`,
+        message: 'no course_components row with this sourced_id in the request',
+      });
       continue;
     }
     const course = courses.get(unit.row.course_sourced_id);
     if (!course) continue;
     const renderer = rendererFor(row.content_kind);
     add({
-      table: 'component_resources', field, sourcedId: row.sourced_id, componentId: idOf('component_resources', row.sourced_id),
-      kind: row.component_kind ?? 'lesson', parentComponentId: idOf('course_components', unit.row.sourced_id), position: row.sort_order,
-      name: row.title, courseSourcedId: course.sourced_id, depth: depth(unit.row.sourced_id) + 1,
+      table: 'component_resources',
+      field,
+      sourcedId: row.sourced_id,
+      componentId: idOf('component_resources', row.sourced_id),
+      kind: row.component_kind ?? 'lesson',
+      parentComponentId: idOf('course_components', unit.row.sourced_id),
+      position: row.sort_order,
+      name: row.title,
+      courseSourcedId: course.sourced_id,
+      depth: depth(unit.row.sourced_id) + 1,
       alpha: {
-        publication_status: 'draft', source_course_ref: course.sourced_id, ...(course.subject ? { subject_id: course.subject } : {}),
+        publication_status: 'draft',
+        source_course_ref: course.sourced_id,
+        ...(course.subject ? { subject_id: course.subject } : {}),
         ...(row.scope_kc_refs ? { scope_kc_refs: row.scope_kc_refs } : {}),
         ...(row.expected_xp !== undefined ? { expected_xp: row.expected_xp } : {}),
-        target_ref: { module: 'content', content_kind: row.content_kind, content_id: row.content_id, content_version_id: row.content_version_id },
+        target_ref: {
+          module: 'content',
+          content_kind: row.content_kind,
+          content_id: row.content_id,
+          content_version_id: row.content_version_id,
+        },
         ...(renderer ? { renderer_ref: renderer } : {}),
       },
     });
   }
   for (const entry of rows.course_components) {
-    if (hasCycle(entry.row.sourced_id, unitRows)) errors.push({ field: `${entry.field}.parent_sourced_id`, message: 'would make a containment loop' });
+    if (hasCycle(entry.row.sourced_id, unitRows))
+      errors.push({ field: `${entry.field}.parent_sourced_id`, message: 'would make a containment loop' });
   }
-  if (errors.length > 0) throw new DomainError('validation_failed', 'The source rows do not describe a tree; nothing was written.', { fieldErrors: errors });
+  if (errors.length > 0)
+    throw new DomainError('validation_failed', 'The source rows do not describe a tree; nothing was written.', {
+      fieldErrors: errors,
+    });
   return [...nodes.values()].sort((a, b) => a.depth - b.depth);
 }
 
 function hasCycle(start: string, unitRows: Map<string, { row: CourseComponentRow }>): boolean {
   const seen = new Set<string>([start]);
-  for (let at = unitRows.get(start)?.row.parent_sourced_id; at !== undefined; at = unitRows.get(at)?.row.parent_sourced_id) {
+  for (
+    let at = unitRows.get(start)?.row.parent_sourced_id;
+    at !== undefined;
+    at = unitRows.get(at)?.row.parent_sourced_id
+  ) {
     if (seen.has(at)) return true;
     seen.add(at);
   }
@@ -206,7 +278,12 @@ async function requireEligiblePins(deps: IngestDeps, ctx: RequestContext, nodes:
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'curriculum:target_not_serveable') throw error;
       throw new DomainError(error.code, `${error.message} (${node.field}); nothing was written.`, {
-        fieldErrors: [{ field: `${node.field}.content_version_id`, message: error.fieldErrors?.[0]?.message ?? 'not release eligible' }],
+        fieldErrors: [
+          {
+            field: `${node.field}.content_version_id`,
+            message: error.fieldErrors?.[0]?.message ?? 'not release eligible',
+          },
+        ],
         extensions: { ...error.extensions, source_table: node.table, sourced_id: node.sourcedId },
       });
     }
@@ -250,20 +327,31 @@ function presentJob(job: JobRow) {
 export type SourceIngestJob = ReturnType<typeof presentJob>;
 
 const definitionOf = (node: { kind: string; name: string | null; position: number | null; alpha: unknown }) =>
-  canonicalJson({ kind: node.kind, name: node.name, position: node.position, alpha: { ...(node.alpha as object), publication_status: null } });
+  canonicalJson({
+    kind: node.kind,
+    name: node.name,
+    position: node.position,
+    alpha: { ...(node.alpha as object), publication_status: null },
+  });
 
 /** Stages one node as draft; refuses a parent replacement. */
 async function stage(tx: Database, ctx: RequestContext, node: PlannedNode): Promise<Outcome> {
   const existing = await lockComponent(tx, ctx.tenantId, node.componentId);
   if (existing?.status === 'active' && existing.parentComponentId !== node.parentComponentId) {
-    throw new DomainError('curriculum:ingest_parent_conflict', `Component ${node.componentId} already sits under ${existing.parentComponentId ?? 'no parent'}; an ingest never replaces a parent. Nothing was written.`, {
-      fieldErrors: [{ field: `${node.field}.sourced_id`, message: 'already ingested under another parent' }],
-    });
+    throw new DomainError(
+      'curriculum:ingest_parent_conflict',
+      `Component ${node.componentId} already sits under ${existing.parentComponentId ?? 'no parent'}; an ingest never replaces a parent. Nothing was written.`,
+      {
+        fieldErrors: [{ field: `${node.field}.sourced_id`, message: 'already ingested under another parent' }],
+      },
+    );
   }
   if (existing?.status === 'active' && definitionOf(existing) === definitionOf(node)) return 'unchanged';
   const now = ctx.now.toISOString();
-  if (node.parentComponentId && existing?.status !== 'active') await placeChild(tx, ctx, node.componentId, node.parentComponentId, node.position ?? undefined);
-  else if (node.parentComponentId && node.position !== null) await syncEdgeSequence(tx, ctx, node.componentId, node.position);
+  if (node.parentComponentId && existing?.status !== 'active')
+    await placeChild(tx, ctx, node.componentId, node.parentComponentId, node.position ?? undefined);
+  else if (node.parentComponentId && node.position !== null)
+    await syncEdgeSequence(tx, ctx, node.componentId, node.position);
   const values = {
     kind: node.kind,
     parentComponentId: node.parentComponentId,
@@ -276,16 +364,25 @@ async function stage(tx: Database, ctx: RequestContext, node: PlannedNode): Prom
     retiredAt: null,
   };
   if (existing) {
-    await tx.update(components).set({ ...values, version: existing.version + 1 })
+    await tx
+      .update(components)
+      .set({ ...values, version: existing.version + 1 })
       .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, node.componentId)));
   } else {
-    await tx.insert(components).values({ ...values, tenantId: ctx.tenantId, componentId: node.componentId, version: 1, createdAt: now });
+    await tx
+      .insert(components)
+      .values({ ...values, tenantId: ctx.tenantId, componentId: node.componentId, version: 1, createdAt: now });
   }
   const target = targetOf(node);
   if (target) {
     await tx.insert(pinAudit).values({
-      tenantId: ctx.tenantId, componentId: node.componentId, operation: 'ingest', previousTargetRef: (existing?.alpha as { target_ref?: unknown } | undefined)?.target_ref ?? null,
-      targetRef: target, actor: ctx.principal.subject, recordedAt: now,
+      tenantId: ctx.tenantId,
+      componentId: node.componentId,
+      operation: 'ingest',
+      previousTargetRef: (existing?.alpha as { target_ref?: unknown } | undefined)?.target_ref ?? null,
+      targetRef: target,
+      actor: ctx.principal.subject,
+      recordedAt: now,
     });
   }
   return existing ? (existing.status === 'active' ? 'updated' : 'reactivated') : 'created';
@@ -304,7 +401,10 @@ async function verifyReadback(tx: Database, ctx: RequestContext, nodes: PlannedN
         const node = expected.get(child.component_id);
         if (!node) continue;
         if (node.parentComponentId !== parentId || definitionOf(child) !== definitionOf(node)) {
-          throw new DomainError('curriculum:ingest_readback_mismatch', `Component ${child.component_id} read back differently than staged; nothing was written.`);
+          throw new DomainError(
+            'curriculum:ingest_readback_mismatch',
+            `Component ${child.component_id} read back differently than staged; nothing was written.`,
+          );
         }
         found.add(child.component_id);
         level.push(child.component_id);
@@ -313,7 +413,10 @@ async function verifyReadback(tx: Database, ctx: RequestContext, nodes: PlannedN
   }
   const missing = nodes.filter((node) => node.parentComponentId !== null && !found.has(node.componentId));
   if (missing.length > 0) {
-    throw new DomainError('curriculum:ingest_readback_mismatch', `${missing.length} staged component(s) are not in their course tree; nothing was written.`);
+    throw new DomainError(
+      'curriculum:ingest_readback_mismatch',
+      `${missing.length} staged component(s) are not in their course tree; nothing was written.`,
+    );
   }
 }
 
@@ -324,7 +427,9 @@ async function publishBottomUp(tx: Database, ctx: RequestContext, nodes: Planned
     const row = await lockComponent(tx, ctx.tenantId, node.componentId);
     if (!row || row.publicationStatus === 'published') continue;
     const alpha = { ...(row.alpha as object), publication_status: 'published' };
-    await tx.update(components).set({ alpha, publicationStatus: 'published', version: row.version + 1, updatedAt: ctx.now.toISOString() })
+    await tx
+      .update(components)
+      .set({ alpha, publicationStatus: 'published', version: row.version + 1, updatedAt: ctx.now.toISOString() })
       .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, node.componentId)));
   }
 }
@@ -334,32 +439,65 @@ async function publishBottomUp(tx: Database, ctx: RequestContext, nodes: Planned
  * Anything else is a valid anchor that next-lesson refuses with curriculum:lesson_structure_missing.
  */
 function courseSummaries(nodes: PlannedNode[]) {
-  return nodes.filter((node) => node.kind === 'course').map((course) => {
-    const inCourse = nodes.filter((node) => node.courseSourcedId === course.sourcedId && node !== course);
-    const resources = inCourse.filter((node) => node.table === 'component_resources');
-    const scoped = resources.filter((node) => ((node.alpha.scope_kc_refs as string[] | undefined) ?? []).length > 0);
-    const anchorReason = inCourse.length === 0 ? 'reference_only' : resources.length === 0 ? 'source_empty' : scoped.length === 0 ? 'kc_unscoped' : null;
-    return { sourced_id: course.sourcedId, component_id: course.componentId, routable: anchorReason === null, anchor_reason: anchorReason };
-  });
+  return nodes
+    .filter((node) => node.kind === 'course')
+    .map((course) => {
+      const inCourse = nodes.filter((node) => node.courseSourcedId === course.sourcedId && node !== course);
+      const resources = inCourse.filter((node) => node.table === 'component_resources');
+      const scoped = resources.filter((node) => ((node.alpha.scope_kc_refs as string[] | undefined) ?? []).length > 0);
+      const anchorReason =
+        inCourse.length === 0
+          ? 'reference_only'
+          : resources.length === 0
+            ? 'source_empty'
+            : scoped.length === 0
+              ? 'kc_unscoped'
+              : null;
+      return {
+        sourced_id: course.sourcedId,
+        component_id: course.componentId,
+        routable: anchorReason === null,
+        anchor_reason: anchorReason,
+      };
+    });
 }
 
-async function findJob(db: Database, tenantId: string, sourceSystem: string, batchId: string): Promise<JobRow | undefined> {
-  const [job] = await db.select().from(sourceIngestJobs).where(and(
-    eq(sourceIngestJobs.tenantId, tenantId), eq(sourceIngestJobs.sourceSystem, sourceSystem), eq(sourceIngestJobs.producerBatchId, batchId),
-  ));
+async function findJob(
+  db: Database,
+  tenantId: string,
+  sourceSystem: string,
+  batchId: string,
+): Promise<JobRow | undefined> {
+  const [job] = await db
+    .select()
+    .from(sourceIngestJobs)
+    .where(
+      and(
+        eq(sourceIngestJobs.tenantId, tenantId),
+        eq(sourceIngestJobs.sourceSystem, sourceSystem),
+        eq(sourceIngestJobs.producerBatchId, batchId),
+      ),
+    );
   return job;
 }
 
 /** A stored run of the same batch: its job when the request is the same, a conflict otherwise. */
 function sameRun(job: JobRow, digest: string): CommandResult<SourceIngestJob> {
   if (job.requestSha256 !== digest) {
-    throw new DomainError('curriculum:ingest_batch_conflict', `Batch ${job.producerBatchId} of ${job.sourceSystem} was ingested with other rows; send a new producer_batch_id.`);
+    throw new DomainError(
+      'curriculum:ingest_batch_conflict',
+      `Batch ${job.producerBatchId} of ${job.sourceSystem} was ingested with other rows; send a new producer_batch_id.`,
+    );
   }
   return { value: presentJob(job), created: false, replayed: true };
 }
 
 /** POST /ingest/vendor-course-refs. */
-export async function ingestVendorCourse(deps: IngestDeps, ctx: RequestContext, rawInput: unknown): Promise<CommandResult<SourceIngestJob>> {
+export async function ingestVendorCourse(
+  deps: IngestDeps,
+  ctx: RequestContext,
+  rawInput: unknown,
+): Promise<CommandResult<SourceIngestJob>> {
   requireAccess(ctx.principal, ACCESS.import, 'ingest vendor courses');
   const input = parseInput(IngestInput, rawInput);
   const digest = requestHash(input);
@@ -371,29 +509,62 @@ export async function ingestVendorCourse(deps: IngestDeps, ctx: RequestContext, 
     await lockKey(tx, `ingest|${ctx.tenantId}|${input.source_system}|${input.producer_batch_id}`);
     const raced = await findJob(tx, ctx.tenantId, input.source_system, input.producer_batch_id);
     if (raced) return sameRun(raced, digest);
-    await requireActiveKcs(tx, ctx.tenantId, nodes.flatMap((node) =>
-      ((node.alpha.scope_kc_refs as string[] | undefined) ?? []).map((kcId, index) => ({ kcId, field: `${node.field}.scope_kc_refs.${index}` }))));
+    await requireActiveKcs(
+      tx,
+      ctx.tenantId,
+      nodes.flatMap((node) =>
+        ((node.alpha.scope_kc_refs as string[] | undefined) ?? []).map((kcId, index) => ({
+          kcId,
+          field: `${node.field}.scope_kc_refs.${index}`,
+        })),
+      ),
+    );
     const outcomes: IngestRowOutcome[] = [];
     for (const node of nodes) {
       const outcome = await stage(tx, ctx, node);
-      outcomes.push({ source_table: node.table, sourced_id: node.sourcedId, field: node.field, component_id: node.componentId, kind: node.kind,
-        parent_component_id: node.parentComponentId, outcome });
+      outcomes.push({
+        source_table: node.table,
+        sourced_id: node.sourcedId,
+        field: node.field,
+        component_id: node.componentId,
+        kind: node.kind,
+        parent_component_id: node.parentComponentId,
+        outcome,
+      });
     }
     await verifyReadback(tx, ctx, nodes);
     await publishBottomUp(tx, ctx, nodes);
-    const [job] = await tx.insert(sourceIngestJobs).values({
-      tenantId: ctx.tenantId, jobId: randomUUID(), sourceSystem: input.source_system, producerBatchId: input.producer_batch_id, requestSha256: digest,
-      status: 'completed', courses: courseSummaries(nodes), rows: outcomes, createdBy: ctx.principal.subject, createdAt: ctx.now.toISOString(),
-    }).returning();
+    const [job] = await tx
+      .insert(sourceIngestJobs)
+      .values({
+        tenantId: ctx.tenantId,
+        jobId: randomUUID(),
+        sourceSystem: input.source_system,
+        producerBatchId: input.producer_batch_id,
+        requestSha256: digest,
+        status: 'completed',
+        courses: courseSummaries(nodes),
+        rows: outcomes,
+        createdBy: ctx.principal.subject,
+        createdAt: ctx.now.toISOString(),
+      })
+      .returning();
     return { value: presentJob(job), created: true, replayed: false };
   });
 }
 
 /** GET /ingest/vendor-course-refs/{jobId}. */
-export async function getIngestJob(deps: IngestDeps, ctx: RequestContext, input: { jobId: string }): Promise<SourceIngestJob> {
+export async function getIngestJob(
+  deps: IngestDeps,
+  ctx: RequestContext,
+  input: { jobId: string },
+): Promise<SourceIngestJob> {
   requireAccess(ctx.principal, RULE_ACCESS, 'read source ingest jobs');
   const [job] = isUuid(input.jobId)
-    ? await deps.db.select().from(sourceIngestJobs).where(and(eq(sourceIngestJobs.tenantId, ctx.tenantId), eq(sourceIngestJobs.jobId, input.jobId)))
+    ? await deps.db
+        .select()
+        .from(sourceIngestJobs)
+        .where(and(eq(sourceIngestJobs.tenantId, ctx.tenantId), eq(sourceIngestJobs.jobId, input.jobId)))
     : [];
   if (!job) throw new DomainError('not_found', `No source ingest job ${input.jobId} in this tenant.`);
   return presentJob(job);

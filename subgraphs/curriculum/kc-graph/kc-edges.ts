@@ -25,21 +25,39 @@ export interface KcEdgeStore<Row, View> {
   present(row: Row): View;
 }
 
-async function findEdge<Row, View>(db: Database, store: KcEdgeStore<Row, View>, tenantId: string, edgeId: string): Promise<View> {
+async function findEdge<Row, View>(
+  db: Database,
+  store: KcEdgeStore<Row, View>,
+  tenantId: string,
+  edgeId: string,
+): Promise<View> {
   const [row] = isUuid(edgeId)
-    ? await db.select().from(store.table).where(and(eq(store.table.tenantId, tenantId), eq(store.idColumn, edgeId)))
+    ? await db
+        .select()
+        .from(store.table)
+        .where(and(eq(store.table.tenantId, tenantId), eq(store.idColumn, edgeId)))
     : [];
   if (!row) throw new DomainError('not_found', `No ${store.noun} ${edgeId} in this tenant.`);
   return store.present(row as Row);
 }
 
-export async function getEdge<Row, View>(deps: CurriculumDeps, ctx: RequestContext, store: KcEdgeStore<Row, View>, edgeId: string): Promise<View> {
+export async function getEdge<Row, View>(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  store: KcEdgeStore<Row, View>,
+  edgeId: string,
+): Promise<View> {
   requireAccess(ctx.principal, ACCESS.read, `read ${store.noun}s`);
   return findEdge(deps.db, store, ctx.tenantId, edgeId);
 }
 
 /** The same edge sent again after its retire: the row comes back active, with its id and history. */
-export async function reactivateEdge<Row, View>(tx: Database, ctx: RequestContext, store: KcEdgeStore<Row, View>, edgeId: string): Promise<View> {
+export async function reactivateEdge<Row, View>(
+  tx: Database,
+  ctx: RequestContext,
+  store: KcEdgeStore<Row, View>,
+  edgeId: string,
+): Promise<View> {
   const [reactivated] = await tx
     .update(store.table)
     .set({ status: 'active', updatedAt: ctx.now.toISOString() })
@@ -56,14 +74,24 @@ export async function retireEdge<Row, View>(
   idempotencyKey: string | undefined,
 ): Promise<CommandResult<View>> {
   requireAccess(ctx.principal, ACCESS.write, `retire ${store.noun}s`);
-  return runCommand(deps, ctx, { operation: `${store.path}.retire:${edgeId}`, key: idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
-    const [retired] = isUuid(edgeId)
-      ? await tx
-          .update(store.table)
-          .set({ status: 'retired', updatedAt: ctx.now.toISOString() })
-          .where(and(eq(store.table.tenantId, ctx.tenantId), eq(store.idColumn, edgeId), eq(store.table.status, 'active')))
-          .returning()
-      : [];
-    return { value: retired ? store.present(retired as Row) : await findEdge(tx, store, ctx.tenantId, edgeId), created: false };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    { operation: `${store.path}.retire:${edgeId}`, key: idempotencyKey, request: {}, keyRequired: true },
+    async (tx) => {
+      const [retired] = isUuid(edgeId)
+        ? await tx
+            .update(store.table)
+            .set({ status: 'retired', updatedAt: ctx.now.toISOString() })
+            .where(
+              and(eq(store.table.tenantId, ctx.tenantId), eq(store.idColumn, edgeId), eq(store.table.status, 'active')),
+            )
+            .returning()
+        : [];
+      return {
+        value: retired ? store.present(retired as Row) : await findEdge(tx, store, ctx.tenantId, edgeId),
+        created: false,
+      };
+    },
+  );
 }

@@ -38,10 +38,50 @@ const EdgeParams = z.object({ id: z.string().min(1) });
 
 export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   const collections = [
-    { path: 'kc-prerequisites', tag: 'kc prerequisites', body: CreatePrerequisiteInput, query: ListPrerequisitesQuery, response: PrerequisiteResponse, page: PrerequisitePageResponse, create: createPrerequisite, list: listPrerequisites, what: 'one acyclic prerequisite edge between active KCs' },
-    { path: 'kc-relations', tag: 'kc relations', body: CreateRelationInput, query: ListRelationsQuery, response: RelationResponse, page: RelationPageResponse, create: createRelation, list: listRelations, what: 'one typed relation (not a prerequisite) between active KCs' },
-    { path: 'kc-review-decisions', tag: 'kc review', body: CreateReviewDecisionInput, query: ListByVersionQuery, response: ReviewDecisionResponse, page: ReviewDecisionPageResponse, create: createReviewDecision, list: listReviewDecisions, what: 'an immutable review decision on an exact KC version' },
-    { path: 'kc-firming-events', tag: 'kc review', body: CreateFirmingEventInput, query: ListByVersionQuery, response: FirmingEventResponse, page: FirmingEventPageResponse, create: createFirmingEvent, list: listFirmingEvents, what: 'immutable evidence that firms an exact draft KC version' },
+    {
+      path: 'kc-prerequisites',
+      tag: 'kc prerequisites',
+      body: CreatePrerequisiteInput,
+      query: ListPrerequisitesQuery,
+      response: PrerequisiteResponse,
+      page: PrerequisitePageResponse,
+      create: createPrerequisite,
+      list: listPrerequisites,
+      what: 'one acyclic prerequisite edge between active KCs',
+    },
+    {
+      path: 'kc-relations',
+      tag: 'kc relations',
+      body: CreateRelationInput,
+      query: ListRelationsQuery,
+      response: RelationResponse,
+      page: RelationPageResponse,
+      create: createRelation,
+      list: listRelations,
+      what: 'one typed relation (not a prerequisite) between active KCs',
+    },
+    {
+      path: 'kc-review-decisions',
+      tag: 'kc review',
+      body: CreateReviewDecisionInput,
+      query: ListByVersionQuery,
+      response: ReviewDecisionResponse,
+      page: ReviewDecisionPageResponse,
+      create: createReviewDecision,
+      list: listReviewDecisions,
+      what: 'an immutable review decision on an exact KC version',
+    },
+    {
+      path: 'kc-firming-events',
+      tag: 'kc review',
+      body: CreateFirmingEventInput,
+      query: ListByVersionQuery,
+      response: FirmingEventResponse,
+      page: FirmingEventPageResponse,
+      create: createFirmingEvent,
+      list: listFirmingEvents,
+      what: 'immutable evidence that firms an exact draft KC version',
+    },
   ] as const;
   for (const collection of collections) {
     declareRoute(app, collection.tag, {
@@ -54,7 +94,10 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
       idempotencyKey: 'required',
       errors: [404, 409, 422],
       handler: async (request, reply) =>
-        sendCommandResult(reply, await collection.create(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'))),
+        sendCommandResult(
+          reply,
+          await collection.create(deps, request.ctx, request.body, headerOf(request, 'idempotency-key')),
+        ),
     });
     declareRoute(app, collection.tag, {
       method: 'GET',
@@ -67,7 +110,13 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
   }
   // Edges can be retired, so a KC can leave the graph before it is retired itself.
   const edges = [
-    { path: 'kc-prerequisites', tag: 'kc prerequisites', get: getPrerequisite, retire: retirePrerequisite, response: PrerequisiteResponse },
+    {
+      path: 'kc-prerequisites',
+      tag: 'kc prerequisites',
+      get: getPrerequisite,
+      retire: retirePrerequisite,
+      response: PrerequisiteResponse,
+    },
     { path: 'kc-relations', tag: 'kc relations', get: getRelation, retire: retireRelation, response: RelationResponse },
   ] as const;
   for (const edge of edges) {
@@ -86,7 +135,11 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
       response: edge.response,
       idempotencyKey: 'required',
       params: EdgeParams,
-      handler: async (request, reply) => sendCommandResult(reply, await edge.retire(deps, request.ctx, request.params.id, headerOf(request, 'idempotency-key'))),
+      handler: async (request, reply) =>
+        sendCommandResult(
+          reply,
+          await edge.retire(deps, request.ctx, request.params.id, headerOf(request, 'idempotency-key')),
+        ),
     });
   }
 }

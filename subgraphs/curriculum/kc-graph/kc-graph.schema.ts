@@ -40,7 +40,9 @@ export const FIRMING_SOURCES = ['first_genuine_response', 'course_approval'] as 
 export const CreateFirmingEventInput = z
   .object({
     kc_version_id: z.uuid(),
-    source: z.enum(FIRMING_SOURCES).describe('first_genuine_response; course_approval events come only from course approval'),
+    source: z
+      .enum(FIRMING_SOURCES)
+      .describe('first_genuine_response; course_approval events come only from course approval'),
     evidence: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
@@ -60,12 +62,17 @@ export const SYMMETRIC_RELATION_TYPES: ReadonlySet<string> = new Set(['related_t
 
 export const CreateRelationInput = z
   .object({
-    relation_type: z.enum(KC_RELATION_TYPES).describe('related_to and confusable_with are symmetric; from_kc_id part_of to_kc_id is directed'),
+    relation_type: z
+      .enum(KC_RELATION_TYPES)
+      .describe('related_to and confusable_with are symmetric; from_kc_id part_of to_kc_id is directed'),
     from_kc_id: z.uuid(),
     to_kc_id: z.uuid(),
   })
   .strict()
-  .refine((input) => input.from_kc_id !== input.to_kc_id, { path: ['to_kc_id'], message: 'a KC cannot relate to itself' });
+  .refine((input) => input.from_kc_id !== input.to_kc_id, {
+    path: ['to_kc_id'],
+    message: 'a KC cannot relate to itself',
+  });
 
 export const ListRelationsQuery = z
   .object({

@@ -55,7 +55,11 @@ const PREREQUISITES: KcEdgeStore<PrerequisiteRow, KcPrerequisite> = {
 };
 
 /** Every KC named is an active registry KC of the tenant, share-locked so a concurrent retire waits for this write and then sees it. */
-export async function requireActiveKcs(tx: Database, tenantId: string, fields: Array<{ kcId: string; field: string }>): Promise<void> {
+export async function requireActiveKcs(
+  tx: Database,
+  tenantId: string,
+  fields: Array<{ kcId: string; field: string }>,
+): Promise<void> {
   if (fields.length === 0) return;
   const rows = await tx
     .select({ kcId: knowledgeComponents.kcId })
@@ -78,7 +82,12 @@ export async function requireActiveKcs(tx: Database, tenantId: string, fields: A
 }
 
 /** True when dependent already reaches prerequisite, so the new edge would close a cycle. */
-async function closesCycle(tx: Database, tenantId: string, prerequisiteKcId: string, dependentKcId: string): Promise<boolean> {
+async function closesCycle(
+  tx: Database,
+  tenantId: string,
+  prerequisiteKcId: string,
+  dependentKcId: string,
+): Promise<boolean> {
   const found = await tx.execute(sql`
     with recursive reach(kc_id) as (
       select ${dependentKcId}::uuid
@@ -99,63 +108,94 @@ export async function createPrerequisite(
 ): Promise<CommandResult<KcPrerequisite>> {
   requireAccess(ctx.principal, ACCESS.write, 'add KC prerequisites');
   const input = parseInput(CreatePrerequisiteInput, rawInput);
-  return runCommand(deps, ctx, { operation: 'kc-prerequisites.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
-    await lockKey(tx, `kc-graph|${ctx.tenantId}`);
-    await requireActiveKcs(tx, ctx.tenantId, [
-      { kcId: input.prerequisite_kc_id, field: 'prerequisite_kc_id' },
-      { kcId: input.dependent_kc_id, field: 'dependent_kc_id' },
-    ]);
-    const [existing] = await tx
-      .select()
-      .from(kcPrerequisites)
-      .where(
-        and(
-          eq(kcPrerequisites.tenantId, ctx.tenantId),
-          eq(kcPrerequisites.prerequisiteKcId, input.prerequisite_kc_id),
-          eq(kcPrerequisites.dependentKcId, input.dependent_kc_id),
-        ),
-      );
-    if (existing?.status === 'active') return { value: presentPrerequisite(existing), created: false };
-    if (await closesCycle(tx, ctx.tenantId, input.prerequisite_kc_id, input.dependent_kc_id)) {
-      throw new DomainError('curriculum:prerequisite_cycle', `${input.dependent_kc_id} already leads to ${input.prerequisite_kc_id}; the edge would close a cycle.`);
-    }
-    if (existing) return { value: await reactivateEdge(tx, ctx, PREREQUISITES, existing.prerequisiteId), created: false };
-    const now = ctx.now.toISOString();
-    const [row] = await tx
-      .insert(kcPrerequisites)
-      .values({
-        tenantId: ctx.tenantId,
-        prerequisiteId: randomUUID(),
-        prerequisiteKcId: input.prerequisite_kc_id,
-        dependentKcId: input.dependent_kc_id,
-        status: 'active',
-        createdBy: ctx.principal.subject,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return { value: presentPrerequisite(row), created: true };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    { operation: 'kc-prerequisites.create', key: idempotencyKey, request: input, keyRequired: true },
+    async (tx) => {
+      await lockKey(tx, `kc-graph|${ctx.tenantId}`);
+      await requireActiveKcs(tx, ctx.tenantId, [
+        { kcId: input.prerequisite_kc_id, field: 'prerequisite_kc_id' },
+        { kcId: input.dependent_kc_id, field: 'dependent_kc_id' },
+      ]);
+      const [existing] = await tx
+        .select()
+        .from(kcPrerequisites)
+        .where(
+          and(
+            eq(kcPrerequisites.tenantId, ctx.tenantId),
+            eq(kcPrerequisites.prerequisiteKcId, input.prerequisite_kc_id),
+            eq(kcPrerequisites.dependentKcId, input.dependent_kc_id),
+          ),
+        );
+      if (existing?.status === 'active') return { value: presentPrerequisite(existing), created: false };
+      if (await closesCycle(tx, ctx.tenantId, input.prerequisite_kc_id, input.dependent_kc_id)) {
+        throw new DomainError(
+          'curriculum:prerequisite_cycle',
+          `${input.dependent_kc_id} already leads to ${input.prerequisite_kc_id}; the edge would close a cycle.`,
+        );
+      }
+      if (existing)
+        return { value: await reactivateEdge(tx, ctx, PREREQUISITES, existing.prerequisiteId), created: false };
+      const now = ctx.now.toISOString();
+      const [row] = await tx
+        .insert(kcPrerequisites)
+        .values({
+          tenantId: ctx.tenantId,
+          prerequisiteId: randomUUID(),
+          prerequisiteKcId: input.prerequisite_kc_id,
+          dependentKcId: input.dependent_kc_id,
+          status: 'active',
+          createdBy: ctx.principal.subject,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return { value: presentPrerequisite(row), created: true };
+    },
+  );
 }
 
-export const getPrerequisite = (deps: CurriculumDeps, ctx: RequestContext, prerequisiteId: string) => getEdge(deps, ctx, PREREQUISITES, prerequisiteId);
+export const getPrerequisite = (deps: CurriculumDeps, ctx: RequestContext, prerequisiteId: string) =>
+  getEdge(deps, ctx, PREREQUISITES, prerequisiteId);
 
 /** DELETE /kc-prerequisites/{id}: retires the edge, so a KC can leave the graph before it is retired. */
-export const retirePrerequisite = (deps: CurriculumDeps, ctx: RequestContext, prerequisiteId: string, idempotencyKey: string | undefined) =>
-  retireEdge(deps, ctx, PREREQUISITES, prerequisiteId, idempotencyKey);
+export const retirePrerequisite = (
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  prerequisiteId: string,
+  idempotencyKey: string | undefined,
+) => retireEdge(deps, ctx, PREREQUISITES, prerequisiteId, idempotencyKey);
 
-export async function listPrerequisites(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcPrerequisite>> {
+export async function listPrerequisites(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rawQuery: unknown,
+): Promise<Page<KcPrerequisite>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC prerequisites');
   const query = parseInput(ListPrerequisitesQuery, rawQuery);
-  const source = { table: kcPrerequisites, idColumn: kcPrerequisites.prerequisiteId, idOf: (row: PrerequisiteRow) => row.prerequisiteId };
-  return pageInIdOrder(deps.db, deps.cursors, source, query, [
-    eq(kcPrerequisites.tenantId, ctx.tenantId),
-    eq(kcPrerequisites.status, 'active'),
-    query.kcId ? or(eq(kcPrerequisites.prerequisiteKcId, query.kcId), eq(kcPrerequisites.dependentKcId, query.kcId)) : undefined,
-    query.prerequisiteKcId ? eq(kcPrerequisites.prerequisiteKcId, query.prerequisiteKcId) : undefined,
-    query.dependentKcId ? eq(kcPrerequisites.dependentKcId, query.dependentKcId) : undefined,
-    query.updated_since ? gte(kcPrerequisites.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-  ], presentPrerequisite);
+  const source = {
+    table: kcPrerequisites,
+    idColumn: kcPrerequisites.prerequisiteId,
+    idOf: (row: PrerequisiteRow) => row.prerequisiteId,
+  };
+  return pageInIdOrder(
+    deps.db,
+    deps.cursors,
+    source,
+    query,
+    [
+      eq(kcPrerequisites.tenantId, ctx.tenantId),
+      eq(kcPrerequisites.status, 'active'),
+      query.kcId
+        ? or(eq(kcPrerequisites.prerequisiteKcId, query.kcId), eq(kcPrerequisites.dependentKcId, query.kcId))
+        : undefined,
+      query.prerequisiteKcId ? eq(kcPrerequisites.prerequisiteKcId, query.prerequisiteKcId) : undefined,
+      query.dependentKcId ? eq(kcPrerequisites.dependentKcId, query.dependentKcId) : undefined,
+      query.updated_since ? gte(kcPrerequisites.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+    ],
+    presentPrerequisite,
+  );
 }
 
 type ReviewRow = typeof kcReviewDecisions.$inferSelect;
@@ -191,33 +231,53 @@ export async function createReviewDecision(
 ): Promise<CommandResult<KcReviewDecision>> {
   requireAccess(ctx.principal, ACCESS.write, 'record KC review decisions');
   const input = parseInput(CreateReviewDecisionInput, rawInput);
-  return runCommand(deps, ctx, { operation: 'kc-review-decisions.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
-    const version = await requireVersion(tx, ctx.tenantId, input.kc_version_id);
-    const [row] = await tx
-      .insert(kcReviewDecisions)
-      .values({
-        tenantId: ctx.tenantId,
-        decisionId: randomUUID(),
-        kcId: version.kcId,
-        kcVersionId: version.versionId,
-        decision: input.decision,
-        reason: input.reason ?? null,
-        reviewerRef: ctx.principal.subject,
-        createdAt: ctx.now.toISOString(),
-      })
-      .returning();
-    return { value: presentReview(row), created: true };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    { operation: 'kc-review-decisions.create', key: idempotencyKey, request: input, keyRequired: true },
+    async (tx) => {
+      const version = await requireVersion(tx, ctx.tenantId, input.kc_version_id);
+      const [row] = await tx
+        .insert(kcReviewDecisions)
+        .values({
+          tenantId: ctx.tenantId,
+          decisionId: randomUUID(),
+          kcId: version.kcId,
+          kcVersionId: version.versionId,
+          decision: input.decision,
+          reason: input.reason ?? null,
+          reviewerRef: ctx.principal.subject,
+          createdAt: ctx.now.toISOString(),
+        })
+        .returning();
+      return { value: presentReview(row), created: true };
+    },
+  );
 }
 
-export async function listReviewDecisions(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcReviewDecision>> {
+export async function listReviewDecisions(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rawQuery: unknown,
+): Promise<Page<KcReviewDecision>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC review decisions');
   const query = parseInput(ListByVersionQuery, rawQuery);
-  const source = { table: kcReviewDecisions, idColumn: kcReviewDecisions.decisionId, idOf: (row: ReviewRow) => row.decisionId };
-  return pageInIdOrder(deps.db, deps.cursors, source, query, [
-    eq(kcReviewDecisions.tenantId, ctx.tenantId),
-    query.kc_version_id ? eq(kcReviewDecisions.kcVersionId, query.kc_version_id) : undefined,
-  ], presentReview);
+  const source = {
+    table: kcReviewDecisions,
+    idColumn: kcReviewDecisions.decisionId,
+    idOf: (row: ReviewRow) => row.decisionId,
+  };
+  return pageInIdOrder(
+    deps.db,
+    deps.cursors,
+    source,
+    query,
+    [
+      eq(kcReviewDecisions.tenantId, ctx.tenantId),
+      query.kc_version_id ? eq(kcReviewDecisions.kcVersionId, query.kc_version_id) : undefined,
+    ],
+    presentReview,
+  );
 }
 
 type FirmingRow = typeof kcFirmingEvents.$inferSelect;
@@ -252,7 +312,11 @@ export async function firmKcVersion(
     .select({ id: kcFirmingEvents.firmingEventId })
     .from(kcFirmingEvents)
     .where(and(eq(kcFirmingEvents.tenantId, ctx.tenantId), eq(kcFirmingEvents.kcVersionId, versionId)));
-  if (firm) throw new DomainError('curriculum:kc_version_already_firm', `KC version ${versionId} is already firm (${firm.id}).`);
+  if (firm)
+    throw new DomainError(
+      'curriculum:kc_version_already_firm',
+      `KC version ${versionId} is already firm (${firm.id}).`,
+    );
   const [row] = await tx
     .insert(kcFirmingEvents)
     .values({
@@ -279,22 +343,46 @@ export async function createFirmingEvent(
   requireAccess(ctx.principal, ACCESS.write, 'record KC firming events');
   const input = parseInput(CreateFirmingEventInput, rawInput);
   if (input.source === 'course_approval') {
-    throw new DomainError('curriculum:firming_source_refused', 'Course-approval firming is written only by POST /courses/{courseId}/approvals.', {
-      fieldErrors: [{ field: 'source', message: 'course_approval events come only from course approval' }],
-    });
+    throw new DomainError(
+      'curriculum:firming_source_refused',
+      'Course-approval firming is written only by POST /courses/{courseId}/approvals.',
+      {
+        fieldErrors: [{ field: 'source', message: 'course_approval events come only from course approval' }],
+      },
+    );
   }
-  return runCommand(deps, ctx, { operation: 'kc-firming-events.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => ({
-    value: await firmKcVersion(tx, ctx, input.kc_version_id, input.source, input.evidence ?? {}),
-    created: true,
-  }));
+  return runCommand(
+    deps,
+    ctx,
+    { operation: 'kc-firming-events.create', key: idempotencyKey, request: input, keyRequired: true },
+    async (tx) => ({
+      value: await firmKcVersion(tx, ctx, input.kc_version_id, input.source, input.evidence ?? {}),
+      created: true,
+    }),
+  );
 }
 
-export async function listFirmingEvents(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcFirmingEvent>> {
+export async function listFirmingEvents(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rawQuery: unknown,
+): Promise<Page<KcFirmingEvent>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC firming events');
   const query = parseInput(ListByVersionQuery, rawQuery);
-  const source = { table: kcFirmingEvents, idColumn: kcFirmingEvents.firmingEventId, idOf: (row: FirmingRow) => row.firmingEventId };
-  return pageInIdOrder(deps.db, deps.cursors, source, query, [
-    eq(kcFirmingEvents.tenantId, ctx.tenantId),
-    query.kc_version_id ? eq(kcFirmingEvents.kcVersionId, query.kc_version_id) : undefined,
-  ], presentFirming);
+  const source = {
+    table: kcFirmingEvents,
+    idColumn: kcFirmingEvents.firmingEventId,
+    idOf: (row: FirmingRow) => row.firmingEventId,
+  };
+  return pageInIdOrder(
+    deps.db,
+    deps.cursors,
+    source,
+    query,
+    [
+      eq(kcFirmingEvents.tenantId, ctx.tenantId),
+      query.kc_version_id ? eq(kcFirmingEvents.kcVersionId, query.kc_version_id) : undefined,
+    ],
+    presentFirming,
+  );
 }

@@ -55,56 +55,73 @@ export async function createRelation(
 ): Promise<CommandResult<KcRelation>> {
   requireAccess(ctx.principal, ACCESS.write, 'relate KCs');
   const input = parseInput(CreateRelationInput, rawInput);
-  return runCommand(deps, ctx, { operation: 'kc-relations.create', key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
-    const ends = [input.from_kc_id, input.to_kc_id].sort();
-    // A row lock cannot hold a relation that does not exist yet; both directions of a pair queue here.
-    await lockKey(tx, `kc-relation|${ctx.tenantId}|${input.relation_type}|${ends.join('|')}`);
-    await requireActiveKcs(tx, ctx.tenantId, [
-      { kcId: input.from_kc_id, field: 'from_kc_id' },
-      { kcId: input.to_kc_id, field: 'to_kc_id' },
-    ]);
-    const sameDirection = and(eq(kcRelations.fromKcId, input.from_kc_id), eq(kcRelations.toKcId, input.to_kc_id));
-    const [existing] = await tx
-      .select()
-      .from(kcRelations)
-      .where(
-        and(
-          eq(kcRelations.tenantId, ctx.tenantId),
-          eq(kcRelations.relationType, input.relation_type),
-          SYMMETRIC_RELATION_TYPES.has(input.relation_type)
-            ? or(sameDirection, and(eq(kcRelations.fromKcId, input.to_kc_id), eq(kcRelations.toKcId, input.from_kc_id)))
-            : sameDirection,
-        ),
-      );
-    if (existing?.status === 'active') return { value: presentRelation(existing), created: false };
-    if (existing) return { value: await reactivateEdge(tx, ctx, RELATIONS, existing.relationId), created: false };
-    const now = ctx.now.toISOString();
-    const [row] = await tx
-      .insert(kcRelations)
-      .values({
-        tenantId: ctx.tenantId,
-        relationId: randomUUID(),
-        relationType: input.relation_type,
-        fromKcId: input.from_kc_id,
-        toKcId: input.to_kc_id,
-        status: 'active',
-        createdBy: ctx.principal.subject,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    return { value: presentRelation(row), created: true };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    { operation: 'kc-relations.create', key: idempotencyKey, request: input, keyRequired: true },
+    async (tx) => {
+      const ends = [input.from_kc_id, input.to_kc_id].sort();
+      // A row lock cannot hold a relation that does not exist yet; both directions of a pair queue here.
+      await lockKey(tx, `kc-relation|${ctx.tenantId}|${input.relation_type}|${ends.join('|')}`);
+      await requireActiveKcs(tx, ctx.tenantId, [
+        { kcId: input.from_kc_id, field: 'from_kc_id' },
+        { kcId: input.to_kc_id, field: 'to_kc_id' },
+      ]);
+      const sameDirection = and(eq(kcRelations.fromKcId, input.from_kc_id), eq(kcRelations.toKcId, input.to_kc_id));
+      const [existing] = await tx
+        .select()
+        .from(kcRelations)
+        .where(
+          and(
+            eq(kcRelations.tenantId, ctx.tenantId),
+            eq(kcRelations.relationType, input.relation_type),
+            SYMMETRIC_RELATION_TYPES.has(input.relation_type)
+              ? or(
+                  sameDirection,
+                  and(eq(kcRelations.fromKcId, input.to_kc_id), eq(kcRelations.toKcId, input.from_kc_id)),
+                )
+              : sameDirection,
+          ),
+        );
+      if (existing?.status === 'active') return { value: presentRelation(existing), created: false };
+      if (existing) return { value: await reactivateEdge(tx, ctx, RELATIONS, existing.relationId), created: false };
+      const now = ctx.now.toISOString();
+      const [row] = await tx
+        .insert(kcRelations)
+        .values({
+          tenantId: ctx.tenantId,
+          relationId: randomUUID(),
+          relationType: input.relation_type,
+          fromKcId: input.from_kc_id,
+          toKcId: input.to_kc_id,
+          status: 'active',
+          createdBy: ctx.principal.subject,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return { value: presentRelation(row), created: true };
+    },
+  );
 }
 
-export const getRelation = (deps: CurriculumDeps, ctx: RequestContext, relationId: string) => getEdge(deps, ctx, RELATIONS, relationId);
+export const getRelation = (deps: CurriculumDeps, ctx: RequestContext, relationId: string) =>
+  getEdge(deps, ctx, RELATIONS, relationId);
 
 /** DELETE /kc-relations/{id}: retires the relation. */
-export const retireRelation = (deps: CurriculumDeps, ctx: RequestContext, relationId: string, idempotencyKey: string | undefined) =>
-  retireEdge(deps, ctx, RELATIONS, relationId, idempotencyKey);
+export const retireRelation = (
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  relationId: string,
+  idempotencyKey: string | undefined,
+) => retireEdge(deps, ctx, RELATIONS, relationId, idempotencyKey);
 
 /** Active relations touching any of kcIds, in relation order, for the KnowledgeComponent.relations loader. */
-export async function loadRelationsOf(deps: CurriculumDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<Map<string, KcRelation[]>> {
+export async function loadRelationsOf(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  kcIds: readonly string[],
+): Promise<Map<string, KcRelation[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
   const byKc = new Map<string, KcRelation[]>(kcIds.map((id) => [id, []]));
   const ids = [...new Set(kcIds)].filter(isUuid);
@@ -112,7 +129,13 @@ export async function loadRelationsOf(deps: CurriculumDeps, ctx: RequestContext,
   const rows = await deps.db
     .select()
     .from(kcRelations)
-    .where(and(eq(kcRelations.tenantId, ctx.tenantId), eq(kcRelations.status, 'active'), or(inArray(kcRelations.fromKcId, ids), inArray(kcRelations.toKcId, ids))))
+    .where(
+      and(
+        eq(kcRelations.tenantId, ctx.tenantId),
+        eq(kcRelations.status, 'active'),
+        or(inArray(kcRelations.fromKcId, ids), inArray(kcRelations.toKcId, ids)),
+      ),
+    )
     .orderBy(asc(kcRelations.relationId));
   for (const row of rows) {
     const relation = presentRelation(row);
@@ -122,17 +145,28 @@ export async function loadRelationsOf(deps: CurriculumDeps, ctx: RequestContext,
   return byKc;
 }
 
-export async function listRelations(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KcRelation>> {
+export async function listRelations(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rawQuery: unknown,
+): Promise<Page<KcRelation>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
   const query = parseInput(ListRelationsQuery, rawQuery);
   const source = { table: kcRelations, idColumn: kcRelations.relationId, idOf: (row: RelationRow) => row.relationId };
-  return pageInIdOrder(deps.db, deps.cursors, source, query, [
-    eq(kcRelations.tenantId, ctx.tenantId),
-    eq(kcRelations.status, 'active'),
-    query.kcId ? or(eq(kcRelations.fromKcId, query.kcId), eq(kcRelations.toKcId, query.kcId)) : undefined,
-    query.fromKcId ? eq(kcRelations.fromKcId, query.fromKcId) : undefined,
-    query.toKcId ? eq(kcRelations.toKcId, query.toKcId) : undefined,
-    query.relationType ? eq(kcRelations.relationType, query.relationType) : undefined,
-    query.updated_since ? gte(kcRelations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-  ], presentRelation);
+  return pageInIdOrder(
+    deps.db,
+    deps.cursors,
+    source,
+    query,
+    [
+      eq(kcRelations.tenantId, ctx.tenantId),
+      eq(kcRelations.status, 'active'),
+      query.kcId ? or(eq(kcRelations.fromKcId, query.kcId), eq(kcRelations.toKcId, query.kcId)) : undefined,
+      query.fromKcId ? eq(kcRelations.fromKcId, query.fromKcId) : undefined,
+      query.toKcId ? eq(kcRelations.toKcId, query.toKcId) : undefined,
+      query.relationType ? eq(kcRelations.relationType, query.relationType) : undefined,
+      query.updated_since ? gte(kcRelations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+    ],
+    presentRelation,
+  );
 }

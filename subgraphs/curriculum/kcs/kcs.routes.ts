@@ -3,7 +3,16 @@ import { z } from 'zod';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
-import { appendKcVersion, createKc, getKc, getKcVersion, listKcVersions, listKcs, publishKc, retireKc } from './kcs.service.ts';
+import {
+  appendKcVersion,
+  createKc,
+  getKc,
+  getKcVersion,
+  listKcVersions,
+  listKcs,
+  publishKc,
+  retireKc,
+} from './kcs.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { KcPageResponse, KcResponse, KcVersionPageResponse, KcVersionResponse } from './kcs.responses.ts';
 
@@ -103,7 +112,16 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     body: AppendKcVersionInput,
     success: { status: 201, description: 'knowledge_component_version' },
     handler: async (request, reply) =>
-      sendCommandResult(reply, await appendKcVersion(deps, request.ctx, request.params.kcId, request.body ?? {}, headerOf(request, 'idempotency-key'))),
+      sendCommandResult(
+        reply,
+        await appendKcVersion(
+          deps,
+          request.ctx,
+          request.params.kcId,
+          request.body ?? {},
+          headerOf(request, 'idempotency-key'),
+        ),
+      ),
   });
   declareRoute(app, 'kcs', {
     method: 'GET',

@@ -14,7 +14,10 @@ export const KcAlphaInput = z
     negative_examples: z.array(z.string()).optional(),
     misconceptions: z.array(z.string()).optional(),
     boundary_statement: z.string().optional(),
-    instructional_classification: z.object({ knowledgeType: z.string().min(1) }).catchall(z.unknown()).optional(),
+    instructional_classification: z
+      .object({ knowledgeType: z.string().min(1) })
+      .catchall(z.unknown())
+      .optional(),
     provenance: z.record(z.string(), z.unknown()).optional(),
     confidence: z.number().min(0).max(1).optional(),
     author_ref: z.string().min(1).optional(),

@@ -9,7 +9,15 @@ import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
 import { DEFAULT_PAGE_SIZE, pageOf, type Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
-import { components, kcFirmingEvents, kcPrerequisites, kcRelations, kcVersions, knowledgeComponents, standardKcMaps } from '../tables.ts';
+import {
+  components,
+  kcFirmingEvents,
+  kcPrerequisites,
+  kcRelations,
+  kcVersions,
+  knowledgeComponents,
+  standardKcMaps,
+} from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
@@ -65,7 +73,6 @@ export function kcNotFound(kcId: string): DomainError {
   return new DomainError('not_found', `No KC ${kcId} in this tenant.`);
 }
 
-
 async function lockKc(tx: Database, tenantId: string, kcId: string): Promise<KcRow | undefined> {
   if (!isUuid(kcId)) return undefined;
   const [row] = await tx
@@ -76,7 +83,14 @@ async function lockKc(tx: Database, tenantId: string, kcId: string): Promise<KcR
   return row;
 }
 
-async function insertVersion(tx: Database, ctx: RequestContext, kcId: string, number: number, definition: string, alpha: unknown) {
+async function insertVersion(
+  tx: Database,
+  ctx: RequestContext,
+  kcId: string,
+  number: number,
+  definition: string,
+  alpha: unknown,
+) {
   const [row] = await tx
     .insert(kcVersions)
     .values({
@@ -116,7 +130,10 @@ export async function createKc(
     if (input.source_kc_id !== undefined) await lockKey(tx, `kc-source|${ctx.tenantId}|${input.source_kc_id}`);
     const existing = await lockKc(tx, ctx.tenantId, kcId);
     if (existing) {
-      if (identityOf({ definition: existing.definition, source_kc_id: existing.sourceKcId, alpha: existing.alpha }) === identityOf(input)) {
+      if (
+        identityOf({ definition: existing.definition, source_kc_id: existing.sourceKcId, alpha: existing.alpha }) ===
+        identityOf(input)
+      ) {
         return { value: await readKc(tx, ctx.tenantId, existing), created: false };
       }
       throw new DomainError('curriculum:kc_exists', `KC ${kcId} already exists; semantic edits append a version.`);
@@ -125,11 +142,17 @@ export async function createKc(
       const [taken] = await tx
         .select({ kcId: knowledgeComponents.kcId })
         .from(knowledgeComponents)
-        .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.sourceKcId, input.source_kc_id)));
+        .where(
+          and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.sourceKcId, input.source_kc_id)),
+        );
       if (taken) {
-        throw new DomainError('curriculum:source_kc_id_taken', `source_kc_id ${input.source_kc_id} already belongs to another KC; retry with its kc_id.`, {
-          fieldErrors: [{ field: 'source_kc_id', message: 'provenance of another kc_id' }],
-        });
+        throw new DomainError(
+          'curriculum:source_kc_id_taken',
+          `source_kc_id ${input.source_kc_id} already belongs to another KC; retry with its kc_id.`,
+          {
+            fieldErrors: [{ field: 'source_kc_id', message: 'provenance of another kc_id' }],
+          },
+        );
       }
     }
     const now = ctx.now.toISOString();
@@ -167,7 +190,11 @@ async function firmingOf(db: Database, tenantId: string, versionIds: string[]): 
 }
 
 async function presentVersions(db: Database, tenantId: string, rows: KcVersionRow[]): Promise<KcVersion[]> {
-  const firm = await firmingOf(db, tenantId, rows.map((row) => row.versionId));
+  const firm = await firmingOf(
+    db,
+    tenantId,
+    rows.map((row) => row.versionId),
+  );
   return rows.map((row) => presentKcVersion(row, firm.get(row.versionId) ?? null));
 }
 
@@ -179,11 +206,18 @@ async function readKc(db: Database, tenantId: string, row: KcRow): Promise<Knowl
 async function findVersionRows(db: Database, tenantId: string, versionIds: string[]): Promise<KcVersionRow[]> {
   const valid = versionIds.filter(isUuid);
   if (valid.length === 0) return [];
-  return db.select().from(kcVersions).where(and(eq(kcVersions.tenantId, tenantId), inArray(kcVersions.versionId, valid)));
+  return db
+    .select()
+    .from(kcVersions)
+    .where(and(eq(kcVersions.tenantId, tenantId), inArray(kcVersions.versionId, valid)));
 }
 
 /** Batched read of KC identities with their current versions (loaders, single reads). */
-export async function loadKcs(deps: CurriculumDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<KnowledgeComponent[]> {
+export async function loadKcs(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  kcIds: readonly string[],
+): Promise<KnowledgeComponent[]> {
   requireAccess(ctx.principal, ACCESS.read, 'read KCs');
   const valid = [...new Set(kcIds.filter(isUuid))];
   if (valid.length === 0) return [];
@@ -191,8 +225,14 @@ export async function loadKcs(deps: CurriculumDeps, ctx: RequestContext, kcIds: 
     .select()
     .from(knowledgeComponents)
     .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), inArray(knowledgeComponents.kcId, valid)));
-  const versions = await findVersionRows(deps.db, ctx.tenantId, rows.map((row) => row.currentVersionId).filter((id): id is string => id !== null));
-  const presented = new Map((await presentVersions(deps.db, ctx.tenantId, versions)).map((version) => [version.version_id, version]));
+  const versions = await findVersionRows(
+    deps.db,
+    ctx.tenantId,
+    rows.map((row) => row.currentVersionId).filter((id): id is string => id !== null),
+  );
+  const presented = new Map(
+    (await presentVersions(deps.db, ctx.tenantId, versions)).map((version) => [version.version_id, version]),
+  );
   return rows.map((row) => presentKc(row, row.currentVersionId ? presented.get(row.currentVersionId) : undefined));
 }
 
@@ -202,7 +242,11 @@ export async function getKc(deps: CurriculumDeps, ctx: RequestContext, kcId: str
   return found;
 }
 
-export async function listKcs(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<KnowledgeComponent>> {
+export async function listKcs(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rawQuery: unknown,
+): Promise<Page<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.read, 'list KCs');
   const query = parseInput(ListKcsQuery, rawQuery);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
@@ -215,7 +259,8 @@ export async function listKcs(deps: CurriculumDeps, ctx: RequestContext, rawQuer
     query.publication_status ? eq(knowledgeComponents.publicationStatus, query.publication_status) : undefined,
     query.updated_since ? gte(knowledgeComponents.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
   ];
-  if (query.cursor) conditions.push(gt(knowledgeComponents.kcId, String(deps.cursors.decode(query.cursor, filters).after[0])));
+  if (query.cursor)
+    conditions.push(gt(knowledgeComponents.kcId, String(deps.cursors.decode(query.cursor, filters).after[0])));
   const rows =
     limit === 0
       ? []
@@ -225,13 +270,25 @@ export async function listKcs(deps: CurriculumDeps, ctx: RequestContext, rawQuer
           .where(and(...conditions))
           .orderBy(asc(knowledgeComponents.kcId))
           .limit(limit + 1);
-  const page = pageOf(rows, limit, (row) => [row.kcId], (row) => row.kcId, deps.cursors, filters);
+  const page = pageOf(
+    rows,
+    limit,
+    (row) => [row.kcId],
+    (row) => row.kcId,
+    deps.cursors,
+    filters,
+  );
   const byId = new Map((await loadKcs(deps, ctx, page.data)).map((kc) => [kc.kc_id, kc]));
   return { data: page.data.map((id) => byId.get(id) as KnowledgeComponent), next_cursor: page.next_cursor };
 }
 
 /** Locks an active KC for a mutation after checking its If-Match. */
-async function lockForMutation(tx: Database, ctx: RequestContext, kcId: string, ifMatch: string | undefined): Promise<KcRow> {
+async function lockForMutation(
+  tx: Database,
+  ctx: RequestContext,
+  kcId: string,
+  ifMatch: string | undefined,
+): Promise<KcRow> {
   const row = await lockKc(tx, ctx.tenantId, kcId);
   if (!row) throw kcNotFound(kcId);
   checkIfMatch(ifMatch, etagOf(row.kcId, row.version));
@@ -248,17 +305,22 @@ export async function publishKc(
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'publish KCs');
   const input = parseInput(PublishKcInput, rawInput);
-  return runCommand(deps, ctx, { operation: `kcs.publish:${kcId}`, key: headers.idempotencyKey, request: input, keyRequired: true }, async (tx) => {
-    const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
-    if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
-    if (row.publicationStatus === 'published') return { value: await readKc(tx, ctx.tenantId, row), created: false };
-    const [updated] = await tx
-      .update(knowledgeComponents)
-      .set({ publicationStatus: 'published', version: row.version + 1, updatedAt: ctx.now.toISOString() })
-      .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)))
-      .returning();
-    return { value: await readKc(tx, ctx.tenantId, updated), created: false };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    { operation: `kcs.publish:${kcId}`, key: headers.idempotencyKey, request: input, keyRequired: true },
+    async (tx) => {
+      const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
+      if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
+      if (row.publicationStatus === 'published') return { value: await readKc(tx, ctx.tenantId, row), created: false };
+      const [updated] = await tx
+        .update(knowledgeComponents)
+        .set({ publicationStatus: 'published', version: row.version + 1, updatedAt: ctx.now.toISOString() })
+        .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)))
+        .returning();
+      return { value: await readKc(tx, ctx.tenantId, updated), created: false };
+    },
+  );
 }
 
 /** What still points at a KC: any of these blocks its retirement. */
@@ -276,7 +338,13 @@ async function activeReferences(tx: Database, tenantId: string, kcId: string) {
   const relations = await tx
     .select({ id: kcRelations.relationId })
     .from(kcRelations)
-    .where(and(eq(kcRelations.tenantId, tenantId), eq(kcRelations.status, 'active'), or(eq(kcRelations.fromKcId, kcId), eq(kcRelations.toKcId, kcId))));
+    .where(
+      and(
+        eq(kcRelations.tenantId, tenantId),
+        eq(kcRelations.status, 'active'),
+        or(eq(kcRelations.fromKcId, kcId), eq(kcRelations.toKcId, kcId)),
+      ),
+    );
   const standardMaps = await tx
     .select({ id: standardKcMaps.mapId })
     .from(standardKcMaps)
@@ -294,9 +362,13 @@ async function activeReferences(tx: Database, tenantId: string, kcId: string) {
         ),
       ),
     );
-  const scoped = referencing.filter((row) => ((row.alpha as { scope_kc_refs?: string[] }).scope_kc_refs ?? []).includes(kcId));
+  const scoped = referencing.filter((row) =>
+    ((row.alpha as { scope_kc_refs?: string[] }).scope_kc_refs ?? []).includes(kcId),
+  );
   const remediating = referencing.filter((row) =>
-    ((row.alpha as { remediation_entries?: Array<{ kc_ref: string }> }).remediation_entries ?? []).some((entry) => entry.kc_ref === kcId),
+    ((row.alpha as { remediation_entries?: Array<{ kc_ref: string }> }).remediation_entries ?? []).some(
+      (entry) => entry.kc_ref === kcId,
+    ),
   );
   return {
     prerequisite_ids: prerequisites.map((row) => row.id),
@@ -315,23 +387,28 @@ export async function retireKc(
   headers: { ifMatch: string | undefined; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'retire KCs');
-  return runCommand(deps, ctx, { operation: `kcs.retire:${kcId}`, key: headers.idempotencyKey, request: {}, keyRequired: true }, async (tx) => {
-    const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
-    if (row.status !== 'active') return { value: await readKc(tx, ctx.tenantId, row), created: false };
-    const references = await activeReferences(tx, ctx.tenantId, kcId);
-    if (Object.values(references).some((ids) => ids.length > 0)) {
-      throw new DomainError('curriculum:kc_in_use', `KC ${kcId} still has active references; remove them first.`, {
-        extensions: { active_references: references },
-      });
-    }
-    const now = ctx.now.toISOString();
-    const [updated] = await tx
-      .update(knowledgeComponents)
-      .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
-      .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)))
-      .returning();
-    return { value: await readKc(tx, ctx.tenantId, updated), created: false };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    { operation: `kcs.retire:${kcId}`, key: headers.idempotencyKey, request: {}, keyRequired: true },
+    async (tx) => {
+      const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
+      if (row.status !== 'active') return { value: await readKc(tx, ctx.tenantId, row), created: false };
+      const references = await activeReferences(tx, ctx.tenantId, kcId);
+      if (Object.values(references).some((ids) => ids.length > 0)) {
+        throw new DomainError('curriculum:kc_in_use', `KC ${kcId} still has active references; remove them first.`, {
+          extensions: { active_references: references },
+        });
+      }
+      const now = ctx.now.toISOString();
+      const [updated] = await tx
+        .update(knowledgeComponents)
+        .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
+        .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)))
+        .returning();
+      return { value: await readKc(tx, ctx.tenantId, updated), created: false };
+    },
+  );
 }
 
 /** POST /kcs/{id}/versions: a semantic edit appends the next immutable draft version. */
@@ -344,35 +421,45 @@ export async function appendKcVersion(
 ): Promise<CommandResult<KcVersion>> {
   requireAccess(ctx.principal, ACCESS.write, 'append KC versions');
   const input = parseInput(AppendKcVersionInput, rawInput);
-  return runCommand(deps, ctx, { operation: `kcs.versions.append:${kcId}`, key: idempotencyKey, request: input, keyRequired: true }, async (tx) => {
-    const row = await lockKc(tx, ctx.tenantId, kcId);
-    if (!row) throw kcNotFound(kcId);
-    if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
-    const [last] = await tx
-      .select({ number: sql<number>`max(${kcVersions.versionNumber})` })
-      .from(kcVersions)
-      .where(and(eq(kcVersions.tenantId, ctx.tenantId), eq(kcVersions.kcId, kcId)));
-    const definition = input.definition ?? row.definition;
-    const alpha = input.alpha ?? row.alpha;
-    const version = await insertVersion(tx, ctx, kcId, Number(last?.number ?? 0) + 1, definition, alpha);
-    const alphaFields = alpha as { subject_id?: string; kc_kind?: string };
-    await tx
-      .update(knowledgeComponents)
-      .set({
-        definition,
-        alpha,
-        subjectId: alphaFields.subject_id ?? null,
-        kcKind: alphaFields.kc_kind ?? null,
-        currentVersionId: version.versionId,
-        version: row.version + 1,
-        updatedAt: ctx.now.toISOString(),
-      })
-      .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)));
-    return { value: presentKcVersion(version, null), created: true };
-  });
+  return runCommand(
+    deps,
+    ctx,
+    { operation: `kcs.versions.append:${kcId}`, key: idempotencyKey, request: input, keyRequired: true },
+    async (tx) => {
+      const row = await lockKc(tx, ctx.tenantId, kcId);
+      if (!row) throw kcNotFound(kcId);
+      if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
+      const [last] = await tx
+        .select({ number: sql<number>`max(${kcVersions.versionNumber})` })
+        .from(kcVersions)
+        .where(and(eq(kcVersions.tenantId, ctx.tenantId), eq(kcVersions.kcId, kcId)));
+      const definition = input.definition ?? row.definition;
+      const alpha = input.alpha ?? row.alpha;
+      const version = await insertVersion(tx, ctx, kcId, Number(last?.number ?? 0) + 1, definition, alpha);
+      const alphaFields = alpha as { subject_id?: string; kc_kind?: string };
+      await tx
+        .update(knowledgeComponents)
+        .set({
+          definition,
+          alpha,
+          subjectId: alphaFields.subject_id ?? null,
+          kcKind: alphaFields.kc_kind ?? null,
+          currentVersionId: version.versionId,
+          version: row.version + 1,
+          updatedAt: ctx.now.toISOString(),
+        })
+        .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)));
+      return { value: presentKcVersion(version, null), created: true };
+    },
+  );
 }
 
-export async function listKcVersions(deps: CurriculumDeps, ctx: RequestContext, kcId: string, rawQuery: unknown): Promise<Page<KcVersion>> {
+export async function listKcVersions(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  kcId: string,
+  rawQuery: unknown,
+): Promise<Page<KcVersion>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC versions');
   const query = parseInput(PageQuery, rawQuery);
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
@@ -385,21 +472,40 @@ export async function listKcVersions(deps: CurriculumDeps, ctx: RequestContext, 
       : await deps.db
           .select()
           .from(kcVersions)
-          .where(and(eq(kcVersions.tenantId, ctx.tenantId), eq(kcVersions.kcId, kcId), gt(kcVersions.versionNumber, after)))
+          .where(
+            and(eq(kcVersions.tenantId, ctx.tenantId), eq(kcVersions.kcId, kcId), gt(kcVersions.versionNumber, after)),
+          )
           .orderBy(asc(kcVersions.versionNumber))
           .limit(limit + 1);
-  const page = pageOf(rows, limit, (row) => [row.versionNumber], (row) => row, deps.cursors, filters);
+  const page = pageOf(
+    rows,
+    limit,
+    (row) => [row.versionNumber],
+    (row) => row,
+    deps.cursors,
+    filters,
+  );
   return { data: await presentVersions(deps.db, ctx.tenantId, page.data), next_cursor: page.next_cursor };
 }
 
-export async function getKcVersion(deps: CurriculumDeps, ctx: RequestContext, kcId: string, versionId: string): Promise<KcVersion> {
+export async function getKcVersion(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  kcId: string,
+  versionId: string,
+): Promise<KcVersion> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC versions');
   const [row] = await findVersionRows(deps.db, ctx.tenantId, [versionId]);
-  if (!row || row.kcId !== kcId) throw new DomainError('not_found', `No version ${versionId} of KC ${kcId} in this tenant.`);
+  if (!row || row.kcId !== kcId)
+    throw new DomainError('not_found', `No version ${versionId} of KC ${kcId} in this tenant.`);
   return (await presentVersions(deps.db, ctx.tenantId, [row]))[0];
 }
 
 /** The exact version row behind review and firming commands. */
-export async function findKcVersion(db: Database, tenantId: string, versionId: string): Promise<KcVersionRow | undefined> {
+export async function findKcVersion(
+  db: Database,
+  tenantId: string,
+  versionId: string,
+): Promise<KcVersionRow | undefined> {
   return (await findVersionRows(db, tenantId, [versionId]))[0];
 }

@@ -23,11 +23,16 @@ export function gradeLevelsOf(alpha: Record<string, unknown>): number[] {
   return typeof alpha.grade_level === 'number' ? [alpha.grade_level] : [];
 }
 
-export async function placementCandidates(deps: CurriculumDeps, ctx: RequestContext, input: { trackId: string; query: unknown }) {
+export async function placementCandidates(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  input: { trackId: string; query: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.read, 'read placement candidates');
   const query = parseInput(PlacementQuery, input.query);
   const [track] = await findComponents(deps.db, ctx.tenantId, [input.trackId]);
-  if (!track || track.kind !== 'track' || track.status !== 'active') throw new DomainError('not_found', `No track ${input.trackId} in this tenant.`);
+  if (!track || track.kind !== 'track' || track.status !== 'active')
+    throw new DomainError('not_found', `No track ${input.trackId} in this tenant.`);
   const trackSubject = track.alpha.subject_id as string | undefined;
   const subjectId = trackSubject ?? query.subjectId;
   const band = gradeLevelsOf(track.alpha);
@@ -41,7 +46,8 @@ export async function placementCandidates(deps: CurriculumDeps, ctx: RequestCont
     entry_policy_ref: (track.alpha.entry_policy_ref as string | undefined) ?? null,
     exit_policy_ref: (track.alpha.exit_policy_ref as string | undefined) ?? null,
   };
-  if (trackSubject !== undefined && query.subjectId !== undefined && query.subjectId !== trackSubject) return { ...answer, candidates: [] as Component[] };
+  if (trackSubject !== undefined && query.subjectId !== undefined && query.subjectId !== trackSubject)
+    return { ...answer, candidates: [] as Component[] };
   const rows = await deps.db
     .select()
     .from(components)
@@ -53,7 +59,9 @@ export async function placementCandidates(deps: CurriculumDeps, ctx: RequestCont
         eq(components.status, 'active'),
         eq(components.publicationStatus, 'published'),
         subjectId !== undefined ? eq(components.subjectId, subjectId) : undefined,
-        query.studentId !== undefined ? or(isNull(components.studentId), eq(components.studentId, query.studentId)) : isNull(components.studentId),
+        query.studentId !== undefined
+          ? or(isNull(components.studentId), eq(components.studentId, query.studentId))
+          : isNull(components.studentId),
       ),
     )
     .orderBy(asc(components.componentId));

@@ -23,7 +23,13 @@ export function repointRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
     success: { status: 201, description: 'component_target_repoint' },
     handler: async (request, reply) => {
       const { ctx } = request;
-      const result = await repointComponent(deps, ctx, request.params.componentId, request.body, headerOf(request, 'idempotency-key'));
+      const result = await repointComponent(
+        deps,
+        ctx,
+        request.params.componentId,
+        request.body,
+        headerOf(request, 'idempotency-key'),
+      );
       return sendCommandResult(reply, result, { etag: result.value.component.etag });
     },
   });

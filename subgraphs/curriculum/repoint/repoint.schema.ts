@@ -4,13 +4,19 @@ import { TargetRefInput } from '../components/components.schema.ts';
 export const RepointInput = z
   .object({
     operation: z.enum(['repoint', 'attach']),
-    expected_target_ref: TargetRefInput.nullable().optional().describe('The exact current pin (absent or null for attach)'),
+    expected_target_ref: TargetRefInput.nullable()
+      .optional()
+      .describe('The exact current pin (absent or null for attach)'),
     target_ref: TargetRefInput,
   })
   .strict()
   .superRefine((input, issues) => {
     if (input.operation === 'repoint' && !input.expected_target_ref) {
-      issues.addIssue({ code: 'custom', path: ['expected_target_ref'], message: 'a repoint names the exact current pin' });
+      issues.addIssue({
+        code: 'custom',
+        path: ['expected_target_ref'],
+        message: 'a repoint names the exact current pin',
+      });
     }
   });
 export type RepointInput = z.infer<typeof RepointInput>;

@@ -10,7 +10,12 @@ import { runCommand, storedReplay } from '../../../platform/commands.ts';
 import type { TargetRef } from '../content-client.ts';
 import { RENDERER_REGISTRY, resolveRenderer, type RendererRow } from '../renderers.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
-import { componentNotFound, presentComponent, type Component, type ComponentRow } from '../components/components.service.ts';
+import {
+  componentNotFound,
+  presentComponent,
+  type Component,
+  type ComponentRow,
+} from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { RendererQuery, RepointInput } from './repoint.schema.ts';
 
@@ -26,7 +31,9 @@ const ASSESSMENT_KINDS: ReadonlySet<string> = new Set(['test', 'test_bank', 'tes
 
 function samePin(a: TargetRef | null | undefined, b: TargetRef | null | undefined): boolean {
   if (!a || !b) return !a && !b;
-  return a.content_id === b.content_id && a.content_version_id === b.content_version_id && a.content_kind === b.content_kind;
+  return (
+    a.content_id === b.content_id && a.content_version_id === b.content_version_id && a.content_kind === b.content_kind
+  );
 }
 
 function currentPin(row: ComponentRow): TargetRef | undefined {
@@ -35,9 +42,12 @@ function currentPin(row: ComponentRow): TargetRef | undefined {
 
 /** The rule 7 checks that need only the stored row; run before content is asked and again under the lock. */
 function judgeAgainstRow(row: ComponentRow, input: RepointInput): void {
-  if (row.status !== 'active') throw new DomainError('curriculum:component_retired', `Component ${row.componentId} is retired.`);
+  if (row.status !== 'active')
+    throw new DomainError('curriculum:component_retired', `Component ${row.componentId} is retired.`);
   if (!CONTENT_BEARING_KINDS.has(row.kind)) {
-    throw new DomainError('validation_failed', `A ${row.kind} carries no content pin.`, { fieldErrors: [{ field: 'target_ref', message: 'not a content-bearing component' }] });
+    throw new DomainError('validation_failed', `A ${row.kind} carries no content pin.`, {
+      fieldErrors: [{ field: 'target_ref', message: 'not a content-bearing component' }],
+    });
   }
   if (row.kind === 'mastery_gate' && input.target_ref.content_kind !== 'test_bank') {
     throw new DomainError('validation_failed', 'A mastery_gate targets content_kind test_bank.', {
@@ -46,21 +56,35 @@ function judgeAgainstRow(row: ComponentRow, input: RepointInput): void {
   }
   const current = currentPin(row);
   if (input.operation === 'attach' && current) {
-    throw new DomainError('curriculum:repoint_pin_stale', 'The component already has a pin; move it with operation=repoint.', {
-      extensions: { current_target_ref: current },
-    });
+    throw new DomainError(
+      'curriculum:repoint_pin_stale',
+      'The component already has a pin; move it with operation=repoint.',
+      {
+        extensions: { current_target_ref: current },
+      },
+    );
   }
   if (!samePin(current, input.expected_target_ref ?? undefined)) {
-    throw new DomainError('curriculum:repoint_pin_stale', 'expected_target_ref is not the exact current pin; read the component again.', {
-      extensions: { current_target_ref: current ?? null },
-    });
+    throw new DomainError(
+      'curriculum:repoint_pin_stale',
+      'expected_target_ref is not the exact current pin; read the component again.',
+      {
+        extensions: { current_target_ref: current ?? null },
+      },
+    );
   }
   if (input.operation === 'repoint' && current) {
     if (current.content_id !== input.target_ref.content_id || current.content_kind !== input.target_ref.content_kind) {
-      throw new DomainError('curriculum:repoint_identity_mismatch', 'A repoint keeps content_id and content_kind; only the exact version moves.');
+      throw new DomainError(
+        'curriculum:repoint_identity_mismatch',
+        'A repoint keeps content_id and content_kind; only the exact version moves.',
+      );
     }
     if (row.publicationStatus === 'published' && ASSESSMENT_KINDS.has(current.content_kind)) {
-      throw new DomainError('curriculum:approved_chain_repoint_frozen', 'This published component pins an assessment chain; use the reviewed-replacement path.');
+      throw new DomainError(
+        'curriculum:approved_chain_repoint_frozen',
+        'This published component pins an assessment chain; use the reviewed-replacement path.',
+      );
     }
   }
 }
@@ -89,17 +113,28 @@ export async function repointComponent(
 ): Promise<CommandResult<ComponentTargetRepoint>> {
   requireAccess(ctx.principal, ACCESS.write, 'repoint components');
   const input = parseInput(RepointInput, rawInput);
-  const call = { operation: `components.repoint:${componentId}`, key: idempotencyKey, request: input, keyRequired: true };
+  const call = {
+    operation: `components.repoint:${componentId}`,
+    key: idempotencyKey,
+    request: input,
+    keyRequired: true,
+  };
   const replay = await storedReplay<ComponentTargetRepoint>(deps, ctx, call);
   if (replay) return replay;
-  const [before] = await deps.db.select().from(components).where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)));
+  const [before] = await deps.db
+    .select()
+    .from(components)
+    .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)));
   if (!before) throw componentNotFound(componentId);
   judgeAgainstRow(before, input);
   try {
     await deps.content.requireEligible(ctx, input.target_ref, { practiceEligible: true });
   } catch (error) {
     if (error instanceof DomainError && error.code === 'curriculum:target_not_serveable') {
-      throw new DomainError('curriculum:repoint_target_not_serveable', error.message, { fieldErrors: error.fieldErrors, extensions: error.extensions });
+      throw new DomainError('curriculum:repoint_target_not_serveable', error.message, {
+        fieldErrors: error.fieldErrors,
+        extensions: error.extensions,
+      });
     }
     throw error;
   }
@@ -113,7 +148,11 @@ export async function repointComponent(
     const now = ctx.now.toISOString();
     const [updated] = await tx
       .update(components)
-      .set({ alpha: { ...(row.alpha as Record<string, unknown>), target_ref: input.target_ref }, version: row.version + 1, updatedAt: now })
+      .set({
+        alpha: { ...(row.alpha as Record<string, unknown>), target_ref: input.target_ref },
+        version: row.version + 1,
+        updatedAt: now,
+      })
       .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
       .returning();
     const [audit] = await tx

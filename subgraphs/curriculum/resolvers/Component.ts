@@ -33,7 +33,9 @@ export function componentResolvers(
 export function componentAlphaResolvers({ kcLoader }: CurriculumLoaders): ComponentAlphaResolvers {
   return {
     scopeKcs: async (alpha, _args, context) =>
-      (await kcLoader(context).loadMany(alpha.scope_kc_refs ?? [])).filter((kc): kc is KnowledgeComponent => kc !== null && !(kc instanceof Error)),
+      (await kcLoader(context).loadMany(alpha.scope_kc_refs ?? [])).filter(
+        (kc): kc is KnowledgeComponent => kc !== null && !(kc instanceof Error),
+      ),
   };
 }
 

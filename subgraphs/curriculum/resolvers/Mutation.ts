@@ -22,36 +22,72 @@ const ctxOf = requestContextOf;
 
 export function mutationResolvers(deps: CurriculumDeps): MutationResolvers {
   return {
-    createComponent: async (_root, args, context) => (await createComponent(deps, ctxOf(context), snakeKeys(args.input))).value,
+    createComponent: async (_root, args, context) =>
+      (await createComponent(deps, ctxOf(context), snakeKeys(args.input))).value,
     updateComponent: async (_root, args, context) =>
-      (await patchComponent(deps, ctxOf(context), args.componentId, snakeKeys(args.input), { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
-    retireComponent: async (_root, args, context) =>
-      (await retireComponent(deps, ctxOf(context), args.componentId, { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
-    repointComponent: async (_root, args, context) =>
-      (await repointComponent(deps, ctxOf(context), args.componentId, snakeKeys(args.input), args.idempotencyKey)).value,
-    createAssociation: async (_root, args, context) => {
-      const { sequenceNumber, ...names } = args.input;
-      const body = { ...names, ...(sequenceNumber !== undefined && sequenceNumber !== null ? { sequence_number: sequenceNumber } : {}) };
-      return (await createAssociation(deps, ctxOf(context), body, args.idempotencyKey ?? undefined)).value;
-    },
-    reorderAssociation: async (_root, args, context) =>
       (
-        await patchAssociation(deps, ctxOf(context), args.associationId, { sequence_number: args.sequenceNumber }, {
+        await patchComponent(deps, ctxOf(context), args.componentId, snakeKeys(args.input), {
           ifMatch: args.ifMatch,
           idempotencyKey: args.idempotencyKey,
         })
       ).value,
+    retireComponent: async (_root, args, context) =>
+      (
+        await retireComponent(deps, ctxOf(context), args.componentId, {
+          ifMatch: args.ifMatch,
+          idempotencyKey: args.idempotencyKey,
+        })
+      ).value,
+    repointComponent: async (_root, args, context) =>
+      (await repointComponent(deps, ctxOf(context), args.componentId, snakeKeys(args.input), args.idempotencyKey))
+        .value,
+    createAssociation: async (_root, args, context) => {
+      const { sequenceNumber, ...names } = args.input;
+      const body = {
+        ...names,
+        ...(sequenceNumber !== undefined && sequenceNumber !== null ? { sequence_number: sequenceNumber } : {}),
+      };
+      return (await createAssociation(deps, ctxOf(context), body, args.idempotencyKey ?? undefined)).value;
+    },
+    reorderAssociation: async (_root, args, context) =>
+      (
+        await patchAssociation(
+          deps,
+          ctxOf(context),
+          args.associationId,
+          { sequence_number: args.sequenceNumber },
+          {
+            ifMatch: args.ifMatch,
+            idempotencyKey: args.idempotencyKey,
+          },
+        )
+      ).value,
     createKc: async (_root, args, context) =>
       (await createKc(deps, ctxOf(context), kcInputOf(args.input), args.idempotencyKey ?? undefined)).value,
     publishKc: async (_root, args, context) =>
-      (await publishKc(deps, ctxOf(context), args.kcId, { publication_status: 'published' }, { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
+      (
+        await publishKc(
+          deps,
+          ctxOf(context),
+          args.kcId,
+          { publication_status: 'published' },
+          { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey },
+        )
+      ).value,
     retireKc: async (_root, args, context) =>
-      (await retireKc(deps, ctxOf(context), args.kcId, { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey })).value,
+      (await retireKc(deps, ctxOf(context), args.kcId, { ifMatch: args.ifMatch, idempotencyKey: args.idempotencyKey }))
+        .value,
     appendKcVersion: async (_root, args, context) =>
-      (await appendKcVersion(deps, ctxOf(context), args.kcId, kcInputOf(args.input ?? undefined), args.idempotencyKey)).value,
+      (await appendKcVersion(deps, ctxOf(context), args.kcId, kcInputOf(args.input ?? undefined), args.idempotencyKey))
+        .value,
     createKcPrerequisite: async (_root, args, context) =>
       (
-        await createPrerequisite(deps, ctxOf(context), { prerequisite_kc_id: args.prerequisiteKcId, dependent_kc_id: args.dependentKcId }, args.idempotencyKey)
+        await createPrerequisite(
+          deps,
+          ctxOf(context),
+          { prerequisite_kc_id: args.prerequisiteKcId, dependent_kc_id: args.dependentKcId },
+          args.idempotencyKey,
+        )
       ).value,
     retireKcPrerequisite: async (_root, args, context) =>
       (await retirePrerequisite(deps, ctxOf(context), args.prerequisiteId, args.idempotencyKey)).value,
@@ -66,9 +102,21 @@ export function mutationResolvers(deps: CurriculumDeps): MutationResolvers {
     approveCourse: async (_root, args, context) => {
       const { provenance, ...rest } = args.input;
       const body = { ...(snakeKeys(rest) as Record<string, unknown>), provenance };
-      return (await approveCourse(deps, ctxOf(context), { courseId: args.courseId, body, idempotencyKey: args.idempotencyKey })).value;
+      return (
+        await approveCourse(deps, ctxOf(context), {
+          courseId: args.courseId,
+          body,
+          idempotencyKey: args.idempotencyKey,
+        })
+      ).value;
     },
     ingestVendorCourse: async (_root, args, context) =>
-      (await ingestVendorCourse(deps, ctxOf(context), snakeKeepingValues(args.input, ['records', 'courses', 'courseComponents', 'componentResources']))).value,
+      (
+        await ingestVendorCourse(
+          deps,
+          ctxOf(context),
+          snakeKeepingValues(args.input, ['records', 'courses', 'courseComponents', 'componentResources']),
+        )
+      ).value,
   };
 }

@@ -27,16 +27,27 @@ export function queryResolvers(deps: CurriculumDeps, { componentLoader, kcLoader
     kcs: (_root, args, context) => listKcs(deps, ctxOf(context), queryOf(args, KC_QUERY_NAMES)),
     kcVersions: (_root, { kcId, ...args }, context) => listKcVersions(deps, ctxOf(context), kcId, queryOf(args)),
     kcPrerequisites: (_root, args, context) => listPrerequisites(deps, ctxOf(context), queryOf(args)),
-    kcPrerequisite: (_root, args, context) => nullWhenNotFound(getPrerequisite(deps, ctxOf(context), args.prerequisiteId)),
+    kcPrerequisite: (_root, args, context) =>
+      nullWhenNotFound(getPrerequisite(deps, ctxOf(context), args.prerequisiteId)),
     kcRelations: (_root, args, context) => listRelations(deps, ctxOf(context), queryOf(args)),
     kcRelation: (_root, args, context) => nullWhenNotFound(getRelation(deps, ctxOf(context), args.relationId)),
     standardsFrameworks: (_root, args, context) => listFrameworks(deps, ctxOf(context), queryOf(args)),
-    standardsFramework: (_root, args, context) => nullWhenNotFound(getFramework(deps, ctxOf(context), args.frameworkId)),
+    standardsFramework: (_root, args, context) =>
+      nullWhenNotFound(getFramework(deps, ctxOf(context), args.frameworkId)),
     standardKcMaps: (_root, args, context) =>
-      listStandardKcMaps(deps, ctxOf(context), queryOf(args, { sourceReleaseId: 'source_release_id', standardId: 'standard_id', kcId: 'kc_id' })),
+      listStandardKcMaps(
+        deps,
+        ctxOf(context),
+        queryOf(args, { sourceReleaseId: 'source_release_id', standardId: 'standard_id', kcId: 'kc_id' }),
+      ),
     association: (_root, args, context) => nullWhenNotFound(getAssociation(deps, ctxOf(context), args.associationId)),
     associations: (_root, args, context) => listAssociations(deps, ctxOf(context), queryOf(args)),
-    rendererRegistry: (_root, args, context) => [...readRendererRegistry(ctxOf(context), queryOf(args, { rendererRef: 'renderer_ref', rendererKind: 'renderer_kind' })).data],
+    rendererRegistry: (_root, args, context) => [
+      ...readRendererRegistry(
+        ctxOf(context),
+        queryOf(args, { rendererRef: 'renderer_ref', rendererKind: 'renderer_kind' }),
+      ).data,
+    ],
     gate: (_root, args, context) => nullWhenNotFound(readGateContract(deps, ctxOf(context), args)),
     gateStatus: (_root, args, context) => readGateStatus(deps, ctxOf(context), queryOf(args)),
     gateNextForm: (_root, args, context) => readGateNextForm(deps, ctxOf(context), queryOf(args)),

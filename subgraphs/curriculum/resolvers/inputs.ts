@@ -11,7 +11,11 @@ export function snakeKeepingValues(value: unknown, keep: readonly string[]): Rec
   if (!value || typeof value !== 'object') return undefined;
   const source = value as Record<string, unknown>;
   const rest = Object.fromEntries(Object.entries(source).filter(([name]) => !keep.includes(name)));
-  const kept = Object.fromEntries(keep.filter((name) => source[name] !== undefined && source[name] !== null).map((name) => [snakeName(name), source[name]]));
+  const kept = Object.fromEntries(
+    keep
+      .filter((name) => source[name] !== undefined && source[name] !== null)
+      .map((name) => [snakeName(name), source[name]]),
+  );
   return { ...(snakeKeys(rest) as Record<string, unknown>), ...kept };
 }
 

@@ -11,7 +11,9 @@ import type { CourseApproval } from '../approvals/course-state.ts';
 export function curriculumLoaders(deps: CurriculumDeps) {
   const componentLoader = (context: GraphContext) =>
     loaderOf<Component>(context, 'curriculum.component', async (ctx, ids) => {
-      const found = new Map((await loadComponents(deps, ctx, ids)).map((component) => [component.component_id, component]));
+      const found = new Map(
+        (await loadComponents(deps, ctx, ids)).map((component) => [component.component_id, component]),
+      );
       return ids.map((id) => found.get(id) ?? null);
     });
   const childrenLoader = (context: GraphContext, includeRetired: boolean) =>
@@ -34,7 +36,15 @@ export function curriculumLoaders(deps: CurriculumDeps) {
     });
   const descendantsLoader = (context: GraphContext) =>
     listLoaderOf(context, 'curriculum.descendants', (ctx, rootIds) => loadDescendants(deps, ctx, rootIds));
-  return { componentLoader, childrenLoader, kcLoader, relationsLoader, standardMapsLoader, approvalLoader, descendantsLoader };
+  return {
+    componentLoader,
+    childrenLoader,
+    kcLoader,
+    relationsLoader,
+    standardMapsLoader,
+    approvalLoader,
+    descendantsLoader,
+  };
 }
 
 export type CurriculumLoaders = ReturnType<typeof curriculumLoaders>;

@@ -13,7 +13,9 @@ export type Route<N extends GraphNode> =
 export function nextLessonRoute<N extends GraphNode>(subtree: readonly N[], courseId: string): Route<N> {
   const candidate = courseOrder(subtree, courseId).find((entry) => isRoutable(entry.node));
   if (!candidate) return { outcome: 'structure_missing' };
-  const blocking = [...candidate.ancestors, candidate.node].find((node) => node.alpha.publication_status !== 'published');
+  const blocking = [...candidate.ancestors, candidate.node].find(
+    (node) => node.alpha.publication_status !== 'published',
+  );
   if (blocking) return { outcome: 'not_published', blocking };
   return { outcome: 'route', node: candidate.node, ancestors: candidate.ancestors };
 }

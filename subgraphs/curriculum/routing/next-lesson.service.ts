@@ -8,7 +8,15 @@ import type { Component } from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { referencedKcIds } from '../approvals/course-graph.ts';
 import { currentDigests } from '../approvals/approvals.service.ts';
-import { courseNotFound, courseRootOf, findLatestApprovals, readCourseSubtree, readKcStates, type CourseApproval, type KcState } from '../approvals/course-state.ts';
+import {
+  courseNotFound,
+  courseRootOf,
+  findLatestApprovals,
+  readCourseSubtree,
+  readKcStates,
+  type CourseApproval,
+  type KcState,
+} from '../approvals/course-state.ts';
 import { nextLessonRoute } from './next-lesson.route.ts';
 import { NextLessonQuery } from './next-lesson.schema.ts';
 
@@ -21,7 +29,11 @@ import { NextLessonQuery } from './next-lesson.schema.ts';
  * unknown course before anything else is read or asked.
  */
 
-function approvalStale(approval: CourseApproval, current: { course_graph_sha256: string; kc_snapshot_sha256: string }, detail: string): DomainError {
+function approvalStale(
+  approval: CourseApproval,
+  current: { course_graph_sha256: string; kc_snapshot_sha256: string },
+  detail: string,
+): DomainError {
   return new DomainError('curriculum:approval_stale', `${detail} Append a new approval to route again.`, {
     extensions: {
       approval_id: approval.approval_id,
@@ -32,39 +44,81 @@ function approvalStale(approval: CourseApproval, current: { course_graph_sha256:
 }
 
 /** The approval holds, and every exact KC version it names is still the firm current version of an active, published KC. */
-function requireCurrentApproval(approval: CourseApproval, subtree: readonly Component[], courseId: string, kcStates: ReadonlyMap<string, KcState>): void {
+function requireCurrentApproval(
+  approval: CourseApproval,
+  subtree: readonly Component[],
+  courseId: string,
+  kcStates: ReadonlyMap<string, KcState>,
+): void {
   const current = currentDigests(subtree, courseId, kcStates);
-  if (current.course_graph_sha256 !== approval.course_graph_sha256 || current.kc_snapshot_sha256 !== approval.kc_snapshot_sha256) {
+  if (
+    current.course_graph_sha256 !== approval.course_graph_sha256 ||
+    current.kc_snapshot_sha256 !== approval.kc_snapshot_sha256
+  ) {
     throw approvalStale(approval, current, `Course ${courseId} changed since approval ${approval.approval_id}.`);
   }
   const unsound = approval.kc_snapshot.find((entry) => {
     const state = kcStates.get(entry.kc_id);
-    return !state || state.status !== 'active' || state.publication_status !== 'published' ||
-      state.current_version_id !== entry.kc_version_id || state.firming_event_id === null;
+    return (
+      !state ||
+      state.status !== 'active' ||
+      state.publication_status !== 'published' ||
+      state.current_version_id !== entry.kc_version_id ||
+      state.firming_event_id === null
+    );
   });
-  if (unsound) throw approvalStale(approval, current, `KC ${unsound.kc_id} of approval ${approval.approval_id} is no longer active, published and firm.`);
+  if (unsound)
+    throw approvalStale(
+      approval,
+      current,
+      `KC ${unsound.kc_id} of approval ${approval.approval_id} is no longer active, published and firm.`,
+    );
 }
 
-export async function nextLesson(deps: CurriculumDeps, ctx: RequestContext, input: { courseId: string; query: unknown }) {
+export async function nextLesson(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  input: { courseId: string; query: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.read, 'route learners');
   const query = parseInput(NextLessonQuery, input.query);
   const { courseId } = input;
   const subtree = await readCourseSubtree(deps.db, ctx.tenantId, courseId);
   const root = courseRootOf(subtree, courseId);
-  if ((root.student_id !== undefined && root.student_id !== query.studentId) || (query.subjectId !== undefined && root.alpha.subject_id !== query.subjectId)) {
+  if (
+    (root.student_id !== undefined && root.student_id !== query.studentId) ||
+    (query.subjectId !== undefined && root.alpha.subject_id !== query.subjectId)
+  ) {
     throw courseNotFound(courseId);
   }
   const route = nextLessonRoute(subtree, courseId);
   if (route.outcome === 'structure_missing') {
-    throw new DomainError('curriculum:lesson_structure_missing', `Course ${courseId} has no ordered, KC-scoped, pinned lesson, review, practice or gate.`);
+    throw new DomainError(
+      'curriculum:lesson_structure_missing',
+      `Course ${courseId} has no ordered, KC-scoped, pinned lesson, review, practice or gate.`,
+    );
   }
   const approval = (await findLatestApprovals(deps.db, ctx.tenantId, [courseId])).get(courseId);
-  if (!approval) throw new DomainError('curriculum:course_not_approved', `Course ${courseId} has no approval; approve it before routing learners.`);
-  requireCurrentApproval(approval, subtree, courseId, await readKcStates(deps.db, ctx.tenantId, referencedKcIds(subtree)));
+  if (!approval)
+    throw new DomainError(
+      'curriculum:course_not_approved',
+      `Course ${courseId} has no approval; approve it before routing learners.`,
+    );
+  requireCurrentApproval(
+    approval,
+    subtree,
+    courseId,
+    await readKcStates(deps.db, ctx.tenantId, referencedKcIds(subtree)),
+  );
   if (route.outcome === 'not_published') {
-    throw new DomainError('curriculum:route_not_published', `Component ${route.blocking.component_id} on the route is ${route.blocking.alpha.publication_status ?? 'draft'}; nothing later is offered.`);
+    throw new DomainError(
+      'curriculum:route_not_published',
+      `Component ${route.blocking.component_id} on the route is ${route.blocking.alpha.publication_status ?? 'draft'}; nothing later is offered.`,
+    );
   }
-  const eligibility = await deps.content.requireEligible(ctx, route.node.alpha.target_ref as TargetRef, { practiceEligible: true });
+  const eligibility = await deps.content.requireEligible(ctx, route.node.alpha.target_ref as TargetRef, {
+    practiceEligible: true,
+  });
   return {
     course_id: courseId,
     student_id: query.studentId ?? null,

@@ -5,7 +5,12 @@ import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery } from './standards.schema.ts';
 import { getFramework, importStandards, listFrameworks, listStandardKcMaps } from './standards.service.ts';
-import { FrameworkPageResponse, FrameworkResponse, ImportJobResponse, StandardKcMapPageResponse } from './standards.responses.ts';
+import {
+  FrameworkPageResponse,
+  FrameworkResponse,
+  ImportJobResponse,
+  StandardKcMapPageResponse,
+} from './standards.responses.ts';
 
 const FrameworkParams = z.object({ frameworkId: z.string().min(1) });
 
@@ -33,15 +38,21 @@ export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     response: ImportJobResponse,
     idempotencyKey: 'optional',
     errors: [409, 422],
-    description: 'Never creates KCs. The same checksum answers its release (200); a new checksum of the framework retires the previous maps.',
+    description:
+      'Never creates KCs. The same checksum answers its release (200); a new checksum of the framework retires the previous maps.',
     body: ImportStandardsInput,
     success: { status: 201, description: 'standards_import_job (200 for the same checksum)' },
-    handler: async (request, reply) => sendCommandResult(reply, await importStandards(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'))),
+    handler: async (request, reply) =>
+      sendCommandResult(
+        reply,
+        await importStandards(deps, request.ctx, request.body, headerOf(request, 'idempotency-key')),
+      ),
   });
   declareRoute(app, 'standards', {
     method: 'GET',
     url: `${CURRICULUM_V1}/standard-kc-maps`,
-    summary: "The live standard-to-KC maps (each framework's newest release), or with source_release_id every map of that release",
+    summary:
+      "The live standard-to-KC maps (each framework's newest release), or with source_release_id every map of that release",
     response: StandardKcMapPageResponse,
     querystring: ListMapsQuery,
     handler: async (request) => listStandardKcMaps(deps, request.ctx, request.query),

@@ -13,7 +13,9 @@ const nodeRef = z.looseObject({ identifier: z.string().min(1), uri: text, title:
 export const CasePackage = z.looseObject({
   CFDocument: z.looseObject({
     // Any 8-4-4-4-12 hex identifier: real exports use placeholder ids such as d0000000-0000-...
-    identifier: z.string().regex(UUID_SHAPE, 'CASE 1.0/1.1 document identifiers are UUIDs; pre-1.0 packages are not imported'),
+    identifier: z
+      .string()
+      .regex(UUID_SHAPE, 'CASE 1.0/1.1 document identifiers are UUIDs; pre-1.0 packages are not imported'),
     uri: text,
     title: z.string().trim().min(1),
     creator: text,
@@ -55,7 +57,9 @@ export const CasePackage = z.looseObject({
     )
     .max(100_000)
     .default([]),
-  CFDefinitions: z.looseObject({ CFSubjects: z.array(z.looseObject({ identifier: z.string().min(1), title: text })).nullish() }).nullish(),
+  CFDefinitions: z
+    .looseObject({ CFSubjects: z.array(z.looseObject({ identifier: z.string().min(1), title: text })).nullish() })
+    .nullish(),
 });
 export type CasePackage = z.infer<typeof CasePackage>;
 
@@ -72,7 +76,10 @@ export const StandardKcMapInput = z
 
 export const ImportStandardsInput = z
   .object({
-    checksum_sha256: z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits').describe('SHA-256 of the RFC 8785 canonical JSON of package'),
+    checksum_sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits')
+      .describe('SHA-256 of the RFC 8785 canonical JSON of package'),
     package: CasePackage.describe('A CASE 1.0/1.1 CFPackage'),
     standard_kc_maps: z.array(StandardKcMapInput).max(20_000).default([]),
   })
@@ -92,7 +99,10 @@ export const ListFrameworksQuery = z
 
 export const ListMapsQuery = z
   .object({
-    source_release_id: z.uuid().optional().describe('All maps of that release, live or superseded; without it, the live maps only'),
+    source_release_id: z
+      .uuid()
+      .optional()
+      .describe('All maps of that release, live or superseded; without it, the live maps only'),
     standard_id: z.string().min(1).optional(),
     kc_id: z.uuid().optional(),
     relationship: z.enum(MAP_RELATIONSHIPS).optional(),

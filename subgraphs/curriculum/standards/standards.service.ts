@@ -85,21 +85,30 @@ function packageProblems(pkg: CasePackage, maps: ReadonlyArray<{ standard_id: st
   const problems: FieldError[] = [];
   const items = new Set<string>();
   pkg.CFItems.forEach((item, index) => {
-    if (items.has(item.identifier)) problems.push({ field: `package.CFItems.${index}.identifier`, message: `${item.identifier} appears twice` });
+    if (items.has(item.identifier))
+      problems.push({ field: `package.CFItems.${index}.identifier`, message: `${item.identifier} appears twice` });
     items.add(item.identifier);
   });
   const pairs = new Set<string>();
   maps.forEach((map, index) => {
-    if (!items.has(map.standard_id)) problems.push({ field: `standard_kc_maps.${index}.standard_id`, message: `${map.standard_id} is not a CFItem of this package` });
+    if (!items.has(map.standard_id))
+      problems.push({
+        field: `standard_kc_maps.${index}.standard_id`,
+        message: `${map.standard_id} is not a CFItem of this package`,
+      });
     const pair = `${map.standard_id}|${map.kc_id}`;
-    if (pairs.has(pair)) problems.push({ field: `standard_kc_maps.${index}`, message: 'this standard and KC are mapped twice' });
+    if (pairs.has(pair))
+      problems.push({ field: `standard_kc_maps.${index}`, message: 'this standard and KC are mapped twice' });
     pairs.add(pair);
   });
   return problems;
 }
 
 function subjectIdsOf(pkg: CasePackage): string[] {
-  const subjects = [...(pkg.CFDocument.subject ?? []), ...(pkg.CFDefinitions?.CFSubjects ?? []).map((subject) => subject.identifier)];
+  const subjects = [
+    ...(pkg.CFDocument.subject ?? []),
+    ...(pkg.CFDefinitions?.CFSubjects ?? []).map((subject) => subject.identifier),
+  ];
   return [...new Set(subjects)];
 }
 
@@ -121,12 +130,17 @@ export async function importStandards(
   const input = parseInput(ImportStandardsInput, rawInput);
   const checksum = packageChecksum((rawInput as { package: unknown }).package);
   if (checksum !== input.checksum_sha256) {
-    throw new DomainError('curriculum:checksum_mismatch', 'checksum_sha256 is not the SHA-256 of the canonical JSON (RFC 8785) of package.', {
-      fieldErrors: [{ field: 'checksum_sha256', message: `the package hashes to ${checksum}` }],
-    });
+    throw new DomainError(
+      'curriculum:checksum_mismatch',
+      'checksum_sha256 is not the SHA-256 of the canonical JSON (RFC 8785) of package.',
+      {
+        fieldErrors: [{ field: 'checksum_sha256', message: `the package hashes to ${checksum}` }],
+      },
+    );
   }
   const problems = packageProblems(input.package, input.standard_kc_maps);
-  if (problems.length > 0) throw new DomainError('validation_failed', 'The package or its maps are inconsistent.', { fieldErrors: problems });
+  if (problems.length > 0)
+    throw new DomainError('validation_failed', 'The package or its maps are inconsistent.', { fieldErrors: problems });
   const document = input.package.CFDocument;
   const request = { checksum_sha256: checksum, standard_kc_maps: input.standard_kc_maps };
   return runCommand(deps, ctx, { operation: 'standards.import', key: idempotencyKey, request }, async (tx) => {
@@ -136,7 +150,11 @@ export async function importStandards(
       .from(standardsReleases)
       .where(and(eq(standardsReleases.tenantId, ctx.tenantId), eq(standardsReleases.checksumSha256, checksum)));
     if (frozen) return { value: await answerFrozenRelease(tx, ctx, frozen, input.standard_kc_maps), created: false };
-    await requireActiveKcs(tx, ctx.tenantId, input.standard_kc_maps.map((map, index) => ({ kcId: map.kc_id, field: `standard_kc_maps.${index}.kc_id` })));
+    await requireActiveKcs(
+      tx,
+      ctx.tenantId,
+      input.standard_kc_maps.map((map, index) => ({ kcId: map.kc_id, field: `standard_kc_maps.${index}.kc_id` })),
+    );
     const now = ctx.now.toISOString();
     const releaseId = randomUUID();
     const described = {
@@ -152,8 +170,17 @@ export async function importStandards(
     };
     const [framework] = await tx
       .insert(standardsFrameworks)
-      .values({ tenantId: ctx.tenantId, standardsFrameworkId: randomUUID(), frameworkIdentifier: document.identifier, createdAt: now, ...described })
-      .onConflictDoUpdate({ target: [standardsFrameworks.tenantId, standardsFrameworks.frameworkIdentifier], set: described })
+      .values({
+        tenantId: ctx.tenantId,
+        standardsFrameworkId: randomUUID(),
+        frameworkIdentifier: document.identifier,
+        createdAt: now,
+        ...described,
+      })
+      .onConflictDoUpdate({
+        target: [standardsFrameworks.tenantId, standardsFrameworks.frameworkIdentifier],
+        set: described,
+      })
       .returning();
     const [release] = await tx
       .insert(standardsReleases)
@@ -174,7 +201,13 @@ export async function importStandards(
     await tx
       .update(standardKcMaps)
       .set({ retiredAt: now, updatedAt: now })
-      .where(and(eq(standardKcMaps.tenantId, ctx.tenantId), eq(standardKcMaps.standardsFrameworkId, framework.standardsFrameworkId), isNull(standardKcMaps.retiredAt)));
+      .where(
+        and(
+          eq(standardKcMaps.tenantId, ctx.tenantId),
+          eq(standardKcMaps.standardsFrameworkId, framework.standardsFrameworkId),
+          isNull(standardKcMaps.retiredAt),
+        ),
+      );
     const rows = input.standard_kc_maps.map((map) => ({
       tenantId: ctx.tenantId,
       mapId: randomUUID(),
@@ -186,7 +219,8 @@ export async function importStandards(
       createdAt: now,
       updatedAt: now,
     }));
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) await tx.insert(standardKcMaps).values(rows.slice(start, start + INSERT_CHUNK));
+    for (let start = 0; start < rows.length; start += INSERT_CHUNK)
+      await tx.insert(standardKcMaps).values(rows.slice(start, start + INSERT_CHUNK));
     return { value: presentJob(release, framework), created: true };
   });
 }
@@ -199,20 +233,36 @@ async function answerFrozenRelease(
   maps: ReadonlyArray<{ standard_id: string; kc_id: string; relationship: string }>,
 ): Promise<StandardsImportJob> {
   const stored = await tx
-    .select({ standardId: standardKcMaps.standardId, kcId: standardKcMaps.kcId, relationship: standardKcMaps.relationship })
+    .select({
+      standardId: standardKcMaps.standardId,
+      kcId: standardKcMaps.kcId,
+      relationship: standardKcMaps.relationship,
+    })
     .from(standardKcMaps)
     .where(and(eq(standardKcMaps.tenantId, ctx.tenantId), eq(standardKcMaps.sourceReleaseId, release.releaseId)));
-  const key = (map: { standard_id: string; kc_id: string; relationship: string }) => `${map.standard_id}|${map.kc_id}|${map.relationship}`;
-  const frozen = new Set(stored.map((map) => key({ standard_id: map.standardId, kc_id: map.kcId, relationship: map.relationship })));
+  const key = (map: { standard_id: string; kc_id: string; relationship: string }) =>
+    `${map.standard_id}|${map.kc_id}|${map.relationship}`;
+  const frozen = new Set(
+    stored.map((map) => key({ standard_id: map.standardId, kc_id: map.kcId, relationship: map.relationship })),
+  );
   if (frozen.size !== maps.length || maps.some((map) => !frozen.has(key(map)))) {
-    throw new DomainError('curriculum:standards_release_frozen', `Release ${release.releaseId} of this package is frozen with other maps; change the maps with a new release.`, {
-      extensions: { release_id: release.releaseId },
-    });
+    throw new DomainError(
+      'curriculum:standards_release_frozen',
+      `Release ${release.releaseId} of this package is frozen with other maps; change the maps with a new release.`,
+      {
+        extensions: { release_id: release.releaseId },
+      },
+    );
   }
   const [framework] = await tx
     .select()
     .from(standardsFrameworks)
-    .where(and(eq(standardsFrameworks.tenantId, ctx.tenantId), eq(standardsFrameworks.standardsFrameworkId, release.standardsFrameworkId)));
+    .where(
+      and(
+        eq(standardsFrameworks.tenantId, ctx.tenantId),
+        eq(standardsFrameworks.standardsFrameworkId, release.standardsFrameworkId),
+      ),
+    );
   return presentJob(release, framework);
 }
 
@@ -222,26 +272,52 @@ const SORT_COLUMNS = {
   title: standardsFrameworks.title,
 } as const;
 
-export async function listFrameworks(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<StandardsFramework>> {
+export async function listFrameworks(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rawQuery: unknown,
+): Promise<Page<StandardsFramework>> {
   requireAccess(ctx.principal, ACCESS.read, 'list standards frameworks');
   const query = parseInput(ListFrameworksQuery, rawQuery);
   const sort = query.sort ?? 'standards_framework_id';
-  const keyset = { sortColumn: SORT_COLUMNS[sort], idColumn: standardsFrameworks.standardsFrameworkId, descending: query.order === 'desc' };
-  const keyOf = (row: FrameworkRow) => [sort === 'standards_framework_id' ? row.standardsFrameworkId : sort === 'title' ? row.title : row.updatedAt, row.standardsFrameworkId];
-  return pageInSortOrder(deps.db, deps.cursors, { table: standardsFrameworks, keyset, keyOf }, query, [
-    eq(standardsFrameworks.tenantId, ctx.tenantId),
-    query.frameworkId ? frameworkIdMatches(query.frameworkId) : undefined,
-    query.subjectId ? sql`${standardsFrameworks.subjectIds} @> ${JSON.stringify([query.subjectId])}::jsonb` : undefined,
-    query.updated_since ? gte(standardsFrameworks.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-  ], presentFramework);
+  const keyset = {
+    sortColumn: SORT_COLUMNS[sort],
+    idColumn: standardsFrameworks.standardsFrameworkId,
+    descending: query.order === 'desc',
+  };
+  const keyOf = (row: FrameworkRow) => [
+    sort === 'standards_framework_id' ? row.standardsFrameworkId : sort === 'title' ? row.title : row.updatedAt,
+    row.standardsFrameworkId,
+  ];
+  return pageInSortOrder(
+    deps.db,
+    deps.cursors,
+    { table: standardsFrameworks, keyset, keyOf },
+    query,
+    [
+      eq(standardsFrameworks.tenantId, ctx.tenantId),
+      query.frameworkId ? frameworkIdMatches(query.frameworkId) : undefined,
+      query.subjectId
+        ? sql`${standardsFrameworks.subjectIds} @> ${JSON.stringify([query.subjectId])}::jsonb`
+        : undefined,
+      query.updated_since ? gte(standardsFrameworks.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+    ],
+    presentFramework,
+  );
 }
 
 function frameworkIdMatches(frameworkId: string): SQL | undefined {
   const byIdentifier = eq(standardsFrameworks.frameworkIdentifier, frameworkId);
-  return isUuid(frameworkId) ? or(eq(standardsFrameworks.standardsFrameworkId, frameworkId), byIdentifier) : byIdentifier;
+  return isUuid(frameworkId)
+    ? or(eq(standardsFrameworks.standardsFrameworkId, frameworkId), byIdentifier)
+    : byIdentifier;
 }
 
-export async function getFramework(deps: CurriculumDeps, ctx: RequestContext, frameworkId: string): Promise<StandardsFramework> {
+export async function getFramework(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  frameworkId: string,
+): Promise<StandardsFramework> {
   requireAccess(ctx.principal, ACCESS.read, 'read standards frameworks');
   const [row] = await deps.db
     .select()
@@ -251,23 +327,40 @@ export async function getFramework(deps: CurriculumDeps, ctx: RequestContext, fr
   return presentFramework(row);
 }
 
-export async function listStandardKcMaps(deps: CurriculumDeps, ctx: RequestContext, rawQuery: unknown): Promise<Page<StandardKcMap>> {
+export async function listStandardKcMaps(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  rawQuery: unknown,
+): Promise<Page<StandardKcMap>> {
   requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
   const query = parseInput(ListMapsQuery, rawQuery);
   const source = { table: standardKcMaps, idColumn: standardKcMaps.mapId, idOf: (row: MapRow) => row.mapId };
-  return pageInIdOrder(deps.db, deps.cursors, source, query, [
-    eq(standardKcMaps.tenantId, ctx.tenantId),
-    // a release's maps stay readable as it froze them; without one, only the live maps
-    query.source_release_id ? eq(standardKcMaps.sourceReleaseId, query.source_release_id) : isNull(standardKcMaps.retiredAt),
-    query.standard_id ? eq(standardKcMaps.standardId, query.standard_id) : undefined,
-    query.kc_id ? eq(standardKcMaps.kcId, query.kc_id) : undefined,
-    query.relationship ? eq(standardKcMaps.relationship, query.relationship) : undefined,
-    query.updated_since ? gte(standardKcMaps.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-  ], presentMap);
+  return pageInIdOrder(
+    deps.db,
+    deps.cursors,
+    source,
+    query,
+    [
+      eq(standardKcMaps.tenantId, ctx.tenantId),
+      // a release's maps stay readable as it froze them; without one, only the live maps
+      query.source_release_id
+        ? eq(standardKcMaps.sourceReleaseId, query.source_release_id)
+        : isNull(standardKcMaps.retiredAt),
+      query.standard_id ? eq(standardKcMaps.standardId, query.standard_id) : undefined,
+      query.kc_id ? eq(standardKcMaps.kcId, query.kc_id) : undefined,
+      query.relationship ? eq(standardKcMaps.relationship, query.relationship) : undefined,
+      query.updated_since ? gte(standardKcMaps.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
+    ],
+    presentMap,
+  );
 }
 
 /** Live maps of many KCs, for the KnowledgeComponent.standardMaps loader. */
-export async function loadStandardMapsOf(deps: CurriculumDeps, ctx: RequestContext, kcIds: readonly string[]): Promise<Map<string, StandardKcMap[]>> {
+export async function loadStandardMapsOf(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  kcIds: readonly string[],
+): Promise<Map<string, StandardKcMap[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
   const byKc = new Map<string, StandardKcMap[]>(kcIds.map((id) => [id, []]));
   const ids = [...new Set(kcIds)].filter(isUuid);
@@ -275,24 +368,46 @@ export async function loadStandardMapsOf(deps: CurriculumDeps, ctx: RequestConte
   const rows = await deps.db
     .select()
     .from(standardKcMaps)
-    .where(and(eq(standardKcMaps.tenantId, ctx.tenantId), isNull(standardKcMaps.retiredAt), inArray(standardKcMaps.kcId, ids)))
+    .where(
+      and(
+        eq(standardKcMaps.tenantId, ctx.tenantId),
+        isNull(standardKcMaps.retiredAt),
+        inArray(standardKcMaps.kcId, ids),
+      ),
+    )
     .orderBy(standardKcMaps.mapId);
   for (const row of rows) byKc.get(row.kcId)?.push(presentMap(row));
   return byKc;
 }
 
 /** alpha.standards_framework_refs name imported frameworks of the tenant, by standards_framework_id. */
-export async function requireImportedFrameworks(tx: Database, tenantId: string, refs: readonly string[]): Promise<void> {
+export async function requireImportedFrameworks(
+  tx: Database,
+  tenantId: string,
+  refs: readonly string[],
+): Promise<void> {
   if (refs.length === 0) return;
   const found = await tx
     .select({ id: standardsFrameworks.standardsFrameworkId })
     .from(standardsFrameworks)
-    .where(and(eq(standardsFrameworks.tenantId, tenantId), inArray(standardsFrameworks.standardsFrameworkId, [...new Set(refs)])));
+    .where(
+      and(
+        eq(standardsFrameworks.tenantId, tenantId),
+        inArray(standardsFrameworks.standardsFrameworkId, [...new Set(refs)]),
+      ),
+    );
   const known = new Set(found.map((row) => row.id));
   const missing = refs.map((ref, index) => ({ ref, index })).filter(({ ref }) => !known.has(ref));
   if (missing.length > 0) {
-    throw new DomainError('curriculum:standards_framework_unknown', 'Every standards_framework_refs value must be an imported framework of this tenant.', {
-      fieldErrors: missing.map(({ ref, index }) => ({ field: `alpha.standards_framework_refs.${index}`, message: `${ref} is not an imported standards framework` })),
-    });
+    throw new DomainError(
+      'curriculum:standards_framework_unknown',
+      'Every standards_framework_refs value must be an imported framework of this tenant.',
+      {
+        fieldErrors: missing.map(({ ref, index }) => ({
+          field: `alpha.standards_framework_refs.${index}`,
+          message: `${ref} is not an imported standards framework`,
+        })),
+      },
+    );
   }
 }

@@ -11,12 +11,29 @@ import { resolveDescriptor, VENDOR_ACTIVITY_KIND, type DescriptorName } from '..
 
 /** Fields only the server derives; a row carrying one is refused rather than trusted. */
 export const CALLER_DERIVED_FIELDS = [
-  'activity_kind', 'activityKind', 'kind', 'eventType', 'event_type', 'profile', 'action', 'actorRef', 'actor_ref', 'objectRef',
-  'object_ref', 'source_course_id', 'sourceCourseId', 'source_course', 'course_alias', 'courseAlias',
+  'activity_kind',
+  'activityKind',
+  'kind',
+  'eventType',
+  'event_type',
+  'profile',
+  'action',
+  'actorRef',
+  'actor_ref',
+  'objectRef',
+  'object_ref',
+  'source_course_id',
+  'sourceCourseId',
+  'source_course',
+  'course_alias',
+  'courseAlias',
 ] as const;
 const DERIVED: ReadonlySet<string> = new Set(CALLER_DERIVED_FIELDS);
 
-const dateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD').refine((value) => !Number.isNaN(Date.parse(value)), 'not a calendar date');
+const dateOnly = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'not a calendar date');
 const id = z.union([z.string().trim().min(1).max(200), z.number().int().transform(String)]);
 const count = z.number().int().min(0);
 
@@ -24,7 +41,12 @@ const VendorLearningRow = z
   .object({
     id: id,
     user_id: id,
-    date: z.string().refine((value) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}/.test(value), 'expected an ISO 8601 date or timestamp'),
+    date: z
+      .string()
+      .refine(
+        (value) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}/.test(value),
+        'expected an ISO 8601 date or timestamp',
+      ),
     subject: z.string().optional(),
     app: z.string().optional(),
     course_id: id.optional(),
@@ -40,17 +62,26 @@ const VendorLearningRow = z
     max_score: z.number().optional(),
   })
   .strict()
-  .refine((row) => row.correct_questions === undefined || row.total_questions === undefined || row.correct_questions <= row.total_questions, {
-    path: ['correct_questions'],
-    message: 'greater than total_questions',
-  })
+  .refine(
+    (row) =>
+      row.correct_questions === undefined ||
+      row.total_questions === undefined ||
+      row.correct_questions <= row.total_questions,
+    {
+      path: ['correct_questions'],
+      message: 'greater than total_questions',
+    },
+  )
   .refine((row) => row.score_given === undefined || row.max_score === undefined || row.score_given <= row.max_score, {
     path: ['score_given'],
     message: 'greater than max_score',
   });
 
 const descriptorValue = (name: DescriptorName) =>
-  z.string().min(1).refine((value) => resolveDescriptor(name, value) !== undefined, `not a code value of the Ed-Fi ${name}`);
+  z
+    .string()
+    .min(1)
+    .refine((value) => resolveDescriptor(name, value) !== undefined, `not a code value of the Ed-Fi ${name}`);
 
 /** An attendance row as a SIS emits it (Ed-Fi StudentSchoolAttendanceEvent / StudentSectionAttendanceEvent, flattened). */
 const SisAttendanceRow = z
@@ -76,7 +107,10 @@ const SisDisciplineRow = z
     student_id: id,
     school_id: id,
     incident_date: dateOnly,
-    incident_time: z.string().regex(/^\d{2}:\d{2}(:\d{2})?$/, 'expected HH:MM[:SS]').optional(),
+    incident_time: z
+      .string()
+      .regex(/^\d{2}:\d{2}(:\d{2})?$/, 'expected HH:MM[:SS]')
+      .optional(),
     behavior: descriptorValue('BehaviorDescriptor'),
     behavior_detailed_description: z.string().max(4000).optional(),
     participation_code: descriptorValue('DisciplineIncidentParticipationCodeDescriptor').optional(),
@@ -145,7 +179,8 @@ const resolved = (name: DescriptorName, value: string | undefined) => {
 };
 
 /** A vendor date without a time is the start of that day in UTC. */
-const timestampOf = (value: string) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value).toISOString();
+const timestampOf = (value: string) =>
+  new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value).toISOString();
 
 export const ADAPTERS = {
   vendor_learning_event_v1: {
@@ -215,20 +250,35 @@ export const ADAPTERS = {
 export type AdapterName = keyof typeof ADAPTERS;
 
 /** One row through its adapter: field errors are named records.<index>.<field>. */
-export function adaptRow(adapter: AdapterName, row: unknown, index: number): { value?: Normalized; errors: FieldError[] } {
+export function adaptRow(
+  adapter: AdapterName,
+  row: unknown,
+  index: number,
+): { value?: Normalized; errors: FieldError[] } {
   const field = `records.${index}`;
   if (row === null || typeof row !== 'object' || Array.isArray(row)) {
     return { errors: [{ field, message: 'a record is a JSON object' }] };
   }
   const derived = Object.keys(row).filter((key) => DERIVED.has(key));
   if (derived.length > 0) {
-    return { errors: derived.map((key) => ({ field: `${field}.${key}`, message: 'caller-derived field: the server derives it' })) };
+    return {
+      errors: derived.map((key) => ({
+        field: `${field}.${key}`,
+        message: 'caller-derived field: the server derives it',
+      })),
+    };
   }
   const parsed = ADAPTERS[adapter].row.safeParse(row);
   if (!parsed.success) {
     return {
       errors: fieldErrorsOf(parsed.error).map((error) => ({
-        field: error.field === '(body)' ? field : error.field.split(', ').map((part) => `${field}.${part}`).join(', '),
+        field:
+          error.field === '(body)'
+            ? field
+            : error.field
+                .split(', ')
+                .map((part) => `${field}.${part}`)
+                .join(', '),
         message: error.message,
       })),
     };

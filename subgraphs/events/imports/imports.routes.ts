@@ -12,10 +12,20 @@ export function importRoutes(app: FastifyInstance, deps: EventsDeps): void {
     response: ImportResponse,
     idempotencyKey: 'optional',
     errors: [409, 422],
-    description: 'Idempotency-Key advised (importId is the retry label otherwise). dryRun validates and writes nothing.',
+    description:
+      'Idempotency-Key advised (importId is the retry label otherwise). dryRun validates and writes nothing.',
     body: SourceImportInput,
-    success: { status: 200, description: 'acceptedCount, materializedCount, import.status and links to the readable rows' },
+    success: {
+      status: 200,
+      description: 'acceptedCount, materializedCount, import.status and links to the readable rows',
+    },
     handler: async (request, reply) =>
-      sendCommandResult(reply, await runSourceImport(deps, request.ctx, { body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') })),
+      sendCommandResult(
+        reply,
+        await runSourceImport(deps, request.ctx, {
+          body: request.body,
+          idempotencyKey: headerOf(request, 'idempotency-key'),
+        }),
+      ),
   });
 }

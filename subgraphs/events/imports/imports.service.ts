@@ -15,7 +15,15 @@ import { insertEvents, type PreparedEvent } from '../learning/events.service.ts'
 import { createOrReplay } from '../sources/sources.service.ts';
 import { attendanceEvents, disciplineEvents, learningEvents, sourceImports } from '../tables.ts';
 import type { EventsDeps } from '../deps.ts';
-import { ADAPTERS, adaptRow, type AdapterName, type Normalized, type NormalizedAttendance, type NormalizedDiscipline, type NormalizedLearning } from './adapters.ts';
+import {
+  ADAPTERS,
+  adaptRow,
+  type AdapterName,
+  type Normalized,
+  type NormalizedAttendance,
+  type NormalizedDiscipline,
+  type NormalizedLearning,
+} from './adapters.ts';
 
 /**
  * Source imports: 1..1000 producer rows through one adapter, all-or-nothing in one transaction.
@@ -27,9 +35,17 @@ export const MAX_RECORDS = 1000;
 
 export const SourceImportInput = z
   .object({
-    sourceSystem: z.enum(['vendor_production', 'sis_system']).describe('vendor_production for the vendor adapter, sis_system for the SIS ones'),
+    sourceSystem: z
+      .enum(['vendor_production', 'sis_system'])
+      .describe('vendor_production for the vendor adapter, sis_system for the SIS ones'),
     adapter: z.enum(Object.keys(ADAPTERS) as [AdapterName, ...AdapterName[]]),
-    importId: z.string().trim().min(1).max(200).optional().describe('Retry and correlation label (replays like an Idempotency-Key)'),
+    importId: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Retry and correlation label (replays like an Idempotency-Key)'),
     records: z.array(z.unknown()).min(1).max(MAX_RECORDS).describe('1..1000 rows exactly as the producer emits them'),
     dryRun: z.boolean().default(false).describe('Validate only; writes nothing'),
   })
@@ -41,10 +57,21 @@ export const SourceImportInput = z
 
 type ImportInput = z.infer<typeof SourceImportInput>;
 
-const RESOURCE_PATH = { events: 'events', attendanceEvents: 'attendance-events', disciplineEvents: 'discipline-events' } as const;
+const RESOURCE_PATH = {
+  events: 'events',
+  attendanceEvents: 'attendance-events',
+  disciplineEvents: 'discipline-events',
+} as const;
 
 export interface ImportAnswer {
-  import: { id: string | null; importId: string | null; status: 'materialized' | 'validated'; adapter: AdapterName; sourceSystem: string; dryRun: boolean };
+  import: {
+    id: string | null;
+    importId: string | null;
+    status: 'materialized' | 'validated';
+    adapter: AdapterName;
+    sourceSystem: string;
+    dryRun: boolean;
+  };
   acceptedCount: number;
   materializedCount: number;
   data: Array<{ record: number; resource: Normalized['resource']; id: string; href: string }>;
@@ -53,7 +80,11 @@ export interface ImportAnswer {
 /** Every row through the adapter and the token's boundary, before anything is written. */
 function adaptAll(ctx: RequestContext, input: ImportInput): Normalized[] {
   const results = input.records.map((row, index) => adaptRow(input.adapter, row, index));
-  requireNoErrors(results.flatMap((result) => result.errors), ADAPTER_REJECTED, 'The adapter rejected rows; nothing was imported.');
+  requireNoErrors(
+    results.flatMap((result) => result.errors),
+    ADAPTER_REJECTED,
+    'The adapter rejected rows; nothing was imported.',
+  );
   const scope = boundaryOf(ctx.principal);
   return results.map((result, index) => {
     const row = result.value as Normalized;
@@ -61,8 +92,14 @@ function adaptAll(ctx: RequestContext, input: ImportInput): Normalized[] {
     requireWithinBoundary(
       scope,
       row.resource === 'events'
-        ? { studentIds: { field: `records.${index}.${studentField}`, value: row.studentId }, contentIds: { field: `records.${index}.activity_id`, value: row.contentId } }
-        : { studentIds: { field: `records.${index}.${studentField}`, value: row.studentId }, orgIds: { field: `records.${index}.school_id`, value: row.schoolId } },
+        ? {
+            studentIds: { field: `records.${index}.${studentField}`, value: row.studentId },
+            contentIds: { field: `records.${index}.activity_id`, value: row.contentId },
+          }
+        : {
+            studentIds: { field: `records.${index}.${studentField}`, value: row.studentId },
+            orgIds: { field: `records.${index}.school_id`, value: row.schoolId },
+          },
       'import records for',
     );
     return row;
@@ -71,11 +108,19 @@ function adaptAll(ctx: RequestContext, input: ImportInput): Normalized[] {
 
 /** The tenant's activity source standing for a source system, registered by the platform on first use. */
 async function systemSource(tx: Database, ctx: RequestContext, sourceSystem: string): Promise<string> {
-  const source = await createOrReplay(tx, ctx, { sourceIri: `urn:alpha:source-system:${sourceSystem}`, name: `${sourceSystem} (source imports)` });
+  const source = await createOrReplay(tx, ctx, {
+    sourceIri: `urn:alpha:source-system:${sourceSystem}`,
+    name: `${sourceSystem} (source imports)`,
+  });
   return source.value.id;
 }
 
-async function materialize(tx: Database, ctx: RequestContext, input: ImportInput, rows: Normalized[]): Promise<ImportAnswer> {
+async function materialize(
+  tx: Database,
+  ctx: RequestContext,
+  input: ImportInput,
+  rows: Normalized[],
+): Promise<ImportAnswer> {
   const importUuid = randomUUID();
   const recordedAt = ctx.now.toISOString();
   const ids: string[] = [];
@@ -84,7 +129,10 @@ async function materialize(tx: Database, ctx: RequestContext, input: ImportInput
   if (first === 'events') {
     const sourceId = await systemSource(tx, ctx, input.sourceSystem);
     const prepared = (rows as NormalizedLearning[]).map((row, index): PreparedEvent => {
-      const derived = deriveCaliper({ kind: row.kind, studentId: row.studentId, contentId: row.contentId }, `records.${index}`);
+      const derived = deriveCaliper(
+        { kind: row.kind, studentId: row.studentId, contentId: row.contentId },
+        `records.${index}`,
+      );
       return {
         eventId: randomUUID(),
         kind: row.kind,
@@ -99,7 +147,11 @@ async function materialize(tx: Database, ctx: RequestContext, input: ImportInput
         rawPayload: input.records[index],
       };
     });
-    ids.push(...(await insertEvents(tx, ctx, prepared, { importId: importUuid, fieldOf: (index) => `records.${index}` })).map((event) => event.id));
+    ids.push(
+      ...(await insertEvents(tx, ctx, prepared, { importId: importUuid, fieldOf: (index) => `records.${index}` })).map(
+        (event) => event.id,
+      ),
+    );
     [{ value: materializedCount }] = await tx
       .select({ value: count() })
       .from(learningEvents)
@@ -107,9 +159,18 @@ async function materialize(tx: Database, ctx: RequestContext, input: ImportInput
   } else if (first === 'attendanceEvents') {
     const values = (rows as NormalizedAttendance[]).map(({ resource: _resource, ...row }, index) => {
       ids.push(randomUUID());
-      return { ...row, tenantId: ctx.tenantId, attendanceEventId: ids[index], sourceSystem: input.sourceSystem, importId: importUuid, rawPayload: input.records[index], recordedAt };
+      return {
+        ...row,
+        tenantId: ctx.tenantId,
+        attendanceEventId: ids[index],
+        sourceSystem: input.sourceSystem,
+        importId: importUuid,
+        rawPayload: input.records[index],
+        recordedAt,
+      };
     });
-    for (let start = 0; start < values.length; start += 200) await tx.insert(attendanceEvents).values(values.slice(start, start + 200));
+    for (let start = 0; start < values.length; start += 200)
+      await tx.insert(attendanceEvents).values(values.slice(start, start + 200));
     [{ value: materializedCount }] = await tx
       .select({ value: count() })
       .from(attendanceEvents)
@@ -117,16 +178,26 @@ async function materialize(tx: Database, ctx: RequestContext, input: ImportInput
   } else {
     const values = (rows as NormalizedDiscipline[]).map(({ resource: _resource, ...row }, index) => {
       ids.push(randomUUID());
-      return { ...row, tenantId: ctx.tenantId, disciplineEventId: ids[index], sourceSystem: input.sourceSystem, importId: importUuid, rawPayload: input.records[index], recordedAt };
+      return {
+        ...row,
+        tenantId: ctx.tenantId,
+        disciplineEventId: ids[index],
+        sourceSystem: input.sourceSystem,
+        importId: importUuid,
+        rawPayload: input.records[index],
+        recordedAt,
+      };
     });
-    for (let start = 0; start < values.length; start += 200) await tx.insert(disciplineEvents).values(values.slice(start, start + 200));
+    for (let start = 0; start < values.length; start += 200)
+      await tx.insert(disciplineEvents).values(values.slice(start, start + 200));
     [{ value: materializedCount }] = await tx
       .select({ value: count() })
       .from(disciplineEvents)
       .where(and(eq(disciplineEvents.tenantId, ctx.tenantId), eq(disciplineEvents.importId, importUuid)));
   }
   // Accepted rows that do not materialize are a service failure: roll the whole import back.
-  if (materializedCount !== rows.length) throw new Error(`import ${importUuid}: ${rows.length} accepted, ${materializedCount} materialized`);
+  if (materializedCount !== rows.length)
+    throw new Error(`import ${importUuid}: ${rows.length} accepted, ${materializedCount} materialized`);
   await tx.insert(sourceImports).values({
     tenantId: ctx.tenantId,
     importId: importUuid,
@@ -140,7 +211,14 @@ async function materialize(tx: Database, ctx: RequestContext, input: ImportInput
     createdAt: isoTimestamp(recordedAt),
   });
   return {
-    import: { id: importUuid, importId: input.importId ?? null, status: 'materialized', adapter: input.adapter, sourceSystem: input.sourceSystem, dryRun: false },
+    import: {
+      id: importUuid,
+      importId: input.importId ?? null,
+      status: 'materialized',
+      adapter: input.adapter,
+      sourceSystem: input.sourceSystem,
+      dryRun: false,
+    },
     acceptedCount: rows.length,
     materializedCount,
     data: rows.map((row, index) => ({
@@ -167,7 +245,14 @@ export async function runSourceImport(
   if (input.dryRun) {
     return {
       value: {
-        import: { id: null, importId: input.importId ?? null, status: 'validated', adapter: input.adapter, sourceSystem: input.sourceSystem, dryRun: true },
+        import: {
+          id: null,
+          importId: input.importId ?? null,
+          status: 'validated',
+          adapter: input.adapter,
+          sourceSystem: input.sourceSystem,
+          dryRun: true,
+        },
         acceptedCount: rows.length,
         materializedCount: 0,
         data: [],
@@ -182,4 +267,3 @@ export async function runSourceImport(
     created: false,
   }));
 }
-

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { JsonObject, Timestamp } from '../../../platform/openapi.ts';
 
-const EntityRef = z.object({ id: z.string(), type: z.string() }).catchall(z.unknown()).describe('Caliper entity reference');
+const EntityRef = z
+  .object({ id: z.string(), type: z.string() })
+  .catchall(z.unknown())
+  .describe('Caliper entity reference');
 
 export const EventResponse = z.strictObject({
   id: z.string(),
@@ -28,5 +31,8 @@ const NamedEventResponse = EventResponse.extend({
 });
 
 export const RecordedEventsResponse = z.strictObject({ data: z.array(EventResponse) });
-export const EventPageResponse = z.strictObject({ data: z.array(NamedEventResponse), nextCursor: z.string().nullable() });
+export const EventPageResponse = z.strictObject({
+  data: z.array(NamedEventResponse),
+  nextCursor: z.string().nullable(),
+});
 export const OneEventResponse = z.strictObject({ data: NamedEventResponse });

@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../../platform/errors.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ListEventsQuery, RecordEventsInput, getEvent, listEvents, recordEvents, refusePreconditions } from './events.service.ts';
+import {
+  ListEventsQuery,
+  RecordEventsInput,
+  getEvent,
+  listEvents,
+  recordEvents,
+  refusePreconditions,
+} from './events.service.ts';
 import type { EventsDeps } from '../deps.ts';
 import { EventPageResponse, OneEventResponse, RecordedEventsResponse } from './events.responses.ts';
 
@@ -16,13 +23,21 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
     response: RecordedEventsResponse,
     idempotencyKey: 'optional',
     errors: [409, 412, 422],
-    description: 'Optional Idempotency-Key. eventType, profile, action, actorRef and objectRef are derived (Caliper 1.2) when omitted.',
+    description:
+      'Optional Idempotency-Key. eventType, profile, action, actorRef and objectRef are derived (Caliper 1.2) when omitted.',
     body: RecordEventsInput,
-    success: { status: 202, description: '{data: [accepted event projections]}; an identical replay answers 202 with Idempotency-Replayed: true' },
+    success: {
+      status: 202,
+      description:
+        '{data: [accepted event projections]}; an identical replay answers 202 with Idempotency-Replayed: true',
+    },
     handler: async (request, reply) => {
       const { ctx } = request;
       refusePreconditions(request.headers);
-      const result = await recordEvents(reads, ctx, { body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') });
+      const result = await recordEvents(reads, ctx, {
+        body: request.body,
+        idempotencyKey: headerOf(request, 'idempotency-key'),
+      });
       return sendCommandResult(reply, result, { createdStatus: 202, status: 202 });
     },
   });

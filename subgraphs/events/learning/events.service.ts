@@ -9,8 +9,22 @@ import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
-import { ACCESS, boundaryConditions, boundaryOf, outsideBoundary, requireWithinBoundary, type BoundaryScope } from '../access.ts';
-import { caliperEventOf, deriveCaliper, isTimestamp, requireNoErrors, type DerivedCaliper, type EntityRef } from '../caliper.ts';
+import {
+  ACCESS,
+  boundaryConditions,
+  boundaryOf,
+  outsideBoundary,
+  requireWithinBoundary,
+  type BoundaryScope,
+} from '../access.ts';
+import {
+  caliperEventOf,
+  deriveCaliper,
+  isTimestamp,
+  requireNoErrors,
+  type DerivedCaliper,
+  type EntityRef,
+} from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
 import { activitySources, learningEvents } from '../tables.ts';
@@ -37,13 +51,21 @@ export const EventInput = z
     activitySourceId: z.string().min(1).describe('Id from activity-source registration or the demo mint'),
     happenedAt: z.string().min(1).optional().describe('ISO 8601 timestamp with offset (or send occurredAt)'),
     occurredAt: z.string().min(1).optional().describe('Alias of happenedAt'),
-    sourceEventId: z.string().min(1).max(500).optional().describe("The producer's own id (compatibility; never deduplicated)"),
+    sourceEventId: z
+      .string()
+      .min(1)
+      .max(500)
+      .optional()
+      .describe("The producer's own id (compatibility; never deduplicated)"),
     eventType: z.string().min(1).optional().describe('Caliper 1.2 event type; derived from kind when omitted'),
     profile: z.string().min(1).optional().describe('Caliper 1.2 profile; derived from kind when omitted'),
     action: z.string().min(1).optional().describe('Caliper 1.2 action; derived from kind when omitted'),
     actorRef: EntityRefInput.optional().describe('Caliper actor {id, type}; derived from studentId when omitted'),
     objectRef: EntityRefInput.optional().describe('Caliper object {id, type}; derived from contentId when omitted'),
-    extensions: z.record(z.string(), z.unknown()).optional().describe('Governed player extension keys only: urn:alpha:events:player/<key>'),
+    extensions: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Governed player extension keys only: urn:alpha:events:player/<key>'),
   })
   .strict();
 
@@ -85,8 +107,10 @@ export function prepareEvent(
   if (input.happenedAt !== undefined && input.occurredAt !== undefined && input.happenedAt !== input.occurredAt) {
     errors.push({ field: `${field}.occurredAt`, message: 'send happenedAt or occurredAt, not two different times' });
   }
-  if (happenedAt === undefined) errors.push({ field: `${field}.happenedAt`, message: 'required (happenedAt or occurredAt)' });
-  else if (!isTimestamp(happenedAt)) errors.push({ field: `${field}.happenedAt`, message: 'not an ISO 8601 timestamp with offset' });
+  if (happenedAt === undefined)
+    errors.push({ field: `${field}.happenedAt`, message: 'required (happenedAt or occurredAt)' });
+  else if (!isTimestamp(happenedAt))
+    errors.push({ field: `${field}.happenedAt`, message: 'not an ISO 8601 timestamp with offset' });
   if (!isUuid(input.activitySourceId)) {
     errors.push({ field: `${field}.activitySourceId`, message: 'not an activity source id' });
   }
@@ -161,11 +185,20 @@ export async function insertEvents(
   events: PreparedEvent[],
   options: { importId?: string; fieldOf?: (index: number) => string } = {},
 ): Promise<EventProjection[]> {
-  const iris = await sourceIris(tx, ctx.tenantId, events.map((event) => event.activitySourceId));
+  const iris = await sourceIris(
+    tx,
+    ctx.tenantId,
+    events.map((event) => event.activitySourceId),
+  );
   const unknown = events.flatMap((event, index) =>
     iris.has(event.activitySourceId)
       ? []
-      : [{ field: `${options.fieldOf?.(index) ?? `events.${index}`}.activitySourceId`, message: 'no such activity source in this tenant' }],
+      : [
+          {
+            field: `${options.fieldOf?.(index) ?? `events.${index}`}.activitySourceId`,
+            message: 'no such activity source in this tenant',
+          },
+        ],
   );
   requireNoErrors(unknown, UNPROCESSABLE, 'Events name activity sources this tenant has not registered.');
   await lockKey(tx, `events.commit-sequence|${ctx.tenantId}`);
@@ -230,9 +263,13 @@ export const PRECONDITION_HEADERS = ['if-match', 'if-none-match', 'if-unmodified
 export function refusePreconditions(headers: Record<string, unknown>): void {
   const sent = PRECONDITION_HEADERS.find((name) => headers[name] !== undefined);
   if (sent) {
-    throw new DomainError('precondition_failed', `Events are immutable; ${sent} has nothing to match on an event write.`, {
-      fieldErrors: [{ field: sent, message: 'not accepted on an immutable event write' }],
-    });
+    throw new DomainError(
+      'precondition_failed',
+      `Events are immutable; ${sent} has nothing to match on an event write.`,
+      {
+        fieldErrors: [{ field: sent, message: 'not accepted on an immutable event write' }],
+      },
+    );
   }
 }
 
@@ -243,7 +280,12 @@ export const ListEventsQuery = z
   .object({
     studentId: z.string().min(1).optional(),
     contentId: z.string().min(1).optional(),
-    componentId: z.string().min(1).max(200).optional().describe(`Events whose ${PLAYER_EXTENSION_NAMESPACE}/component_id extension is this curriculum component`),
+    componentId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(`Events whose ${PLAYER_EXTENSION_NAMESPACE}/component_id extension is this curriculum component`),
     orgId: z.string().min(1).optional(),
     activitySourceId: z.uuid().optional(),
     kind: z.string().min(1).optional(),
@@ -251,15 +293,25 @@ export const ListEventsQuery = z
     eventType: z.string().min(1).optional(),
     happenedAtFrom: queryTimestamp.optional(),
     happenedAtTo: queryTimestamp.optional(),
-    modifiedSince: queryTimestamp.optional().describe('Inclusive: events committed at or after this instant; keep max(modifiedAt) as the watermark'),
+    modifiedSince: queryTimestamp
+      .optional()
+      .describe('Inclusive: events committed at or after this instant; keep max(modifiedAt) as the watermark'),
     cursor: z.string().min(1).optional(),
     pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
   })
   .strict();
 
 async function presentWithNames(deps: EventsDeps, ctx: RequestContext, rows: EventRow[]) {
-  const iris = await sourceIris(deps.db, ctx.tenantId, rows.map((row) => row.activitySourceId));
-  return withStudentNames(deps.people, ctx, rows.map((row) => presentEvent(row, iris.get(row.activitySourceId) ?? null)));
+  const iris = await sourceIris(
+    deps.db,
+    ctx.tenantId,
+    rows.map((row) => row.activitySourceId),
+  );
+  return withStudentNames(
+    deps.people,
+    ctx,
+    rows.map((row) => presentEvent(row, iris.get(row.activitySourceId) ?? null)),
+  );
 }
 
 export async function listEvents(deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) {
@@ -275,25 +327,46 @@ export async function listEvents(deps: EventsDeps, ctx: RequestContext, rawQuery
     .where(
       and(
         eq(e.tenantId, ctx.tenantId),
-        ...boundaryConditions(boundaryOf(ctx.principal), filters, { studentId: e.studentId, orgId: e.orgId, contentId: e.contentId }),
+        ...boundaryConditions(boundaryOf(ctx.principal), filters, {
+          studentId: e.studentId,
+          orgId: e.orgId,
+          contentId: e.contentId,
+        }),
         filters.studentId !== undefined ? eq(e.studentId, filters.studentId) : undefined,
         filters.contentId !== undefined ? eq(e.contentId, filters.contentId) : undefined,
-        filters.componentId !== undefined ? sql`${e.extensions} ->> ${COMPONENT_EXTENSION} = ${filters.componentId}` : undefined,
+        filters.componentId !== undefined
+          ? sql`${e.extensions} ->> ${COMPONENT_EXTENSION} = ${filters.componentId}`
+          : undefined,
         filters.orgId !== undefined ? eq(e.orgId, filters.orgId) : undefined,
-        filters.activitySourceId !== undefined ? eq(e.activitySourceId, filters.activitySourceId.toLowerCase()) : undefined,
+        filters.activitySourceId !== undefined
+          ? eq(e.activitySourceId, filters.activitySourceId.toLowerCase())
+          : undefined,
         filters.kind !== undefined ? eq(e.kind, filters.kind) : undefined,
         filters.action !== undefined ? eq(e.action, filters.action) : undefined,
         filters.eventType !== undefined ? eq(e.eventType, filters.eventType) : undefined,
-        filters.happenedAtFrom !== undefined ? gte(e.happenedAt, new Date(filters.happenedAtFrom).toISOString()) : undefined,
-        filters.happenedAtTo !== undefined ? lte(e.happenedAt, new Date(filters.happenedAtTo).toISOString()) : undefined,
+        filters.happenedAtFrom !== undefined
+          ? gte(e.happenedAt, new Date(filters.happenedAtFrom).toISOString())
+          : undefined,
+        filters.happenedAtTo !== undefined
+          ? lte(e.happenedAt, new Date(filters.happenedAtTo).toISOString())
+          : undefined,
         // Inclusive: a poller re-reads its watermark's own instant and de-duplicates by id.
-        filters.modifiedSince !== undefined ? gte(e.recordedAt, new Date(filters.modifiedSince).toISOString()) : undefined,
+        filters.modifiedSince !== undefined
+          ? gte(e.recordedAt, new Date(filters.modifiedSince).toISOString())
+          : undefined,
         after !== undefined ? gt(e.seq, after) : undefined,
       ),
     )
     .orderBy(asc(e.seq))
     .limit(limit + 1);
-  const page = pageOf(rows, limit, (row) => [row.seq], (row) => row, deps.cursors, filters);
+  const page = pageOf(
+    rows,
+    limit,
+    (row) => [row.seq],
+    (row) => row,
+    deps.cursors,
+    filters,
+  );
   return { data: await presentWithNames(deps, ctx, page.data), nextCursor: page.next_cursor };
 }
 
@@ -301,7 +374,11 @@ export async function listEvents(deps: EventsDeps, ctx: RequestContext, rawQuery
  * Events by id, in the order asked, for entity reads: an absent id is null; an event outside the
  * token's boundary is its 403 (the spec's rule for any out-of-boundary use), never silently absent.
  */
-export async function findEvents(deps: EventsDeps, ctx: RequestContext, ids: readonly string[]): Promise<Array<EventProjection | DomainError | null>> {
+export async function findEvents(
+  deps: EventsDeps,
+  ctx: RequestContext,
+  ids: readonly string[],
+): Promise<Array<EventProjection | DomainError | null>> {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const valid = ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
   if (valid.length === 0) return ids.map(() => null);

@@ -45,7 +45,13 @@ const DisciplineResponse = z.strictObject({
   recordedAt: Timestamp,
 });
 
-export const AttendancePageResponse = z.strictObject({ data: z.array(AttendanceResponse), nextCursor: z.string().nullable() });
+export const AttendancePageResponse = z.strictObject({
+  data: z.array(AttendanceResponse),
+  nextCursor: z.string().nullable(),
+});
 export const OneAttendanceResponse = z.strictObject({ data: AttendanceResponse });
-export const DisciplinePageResponse = z.strictObject({ data: z.array(DisciplineResponse), nextCursor: z.string().nullable() });
+export const DisciplinePageResponse = z.strictObject({
+  data: z.array(DisciplineResponse),
+  nextCursor: z.string().nullable(),
+});
 export const OneDisciplineResponse = z.strictObject({ data: DisciplineResponse });

@@ -10,7 +10,12 @@ import {
   listAttendanceEvents,
   listDisciplineEvents,
 } from './moments.service.ts';
-import { AttendancePageResponse, DisciplinePageResponse, OneAttendanceResponse, OneDisciplineResponse } from './moments.responses.ts';
+import {
+  AttendancePageResponse,
+  DisciplinePageResponse,
+  OneAttendanceResponse,
+  OneDisciplineResponse,
+} from './moments.responses.ts';
 
 export function momentRoutes(app: FastifyInstance, reads: EventsDeps): void {
   declareRoute(app, 'attendance-events', {
@@ -27,8 +32,7 @@ export function momentRoutes(app: FastifyInstance, reads: EventsDeps): void {
     summary: 'Read one attendance moment',
     response: OneAttendanceResponse,
     params: z.object({ attendanceEventId: z.string() }),
-    handler: async (request) =>
-      getAttendanceEvent(reads, request.ctx, request.params.attendanceEventId),
+    handler: async (request) => getAttendanceEvent(reads, request.ctx, request.params.attendanceEventId),
   });
   declareRoute(app, 'discipline-events', {
     method: 'GET',
@@ -44,7 +48,6 @@ export function momentRoutes(app: FastifyInstance, reads: EventsDeps): void {
     summary: 'Read one discipline moment',
     response: OneDisciplineResponse,
     params: z.object({ disciplineEventId: z.string() }),
-    handler: async (request) =>
-      getDisciplineEvent(reads, request.ctx, request.params.disciplineEventId),
+    handler: async (request) => getDisciplineEvent(reads, request.ctx, request.params.disciplineEventId),
   });
 }

@@ -64,7 +64,10 @@ function presentDiscipline(row: DisciplineRow) {
   };
 }
 
-const dateFilter = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD').refine((value) => !Number.isNaN(Date.parse(value)), 'not a calendar date');
+const dateFilter = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'not a calendar date');
 
 /** A descriptor filter accepts the code value or the descriptor URI and compares code values. */
 const descriptorFilter = (name: DescriptorName) =>
@@ -74,7 +77,12 @@ const descriptorFilter = (name: DescriptorName) =>
     .refine((value) => resolveDescriptor(name, value) !== undefined, `not a code value of the Ed-Fi ${name}`)
     .transform((value) => resolveDescriptor(name, value)?.codeValue as string);
 
-const paging = { cursor: z.string().min(1).optional(), pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(), from: dateFilter.optional(), to: dateFilter.optional() };
+const paging = {
+  cursor: z.string().min(1).optional(),
+  pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
+  from: dateFilter.optional(),
+  to: dateFilter.optional(),
+};
 
 export const ListAttendanceQuery = z
   .object({
@@ -129,7 +137,12 @@ const ATTENDANCE: MomentView<AttendanceRow, typeof ListAttendanceQuery> = {
   eventDate: attendanceEvents.eventDate,
   tenantId: attendanceEvents.tenantId,
   query: ListAttendanceQuery,
-  equals: { studentId: attendanceEvents.studentId, schoolId: attendanceEvents.schoolId, classId: attendanceEvents.classId, category: attendanceEvents.category },
+  equals: {
+    studentId: attendanceEvents.studentId,
+    schoolId: attendanceEvents.schoolId,
+    classId: attendanceEvents.classId,
+    category: attendanceEvents.category,
+  },
   idOf: (row) => row.attendanceEventId,
   present: presentAttendance,
 };
@@ -154,9 +167,17 @@ const DISCIPLINE: MomentView<DisciplineRow, typeof ListDisciplineQuery> = {
   present: presentDiscipline,
 };
 
-async function listMoments<Row, Query extends z.ZodType>(deps: EventsDeps, ctx: RequestContext, view: MomentView<Row, Query>, rawQuery: unknown) {
+async function listMoments<Row, Query extends z.ZodType>(
+  deps: EventsDeps,
+  ctx: RequestContext,
+  view: MomentView<Row, Query>,
+  rawQuery: unknown,
+) {
   requireAccess(ctx.principal, ACCESS.read, `read ${view.what}s`);
-  const { cursor, pageSize, from, to, ...equals } = parseInput(view.query, rawQuery) as Record<string, string | number | undefined>;
+  const { cursor, pageSize, from, to, ...equals } = parseInput(view.query, rawQuery) as Record<
+    string,
+    string | number | undefined
+  >;
   const filters = { ...equals, from, to };
   const limit = (pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
   const after = cursor ? (deps.cursors.decode(cursor as string, filters).after as [string, string]) : undefined;
@@ -179,27 +200,49 @@ async function listMoments<Row, Query extends z.ZodType>(deps: EventsDeps, ctx: 
     .where(and(...conditions))
     .orderBy(asc(view.eventDate), asc(view.id))
     .limit(limit + 1)) as Row[];
-  const page = pageOf(rows, limit, (row) => [view.present(row).eventDate, view.idOf(row)], view.present, deps.cursors, filters);
+  const page = pageOf(
+    rows,
+    limit,
+    (row) => [view.present(row).eventDate, view.idOf(row)],
+    view.present,
+    deps.cursors,
+    filters,
+  );
   return { data: await withStudentNames(deps.people, ctx, page.data), nextCursor: page.next_cursor };
 }
 
-async function getMoment<Row, Query extends z.ZodType>(deps: EventsDeps, ctx: RequestContext, view: MomentView<Row, Query>, id: string) {
+async function getMoment<Row, Query extends z.ZodType>(
+  deps: EventsDeps,
+  ctx: RequestContext,
+  view: MomentView<Row, Query>,
+  id: string,
+) {
   requireAccess(ctx.principal, ACCESS.read, `read ${view.what}s`);
   const rows = isUuid(id)
-    ? ((await deps.db.select().from(view.table).where(and(eq(view.tenantId, ctx.tenantId), inArray(view.id, [id.toLowerCase()])))) as Row[])
+    ? ((await deps.db
+        .select()
+        .from(view.table)
+        .where(and(eq(view.tenantId, ctx.tenantId), inArray(view.id, [id.toLowerCase()])))) as Row[])
     : [];
   if (rows.length === 0) throw new DomainError('not_found', `No ${view.what} ${id} in this tenant.`);
   const moment = view.present(rows[0]);
   requireWithinBoundary(
     boundaryOf(ctx.principal),
-    { studentIds: { field: 'studentId', value: moment.studentId }, orgIds: { field: 'schoolId', value: moment.schoolId } },
+    {
+      studentIds: { field: 'studentId', value: moment.studentId },
+      orgIds: { field: 'schoolId', value: moment.schoolId },
+    },
     `read a ${view.what} of`,
   );
   const [named] = await withStudentNames(deps.people, ctx, [moment]);
   return { data: named };
 }
 
-export const listAttendanceEvents = (deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) => listMoments(deps, ctx, ATTENDANCE, rawQuery);
-export const getAttendanceEvent = (deps: EventsDeps, ctx: RequestContext, id: string) => getMoment(deps, ctx, ATTENDANCE, id);
-export const listDisciplineEvents = (deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) => listMoments(deps, ctx, DISCIPLINE, rawQuery);
-export const getDisciplineEvent = (deps: EventsDeps, ctx: RequestContext, id: string) => getMoment(deps, ctx, DISCIPLINE, id);
+export const listAttendanceEvents = (deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) =>
+  listMoments(deps, ctx, ATTENDANCE, rawQuery);
+export const getAttendanceEvent = (deps: EventsDeps, ctx: RequestContext, id: string) =>
+  getMoment(deps, ctx, ATTENDANCE, id);
+export const listDisciplineEvents = (deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) =>
+  listMoments(deps, ctx, DISCIPLINE, rawQuery);
+export const getDisciplineEvent = (deps: EventsDeps, ctx: RequestContext, id: string) =>
+  getMoment(deps, ctx, DISCIPLINE, id);

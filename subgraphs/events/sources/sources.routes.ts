@@ -16,7 +16,8 @@ export function sourceRoutes(app: FastifyInstance, deps: EventsDeps): void {
     errors: [409],
     body: RegisterSourceInput,
     success: { status: 201, description: 'activity source; 200 with Idempotency-Replayed: true on identical replay' },
-    handler: async (request, reply) => sendCommandResult(reply, await registerSource(deps, request.ctx, { body: request.body })),
+    handler: async (request, reply) =>
+      sendCommandResult(reply, await registerSource(deps, request.ctx, { body: request.body })),
   });
   declareRoute(app, 'activity-sources', {
     method: 'GET',

@@ -28,12 +28,22 @@ export const RegisterSourceInput = z
 export type SourceRow = typeof activitySources.$inferSelect;
 
 export function presentSource(row: SourceRow) {
-  return { id: row.sourceId, sourceIri: row.sourceIri, name: row.name, status: row.status, createdAt: isoTimestamp(row.createdAt) };
+  return {
+    id: row.sourceId,
+    sourceIri: row.sourceIri,
+    name: row.name,
+    status: row.status,
+    createdAt: isoTimestamp(row.createdAt),
+  };
 }
 export type ActivitySource = ReturnType<typeof presentSource>;
 
 /** Same sourceIri and name: the original row (replay). Same sourceIri, other name: 409. */
-export async function createOrReplay(tx: Database, ctx: RequestContext, input: z.infer<typeof RegisterSourceInput>): Promise<CommandResult<ActivitySource>> {
+export async function createOrReplay(
+  tx: Database,
+  ctx: RequestContext,
+  input: z.infer<typeof RegisterSourceInput>,
+): Promise<CommandResult<ActivitySource>> {
   await lockKey(tx, `events.source|${ctx.tenantId}|${input.sourceIri}`);
   const [existing] = await tx
     .select()
@@ -62,13 +72,20 @@ export async function createOrReplay(tx: Database, ctx: RequestContext, input: z
   return { value: presentSource(row), created: true, replayed: false };
 }
 
-export async function registerSource(deps: EventsDeps, ctx: RequestContext, { body }: { body: unknown }): Promise<CommandResult<ActivitySource>> {
+export async function registerSource(
+  deps: EventsDeps,
+  ctx: RequestContext,
+  { body }: { body: unknown },
+): Promise<CommandResult<ActivitySource>> {
   requireAccess(ctx.principal, ACCESS.registerSource, 'register activity sources');
   const input = parseInput(RegisterSourceInput, body);
   return deps.db.transaction((tx) => createOrReplay(tx, ctx, input));
 }
 
-export const DEMO_SOURCE = { sourceIri: 'urn:alpha:demo:default-activity-source', name: 'Demo default activity source' };
+export const DEMO_SOURCE = {
+  sourceIri: 'urn:alpha:demo:default-activity-source',
+  name: 'Demo default activity source',
+};
 
 /** The demo tenant's default source, registered by the platform itself when a token is minted. */
 export async function ensureDemoSource(deps: EventsDeps, ctx: RequestContext): Promise<ActivitySource> {
@@ -97,7 +114,10 @@ export async function listSources(db: Database, cursors: CursorCodec, ctx: Reque
         eq(activitySources.tenantId, ctx.tenantId),
         query.status ? eq(activitySources.status, query.status) : undefined,
         after
-          ? or(gt(activitySources.createdAt, after[0]), and(eq(activitySources.createdAt, after[0]), gt(activitySources.sourceId, after[1])))
+          ? or(
+              gt(activitySources.createdAt, after[0]),
+              and(eq(activitySources.createdAt, after[0]), gt(activitySources.sourceId, after[1])),
+            )
           : undefined,
       ),
     )
@@ -107,7 +127,11 @@ export async function listSources(db: Database, cursors: CursorCodec, ctx: Reque
   return { data: page.data, nextCursor: page.next_cursor };
 }
 
-export async function findSources(db: Database, ctx: RequestContext, sourceIds: readonly string[]): Promise<ActivitySource[]> {
+export async function findSources(
+  db: Database,
+  ctx: RequestContext,
+  sourceIds: readonly string[],
+): Promise<ActivitySource[]> {
   requireAccess(ctx.principal, ACCESS.read, 'read activity sources');
   const valid = sourceIds.filter((id) => isUuid(id));
   if (valid.length === 0) return [];
@@ -118,7 +142,11 @@ export async function findSources(db: Database, ctx: RequestContext, sourceIds: 
   return rows.map(presentSource);
 }
 
-export async function getSource(db: Database, ctx: RequestContext, sourceId: string): Promise<{ data: ActivitySource }> {
+export async function getSource(
+  db: Database,
+  ctx: RequestContext,
+  sourceId: string,
+): Promise<{ data: ActivitySource }> {
   const [source] = await findSources(db, ctx, [sourceId]);
   if (!source) throw new DomainError('not_found', `No activity source ${sourceId} in this tenant.`);
   return { data: source };
