@@ -151,6 +151,7 @@ async function statusOf(deps: GateDeps, ctx: RequestContext, gate: Component, qu
 
 /** GET /gates/{id}/status. */
 export async function readGateStatus(deps: GateDeps, ctx: RequestContext, input: unknown) {
+  requireAccess(ctx.principal, ACCESS.read, 'read mastery gates');
   const { componentId, ...query } = parseInput(GateStatusInput, input);
   return statusOf(deps, ctx, await activeGate(deps, ctx, componentId), query);
 }
@@ -161,6 +162,7 @@ export async function readGateStatus(deps: GateDeps, ctx: RequestContext, input:
  * Anything but a failed result has no remediation; a category with nowhere to go fails closed.
  */
 export async function readGateRemediation(deps: GateDeps, ctx: RequestContext, input: unknown) {
+  requireAccess(ctx.principal, ACCESS.read, 'read mastery gates');
   const { componentId, ...query } = parseInput(GateStatusInput, input);
   const gate = await activeGate(deps, ctx, componentId);
   const status = await statusOf(deps, ctx, gate, query);
@@ -232,6 +234,7 @@ async function formEligible(deps: GateDeps, ctx: RequestContext, member: BankMem
  * three distinct problems.
  */
 export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, input: unknown) {
+  requireAccess(ctx.principal, ACCESS.read, 'read mastery gates');
   const { componentId, ...query } = parseInput(GateNextFormInput, input);
   const gate = await activeGate(deps, ctx, componentId);
   const bank = alphaOf(gate).target_ref;
