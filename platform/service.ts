@@ -87,7 +87,7 @@ const ServiceDescriptor = z.strictObject({
   openapi: z.string(),
   docs: z.string(),
   graphql: z.string(),
-  mint: z.string().describe('How to mint a demo token'),
+  mint: z.string().optional().describe('How to mint a demo token; absent when DEV_ROUTES=off'),
 });
 
 const mintQuery = z.object({ tenantId: z.string().min(1).describe('Only demo can be minted') }).strict();

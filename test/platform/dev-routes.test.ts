@@ -36,7 +36,7 @@ describe('DEV_ROUTES', () => {
   it('is on by default and refuses anything but on or off', () => {
     expect(loadConfig({}).devRoutes).toBe(true);
     expect(loadConfig({ DEV_ROUTES: 'off' }).devRoutes).toBe(false);
-    expect(() => loadConfig({ DEV_ROUTES: 'false' })).toThrow(/DEV_ROUTES must be on or off/);
+    expect(() => loadConfig({ DEV_ROUTES: 'maybe' })).toThrow(/DEV_ROUTES must be on or off/);
     expect(loadConfig({}).devMintPerMinute).toBe(10);
   });
 });
