@@ -21,11 +21,12 @@ async function main(): Promise<void> {
       '',
       `Adaptive-learning platform is up on ${url} (${database})`,
       `  GraphQL gateway + Apollo Sandbox  ${url}/graphql`,
+      `  GraphiQL (works offline)         ${url}/graphiql`,
       ...ALL_SERVICES.map(
         (name) => `  ${name.padEnd(11)} REST ${url}${SERVICE_ROOTS[name]}/   docs ${url}${SERVICE_ROOTS[name]}/docs`,
       ),
       `  demo token    curl -X POST '${url}${SERVICE_ROOTS.curriculum}/dev/mint?tenantId=demo'`,
-      `  health        ${url}/healthz  ${url}/readyz`,
+      `  health        ${url}/healthz  ${url}/readyz   metrics ${url}/metrics`,
       '',
     ].join('\n'),
   );
