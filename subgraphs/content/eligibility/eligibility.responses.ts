@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import { TRUST_STATUSES } from '../vocabulary.ts';
+import { ReleaseEligibilityAnswer } from '../../../platform/contract.ts';
 
-export const ReleaseEligibilityResponse = z.strictObject({
-  content_id: z.string(),
-  content_version_id: z.string(),
-  content_kind: z.string(),
-  usage_scope: z.string(),
-  trust_status: z.enum(TRUST_STATUSES),
-  serveable: z.boolean(),
-  release_eligible: z.boolean(),
-  problem_code: z.string().nullable(),
-});
+/** The published answer's eight fields, and nothing else: the same schema its readers parse. */
+export const ReleaseEligibilityResponse = z.strictObject(ReleaseEligibilityAnswer.shape);
