@@ -140,7 +140,14 @@ async function main(): Promise<void> {
     [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'gateway/main.ts'],
     {
       // Production posture, except the demo mint the bench takes its token from.
-      env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', DEV_ROUTES: 'on' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        DEV_ROUTES: 'on',
+      },
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
