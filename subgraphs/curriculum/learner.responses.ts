@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReleaseEligibilityAnswer } from '../../platform/contract.ts';
 import { JsonObject, PageResponse, Timestamp } from '../../platform/openapi.ts';
 import { ComponentResponse } from './components/components.responses.ts';
 
@@ -36,18 +37,27 @@ export const CourseApprovalResponse = z.strictObject({
 });
 export const CourseApprovalPageResponse = PageResponse(CourseApprovalResponse);
 
-export const NextLessonResponse = z.looseObject({
+export const NextLessonResponse = z.strictObject({
   course_id: z.string(),
   student_id: z.string().nullable(),
   as_of_date: z.string().nullable(),
   component: ComponentResponse,
   ancestor_ids: z.array(z.string()),
-  eligibility: JsonObject.describe("Content's release-eligibility answer for the pinned exact version, read at launch"),
-  approval: JsonObject.describe('The approval routed on: its id, both digests and the firm KC snapshot'),
+  eligibility: z
+    .strictObject(ReleaseEligibilityAnswer.shape)
+    .describe("Content's release-eligibility answer for the pinned exact version, read at launch"),
+  approval: CourseApprovalResponse.describe('The approval routed on: its id, both digests and the firm KC snapshot'),
 });
 
-export const PlacementCandidatesResponse = z.looseObject({
-  track_id: z.string().optional(),
+export const PlacementCandidatesResponse = z.strictObject({
+  track_id: z.string(),
+  subject_id: z.string().nullable(),
+  student_id: z.string().nullable(),
+  as_of_date: z.string().nullable(),
+  grade_levels: z.array(z.number()),
+  engine_ref: z.string().nullable(),
+  entry_policy_ref: z.string().nullable(),
+  exit_policy_ref: z.string().nullable(),
   candidates: z.array(ComponentResponse),
 });
 
