@@ -305,13 +305,22 @@ export async function listComponents(
   );
 }
 
-/** Component ids in a course's subtree (the course itself included), by containment; activeOnly descends through active components only. */
+/**
+ * Component ids in a course's subtree (the course itself included), by containment; activeOnly
+ * descends through active components only. Each level's children are one index lookup per parent:
+ * `offset 0` keeps the lateral subquery from being flattened into a join, which stale statistics
+ * (PGlite never auto-analyzes) planned as a filter over every pair of rows: 3.5 s on a
+ * 2,000-component course instead of 57 ms.
+ */
 export function descendantsOf(tenantId: string, courseId: string, options: { activeOnly?: boolean } = {}): SQL {
   return sql`(with recursive subtree(component_id) as (
       select ${courseId}::text
       union
-      select c.component_id from ${components} c join subtree s on c.parent_component_id = s.component_id
-      where c.tenant_id = ${tenantId}${options.activeOnly ? sql` and c.status = 'active'` : sql``}
+      select c.component_id from subtree s cross join lateral (
+        select component_id from ${components}
+        where tenant_id = ${tenantId} and parent_component_id = s.component_id${options.activeOnly ? sql` and status = 'active'` : sql``}
+        offset 0
+      ) c
     ) select component_id from subtree)`;
 }
 
