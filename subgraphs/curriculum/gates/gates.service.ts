@@ -36,8 +36,12 @@ function gateNotFound(componentId: string): DomainError {
   return new DomainError('not_found', `No mastery gate ${componentId} in this tenant.`);
 }
 
-async function activeGate(deps: GateDeps, ctx: RequestContext, componentId: string): Promise<Component> {
+/** Every gate read checks the read scope first, before it parses its query. */
+function requireGateRead(ctx: RequestContext): void {
   requireAccess(ctx.principal, ACCESS.read, 'read mastery gates');
+}
+
+async function activeGate(deps: GateDeps, ctx: RequestContext, componentId: string): Promise<Component> {
   const [gate] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!gate || gate.kind !== 'mastery_gate' || gate.status !== 'active') throw gateNotFound(componentId);
   return gate;
@@ -54,6 +58,7 @@ const alphaOf = (gate: Component) =>
 
 /** GET /gates/{id}: what a player and a planner may know of a gate; no scores, thresholds or content body. */
 export async function readGateContract(deps: GateDeps, ctx: RequestContext, input: { componentId: string }) {
+  requireGateRead(ctx);
   const gate = await activeGate(deps, ctx, input.componentId);
   const alpha = alphaOf(gate);
   return {
@@ -151,7 +156,7 @@ async function statusOf(deps: GateDeps, ctx: RequestContext, gate: Component, qu
 
 /** GET /gates/{id}/status. */
 export async function readGateStatus(deps: GateDeps, ctx: RequestContext, input: unknown) {
-  requireAccess(ctx.principal, ACCESS.read, 'read mastery gates');
+  requireGateRead(ctx);
   const { componentId, ...query } = parseInput(GateStatusInput, input);
   return statusOf(deps, ctx, await activeGate(deps, ctx, componentId), query);
 }
@@ -162,7 +167,7 @@ export async function readGateStatus(deps: GateDeps, ctx: RequestContext, input:
  * Anything but a failed result has no remediation; a category with nowhere to go fails closed.
  */
 export async function readGateRemediation(deps: GateDeps, ctx: RequestContext, input: unknown) {
-  requireAccess(ctx.principal, ACCESS.read, 'read mastery gates');
+  requireGateRead(ctx);
   const { componentId, ...query } = parseInput(GateStatusInput, input);
   const gate = await activeGate(deps, ctx, componentId);
   const status = await statusOf(deps, ctx, gate, query);
@@ -234,7 +239,7 @@ async function formEligible(deps: GateDeps, ctx: RequestContext, member: BankMem
  * three distinct problems.
  */
 export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, input: unknown) {
-  requireAccess(ctx.principal, ACCESS.read, 'read mastery gates');
+  requireGateRead(ctx);
   const { componentId, ...query } = parseInput(GateNextFormInput, input);
   const gate = await activeGate(deps, ctx, componentId);
   const bank = alphaOf(gate).target_ref;
