@@ -4,26 +4,95 @@ import type { Database } from './db.ts';
 import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type KeyValue, type Page } from './cursor.ts';
 
 /**
- * Keyset paging over a sort column with the row id as tie-breaker, in either direction: the rows
- * after a cursor position, and the matching ORDER BY. Stable under concurrent inserts.
+ * The one pager: keyset pages in a stable order, cursors signed and bound to the filters they were
+ * issued for, each page cut from limit + 1 rows (the extra row only proves there is a next page).
+ * Services say what a row's key is and how to fetch rows after a position; they never decode a
+ * cursor or cut a page themselves.
  */
+
+/** A total order over rows: its ORDER BY, the rows after a position, and a row's position. */
+export interface KeysetOrder<Row> {
+  by: SQL[];
+  after: (position: readonly KeyValue[]) => SQL | undefined;
+  keyOf: (row: Row) => KeyValue[];
+}
+
+/** A list sorted by a chosen column with the row id as tie-breaker, in either direction. */
 export interface SortedKeyset {
   sortColumn: AnyPgColumn;
   idColumn: AnyPgColumn;
   descending: boolean;
 }
 
-function rowsAfter(keyset: SortedKeyset, [lastValue, lastId]: readonly unknown[]): SQL | undefined {
+/** Order by one unique column (an id, or a number unique within the filtered rows). */
+export function uniqueOrder<Row>(column: AnyPgColumn, keyOf: (row: Row) => string | number): KeysetOrder<Row> {
+  return {
+    by: [asc(column)],
+    after: ([last]) => gt(column, last),
+    keyOf: (row) => [keyOf(row)],
+  };
+}
+
+/** Order by a sort column, then the id column. */
+export function sortedOrder<Row>(keyset: SortedKeyset, keyOf: (row: Row) => KeyValue[]): KeysetOrder<Row> {
+  const direction = keyset.descending ? desc : asc;
   const beyond = keyset.descending ? lt : gt;
-  return or(
-    beyond(keyset.sortColumn, lastValue),
-    and(eq(keyset.sortColumn, lastValue), beyond(keyset.idColumn, lastId)),
+  return {
+    by: [direction(keyset.sortColumn), direction(keyset.idColumn)],
+    after: ([lastValue, lastId]) =>
+      or(beyond(keyset.sortColumn, lastValue), and(eq(keyset.sortColumn, lastValue), beyond(keyset.idColumn, lastId))),
+    keyOf,
+  };
+}
+
+/** What a caller asked of a list: its page size, its cursor and the filters the cursor is bound to. */
+export interface PageRequest {
+  limit?: number;
+  cursor?: string;
+  filters: unknown;
+}
+
+/** A query's part of a page: its rows after the position, in the order, at most `limit` of them. */
+export type PageFetch<Row> = (window: { after: SQL | undefined; orderBy: SQL[]; limit: number }) => Promise<Row[]>;
+
+export async function keysetPage<Row>(
+  cursors: CursorCodec,
+  request: PageRequest,
+  order: KeysetOrder<Row>,
+  fetch: PageFetch<Row>,
+): Promise<Page<Row>> {
+  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  const after = request.cursor ? order.after(cursors.decode(request.cursor, request.filters).after) : undefined;
+  const rows = limit === 0 ? [] : await fetch({ after, orderBy: order.by, limit: limit + 1 });
+  return pageOf(rows, limit, order.keyOf, (row) => row, cursors, request.filters);
+}
+
+/** A page of whole rows of one table under the caller's conditions. */
+export function tablePage<Row>(
+  db: Database,
+  cursors: CursorCodec,
+  table: PgTable,
+  order: KeysetOrder<Row>,
+  request: PageRequest,
+  conditions: Array<SQL | undefined>,
+): Promise<Page<Row>> {
+  return keysetPage(
+    cursors,
+    request,
+    order,
+    async ({ after, orderBy, limit }) =>
+      (await db
+        .select()
+        .from(table)
+        .where(and(...conditions, after))
+        .orderBy(...orderBy)
+        .limit(limit)) as Row[],
   );
 }
 
-function keysetOrder(keyset: SortedKeyset): SQL[] {
-  const direction = keyset.descending ? desc : asc;
-  return [direction(keyset.sortColumn), direction(keyset.idColumn)];
+/** The same page with each row presented. */
+export function presentPage<Row, T>(page: Page<Row>, present: (row: Row) => T): Page<T> {
+  return { data: page.data.map(present), next_cursor: page.next_cursor };
 }
 
 interface PageQuery {
@@ -31,11 +100,14 @@ interface PageQuery {
   cursor?: string;
 }
 
-/**
- * One page of a list ordered by its unique id column: the caller's filter conditions, the position
- * after the cursor (bound to the other query fields), and the page cut from limit + 1 rows.
- */
-export function pageInIdOrder<Row, T>(
+/** The request of a list whose cursor is bound to every other field of its parsed query. */
+export function pageRequest(query: PageQuery): PageRequest {
+  const { cursor, limit, ...filters } = query;
+  return { cursor, limit, filters };
+}
+
+/** One page of a list ordered by its unique id column, bound to the other query fields. */
+export async function pageInIdOrder<Row, T>(
   db: Database,
   cursors: CursorCodec,
   source: { table: PgTable; idColumn: AnyPgColumn; idOf: (row: Row) => string },
@@ -43,16 +115,12 @@ export function pageInIdOrder<Row, T>(
   conditions: Array<SQL | undefined>,
   present: (row: Row) => T,
 ): Promise<Page<T>> {
-  const order = {
-    by: [asc(source.idColumn)],
-    after: ([lastId]: readonly unknown[]) => gt(source.idColumn, String(lastId)),
-    keyOf: (row: Row) => [source.idOf(row)],
-  };
-  return pageInOrder(db, cursors, source.table, order, query, conditions, present);
+  const order = uniqueOrder(source.idColumn, source.idOf);
+  return presentPage(await tablePage(db, cursors, source.table, order, pageRequest(query), conditions), present);
 }
 
 /** The same for a list sorted by a chosen column with the id as tie-breaker, in either direction. */
-export function pageInSortOrder<Row, T>(
+export async function pageInSortOrder<Row, T>(
   db: Database,
   cursors: CursorCodec,
   source: { table: PgTable; keyset: SortedKeyset; keyOf: (row: Row) => KeyValue[] },
@@ -60,34 +128,6 @@ export function pageInSortOrder<Row, T>(
   conditions: Array<SQL | undefined>,
   present: (row: Row) => T,
 ): Promise<Page<T>> {
-  const order = {
-    by: keysetOrder(source.keyset),
-    after: (position: readonly unknown[]) => rowsAfter(source.keyset, position),
-    keyOf: source.keyOf,
-  };
-  return pageInOrder(db, cursors, source.table, order, query, conditions, present);
-}
-
-async function pageInOrder<Row, T>(
-  db: Database,
-  cursors: CursorCodec,
-  table: PgTable,
-  order: { by: SQL[]; after: (position: readonly unknown[]) => SQL | undefined; keyOf: (row: Row) => KeyValue[] },
-  query: PageQuery,
-  conditions: Array<SQL | undefined>,
-  present: (row: Row) => T,
-): Promise<Page<T>> {
-  const { cursor, limit: requested, ...filters } = query;
-  const limit = requested ?? DEFAULT_PAGE_SIZE;
-  const after = cursor ? order.after(cursors.decode(cursor, filters).after) : undefined;
-  const rows =
-    limit === 0
-      ? []
-      : ((await db
-          .select()
-          .from(table)
-          .where(and(...conditions, after))
-          .orderBy(...order.by)
-          .limit(limit + 1)) as Row[]);
-  return pageOf(rows, limit, order.keyOf, present, cursors, filters);
+  const order = sortedOrder(source.keyset, source.keyOf);
+  return presentPage(await tablePage(db, cursors, source.table, order, pageRequest(query), conditions), present);
 }

@@ -41,7 +41,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Items, append-only exact versions, release eligibility and trust.',
     root: SERVICE_ROOTS.content,
     namespace: CONTENT_NAMESPACE,
-    schema: subgraphSchema(CONTENT_SDL, contentResolvers(runtime, deps)),
+    schema: subgraphSchema(CONTENT_SDL, contentResolvers(deps)),
     routes(app) {
       itemRoutes(app, deps);
       versionRoutes(app, deps);
@@ -51,11 +51,11 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       questionRoutes(app, deps);
       kcTagRoutes(app, deps);
       catalogRoutes(app, deps);
-      recordRoutes(app, runtime);
+      recordRoutes(app, deps);
       mediaRoutes(app, deps);
       referenceRoutes(app, deps);
       testServeRoutes(app, deps);
-      compositionRoutes(app, runtime);
+      compositionRoutes(app, deps);
     },
     mintResponse: snakeCaseMintResponse,
     mintResponseSchema: SnakeCaseMintResponse,

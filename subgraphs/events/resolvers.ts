@@ -1,7 +1,6 @@
 import { queryStringOf } from '../../platform/naming.ts';
 import { JSONObjectScalar, loaderOf, requestContextOf, type GraphContext } from '../../platform/graphql.ts';
 import type { Resolvers } from './generated/graphql.ts';
-import type { PlatformRuntime } from '../../platform/service.ts';
 import { findEvents, getEvent, listEvents, recordEvents, type EventProjection } from './learning/events.service.ts';
 import type { EventsDeps } from './deps.ts';
 import { runSourceImport } from './imports/imports.service.ts';
@@ -29,15 +28,14 @@ const sent = (args: Args): Args =>
   Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined));
 
 /** Thin adapters over the same service functions as REST; entity reads batch through loaders. */
-export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Resolvers {
-  const { db } = runtime.database;
+export function eventsResolvers(reads: EventsDeps): Resolvers {
   const sourceLoader = (context: GraphContext) =>
     loaderOf<ActivitySource>(context, 'events.source', async (ctx, ids) => {
-      const found = new Map((await findSources(db, ctx, ids)).map((source) => [source.id, source]));
+      const found = new Map((await findSources(reads, ctx, { sourceIds: ids })).map((source) => [source.id, source]));
       return ids.map((id) => found.get(id) ?? null);
     });
   const eventLoader = (context: GraphContext) =>
-    loaderOf<EventProjection>(context, 'events.event', (ctx, ids) => findEvents(reads, ctx, ids));
+    loaderOf<EventProjection>(context, 'events.event', (ctx, ids) => findEvents(reads, ctx, { ids }));
   const personLoader = (context: GraphContext) =>
     loaderOf<PersonNames>(context, 'events.person', async (ctx, ids) => {
       const names = await personNames(reads.people, ctx, ids);
@@ -47,14 +45,14 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Re
   return {
     JSONObject: JSONObjectScalar,
     Query: {
-      activitySources: (_root, args, context) => listSources(db, runtime.cursors, ctxOf(context), queryStringOf(args)),
+      activitySources: (_root, args, context) => listSources(reads, ctxOf(context), { query: queryStringOf(args) }),
       activitySource: (_root, args, context) => sourceLoader(context).load(args.id),
-      events: (_root, args, context) => listEvents(reads, ctxOf(context), sent(args)),
-      event: async (_root, args, context) => (await getEvent(reads, ctxOf(context), args.id)).data,
-      attendanceEvents: (_root, args, context) => listAttendanceEvents(reads, ctxOf(context), sent(args)),
-      attendanceEvent: async (_root, args, context) => (await getAttendanceEvent(reads, ctxOf(context), args.id)).data,
-      disciplineEvents: (_root, args, context) => listDisciplineEvents(reads, ctxOf(context), sent(args)),
-      disciplineEvent: async (_root, args, context) => (await getDisciplineEvent(reads, ctxOf(context), args.id)).data,
+      events: (_root, args, context) => listEvents(reads, ctxOf(context), { query: sent(args) }),
+      event: async (_root, args, context) => (await getEvent(reads, ctxOf(context), { eventId: args.id })).data,
+      attendanceEvents: (_root, args, context) => listAttendanceEvents(reads, ctxOf(context), { query: sent(args) }),
+      attendanceEvent: async (_root, args, context) => (await getAttendanceEvent(reads, ctxOf(context), args)).data,
+      disciplineEvents: (_root, args, context) => listDisciplineEvents(reads, ctxOf(context), { query: sent(args) }),
+      disciplineEvent: async (_root, args, context) => (await getDisciplineEvent(reads, ctxOf(context), args)).data,
     },
     Mutation: {
       registerActivitySource: async (_root, args, context) =>
@@ -85,7 +83,8 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Re
     },
     ContentItem: {
       __resolveReference: (reference) => reference,
-      events: (item, args, context) => listEvents(reads, ctxOf(context), { ...sent(args), contentId: item.contentId }),
+      events: (item, args, context) =>
+        listEvents(reads, ctxOf(context), { query: { ...sent(args), contentId: item.contentId } }),
     },
     Person: {
       __resolveReference: async (reference, context) =>
@@ -95,7 +94,7 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Re
       familyName: async (person, _args, context) =>
         (await personLoader(context).load(person.personId))?.familyName ?? null,
       events: (person, args, context) =>
-        listEvents(reads, ctxOf(context), { ...sent(args), studentId: person.personId }),
+        listEvents(reads, ctxOf(context), { query: { ...sent(args), studentId: person.personId } }),
     },
     AttendanceEvent: {
       student: (moment) => ({ personId: moment.studentId }),

@@ -53,7 +53,7 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Immutable learning events over Caliper 1.2, source imports, attendance and discipline views.',
     root: SERVICE_ROOTS.events,
     namespace: EVENTS_NAMESPACE,
-    schema: subgraphSchema(EVENTS_SDL, eventsResolvers(runtime, reads)),
+    schema: subgraphSchema(EVENTS_SDL, eventsResolvers(reads)),
     routes(app) {
       sourceRoutes(app, reads);
       eventRoutes(app, reads);

@@ -8,6 +8,7 @@ import { DomainError } from '../../../platform/errors.ts';
 import { testSpecBlueprints } from '../tables.ts';
 import { DOK_LEVELS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
+import type { ContentDeps } from '../deps.ts';
 
 /**
  * test_spec blueprints: the seven fields, all required, written once with the item in the item's
@@ -101,11 +102,7 @@ export function presentBlueprint(row: BlueprintRow) {
 }
 export type TestSpec = ReturnType<typeof presentBlueprint>;
 
-export async function findBlueprintRow(
-  db: Database,
-  tenantId: string,
-  contentId: string,
-): Promise<BlueprintRow | undefined> {
+async function findBlueprintRow(db: Database, tenantId: string, contentId: string): Promise<BlueprintRow | undefined> {
   const [row] = await db
     .select()
     .from(testSpecBlueprints)
@@ -113,10 +110,14 @@ export async function findBlueprintRow(
   return row;
 }
 
-export async function getBlueprint(db: Database, ctx: RequestContext, contentId: string): Promise<TestSpec> {
+export async function getBlueprint(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentId }: { contentId: string },
+): Promise<TestSpec> {
   requireAccess(ctx.principal, ACCESS.read, 'read blueprints');
   // Items other than test_specs have no blueprint: the same 404 as an unknown item.
-  const row = isUuid(contentId) ? await findBlueprintRow(db, ctx.tenantId, contentId) : undefined;
+  const row = isUuid(contentId) ? await findBlueprintRow(deps.db, ctx.tenantId, contentId) : undefined;
   if (!row) throw new DomainError('not_found', `No test_spec ${contentId} with a blueprint in this tenant.`);
   return presentBlueprint(row);
 }

@@ -13,14 +13,13 @@ import {
 import { AssignmentPageResponse, AssignmentResponse, FacetPageResponse, FacetResponse } from './catalog.responses.ts';
 
 export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
-  const { db } = deps;
   declareRoute(app, 'catalog', {
     method: 'GET',
     url: `${TENANT_ROOT}/catalog-facets`,
     summary: "The tenant's catalog facet definitions",
     response: FacetPageResponse,
     params: TenantParams,
-    handler: async (request) => listFacets(db, request.ctx),
+    handler: async (request) => listFacets(deps, request.ctx),
   });
   declareRoute(app, 'catalog', {
     method: 'POST',
@@ -31,7 +30,8 @@ export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
     params: TenantParams,
     body: FacetInput,
     success: { status: 201, description: 'content_catalog_facet' },
-    handler: async (request, reply) => reply.code(201).send(await defineFacet(db, request.ctx, request.body)),
+    handler: async (request, reply) =>
+      reply.code(201).send(await defineFacet(deps, request.ctx, { body: request.body })),
   });
   declareRoute(app, 'catalog', {
     method: 'GET',
@@ -39,7 +39,7 @@ export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
     summary: 'Facet assignments of an item, with provenance',
     response: AssignmentPageResponse,
     params: ItemParams,
-    handler: async (request) => listAssignments(db, request.ctx, request.params.contentId),
+    handler: async (request) => listAssignments(deps, request.ctx, request.params),
   });
   declareRoute(app, 'catalog', {
     method: 'POST',

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -10,10 +9,10 @@ import { requireIdempotencyKey } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { catalogFacets, facetAssignments } from '../tables.ts';
-import type { ItemCommand } from '../deps.ts';
+import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { FACET_GRAINS, FACET_KEYS, FACET_STATUSES, FACET_VALUE_TYPES, xpBand } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow } from '../items/items.service.ts';
+import { requireItemRow } from '../queries.ts';
 
 /**
  * Catalog facets: a tenant defines each of the twelve facet keys once (value type, grain), then
@@ -50,8 +49,13 @@ function presentFacet(row: FacetRow) {
 }
 export type CatalogFacet = ReturnType<typeof presentFacet>;
 
-export async function defineFacet(db: Database, ctx: RequestContext, rawInput: unknown): Promise<CatalogFacet> {
+export async function defineFacet(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { body: rawInput }: { body: unknown },
+): Promise<CatalogFacet> {
   requireAccess(ctx.principal, ACCESS.author, 'define catalog facets');
+  const { db } = deps;
   const input = parseInput(FacetInput, rawInput);
   const [row] = await db
     .insert(catalogFacets)
@@ -72,8 +76,9 @@ export async function defineFacet(db: Database, ctx: RequestContext, rawInput: u
   return presentFacet(row);
 }
 
-export async function listFacets(db: Database, ctx: RequestContext): Promise<Page<CatalogFacet>> {
+export async function listFacets(deps: ContentDeps, ctx: RequestContext): Promise<Page<CatalogFacet>> {
   requireAccess(ctx.principal, ACCESS.read, 'read catalog facets');
+  const { db } = deps;
   const rows = await db
     .select()
     .from(catalogFacets)
@@ -184,11 +189,12 @@ export const assignFacet: ItemCommand<FacetAssignment> = async (deps, ctx, { con
 
 /** Facet assignments of items, in facet-key then creation order; one statement for many items. */
 export async function assignmentsOf(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentIds: readonly string[],
+  { contentIds }: { contentIds: readonly string[] },
 ): Promise<Map<string, FacetAssignment[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read facet assignments');
+  const { db } = deps;
   const valid = [...new Set(contentIds)].filter(isUuid);
   const found = new Map<string, FacetAssignment[]>(valid.map((id) => [id, []]));
   if (valid.length === 0) return found;
@@ -207,11 +213,15 @@ export async function assignmentsOf(
 }
 
 export async function listAssignments(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
+  { contentId }: { contentId: string },
 ): Promise<Page<FacetAssignment>> {
   requireAccess(ctx.principal, ACCESS.read, 'read facet assignments');
+  const { db } = deps;
   await requireItemRow(db, ctx.tenantId, contentId);
-  return { data: (await assignmentsOf(db, ctx, [contentId])).get(contentId) ?? [], next_cursor: null };
+  return {
+    data: (await assignmentsOf(deps, ctx, { contentIds: [contentId] })).get(contentId) ?? [],
+    next_cursor: null,
+  };
 }

@@ -1,19 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT } from '../http.ts';
 import { CompositionInput, getComposition, putComposition } from './composition.service.ts';
 import { CompositionResponse } from './composition.responses.ts';
 
-export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function compositionRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'interactive-composition', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/interactive-composition`,
     summary: 'The ordered question bindings of an interactive item',
     response: CompositionResponse,
     params: ItemParams,
-    handler: async (request) => getComposition(db, request.ctx, request.params.contentId),
+    handler: async (request) => getComposition(deps, request.ctx, request.params),
   });
   declareRoute(app, 'interactive-composition', {
     method: 'PUT',
@@ -22,6 +21,6 @@ export function compositionRoutes(app: FastifyInstance, runtime: PlatformRuntime
     response: CompositionResponse,
     params: ItemParams,
     body: CompositionInput,
-    handler: async (request) => putComposition(db, request.ctx, request.params.contentId, request.body),
+    handler: async (request) => putComposition(deps, request.ctx, { ...request.params, body: request.body }),
   });
 }

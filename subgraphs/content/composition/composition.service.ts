@@ -7,7 +7,8 @@ import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { assessmentComponents, interactiveCompositions, items, versions } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow } from '../items/items.service.ts';
+import type { ContentDeps } from '../deps.ts';
+import { requireItemRow } from '../queries.ts';
 
 /**
  * Interactive composition (rule 9): the ordered question bindings of an interactive item, replaced
@@ -170,8 +171,13 @@ async function resolutionErrors(db: Database, tenantId: string, composition: Com
   return errors;
 }
 
-export async function putComposition(db: Database, ctx: RequestContext, contentId: string, rawInput: unknown) {
+export async function putComposition(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentId, body: rawInput }: { contentId: string; body: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.author, 'compose interactive items');
+  const { db } = deps;
   const input = parseInput(CompositionInput, rawInput);
   return db.transaction(async (tx) => {
     const item = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
@@ -206,8 +212,9 @@ export async function putComposition(db: Database, ctx: RequestContext, contentI
   });
 }
 
-export async function getComposition(db: Database, ctx: RequestContext, contentId: string) {
+export async function getComposition(deps: ContentDeps, ctx: RequestContext, { contentId }: { contentId: string }) {
   requireAccess(ctx.principal, ACCESS.read, 'read interactive compositions');
+  const { db } = deps;
   await requireItemRow(db, ctx.tenantId, contentId);
   const [row] = await db
     .select()

@@ -6,7 +6,6 @@ import { EligibilityQuery, readReleaseEligibility } from './eligibility.service.
 import { ReleaseEligibilityResponse } from './eligibility.responses.ts';
 
 export function eligibilityRoutes(app: FastifyInstance, deps: ContentDeps): void {
-  const { db } = deps;
   declareRoute(app, 'eligibility', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId/release-eligibility`,
@@ -18,7 +17,7 @@ export function eligibilityRoutes(app: FastifyInstance, deps: ContentDeps): void
     handler: async (request) => {
       const { ctx } = request;
       const { contentId, versionId } = request.params;
-      return readReleaseEligibility(db, ctx, contentId, versionId, request.query);
+      return readReleaseEligibility(deps, ctx, { contentId, versionId, query: request.query });
     },
   });
 }

@@ -8,8 +8,10 @@ import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.t
 import { items, trustEvidence, versionPublications, versions } from '../tables.ts';
 import { SEPARATELY_PUBLISHED_KINDS, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
+import type { ContentDeps } from '../deps.ts';
 import { SERVEABLE_TRUST, type ReleaseEligibility } from '../../../platform/contract.ts';
-import { versionNotFound, type ContentVersion } from '../versions/versions.service.ts';
+import type { ContentVersion } from '../versions/versions.service.ts';
+import { versionNotFound } from '../queries.ts';
 
 /**
  * Release eligibility of exact versions. The one rule: release_eligible = serveable = the version is
@@ -99,7 +101,7 @@ function eligibilityStatement(db: Database) {
  * behind the ContentVersion loader and the REST read alike. Bodies stay in the database: the hot
  * path (a pin and its eligibility) never moves content bytes it does not show.
  */
-export async function findVersionsWithEligibility(
+async function findVersionsWithEligibility(
   db: Database,
   tenantId: string,
   versionIds: readonly string[],
@@ -140,8 +142,13 @@ export async function findVersionsWithEligibility(
 }
 
 /** Access-checked batch behind the ContentVersion loader. */
-export async function loadVersionsWithEligibility(db: Database, ctx: RequestContext, versionIds: readonly string[]) {
+export async function loadVersionsWithEligibility(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { versionIds }: { versionIds: readonly string[] },
+) {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
+  const { db } = deps;
   return findVersionsWithEligibility(db, ctx.tenantId, versionIds);
 }
 
@@ -157,13 +164,12 @@ export const EligibilityQuery = z
 
 /** The REST read: the eight fields when eligible, otherwise the typed problem carrying them. */
 export async function readReleaseEligibility(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  versionId: string,
-  rawQuery: unknown,
+  { contentId, versionId, query: rawQuery }: { contentId: string; versionId: string; query: unknown },
 ): Promise<ReleaseEligibility> {
   requireAccess(ctx.principal, ACCESS.read, 'read release eligibility');
+  const { db } = deps;
   parseInput(EligibilityQuery, rawQuery);
   const found = (await findVersionsWithEligibility(db, ctx.tenantId, [versionId])).get(versionId);
   if (!found || found.version.content_id !== contentId) throw versionNotFound(contentId, versionId);

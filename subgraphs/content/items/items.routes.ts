@@ -15,7 +15,6 @@ import type { ContentDeps } from '../deps.ts';
 import { BlueprintResponse, ItemPageResponse, ItemResponse } from './items.responses.ts';
 
 export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
-  const { db } = deps;
   declareRoute(app, 'items', {
     method: 'POST',
     url: `${TENANT_ROOT}/items`,
@@ -47,8 +46,7 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
     etag: true,
     params: ItemParams,
     handler: async (request, reply) => {
-      const { ctx } = request;
-      const item = await getItem(db, ctx, request.params.contentId);
+      const item = await getItem(deps, request.ctx, request.params);
       return reply.header('etag', item.etag).send(item);
     },
   });
@@ -62,8 +60,9 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
     params: ItemParams,
     body: PatchItemInput,
     handler: async (request, reply) => {
-      const { ctx } = request;
-      const item = await patchItem(db, ctx, request.params.contentId, request.body, headerOf(request, 'if-match'));
+      const { contentId } = request.params;
+      const ifMatch = headerOf(request, 'if-match');
+      const item = await patchItem(deps, request.ctx, { contentId, body: request.body, ifMatch });
       return reply.header('etag', item.etag).send(item);
     },
   });
@@ -75,10 +74,7 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
     errors: [503],
     params: TenantParams,
     querystring: ListItemsQuery,
-    handler: async (request) => {
-      const { ctx } = request;
-      return listItems(deps, ctx, request.query);
-    },
+    handler: async ({ ctx, query }) => listItems(deps, ctx, { query }),
   });
   declareRoute(app, 'items', {
     method: 'GET',
@@ -86,9 +82,6 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
     summary: 'The seven blueprint fields of a test_spec, with spec_id',
     response: BlueprintResponse,
     params: ItemParams,
-    handler: async (request) => {
-      const { ctx } = request;
-      return getBlueprint(db, ctx, request.params.contentId);
-    },
+    handler: async ({ ctx, params }) => getBlueprint(deps, ctx, params),
   });
 }

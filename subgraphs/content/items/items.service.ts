@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type Page } from '../../../platform/cursor.ts';
+import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
+import { pageRequest, presentPage, tablePage, type KeysetOrder } from '../../../platform/keyset.ts';
 import { requireIdempotencyKey, type CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { parseInput, isoTimestamp, queryBoolean, queryInteger, isUuid } from '../../../platform/validation.ts';
@@ -33,6 +33,7 @@ import {
   type XpBand,
 } from '../vocabulary.ts';
 import { insertVersion } from '../versions/versions.service.ts';
+import { findItemRow, findItemRows, itemNotFound, requireItemRow, type ItemRow } from '../queries.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { BLUEPRINT_FIELDS, Blueprint, insertBlueprint } from '../blueprints/blueprint.service.ts';
@@ -146,8 +147,6 @@ function blueprintOf(input: CreateItemInput): Blueprint {
   );
 }
 
-export type ItemRow = typeof items.$inferSelect;
-
 /** The REST (and GraphQL, through the snake_case resolver) shape of a content item. */
 export function presentItem(row: ItemRow) {
   return {
@@ -233,66 +232,26 @@ export async function createItem(
   });
 }
 
-/** The item a path names, or the tenant's 404; `lock` takes its row lock inside a transaction. */
-export async function requireItemRow(
-  db: Database,
-  tenantId: string,
-  contentId: string,
-  options: { lock?: boolean } = {},
-): Promise<ItemRow> {
-  if (!isUuid(contentId)) throw itemNotFound(contentId);
-  const query = db
-    .select()
-    .from(items)
-    .where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
-  const [row] = options.lock ? await query.for('update') : await query;
-  if (!row) throw itemNotFound(contentId);
-  return row;
-}
-
-export async function findItemRow(db: Database, tenantId: string, contentId: string): Promise<ItemRow | undefined> {
-  if (!isUuid(contentId)) return undefined;
-  const [row] = await db
-    .select()
-    .from(items)
-    .where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
-  return row;
-}
-
-/** Batched read of items by id, for loaders. Non-uuid ids simply match nothing. */
-export async function findItemRows(
-  db: Database,
-  tenantId: string,
-  contentIds: readonly string[],
+/** Access-checked batch behind the ContentItem loader. */
+export async function loadItems(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentIds }: { contentIds: readonly string[] },
 ): Promise<Map<string, ContentItem>> {
-  const valid = [...new Set(contentIds)].filter(isUuid);
-  if (valid.length === 0) return new Map();
-  const rows = await db
-    .select()
-    .from(items)
-    .where(and(eq(items.tenantId, tenantId), inArray(items.contentId, valid)));
+  requireAccess(ctx.principal, ACCESS.service, 'read content items');
+  const rows = await findItemRows(deps.db, ctx.tenantId, contentIds);
   return new Map(rows.map((row) => [row.contentId, presentItem(row)]));
 }
 
-/** Access-checked batch behind the ContentItem loader. */
-export async function loadItems(
-  db: Database,
+export async function getItem(
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentIds: readonly string[],
-): Promise<Map<string, ContentItem>> {
+  { contentId }: { contentId: string },
+): Promise<ContentItem> {
   requireAccess(ctx.principal, ACCESS.service, 'read content items');
-  return findItemRows(db, ctx.tenantId, contentIds);
-}
-
-export async function getItem(db: Database, ctx: RequestContext, contentId: string): Promise<ContentItem> {
-  requireAccess(ctx.principal, ACCESS.service, 'read content items');
-  const row = await findItemRow(db, ctx.tenantId, contentId);
+  const row = await findItemRow(deps.db, ctx.tenantId, contentId);
   if (!row) throw itemNotFound(contentId);
   return presentItem(row);
-}
-
-export function itemNotFound(contentId: string): DomainError {
-  return new DomainError('not_found', `No content item ${contentId} in this tenant.`);
 }
 
 /** Fields a PATCH may clear with null; the others always hold a value. */
@@ -336,22 +295,14 @@ export const PatchItemInput = z
  * test_spec and test_bank versions goes through POST /publish, never through status.
  */
 export async function patchItem(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  rawInput: unknown,
-  ifMatch: string | undefined,
+  { contentId, body: rawInput, ifMatch }: { contentId: string; body: unknown; ifMatch: string | undefined },
 ): Promise<ContentItem> {
   requireAccess(ctx.principal, ACCESS.author, 'change content items');
   const input = parseInput(PatchItemInput, rawInput);
-  if (!isUuid(contentId)) throw itemNotFound(contentId);
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(items)
-      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
-      .for('update');
-    if (!row) throw itemNotFound(contentId);
+  return deps.db.transaction(async (tx) => {
+    const row = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
     checkIfMatch(ifMatch, etagOf(row.contentId, row.rowVersion));
     const problem = statusProblem(row.contentKind, input.status);
     if (problem)
@@ -431,16 +382,15 @@ export const ListItemsQuery = z
  * works as a high-watermark and cursors stay stable under concurrent inserts.
  */
 export async function listItems(
-  deps: Pick<ContentDeps, 'db' | 'cursors' | 'curriculum'>,
+  deps: ContentDeps,
   ctx: RequestContext,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ): Promise<Page<ContentItem>> {
   requireAccess(ctx.principal, ACCESS.service, 'list content items');
-  const { db, cursors } = deps;
   const query = parseInput(ListItemsQuery, rawQuery) as z.infer<typeof ListItemsQuery> &
     Record<string, string | undefined>;
-  const { cursor, limit: rawLimit, ...filters } = query;
-  const limit = rawLimit ?? DEFAULT_PAGE_SIZE;
+  const request = pageRequest(query);
+  const filters = request.filters as Omit<typeof query, 'cursor' | 'limit'>;
   const conditions: SQL[] = [eq(items.tenantId, ctx.tenantId)];
   const typed = {
     content_kind: items.contentKind,
@@ -477,18 +427,17 @@ export async function listItems(
     facetFilters.push([key, key === 'expected_xp_band' ? (XP_BAND_ALIASES[value] ?? value) : value]);
   }
   for (const [key, value] of facetFilters) conditions.push(facetCondition(key, value));
-  if (cursor) {
-    const [updatedAt, contentId] = cursors.decode(cursor, filters).after;
-    conditions.push(sql`(${items.updatedAt}, ${items.contentId}) > (${updatedAt}::timestamptz, ${contentId}::uuid)`);
-  }
-  const rows = await db
-    .select()
-    .from(items)
-    .where(and(...conditions))
-    .orderBy(asc(items.updatedAt), asc(items.contentId))
-    .limit(limit + 1);
-  return pageOf(rows, limit, (row) => [row.updatedAt, row.contentId], presentItem, cursors, filters);
+  const page = await tablePage(deps.db, deps.cursors, items, BY_UPDATE, request, conditions);
+  return presentPage(page, presentItem);
 }
+
+/** Oldest change first, as one row comparison the (tenant, updated_at, content_id) index serves. */
+const BY_UPDATE: KeysetOrder<ItemRow> = {
+  by: [asc(items.updatedAt), asc(items.contentId)],
+  after: ([updatedAt, contentId]) =>
+    sql`(${items.updatedAt}, ${items.contentId}) > (${updatedAt}::timestamptz, ${contentId}::uuid)`,
+  keyOf: (row) => [row.updatedAt, row.contentId],
+};
 
 /**
  * Rule 11: the read-only projection of a component's subtree: archive links to any node of the

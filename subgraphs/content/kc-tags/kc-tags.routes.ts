@@ -15,7 +15,7 @@ export function kcTagRoutes(app: FastifyInstance, deps: ContentDeps): void {
     querystring: KcTagsQuery,
     handler: async (request) => {
       const { ctx } = request;
-      return listKcTags(deps.db, deps.cursors, ctx, request.params.contentId, request.query);
+      return listKcTags(deps, ctx, { ...request.params, query: request.query });
     },
   });
   declareRoute(app, 'kc-tags', {
@@ -30,7 +30,7 @@ export function kcTagRoutes(app: FastifyInstance, deps: ContentDeps): void {
     success: { status: 201, description: 'content_kc_tag (200 when an existing tag was replaced)' },
     handler: async (request, reply) => {
       const { ctx } = request;
-      const result = await tagKc(deps, ctx, request.params.contentId, request.body);
+      const result = await tagKc(deps, ctx, { ...request.params, body: request.body });
       return sendCommandResult(reply, { ...result, replayed: false });
     },
   });

@@ -1,15 +1,16 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { lockKey, type Database } from '../../../platform/db.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { lockKey } from '../../../platform/db.ts';
+import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
+import { presentPage, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import { kcTags } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
-import { requireItemRow } from '../items/items.service.ts';
+import { requireItemRow } from '../queries.ts';
 
 /**
  * Weighted KC tags: links from an item to active KCs of curriculum's governed registry. The
@@ -43,8 +44,7 @@ export type ContentKcTag = ReturnType<typeof presentKcTag>;
 export async function tagKc(
   deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  rawInput: unknown,
+  { contentId, body: rawInput }: { contentId: string; body: unknown },
 ): Promise<{ value: ContentKcTag; created: boolean }> {
   requireAccess(ctx.principal, ACCESS.linkKc, 'tag content with KCs');
   const input = parseInput(KcTagInput, rawInput);
@@ -98,34 +98,29 @@ export const KcTagsQuery = z
   .strict();
 
 export async function listKcTags(
-  db: Database,
-  cursors: CursorCodec,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  rawQuery: unknown,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
 ): Promise<Page<ContentKcTag>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
+  const { db } = deps;
   const query = parseInput(KcTagsQuery, rawQuery);
   await requireItemRow(db, ctx.tenantId, contentId);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const filters = { contentId };
-  const after = query.cursor ? String(cursors.decode(query.cursor, filters).after[0]) : '';
-  const rows = await db
-    .select()
-    .from(kcTags)
-    .where(and(eq(kcTags.tenantId, ctx.tenantId), eq(kcTags.contentId, contentId), gt(kcTags.kcId, after)))
-    .orderBy(asc(kcTags.kcId))
-    .limit(limit + 1);
-  return pageOf(rows, limit, (row) => [row.kcId], presentKcTag, cursors, filters);
+  const request = { ...query, filters: { contentId } };
+  const conditions = [eq(kcTags.tenantId, ctx.tenantId), eq(kcTags.contentId, contentId)];
+  return presentPage(await tablePage(db, deps.cursors, kcTags, BY_KC, request, conditions), presentKcTag);
 }
+
+const BY_KC = uniqueOrder<KcTagRow>(kcTags.kcId, (row) => row.kcId);
 
 /** Batched read of the active tags of many items (GraphQL). */
 export async function activeKcTagsOf(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentIds: readonly string[],
+  { contentIds }: { contentIds: readonly string[] },
 ): Promise<Map<string, ContentKcTag[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
+  const { db } = deps;
   const valid = [...new Set(contentIds)].filter(isUuid);
   const found = new Map<string, ContentKcTag[]>(valid.map((id) => [id, []]));
   if (valid.length === 0) return found;

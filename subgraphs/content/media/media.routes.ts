@@ -7,14 +7,13 @@ import { MediaInput, listMedia, readMediaBytes, uploadMedia } from './media.serv
 import { MediaPageResponse, MediaResponse } from './media.responses.ts';
 
 export function mediaRoutes(app: FastifyInstance, deps: ContentDeps): void {
-  const { db } = deps;
   declareRoute(app, 'media', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/media`,
     summary: 'Media assets of an item, each with its authenticated delivery_url',
     response: MediaPageResponse,
     params: ItemParams,
-    handler: async (request) => listMedia(db, deps.contentUrl(), request.ctx, request.params.contentId),
+    handler: async (request) => listMedia(deps, request.ctx, request.params),
   });
   declareRoute(app, 'media', {
     method: 'POST',
@@ -50,7 +49,7 @@ export function mediaRoutes(app: FastifyInstance, deps: ContentDeps): void {
     handler: async (request, reply) => {
       const { ctx } = request;
       const { contentId, mediaId } = request.params;
-      const media = await readMediaBytes(db, ctx, contentId, mediaId);
+      const media = await readMediaBytes(deps, ctx, { contentId, mediaId });
       return reply
         .header('content-type', media.mimeType)
         .header('content-length', String(media.bytes.length))

@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, eq, getTableColumns } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -9,10 +8,10 @@ import type { Page } from '../../../platform/cursor.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { mediaAssets } from '../tables.ts';
-import type { ItemCommand } from '../deps.ts';
+import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { MEDIA_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow } from '../items/items.service.ts';
+import { requireItemRow } from '../queries.ts';
 
 /**
  * Media of an item: uploaded bytes kept by content, delivered only through an authenticated
@@ -103,24 +102,29 @@ export const uploadMedia: ItemCommand<MediaAsset> = async (deps, ctx, { contentI
 const { bytes: _bytes, ...mediaColumns } = getTableColumns(mediaAssets);
 
 export async function listMedia(
-  db: Database,
-  contentRoot: string,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
+  { contentId }: { contentId: string },
 ): Promise<Page<MediaAsset>> {
   requireAccess(ctx.principal, ACCESS.read, 'read media');
+  const { db } = deps;
   await requireItemRow(db, ctx.tenantId, contentId);
   const rows = await db
     .select(mediaColumns)
     .from(mediaAssets)
     .where(and(eq(mediaAssets.tenantId, ctx.tenantId), eq(mediaAssets.contentId, contentId)))
     .orderBy(asc(mediaAssets.createdAt), asc(mediaAssets.mediaId));
-  return { data: rows.map((row) => presentMedia(row, contentRoot)), next_cursor: null };
+  return { data: rows.map((row) => presentMedia(row, deps.contentUrl())), next_cursor: null };
 }
 
 /** The bytes behind a delivery_url, for a reader of the same tenant. */
-export async function readMediaBytes(db: Database, ctx: RequestContext, contentId: string, mediaId: string) {
+export async function readMediaBytes(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentId, mediaId }: { contentId: string; mediaId: string },
+) {
   requireAccess(ctx.principal, ACCESS.read, 'read media');
+  const { db } = deps;
   const notFound = new DomainError('not_found', `No media ${mediaId} of content item ${contentId} in this tenant.`);
   if (!isUuid(contentId) || !isUuid(mediaId)) throw notFound;
   const [row] = await db

@@ -9,8 +9,7 @@ import { contentReferences, items, testSpecBlueprints, versionPublications, vers
 import type { ItemCommand } from '../deps.ts';
 import { SEPARATELY_PUBLISHED_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { itemNotFound } from '../items/items.service.ts';
-import { versionNotFound } from '../versions/versions.service.ts';
+import { itemNotFound, versionNotFound } from '../queries.ts';
 
 /**
  * Publication of one exact test_spec or test_bank version. The server runs every structural and

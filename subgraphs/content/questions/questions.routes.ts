@@ -22,7 +22,6 @@ import {
 } from './questions.responses.ts';
 
 export function questionRoutes(app: FastifyInstance, deps: ContentDeps): void {
-  const { db } = deps;
   const reads = [
     [
       'student-view',
@@ -64,7 +63,7 @@ export function questionRoutes(app: FastifyInstance, deps: ContentDeps): void {
       response,
       handler: async (request) => {
         const { ctx } = request;
-        return read(db, ctx, request.params.contentId, request.query);
+        return read(deps, ctx, { ...request.params, query: request.query });
       },
     });
   }

@@ -4,13 +4,14 @@ import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { allows, requireAccess } from '../../../platform/auth.ts';
-import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
-import { parseInput, queryBoolean, isUuid } from '../../../platform/validation.ts';
-import { answerSlots, assessmentComponents, items, scoringPlans, versions } from '../tables.ts';
+import { parseInput, queryBoolean } from '../../../platform/validation.ts';
+import { answerSlots, assessmentComponents, scoringPlans } from '../tables.ts';
 import { COMPONENT_ROLES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
+import type { ContentDeps } from '../deps.ts';
 import type { QuestionProjection } from './canonical-xml.ts';
+import { resolveVersion } from '../queries.ts';
 
 /**
  * Reads of what a student sees and of a question version's projections. Answer keys leave the
@@ -102,24 +103,6 @@ function presentKey(row: SlotRow) {
 
 const versionIdParam = z.uuid().optional().describe('An exact version; the newest when absent');
 
-/** The exact version a read is about: the one named, which must belong to the item, or the newest. */
-export async function resolveVersion(db: Database, tenantId: string, contentId: string, versionId: string | undefined) {
-  if (!isUuid(contentId)) throw new DomainError('not_found', `No content item ${contentId} in this tenant.`);
-  const [item] = await db
-    .select({ kind: items.contentKind, title: items.title, latestVersionId: items.latestVersionId })
-    .from(items)
-    .where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
-  if (!item || !item.latestVersionId)
-    throw new DomainError('not_found', `No content item ${contentId} in this tenant.`);
-  const wanted = versionId ?? item.latestVersionId;
-  const [version] = await db
-    .select()
-    .from(versions)
-    .where(and(eq(versions.tenantId, tenantId), eq(versions.contentId, contentId), eq(versions.versionId, wanted)));
-  if (!version) throw new DomainError('not_found', `No version ${wanted} of content item ${contentId} in this tenant.`);
-  return { item, version };
-}
-
 function requireKeysAccess(ctx: RequestContext, wanted: boolean): boolean {
   if (wanted) requireAccess(ctx.principal, ACCESS.answerKeys, 'read answer keys');
   return wanted;
@@ -137,8 +120,13 @@ export const StudentViewQuery = z
   .object({ version_id: versionIdParam, includeAnswerKeys: queryBoolean.optional() })
   .strict();
 
-export async function readStudentView(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown) {
+export async function readStudentView(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.read, 'read student views');
+  const { db } = deps;
   const query = parseInput(StudentViewQuery, rawQuery);
   const withKeys = requireKeysAccess(ctx, query.includeAnswerKeys === true);
   const { item, version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
@@ -160,8 +148,13 @@ const single = <T>(data: T[]): Page<T> => ({ data, next_cursor: null });
 
 export const AnswerSlotsQuery = StudentViewQuery;
 
-export async function listAnswerSlots(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown) {
+export async function listAnswerSlots(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.read, 'read answer slots');
+  const { db } = deps;
   const query = parseInput(AnswerSlotsQuery, rawQuery);
   const withKeys = requireKeysAccess(ctx, query.includeAnswerKeys === true);
   const { version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
@@ -170,8 +163,13 @@ export async function listAnswerSlots(db: Database, ctx: RequestContext, content
 
 export const VersionQuery = z.object({ version_id: versionIdParam }).strict();
 
-export async function listAnswerKeys(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown) {
+export async function listAnswerKeys(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.answerKeys, 'read answer keys');
+  const { db } = deps;
   const query = parseInput(VersionQuery, rawQuery);
   const { version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
   return single(
@@ -184,12 +182,12 @@ export const ComponentsQuery = z
   .strict();
 
 export async function listAssessmentComponents(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  rawQuery: unknown,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read assessment components');
+  const { db } = deps;
   const query = parseInput(ComponentsQuery, rawQuery);
   const { version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
   const rows = await db
@@ -219,8 +217,13 @@ export async function listAssessmentComponents(
   );
 }
 
-export async function listScoringPlan(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown) {
+export async function listScoringPlan(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.read, 'read scoring plans');
+  const { db } = deps;
   const query = parseInput(VersionQuery, rawQuery);
   const { version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
   const rows = await db

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import {
@@ -20,15 +20,14 @@ import {
   TrustStatusPageResponse,
 } from './records.responses.ts';
 
-export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function recordRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'external-link', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/external-link`,
     summary: 'The governed external link of an external_link item',
     response: ExternalLinkResponse,
     params: ItemParams,
-    handler: async (request) => getExternalLink(db, request.ctx, request.params.contentId),
+    handler: async (request) => getExternalLink(deps, request.ctx, request.params),
   });
   declareRoute(app, 'external-link', {
     method: 'POST',
@@ -40,7 +39,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     body: ExternalLinkInput,
     success: { status: 201, description: 'external_link (200 when replaced)' },
     handler: async (request, reply) => {
-      const result = await putExternalLink(db, request.ctx, request.params.contentId, request.body);
+      const result = await putExternalLink(deps, request.ctx, { ...request.params, body: request.body });
       return sendCommandResult(reply, { ...result, replayed: false });
     },
   });
@@ -50,7 +49,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     summary: 'Frozen read-only archive of legacy curriculum links',
     response: CurriculumLinkPageResponse,
     params: ItemParams,
-    handler: async (request) => listCurriculumLinks(db, request.ctx, request.params.contentId),
+    handler: async (request) => listCurriculumLinks(deps, request.ctx, request.params),
   });
   declareRoute(app, 'effectiveness', {
     method: 'GET',
@@ -58,7 +57,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     summary: 'Derived, read-only effectiveness status',
     response: EffectivenessResponse,
     params: ItemParams,
-    handler: async (request) => readEffectiveness(db, request.ctx, request.params.contentId),
+    handler: async (request) => readEffectiveness(deps, request.ctx, request.params),
   });
   declareRoute(app, 'policies', {
     method: 'GET',
@@ -66,7 +65,7 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     summary: 'Provisioned tenant policy rows (read projection)',
     response: PolicyPageResponse,
     params: TenantParams,
-    handler: async (request) => listPolicies(db, request.ctx),
+    handler: async (request) => listPolicies(deps, request.ctx),
   });
   declareRoute(app, 'trust', {
     method: 'GET',
@@ -75,6 +74,6 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     response: TrustStatusPageResponse,
     params: TenantParams,
     querystring: TrustStatusQuery,
-    handler: async (request) => listTrustStatus(db, runtime.cursors, request.ctx, request.query),
+    handler: async (request) => listTrustStatus(deps, request.ctx, { query: request.query }),
   });
 }

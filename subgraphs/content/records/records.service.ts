@@ -1,15 +1,17 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
+import { keysetPage, presentPage, uniqueOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, parseInput, queryInteger, webUrl } from '../../../platform/validation.ts';
 import { curriculumLinks, externalLinks, policies, trustEvidence, versions } from '../tables.ts';
 import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow as requireItem } from '../items/items.service.ts';
+import type { ContentDeps } from '../deps.ts';
+import { requireItemRow as requireItem } from '../queries.ts';
 
 /**
  * Small item records: the external link of an external_link item, the frozen curriculum-link
@@ -50,8 +52,13 @@ const presentLink = (row: LinkRow) => ({
   updated_at: isoTimestamp(row.updatedAt),
 });
 
-export async function putExternalLink(db: Database, ctx: RequestContext, contentId: string, rawInput: unknown) {
+export async function putExternalLink(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentId, body: rawInput }: { contentId: string; body: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.author, 'write external links');
+  const { db } = deps;
   const input = parseInput(ExternalLinkInput, rawInput);
   const item = await requireItem(db, ctx.tenantId, contentId);
   if (item.contentKind !== 'external_link') {
@@ -85,8 +92,9 @@ export async function putExternalLink(db: Database, ctx: RequestContext, content
   });
 }
 
-export async function getExternalLink(db: Database, ctx: RequestContext, contentId: string) {
+export async function getExternalLink(deps: ContentDeps, ctx: RequestContext, { contentId }: { contentId: string }) {
   requireAccess(ctx.principal, ACCESS.read, 'read external links');
+  const { db } = deps;
   await requireItem(db, ctx.tenantId, contentId);
   const [row] = await db
     .select()
@@ -97,11 +105,12 @@ export async function getExternalLink(db: Database, ctx: RequestContext, content
 }
 
 export async function listCurriculumLinks(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
+  { contentId }: { contentId: string },
 ): Promise<Page<unknown>> {
   requireAccess(ctx.principal, ACCESS.read, 'read the curriculum-link archive');
+  const { db } = deps;
   await requireItem(db, ctx.tenantId, contentId);
   const rows = await db
     .select()
@@ -125,8 +134,9 @@ export async function listCurriculumLinks(
  * Effectiveness is derived from learner outcomes, which flow through the events and results
  * services; content holds none, so every item reads insufficient_data until a derivation exists.
  */
-export async function readEffectiveness(db: Database, ctx: RequestContext, contentId: string) {
+export async function readEffectiveness(deps: ContentDeps, ctx: RequestContext, { contentId }: { contentId: string }) {
   requireAccess(ctx.principal, ACCESS.read, 'read effectiveness');
+  const { db } = deps;
   const item = await requireItem(db, ctx.tenantId, contentId);
   return {
     content_id: contentId,
@@ -137,8 +147,9 @@ export async function readEffectiveness(db: Database, ctx: RequestContext, conte
   };
 }
 
-export async function listPolicies(db: Database, ctx: RequestContext): Promise<Page<unknown>> {
+export async function listPolicies(deps: ContentDeps, ctx: RequestContext): Promise<Page<unknown>> {
   requireAccess(ctx.principal, ACCESS.read, 'read policies');
+  const { db } = deps;
   const rows = await db
     .select()
     .from(policies)
@@ -165,45 +176,40 @@ export const TrustStatusQuery = z
   .strict();
 
 /** Current trust of every exact version of the tenant; versions without evidence are unknown. */
-export async function listTrustStatus(db: Database, cursors: CursorCodec, ctx: RequestContext, rawQuery: unknown) {
+export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { query: rawQuery }: { query: unknown }) {
   requireAccess(ctx.principal, ACCESS.read, 'read trust status');
+  const { db } = deps;
   const query = parseInput(TrustStatusQuery, rawQuery);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const filters = { trust_status: query.trust_status ?? null };
-  const after = query.cursor ? String(cursors.decode(query.cursor, filters).after[0]) : null;
+  const request = { ...query, filters: { trust_status: query.trust_status ?? null } };
   const current = sql<TrustStatus>`coalesce((select ${trustEvidence.trustStatus} from ${trustEvidence}
     where ${trustEvidence.tenantId} = ${versions.tenantId} and ${trustEvidence.versionId} = ${versions.versionId}
     order by ${trustEvidence.evidenceSeq} desc limit 1), 'unknown')`;
-  const rows = await db
-    .select({
-      versionId: versions.versionId,
-      contentId: versions.contentId,
-      versionNumber: versions.versionNumber,
-      trustStatus: current,
-    })
-    .from(versions)
-    .where(
-      and(
-        eq(versions.tenantId, ctx.tenantId),
-        ...(after ? [gt(versions.versionId, after)] : []),
-        ...(query.trust_status ? [sql`${current} = ${query.trust_status}`] : []),
-      ),
-    )
-    .orderBy(asc(versions.versionId))
-    .limit(limit + 1);
-  return pageOf(
-    rows,
-    limit,
-    (row) => [row.versionId],
-    (row) => ({
-      content_id: row.contentId,
-      version_id: row.versionId,
-      version_number: row.versionNumber,
-      trust_status: row.trustStatus,
-    }),
-    cursors,
-    filters,
+  const order = uniqueOrder<{ versionId: string }>(versions.versionId, (row) => row.versionId);
+  const page = await keysetPage(deps.cursors, request, order, ({ after, orderBy, limit }) =>
+    db
+      .select({
+        versionId: versions.versionId,
+        contentId: versions.contentId,
+        versionNumber: versions.versionNumber,
+        trustStatus: current,
+      })
+      .from(versions)
+      .where(
+        and(
+          eq(versions.tenantId, ctx.tenantId),
+          after,
+          query.trust_status ? sql`${current} = ${query.trust_status}` : undefined,
+        ),
+      )
+      .orderBy(...orderBy)
+      .limit(limit),
   );
+  return presentPage(page, (row) => ({
+    content_id: row.contentId,
+    version_id: row.versionId,
+    version_number: row.versionNumber,
+    trust_status: row.trustStatus,
+  }));
 }
 
 /** The demo tenant's provisioned policies: one test-serve grant for every demo caller. Idempotent. */

@@ -6,7 +6,9 @@ import { DomainError } from '../../../platform/errors.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { contentReferences, items } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { VersionQuery, resolveVersion } from '../questions/questions.service.ts';
+import type { ContentDeps } from '../deps.ts';
+import { VersionQuery } from '../questions/questions.service.ts';
+import { resolveVersion } from '../queries.ts';
 import { ATTRIBUTION_INCOMPLETE, checkFormGraph, checkMemberShape } from './bank-contract.ts';
 
 /**
@@ -41,7 +43,7 @@ export interface TestBankMembers {
   };
 }
 
-export async function bankMembersOf(
+async function bankMembersOf(
   db: Database,
   tenantId: string,
   contentId: string,
@@ -118,12 +120,12 @@ export async function bankMembersOf(
 }
 
 export async function readBankMembers(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  rawQuery: unknown,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
 ): Promise<TestBankMembers> {
   requireAccess(ctx.principal, ACCESS.read, 'read bank members');
+  const { db } = deps;
   const query = parseInput(VersionQuery, rawQuery);
   return bankMembersOf(db, ctx.tenantId, contentId, query.version_id);
 }

@@ -15,7 +15,6 @@ import { readBankMembers } from './bank-members.service.ts';
 import { BankMembersResponse, ReferencePageResponse, ReferenceResponse } from './references.responses.ts';
 
 export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
-  const { db } = deps;
   declareRoute(app, 'references', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/references`,
@@ -23,7 +22,7 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
     response: ReferencePageResponse,
     params: ItemParams,
     querystring: ReferencesQuery,
-    handler: async (request) => listReferences(db, request.ctx, request.params.contentId, request.query),
+    handler: async (request) => listReferences(deps, request.ctx, { ...request.params, query: request.query }),
   });
   declareRoute(app, 'references', {
     method: 'POST',
@@ -56,7 +55,7 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
     params: ItemParams.extend({ referenceId: z.string() }),
     handler: async (request) => {
       const { ctx } = request;
-      return retireReference(db, ctx, request.params.contentId, request.params.referenceId);
+      return retireReference(deps, ctx, request.params);
     },
   });
   declareRoute(app, 'bank-members', {
@@ -67,6 +66,6 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
     errors: [409],
     params: ItemParams,
     querystring: VersionQuery,
-    handler: async (request) => readBankMembers(db, request.ctx, request.params.contentId, request.query),
+    handler: async (request) => readBankMembers(deps, request.ctx, { ...request.params, query: request.query }),
   });
 }

@@ -9,10 +9,10 @@ import type { Page } from '../../../platform/cursor.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { contentReferences, items, versions } from '../tables.ts';
-import type { ItemCommand } from '../deps.ts';
+import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow } from '../items/items.service.ts';
+import { requireItemRow } from '../queries.ts';
 import { INVALID_MEMBER, checkBank, checkFormGraph, checkMemberShape, checkNotFrozen } from './bank-contract.ts';
 
 /**
@@ -152,12 +152,12 @@ export const createReference: ItemCommand<ContentReference> = async (
 };
 
 export async function retireReference(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  referenceId: string,
+  { contentId, referenceId }: { contentId: string; referenceId: string },
 ): Promise<ContentReference> {
   requireAccess(ctx.principal, ACCESS.author, 'retire references');
+  const { db } = deps;
   return db.transaction(async (tx) => {
     const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
     const notFound = new DomainError(
@@ -196,12 +196,12 @@ export const ReferencesQuery = z
   .strict();
 
 export async function listReferences(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  rawQuery: unknown,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
 ): Promise<Page<ContentReference>> {
   requireAccess(ctx.principal, ACCESS.read, 'read references');
+  const { db } = deps;
   const query = parseInput(ReferencesQuery, rawQuery);
   await requireItemRow(db, ctx.tenantId, contentId);
   const rows = await db

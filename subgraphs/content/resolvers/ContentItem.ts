@@ -1,5 +1,5 @@
 import { nullWhenNotFound, requestContextOf } from '../../../platform/graphql.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { getBlueprint } from '../blueprints/blueprint.service.ts';
 import { readStudentView } from '../questions/questions.service.ts';
 import { readTrust } from '../trust/trust.service.ts';
@@ -15,36 +15,44 @@ export type TrustAnswer = Awaited<ReturnType<typeof readTrust>>;
 const present = <T>(versions: Array<T | null>): T[] => versions.filter((version): version is T => version !== null);
 
 export function contentItemResolvers(
-  runtime: PlatformRuntime,
+  deps: ContentDeps,
   { itemLoader, kcTagLoader, facetLoader, versionEntity }: ContentLoaders,
 ): ContentItemResolvers {
-  const { db } = runtime.database;
   return {
     __resolveReference: (reference, context) => itemLoader(context).load(reference.contentId),
     latestVersion: (item, _args, context) =>
       item.latest_version_id ? versionEntity(context, item.latest_version_id) : null,
     kcTags: (item, _args, context) => kcTagLoader(context).load(item.content_id),
     versions: async (item, args, context) => {
-      const page = await listVersions(db, runtime.cursors, requestContextOf(context), item.content_id, {
-        ...(args.limit !== undefined && args.limit !== null ? { limit: String(args.limit) } : {}),
-        ...(args.cursor ? { cursor: args.cursor } : {}),
+      const page = await listVersions(deps, requestContextOf(context), {
+        contentId: item.content_id,
+        query: {
+          ...(args.limit !== undefined && args.limit !== null ? { limit: String(args.limit) } : {}),
+          ...(args.cursor ? { cursor: args.cursor } : {}),
+        },
       });
       const entities = await Promise.all(page.data.map((version) => versionEntity(context, version.version_id)));
       return { data: present(entities), next_cursor: page.next_cursor };
     },
     studentView: (item, args, context) =>
-      readStudentView(db, requestContextOf(context), item.content_id, {
-        ...(args.versionId ? { version_id: args.versionId } : {}),
-        ...(args.includeAnswerKeys !== undefined && args.includeAnswerKeys !== null
-          ? { includeAnswerKeys: String(args.includeAnswerKeys) }
-          : {}),
+      readStudentView(deps, requestContextOf(context), {
+        contentId: item.content_id,
+        query: {
+          ...(args.versionId ? { version_id: args.versionId } : {}),
+          ...(args.includeAnswerKeys !== undefined && args.includeAnswerKeys !== null
+            ? { includeAnswerKeys: String(args.includeAnswerKeys) }
+            : {}),
+        },
       }),
     trust: (item, args, context) =>
-      readTrust(db, requestContextOf(context), item.content_id, args.versionId ? { version_id: args.versionId } : {}),
+      readTrust(deps, requestContextOf(context), {
+        contentId: item.content_id,
+        query: args.versionId ? { version_id: args.versionId } : {},
+      }),
     facets: (item, _args, context) => facetLoader(context).load(item.content_id),
     blueprint: (item, _args, context) =>
       item.content_kind === 'test_spec'
-        ? nullWhenNotFound(getBlueprint(db, requestContextOf(context), item.content_id))
+        ? nullWhenNotFound(getBlueprint(deps, requestContextOf(context), { contentId: item.content_id }))
         : null,
   };
 }

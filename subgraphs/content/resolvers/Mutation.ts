@@ -1,6 +1,5 @@
 import { requestContextOf } from '../../../platform/graphql.ts';
 import { snakeKeys } from '../../../platform/naming.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import { assignFacet, defineFacet } from '../catalog/catalog.service.ts';
 import type { ContentDeps } from '../deps.ts';
 import { createItem, patchItem } from '../items/items.service.ts';
@@ -16,8 +15,7 @@ function commandOf(args: { contentId: string; idempotencyKey?: string | null }, 
   return { contentId: args.contentId, body, idempotencyKey: args.idempotencyKey ?? undefined };
 }
 
-export function mutationResolvers(runtime: PlatformRuntime, deps: ContentDeps): MutationResolvers {
-  const { db } = runtime.database;
+export function mutationResolvers(deps: ContentDeps): MutationResolvers {
   return {
     createContentItem: async (_root, args, context) => {
       // Blueprint keys are data (kc references, item types): they pass through unconverted.
@@ -27,12 +25,17 @@ export function mutationResolvers(runtime: PlatformRuntime, deps: ContentDeps): 
         .value;
     },
     patchContentItem: (_root, args, context) =>
-      patchItem(db, requestContextOf(context), args.contentId, snakeKeys(args.input), args.ifMatch),
+      patchItem(deps, requestContextOf(context), {
+        contentId: args.contentId,
+        body: snakeKeys(args.input),
+        ifMatch: args.ifMatch,
+      }),
     tagContentKc: async (_root, args, context) =>
-      (await tagKc(deps, requestContextOf(context), args.contentId, snakeKeys(args.input))).value,
+      (await tagKc(deps, requestContextOf(context), { contentId: args.contentId, body: snakeKeys(args.input) })).value,
     publishContentVersion: async (_root, args, context) =>
       (await publishVersion(deps, requestContextOf(context), commandOf(args, { version_id: args.versionId }))).value,
-    defineCatalogFacet: (_root, args, context) => defineFacet(db, requestContextOf(context), snakeKeys(args.input)),
+    defineCatalogFacet: (_root, args, context) =>
+      defineFacet(deps, requestContextOf(context), { body: snakeKeys(args.input) }),
     assignCatalogFacet: async (_root, args, context) => {
       const { facetValue, provenance, ...rest } = args.input;
       const input = {
@@ -44,8 +47,7 @@ export function mutationResolvers(runtime: PlatformRuntime, deps: ContentDeps): 
     },
     createContentReference: async (_root, args, context) =>
       (await createReference(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))).value,
-    retireContentReference: (_root, args, context) =>
-      retireReference(db, requestContextOf(context), args.contentId, args.referenceId),
+    retireContentReference: (_root, args, context) => retireReference(deps, requestContextOf(context), args),
     appendContentVersion: async (_root, args, context) =>
       (await appendVersion(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))).value,
     recordQcDecision: async (_root, args, context) =>

@@ -1,6 +1,5 @@
 import { requestContextOf } from '../../../platform/graphql.ts';
 import { queryStringOf, snakeKeys } from '../../../platform/naming.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import { getBlueprint } from '../blueprints/blueprint.service.ts';
 import { listFacets } from '../catalog/catalog.service.ts';
 import type { ContentDeps } from '../deps.ts';
@@ -12,29 +11,24 @@ import type { ContentLoaders } from './loaders.ts';
 /** GraphQL booleans and numbers become the query strings the REST filter schema reads. */
 const asQuery = (filter: unknown) => queryStringOf(snakeKeys(filter ?? {}) as Record<string, unknown>);
 
-export function queryResolvers(
-  runtime: PlatformRuntime,
-  deps: ContentDeps,
-  { itemLoader, versionEntity }: ContentLoaders,
-): QueryResolvers {
-  const { db } = runtime.database;
+export function queryResolvers(deps: ContentDeps, { itemLoader, versionEntity }: ContentLoaders): QueryResolvers {
   return {
     contentItem: (_root, args, context) => itemLoader(context).load(args.contentId),
     contentVersion: (_root, args, context) => versionEntity(context, args.versionId),
     contentItems: (_root, args, context) =>
       listItems(deps, requestContextOf(context), {
-        ...asQuery(args.filter),
-        ...(args.cursor ? { cursor: args.cursor } : {}),
-        ...(args.limit !== undefined && args.limit !== null ? { limit: String(args.limit) } : {}),
+        query: {
+          ...asQuery(args.filter),
+          ...(args.cursor ? { cursor: args.cursor } : {}),
+          ...(args.limit !== undefined && args.limit !== null ? { limit: String(args.limit) } : {}),
+        },
       }),
-    testSpec: (_root, args, context) => getBlueprint(db, requestContextOf(context), args.contentId),
+    testSpec: (_root, args, context) => getBlueprint(deps, requestContextOf(context), args),
     bankMembers: (_root, args, context) =>
-      readBankMembers(
-        db,
-        requestContextOf(context),
-        args.contentId,
-        args.versionId ? { version_id: args.versionId } : {},
-      ),
-    catalogFacets: async (_root, _args, context) => (await listFacets(db, requestContextOf(context))).data,
+      readBankMembers(deps, requestContextOf(context), {
+        contentId: args.contentId,
+        query: args.versionId ? { version_id: args.versionId } : {},
+      }),
+    catalogFacets: async (_root, _args, context) => (await listFacets(deps, requestContextOf(context))).data,
   };
 }

@@ -1,5 +1,4 @@
 import { JSONScalar } from '../../../platform/graphql.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
 import type { ContentDeps } from '../deps.ts';
 import type { Resolvers } from '../generated/graphql.ts';
 import { contentItemResolvers } from './ContentItem.ts';
@@ -9,14 +8,14 @@ import { mutationResolvers } from './Mutation.ts';
 import { queryResolvers } from './Query.ts';
 
 /** Thin adapters: every rule is in the services; loaders batch entity reads per request. */
-export function contentResolvers(runtime: PlatformRuntime, deps: ContentDeps): Resolvers {
-  const loaders = contentLoaders(runtime);
+export function contentResolvers(deps: ContentDeps): Resolvers {
+  const loaders = contentLoaders(deps);
   const { itemLoader } = loaders;
   return {
     JSON: JSONScalar,
-    Query: queryResolvers(runtime, deps, loaders),
-    Mutation: mutationResolvers(runtime, deps),
-    ContentItem: contentItemResolvers(runtime, loaders),
+    Query: queryResolvers(deps, loaders),
+    Mutation: mutationResolvers(deps),
+    ContentItem: contentItemResolvers(deps, loaders),
     ContentVersion: contentVersionResolvers(loaders),
     ContentKcTag: {
       knowledgeComponent: (tag) => ({ __typename: 'KnowledgeComponent', kcId: tag.kc_id }),

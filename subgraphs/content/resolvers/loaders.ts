@@ -1,6 +1,6 @@
 import { DomainError } from '../../../platform/errors.ts';
 import { listLoaderOf, loaderOf, type GraphContext } from '../../../platform/graphql.ts';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { assignmentsOf } from '../catalog/catalog.service.ts';
 import { loadVersionsWithEligibility, type VersionWithEligibility } from '../eligibility/eligibility.service.ts';
 import { loadItems, type ContentItem } from '../items/items.service.ts';
@@ -15,26 +15,25 @@ function found<T>(value: T | null, versionId: string): T {
 }
 
 /** Per-request loaders: entity reads and list fields batch by id. */
-export function contentLoaders(runtime: PlatformRuntime) {
-  const { db } = runtime.database;
+export function contentLoaders(deps: ContentDeps) {
   const kcTagLoader = (context: GraphContext) =>
-    listLoaderOf(context, 'content.kcTags', (ctx, ids) => activeKcTagsOf(db, ctx, ids));
+    listLoaderOf(context, 'content.kcTags', (ctx, ids) => activeKcTagsOf(deps, ctx, { contentIds: ids }));
   const facetLoader = (context: GraphContext) =>
-    listLoaderOf(context, 'content.facets', (ctx, ids) => assignmentsOf(db, ctx, ids));
+    listLoaderOf(context, 'content.facets', (ctx, ids) => assignmentsOf(deps, ctx, { contentIds: ids }));
   const versionLoader = (context: GraphContext) =>
     loaderOf<VersionWithEligibility>(context, 'content.versionWithEligibility', async (ctx, ids) => {
-      const found = await loadVersionsWithEligibility(db, ctx, ids);
+      const found = await loadVersionsWithEligibility(deps, ctx, { versionIds: ids });
       return ids.map((id) => found.get(id) ?? null);
     });
   const itemLoader = (context: GraphContext) =>
     loaderOf<ContentItem>(context, 'content.item', async (ctx, ids) => {
-      const found = await loadItems(db, ctx, ids);
+      const found = await loadItems(deps, ctx, { contentIds: ids });
       return ids.map((id) => found.get(id) ?? null);
     });
 
   const versionBodyLoader = (context: GraphContext) =>
     loaderOf<ContentVersion>(context, 'content.versionBody', async (ctx, ids) => {
-      const found = await loadVersions(db, ctx, ids);
+      const found = await loadVersions(deps, ctx, { versionIds: ids });
       return ids.map((id) => found.get(id) ?? null);
     });
   /** A version's body comes with it when it was just written, otherwise from one batched read. */

@@ -20,11 +20,7 @@ export function testServeRoutes(app: FastifyInstance, deps: ContentDeps): void {
     errors: [409, 503],
     params: VersionParams,
     querystring: TestServeEligibilityQuery,
-    handler: async (request) => {
-      const { ctx } = request;
-      const { contentId, versionId } = request.params;
-      return readTestServeEligibility(deps, ctx, contentId, versionId, request.query);
-    },
+    handler: async ({ ctx, params, query }) => readTestServeEligibility(deps, ctx, { ...params, query }),
   });
   declareRoute(app, 'test-serve', {
     method: 'POST',
@@ -35,6 +31,7 @@ export function testServeRoutes(app: FastifyInstance, deps: ContentDeps): void {
     params: TenantParams,
     body: TestServeAuthorizationInput,
     success: { status: 201, description: 'content_test_serve_authorization' },
-    handler: async (request, reply) => reply.code(201).send(await authorizeTestServe(deps, request.ctx, request.body)),
+    handler: async (request, reply) =>
+      reply.code(201).send(await authorizeTestServe(deps, request.ctx, { body: request.body })),
   });
 }

@@ -18,9 +18,9 @@ import {
 import type { TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
-import { versionNotFound } from '../versions/versions.service.ts';
 import { checkBank, checkFormGraph } from '../references/bank-contract.ts';
 import { EligibilityQuery } from '../eligibility/eligibility.service.ts';
+import { versionNotFound } from '../queries.ts';
 
 /**
  * Test-serve (rule 8): a demo and test-cohort authorization, separate from release eligibility.
@@ -145,9 +145,7 @@ export const TestServeEligibilityQuery = EligibilityQuery.extend({
 export async function readTestServeEligibility(
   deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  versionId: string,
-  rawQuery: unknown,
+  { contentId, versionId, query: rawQuery }: { contentId: string; versionId: string; query: unknown },
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read test-serve eligibility');
   const query = parseInput(TestServeEligibilityQuery, rawQuery);
@@ -188,7 +186,11 @@ export const TestServeAuthorizationInput = z
   .strict();
 
 /** Revalidates one exact draft bank-to-form selection and appends its immutable receipt. */
-export async function authorizeTestServe(deps: ContentDeps, ctx: RequestContext, rawInput: unknown) {
+export async function authorizeTestServe(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { body: rawInput }: { body: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.read, 'authorize test serving');
   const input = parseInput(TestServeAuthorizationInput, rawInput);
   const { db } = deps;

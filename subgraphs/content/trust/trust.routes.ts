@@ -6,7 +6,6 @@ import { QcDecisionInput, TrustQuery, readTrust, recordQcDecision } from './trus
 import { TrustEvidenceResponse, TrustResponse } from './trust.responses.ts';
 
 export function trustRoutes(app: FastifyInstance, deps: ContentDeps): void {
-  const { db } = deps;
   declareRoute(app, 'trust', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/trust`,
@@ -16,7 +15,7 @@ export function trustRoutes(app: FastifyInstance, deps: ContentDeps): void {
     querystring: TrustQuery,
     handler: async (request) => {
       const { ctx } = request;
-      return readTrust(db, ctx, request.params.contentId, request.query);
+      return readTrust(deps, ctx, { ...request.params, query: request.query });
     },
   });
   declareRoute(app, 'trust', {

@@ -11,8 +11,7 @@ import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
 import { trustEvidence, versions } from '../tables.ts';
 import type { ContentDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
-import { findItemRow, itemNotFound } from '../items/items.service.ts';
-import { findVersionRows, versionNotFound } from '../versions/versions.service.ts';
+import { findItemRow, findVersionRows, itemNotFound, versionNotFound } from '../queries.ts';
 import type { TrustStatus } from '../vocabulary.ts';
 
 /**
@@ -109,8 +108,13 @@ export async function recordQcDecision(
 export const TrustQuery = z.object({ version_id: z.uuid().optional() }).strict();
 
 /** content_trust_evidence of one exact version (the newest by default): current status and history. */
-export async function readTrust(db: Database, ctx: RequestContext, contentId: string, rawQuery: unknown) {
+export async function readTrust(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.read, 'read trust evidence');
+  const { db } = deps;
   const query = parseInput(TrustQuery, rawQuery);
   const item = await findItemRow(db, ctx.tenantId, contentId);
   if (!item) throw itemNotFound(contentId);

@@ -6,7 +6,6 @@ import { AppendVersionInput, ListVersionsQuery, appendVersion, getVersion, listV
 import { VersionPageResponse, VersionResponse } from './versions.responses.ts';
 
 export function versionRoutes(app: FastifyInstance, deps: ContentDeps): void {
-  const { db } = deps;
   declareRoute(app, 'versions', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/versions`,
@@ -37,11 +36,7 @@ export function versionRoutes(app: FastifyInstance, deps: ContentDeps): void {
     response: VersionPageResponse,
     params: ItemParams,
     querystring: ListVersionsQuery,
-    handler: async (request) => {
-      const { ctx } = request;
-      const { contentId } = request.params;
-      return listVersions(db, deps.cursors, ctx, contentId, request.query);
-    },
+    handler: async ({ ctx, params, query }) => listVersions(deps, ctx, { contentId: params.contentId, query }),
   });
   declareRoute(app, 'versions', {
     method: 'GET',
@@ -49,10 +44,6 @@ export function versionRoutes(app: FastifyInstance, deps: ContentDeps): void {
     summary: 'Read one exact version',
     response: VersionResponse,
     params: VersionParams,
-    handler: async (request) => {
-      const { ctx } = request;
-      const { contentId, versionId } = request.params;
-      return getVersion(db, ctx, contentId, versionId);
-    },
+    handler: async ({ ctx, params: { contentId, versionId } }) => getVersion(deps, ctx, { contentId, versionId }),
   });
 }

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -7,13 +7,14 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { canonicalJson } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec, type Page } from '../../../platform/cursor.ts';
+import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
+import { presentPage, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
 import { parseInput, queryInteger, isoTimestamp, isUuid, webUrl } from '../../../platform/validation.ts';
 import { items, versions } from '../tables.ts';
-import type { ItemCommand } from '../deps.ts';
+import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { BLOCK_TYPES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { findItemRow, itemNotFound } from '../items/items.service.ts';
+import { findItemRow, findVersionRows, itemNotFound, versionNotFound, type VersionRow } from '../queries.ts';
 import { projectCanonicalXml } from '../questions/canonical-xml.ts';
 import { insertProjections } from '../questions/questions.service.ts';
 
@@ -58,8 +59,6 @@ export const AppendVersionInput = z
     message: 'send student_view.blocks or canonical_xml',
     path: ['student_view'],
   });
-
-export type VersionRow = typeof versions.$inferSelect;
 
 export function presentVersion(row: VersionRow) {
   return {
@@ -166,44 +165,25 @@ export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { co
 };
 
 export async function getVersion(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  versionId: string,
+  { contentId, versionId }: { contentId: string; versionId: string },
 ): Promise<ContentVersion> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
-  const [row] = await findVersionRows(db, ctx.tenantId, [versionId]);
+  const [row] = await findVersionRows(deps.db, ctx.tenantId, [versionId]);
   if (!row || row.contentId !== contentId) throw versionNotFound(contentId, versionId);
   return presentVersion(row);
 }
 
-export function versionNotFound(contentId: string, versionId: string): DomainError {
-  return new DomainError('not_found', `No version ${versionId} of content item ${contentId} in this tenant.`);
-}
-
 /** Access-checked batch of whole versions (bodies included), behind GraphQL's body fields. */
 export async function loadVersions(
-  db: Database,
+  deps: ContentDeps,
   ctx: RequestContext,
-  versionIds: readonly string[],
+  { versionIds }: { versionIds: readonly string[] },
 ): Promise<Map<string, ContentVersion>> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
-  const rows = await findVersionRows(db, ctx.tenantId, [...new Set(versionIds)]);
+  const rows = await findVersionRows(deps.db, ctx.tenantId, [...new Set(versionIds)]);
   return new Map(rows.map((row) => [row.versionId, presentVersion(row)]));
-}
-
-/** Batched read of exact versions by id, for loaders. Non-uuid ids simply match nothing. */
-export async function findVersionRows(
-  db: Database,
-  tenantId: string,
-  versionIds: readonly string[],
-): Promise<VersionRow[]> {
-  const valid = versionIds.filter(isUuid);
-  if (valid.length === 0) return [];
-  return db
-    .select()
-    .from(versions)
-    .where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, valid)));
 }
 
 export const ListVersionsQuery = z
@@ -211,25 +191,17 @@ export const ListVersionsQuery = z
   .strict();
 
 export async function listVersions(
-  db: Database,
-  cursors: CursorCodec,
+  deps: ContentDeps,
   ctx: RequestContext,
-  contentId: string,
-  rawQuery: unknown,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
 ): Promise<Page<ContentVersion>> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const query = parseInput(ListVersionsQuery, rawQuery);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const filters = { contentId };
-  const after = query.cursor ? Number(cursors.decode(query.cursor, filters).after[0]) : 0;
-  if (!(await findItemRow(db, ctx.tenantId, contentId))) throw itemNotFound(contentId);
-  const rows = await db
-    .select()
-    .from(versions)
-    .where(
-      and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), gt(versions.versionNumber, after)),
-    )
-    .orderBy(asc(versions.versionNumber))
-    .limit(limit + 1);
-  return pageOf(rows, limit, (row) => [row.versionNumber], presentVersion, cursors, filters);
+  const request = { ...query, filters: { contentId } };
+  if (!(await findItemRow(deps.db, ctx.tenantId, contentId))) throw itemNotFound(contentId);
+  const conditions = [eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId)];
+  const page = await tablePage(deps.db, deps.cursors, versions, BY_NUMBER, request, conditions);
+  return presentPage(page, presentVersion);
 }
+
+const BY_NUMBER = uniqueOrder<VersionRow>(versions.versionNumber, (row) => row.versionNumber);

@@ -47,7 +47,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
     summary: 'List events in commit order; poll with modifiedSince and drain the cursors',
     response: EventPageResponse,
     querystring: ListEventsQuery,
-    handler: async (request) => listEvents(reads, request.ctx, request.query),
+    handler: async (request) => listEvents(reads, request.ctx, { query: request.query }),
   });
   declareRoute(app, 'events', {
     method: 'GET',
@@ -55,7 +55,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
     summary: 'Read one event',
     response: OneEventResponse,
     params: EventParams,
-    handler: async (request) => getEvent(reads, request.ctx, request.params.eventId),
+    handler: async (request) => getEvent(reads, request.ctx, request.params),
   });
   for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
     declareRoute(app, 'events', {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../../../platform/cursor.ts';
+import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
+import { tablePage, uniqueOrder } from '../../../platform/keyset.ts';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
@@ -27,7 +28,8 @@ import {
 } from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
-import { activitySources, learningEvents } from '../tables.ts';
+import { learningEvents } from '../tables.ts';
+import { findSourceRows } from '../queries.ts';
 import { PLAYER_EXTENSION_NAMESPACE } from '../vocabulary.ts';
 import type { EventsDeps } from '../deps.ts';
 
@@ -166,13 +168,8 @@ export type EventProjection = ReturnType<typeof presentEvent>;
 
 /** The tenant's activity sources among `ids`, by id, with their IRIs (a Caliper event's edApp). */
 async function sourceIris(db: Database, tenantId: string, ids: string[]): Promise<Map<string, string>> {
-  const distinct = [...new Set(ids)];
-  if (distinct.length === 0) return new Map();
-  const rows = await db
-    .select({ id: activitySources.sourceId, iri: activitySources.sourceIri })
-    .from(activitySources)
-    .where(and(eq(activitySources.tenantId, tenantId), inArray(activitySources.sourceId, distinct)));
-  return new Map(rows.map((row) => [row.id, row.iri]));
+  const rows = await findSourceRows(db, tenantId, ids);
+  return new Map(rows.map((row) => [row.sourceId, row.sourceIri]));
 }
 
 /**
@@ -314,61 +311,40 @@ async function presentWithNames(deps: EventsDeps, ctx: RequestContext, rows: Eve
   );
 }
 
-export async function listEvents(deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) {
+export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: { query: unknown }) {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const query = parseInput(ListEventsQuery, rawQuery);
   const { cursor, pageSize, ...filters } = query;
-  const limit = pageSize ?? DEFAULT_PAGE_SIZE;
-  const after = cursor ? Number(deps.cursors.decode(cursor, filters).after[0]) : undefined;
   const e = learningEvents;
-  const rows = await deps.db
-    .select()
-    .from(e)
-    .where(
-      and(
-        eq(e.tenantId, ctx.tenantId),
-        ...boundaryConditions(boundaryOf(ctx.principal), filters, {
-          studentId: e.studentId,
-          orgId: e.orgId,
-          contentId: e.contentId,
-        }),
-        filters.studentId !== undefined ? eq(e.studentId, filters.studentId) : undefined,
-        filters.contentId !== undefined ? eq(e.contentId, filters.contentId) : undefined,
-        filters.componentId !== undefined
-          ? sql`${e.extensions} ->> ${COMPONENT_EXTENSION} = ${filters.componentId}`
-          : undefined,
-        filters.orgId !== undefined ? eq(e.orgId, filters.orgId) : undefined,
-        filters.activitySourceId !== undefined
-          ? eq(e.activitySourceId, filters.activitySourceId.toLowerCase())
-          : undefined,
-        filters.kind !== undefined ? eq(e.kind, filters.kind) : undefined,
-        filters.action !== undefined ? eq(e.action, filters.action) : undefined,
-        filters.eventType !== undefined ? eq(e.eventType, filters.eventType) : undefined,
-        filters.happenedAtFrom !== undefined
-          ? gte(e.happenedAt, new Date(filters.happenedAtFrom).toISOString())
-          : undefined,
-        filters.happenedAtTo !== undefined
-          ? lte(e.happenedAt, new Date(filters.happenedAtTo).toISOString())
-          : undefined,
-        // Inclusive: a poller re-reads its watermark's own instant and de-duplicates by id.
-        filters.modifiedSince !== undefined
-          ? gte(e.recordedAt, new Date(filters.modifiedSince).toISOString())
-          : undefined,
-        after !== undefined ? gt(e.seq, after) : undefined,
-      ),
-    )
-    .orderBy(asc(e.seq))
-    .limit(limit + 1);
-  const page = pageOf(
-    rows,
-    limit,
-    (row) => [row.seq],
-    (row) => row,
-    deps.cursors,
-    filters,
-  );
+  const page = await tablePage(deps.db, deps.cursors, e, BY_SEQ, { cursor, limit: pageSize, filters }, [
+    eq(e.tenantId, ctx.tenantId),
+    ...boundaryConditions(boundaryOf(ctx.principal), filters, {
+      studentId: e.studentId,
+      orgId: e.orgId,
+      contentId: e.contentId,
+    }),
+    filters.studentId !== undefined ? eq(e.studentId, filters.studentId) : undefined,
+    filters.contentId !== undefined ? eq(e.contentId, filters.contentId) : undefined,
+    filters.componentId !== undefined
+      ? sql`${e.extensions} ->> ${COMPONENT_EXTENSION} = ${filters.componentId}`
+      : undefined,
+    filters.orgId !== undefined ? eq(e.orgId, filters.orgId) : undefined,
+    filters.activitySourceId !== undefined ? eq(e.activitySourceId, filters.activitySourceId.toLowerCase()) : undefined,
+    filters.kind !== undefined ? eq(e.kind, filters.kind) : undefined,
+    filters.action !== undefined ? eq(e.action, filters.action) : undefined,
+    filters.eventType !== undefined ? eq(e.eventType, filters.eventType) : undefined,
+    filters.happenedAtFrom !== undefined
+      ? gte(e.happenedAt, new Date(filters.happenedAtFrom).toISOString())
+      : undefined,
+    filters.happenedAtTo !== undefined ? lte(e.happenedAt, new Date(filters.happenedAtTo).toISOString()) : undefined,
+    // Inclusive: a poller re-reads its watermark's own instant and de-duplicates by id.
+    filters.modifiedSince !== undefined ? gte(e.recordedAt, new Date(filters.modifiedSince).toISOString()) : undefined,
+  ]);
   return { data: await presentWithNames(deps, ctx, page.data), nextCursor: page.next_cursor };
 }
+
+/** Commit order: seq is unique per tenant and only grows. */
+const BY_SEQ = uniqueOrder<EventRow>(learningEvents.seq, (row) => row.seq);
 
 /**
  * Events by id, in the order asked, for entity reads: an absent id is null; an event outside the
@@ -377,7 +353,7 @@ export async function listEvents(deps: EventsDeps, ctx: RequestContext, rawQuery
 export async function findEvents(
   deps: EventsDeps,
   ctx: RequestContext,
-  ids: readonly string[],
+  { ids }: { ids: readonly string[] },
 ): Promise<Array<EventProjection | DomainError | null>> {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const valid = ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
@@ -400,8 +376,8 @@ export async function findEvents(
   });
 }
 
-export async function getEvent(deps: EventsDeps, ctx: RequestContext, eventId: string) {
-  const [event] = await findEvents(deps, ctx, [eventId]);
+export async function getEvent(deps: EventsDeps, ctx: RequestContext, { eventId }: { eventId: string }) {
+  const [event] = await findEvents(deps, ctx, { ids: [eventId] });
   if (!event) throw new DomainError('not_found', `No event ${eventId} in this tenant.`);
   if (event instanceof DomainError) throw event;
   return { data: event };

@@ -24,7 +24,7 @@ export function momentRoutes(app: FastifyInstance, reads: EventsDeps): void {
     summary: 'List attendance moments (read-only; from/to at date grain)',
     response: AttendancePageResponse,
     querystring: ListAttendanceQuery,
-    handler: async (request) => listAttendanceEvents(reads, request.ctx, request.query),
+    handler: async (request) => listAttendanceEvents(reads, request.ctx, { query: request.query }),
   });
   declareRoute(app, 'attendance-events', {
     method: 'GET',
@@ -32,7 +32,7 @@ export function momentRoutes(app: FastifyInstance, reads: EventsDeps): void {
     summary: 'Read one attendance moment',
     response: OneAttendanceResponse,
     params: z.object({ attendanceEventId: z.string() }),
-    handler: async (request) => getAttendanceEvent(reads, request.ctx, request.params.attendanceEventId),
+    handler: async (request) => getAttendanceEvent(reads, request.ctx, { id: request.params.attendanceEventId }),
   });
   declareRoute(app, 'discipline-events', {
     method: 'GET',
@@ -40,7 +40,7 @@ export function momentRoutes(app: FastifyInstance, reads: EventsDeps): void {
     summary: 'List discipline moments (read-only; from/to at date grain)',
     response: DisciplinePageResponse,
     querystring: ListDisciplineQuery,
-    handler: async (request) => listDisciplineEvents(reads, request.ctx, request.query),
+    handler: async (request) => listDisciplineEvents(reads, request.ctx, { query: request.query }),
   });
   declareRoute(app, 'discipline-events', {
     method: 'GET',
@@ -48,6 +48,6 @@ export function momentRoutes(app: FastifyInstance, reads: EventsDeps): void {
     summary: 'Read one discipline moment',
     response: OneDisciplineResponse,
     params: z.object({ disciplineEventId: z.string() }),
-    handler: async (request) => getDisciplineEvent(reads, request.ctx, request.params.disciplineEventId),
+    handler: async (request) => getDisciplineEvent(reads, request.ctx, { id: request.params.disciplineEventId }),
   });
 }

@@ -1,9 +1,10 @@
-import { and, asc, eq, gt, gte, inArray, lte, or, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../../../platform/cursor.ts';
+import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
+import { sortedOrder, tablePage } from '../../../platform/keyset.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import { ACCESS, boundaryConditions, boundaryOf, requireWithinBoundary } from '../access.ts';
@@ -171,16 +172,18 @@ async function listMoments<Row, Query extends z.ZodType>(
   deps: EventsDeps,
   ctx: RequestContext,
   view: MomentView<Row, Query>,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ) {
   requireAccess(ctx.principal, ACCESS.read, `read ${view.what}s`);
   const { cursor, pageSize, from, to, ...equals } = parseInput(view.query, rawQuery) as Record<
     string,
     string | number | undefined
   >;
-  const filters = { ...equals, from, to };
-  const limit = (pageSize as number | undefined) ?? DEFAULT_PAGE_SIZE;
-  const after = cursor ? (deps.cursors.decode(cursor as string, filters).after as [string, string]) : undefined;
+  const request = {
+    cursor: cursor as string | undefined,
+    limit: pageSize as number | undefined,
+    filters: { ...equals, from, to },
+  };
   const conditions: Array<SQL | undefined> = [
     eq(view.tenantId, ctx.tenantId),
     ...boundaryConditions(
@@ -192,30 +195,20 @@ async function listMoments<Row, Query extends z.ZodType>(
     ...Object.entries(equals).map(([name, value]) => (value === undefined ? undefined : eq(view.equals[name], value))),
     from ? gte(view.eventDate, from as string) : undefined,
     to ? lte(view.eventDate, to as string) : undefined,
-    after ? or(gt(view.eventDate, after[0]), and(eq(view.eventDate, after[0]), gt(view.id, after[1]))) : undefined,
   ];
-  const rows = (await deps.db
-    .select()
-    .from(view.table)
-    .where(and(...conditions))
-    .orderBy(asc(view.eventDate), asc(view.id))
-    .limit(limit + 1)) as Row[];
-  const page = pageOf(
-    rows,
-    limit,
-    (row) => [view.present(row).eventDate, view.idOf(row)],
-    view.present,
-    deps.cursors,
-    filters,
-  );
-  return { data: await withStudentNames(deps.people, ctx, page.data), nextCursor: page.next_cursor };
+  const order = sortedOrder<Row>({ sortColumn: view.eventDate, idColumn: view.id, descending: false }, (row) => [
+    view.present(row).eventDate,
+    view.idOf(row),
+  ]);
+  const page = await tablePage(deps.db, deps.cursors, view.table, order, request, conditions);
+  return { data: await withStudentNames(deps.people, ctx, page.data.map(view.present)), nextCursor: page.next_cursor };
 }
 
 async function getMoment<Row, Query extends z.ZodType>(
   deps: EventsDeps,
   ctx: RequestContext,
   view: MomentView<Row, Query>,
-  id: string,
+  { id }: { id: string },
 ) {
   requireAccess(ctx.principal, ACCESS.read, `read ${view.what}s`);
   const rows = isUuid(id)
@@ -238,11 +231,14 @@ async function getMoment<Row, Query extends z.ZodType>(
   return { data: named };
 }
 
-export const listAttendanceEvents = (deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) =>
-  listMoments(deps, ctx, ATTENDANCE, rawQuery);
-export const getAttendanceEvent = (deps: EventsDeps, ctx: RequestContext, id: string) =>
-  getMoment(deps, ctx, ATTENDANCE, id);
-export const listDisciplineEvents = (deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) =>
-  listMoments(deps, ctx, DISCIPLINE, rawQuery);
-export const getDisciplineEvent = (deps: EventsDeps, ctx: RequestContext, id: string) =>
-  getMoment(deps, ctx, DISCIPLINE, id);
+type ListInput = { query: unknown };
+type GetInput = { id: string };
+
+export const listAttendanceEvents = (deps: EventsDeps, ctx: RequestContext, input: ListInput) =>
+  listMoments(deps, ctx, ATTENDANCE, input);
+export const getAttendanceEvent = (deps: EventsDeps, ctx: RequestContext, input: GetInput) =>
+  getMoment(deps, ctx, ATTENDANCE, input);
+export const listDisciplineEvents = (deps: EventsDeps, ctx: RequestContext, input: ListInput) =>
+  listMoments(deps, ctx, DISCIPLINE, input);
+export const getDisciplineEvent = (deps: EventsDeps, ctx: RequestContext, input: GetInput) =>
+  getMoment(deps, ctx, DISCIPLINE, input);

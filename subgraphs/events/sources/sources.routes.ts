@@ -6,7 +6,6 @@ import { ListSourcesQuery, RegisterSourceInput, getSource, listSources, register
 import { OneSourceResponse, SourcePageResponse, SourceResponse } from './sources.responses.ts';
 
 export function sourceRoutes(app: FastifyInstance, deps: EventsDeps): void {
-  const { db } = deps;
   declareRoute(app, 'activity-sources', {
     method: 'POST',
     url: '/activity-sources',
@@ -25,7 +24,7 @@ export function sourceRoutes(app: FastifyInstance, deps: EventsDeps): void {
     summary: 'List activity sources',
     response: SourcePageResponse,
     querystring: ListSourcesQuery,
-    handler: async (request) => listSources(db, deps.cursors, request.ctx, request.query),
+    handler: async (request) => listSources(deps, request.ctx, { query: request.query }),
   });
   declareRoute(app, 'activity-sources', {
     method: 'GET',
@@ -33,6 +32,6 @@ export function sourceRoutes(app: FastifyInstance, deps: EventsDeps): void {
     summary: 'Read an activity source',
     response: OneSourceResponse,
     params: z.object({ sourceId: z.string() }),
-    handler: async (request) => getSource(db, request.ctx, request.params.sourceId),
+    handler: async (request) => getSource(deps, request.ctx, request.params),
   });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, inArray, or } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -7,9 +7,11 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec } from '../../../platform/cursor.ts';
-import { parseInput, queryInteger, isoTimestamp, isUuid } from '../../../platform/validation.ts';
+import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
+import { sortedOrder, tablePage } from '../../../platform/keyset.ts';
+import { parseInput, queryInteger, isoTimestamp } from '../../../platform/validation.ts';
 import { activitySources } from '../tables.ts';
+import { findSourceRows, type SourceRow } from '../queries.ts';
 import type { EventsDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
 
@@ -24,8 +26,6 @@ export const RegisterSourceInput = z
     name: z.string().trim().min(1).max(200),
   })
   .strict();
-
-export type SourceRow = typeof activitySources.$inferSelect;
 
 export function presentSource(row: SourceRow) {
   return {
@@ -100,54 +100,38 @@ export const ListSourcesQuery = z
   })
   .strict();
 
-export async function listSources(db: Database, cursors: CursorCodec, ctx: RequestContext, rawQuery: unknown) {
+export async function listSources(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: { query: unknown }) {
   requireAccess(ctx.principal, ACCESS.read, 'read activity sources');
   const query = parseInput(ListSourcesQuery, rawQuery);
-  const limit = query.pageSize ?? DEFAULT_PAGE_SIZE;
-  const filters = { status: query.status };
-  const after = query.cursor ? (cursors.decode(query.cursor, filters).after as [string, string]) : undefined;
-  const rows = await db
-    .select()
-    .from(activitySources)
-    .where(
-      and(
-        eq(activitySources.tenantId, ctx.tenantId),
-        query.status ? eq(activitySources.status, query.status) : undefined,
-        after
-          ? or(
-              gt(activitySources.createdAt, after[0]),
-              and(eq(activitySources.createdAt, after[0]), gt(activitySources.sourceId, after[1])),
-            )
-          : undefined,
-      ),
-    )
-    .orderBy(asc(activitySources.createdAt), asc(activitySources.sourceId))
-    .limit(limit + 1);
-  const page = pageOf(rows, limit, (row) => [row.createdAt, row.sourceId], presentSource, cursors, filters);
-  return { data: page.data, nextCursor: page.next_cursor };
+  const request = { cursor: query.cursor, limit: query.pageSize, filters: { status: query.status } };
+  const conditions = [
+    eq(activitySources.tenantId, ctx.tenantId),
+    query.status ? eq(activitySources.status, query.status) : undefined,
+  ];
+  const page = await tablePage(deps.db, deps.cursors, activitySources, BY_CREATION, request, conditions);
+  return { data: page.data.map(presentSource), nextCursor: page.next_cursor };
 }
 
+const BY_CREATION = sortedOrder<SourceRow>(
+  { sortColumn: activitySources.createdAt, idColumn: activitySources.sourceId, descending: false },
+  (row) => [row.createdAt, row.sourceId],
+);
+
 export async function findSources(
-  db: Database,
+  deps: EventsDeps,
   ctx: RequestContext,
-  sourceIds: readonly string[],
+  { sourceIds }: { sourceIds: readonly string[] },
 ): Promise<ActivitySource[]> {
   requireAccess(ctx.principal, ACCESS.read, 'read activity sources');
-  const valid = sourceIds.filter((id) => isUuid(id));
-  if (valid.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(activitySources)
-    .where(and(eq(activitySources.tenantId, ctx.tenantId), inArray(activitySources.sourceId, valid)));
-  return rows.map(presentSource);
+  return (await findSourceRows(deps.db, ctx.tenantId, sourceIds)).map(presentSource);
 }
 
 export async function getSource(
-  db: Database,
+  deps: EventsDeps,
   ctx: RequestContext,
-  sourceId: string,
+  { sourceId }: { sourceId: string },
 ): Promise<{ data: ActivitySource }> {
-  const [source] = await findSources(db, ctx, [sourceId]);
+  const [source] = await findSources(deps, ctx, { sourceIds: [sourceId] });
   if (!source) throw new DomainError('not_found', `No activity source ${sourceId} in this tenant.`);
   return { data: source };
 }
