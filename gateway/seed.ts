@@ -6,7 +6,8 @@ import { createItem } from '../subgraphs/content/items/items.service.ts';
 import { appendVersion } from '../subgraphs/content/versions/versions.service.ts';
 import { recordQcDecision } from '../subgraphs/content/trust/trust.service.ts';
 import { provisionDemoPolicies } from '../subgraphs/content/records/records.service.ts';
-import { createComponent, findComponents } from '../subgraphs/curriculum/components/components.service.ts';
+import { createComponent } from '../subgraphs/curriculum/components/components.service.ts';
+import { findComponents } from '../subgraphs/curriculum/queries.ts';
 import { curriculumDeps } from '../subgraphs/curriculum/deps.ts';
 import { createKc } from '../subgraphs/curriculum/kcs/kcs.service.ts';
 
@@ -125,10 +126,9 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
   }
 
   for (const kc of KCS) {
-    await createKc(
-      deps,
-      author,
-      {
+    await createKc(deps, author, {
+      idempotencyKey: undefined,
+      body: {
         kc_id: kc.kc_id,
         stored_as: 'alpha.knowledge_component',
         definition: kc.definition,
@@ -139,49 +139,54 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
           instructional_classification: { knowledgeType: kc.knowledgeType },
         },
       },
-      undefined,
-    );
+    });
   }
 
   await createComponent(deps, author, {
-    component_id: DEMO_COURSE_ID,
-    kind: 'course',
-    name: 'Fractions foundations',
-    alpha: {
-      subject_id: 'math',
-      publication_status: 'published',
-      course_kind: 'static',
-      course_grade_mode: 'single_grade',
-      course_grade_levels: [3],
-    },
-  });
-  await createComponent(deps, author, {
-    component_id: 'demo-unit-understanding-fractions',
-    kind: 'unit',
-    name: 'Understanding fractions',
-    parent_component_id: DEMO_COURSE_ID,
-    position: 0,
-    alpha: { subject_id: 'math', publication_status: 'published', grade_level: 3 },
-  });
-  for (const [position, { lesson, version }] of pins.entries()) {
-    await createComponent(deps, author, {
-      component_id: lesson.componentId,
-      kind: 'lesson',
-      name: lesson.title,
-      parent_component_id: 'demo-unit-understanding-fractions',
-      position,
+    body: {
+      component_id: DEMO_COURSE_ID,
+      kind: 'course',
+      name: 'Fractions foundations',
       alpha: {
         subject_id: 'math',
         publication_status: 'published',
-        grade_level: 3,
-        expected_xp: 10,
-        scope_kc_refs: lesson.kcIds,
-        renderer_ref: 'renderer:interactive-lesson',
-        target_ref: {
-          module: 'content',
-          content_kind: lesson.kind,
-          content_id: lesson.contentId,
-          content_version_id: version.version_id,
+        course_kind: 'static',
+        course_grade_mode: 'single_grade',
+        course_grade_levels: [3],
+      },
+    },
+  });
+  await createComponent(deps, author, {
+    body: {
+      component_id: 'demo-unit-understanding-fractions',
+      kind: 'unit',
+      name: 'Understanding fractions',
+      parent_component_id: DEMO_COURSE_ID,
+      position: 0,
+      alpha: { subject_id: 'math', publication_status: 'published', grade_level: 3 },
+    },
+  });
+  for (const [position, { lesson, version }] of pins.entries()) {
+    await createComponent(deps, author, {
+      body: {
+        component_id: lesson.componentId,
+        kind: 'lesson',
+        name: lesson.title,
+        parent_component_id: 'demo-unit-understanding-fractions',
+        position,
+        alpha: {
+          subject_id: 'math',
+          publication_status: 'published',
+          grade_level: 3,
+          expected_xp: 10,
+          scope_kc_refs: lesson.kcIds,
+          renderer_ref: 'renderer:interactive-lesson',
+          target_ref: {
+            module: 'content',
+            content_kind: lesson.kind,
+            content_id: lesson.contentId,
+            content_version_id: version.version_id,
+          },
         },
       },
     });

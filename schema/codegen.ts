@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 /** Mapper paths are relative to the generated file, subgraphs/<service>/generated/graphql.ts. */
 const MAPPERS: Record<string, Record<string, string>> = {
   curriculum: {
-    Component: '../components/components.service.ts#Component',
+    Component: '../queries.ts#Component',
     ComponentAlpha: '../resolvers/Component.ts#ComponentAlphaRecord',
     TargetRef: '../content-client.ts#TargetRef',
     ComponentTargetRepoint: '../repoint/repoint.service.ts#ComponentTargetRepoint',

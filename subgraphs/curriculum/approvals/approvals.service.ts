@@ -12,7 +12,6 @@ import { components, courseApprovalKcVersions, courseApprovals } from '../tables
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { firmKcVersion } from '../kc-graph/kc-graph.service.ts';
-import type { Component } from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
 import {
@@ -34,6 +33,7 @@ import {
   type KcState,
 } from './course-state.ts';
 import { ApproveCourseInput, ListApprovalsQuery } from './approvals.schema.ts';
+import { Component } from '../queries.ts';
 
 /**
  * Course approvals (rule 9). Invariants: preconditions and the expected digests are judged inside
@@ -267,7 +267,7 @@ export async function listApprovals(
 export async function loadCurrentApprovals(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  courseIds: readonly string[],
+  { courseIds }: { courseIds: readonly string[] },
 ): Promise<Map<string, CourseApproval>> {
   requireAccess(ctx.principal, ACCESS.read, 'read course approvals');
   return findLatestApprovals(deps.db, ctx.tenantId, courseIds);
@@ -277,7 +277,7 @@ export async function loadCurrentApprovals(
 export async function loadDescendants(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rootIds: readonly string[],
+  { rootIds }: { rootIds: readonly string[] },
 ): Promise<Map<string, Component[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read components');
   const subtrees = await Promise.all(rootIds.map((rootId) => readCourseSubtree(deps.db, ctx.tenantId, rootId)));

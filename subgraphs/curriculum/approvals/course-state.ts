@@ -10,7 +10,7 @@ import {
   kcVersions,
   knowledgeComponents,
 } from '../tables.ts';
-import { descendantsOf, presentComponent, type Component } from '../components/components.service.ts';
+import { type Component, descendantsOf, presentComponent } from '../queries.ts';
 
 /**
  * The reads approvals and routing share, each one statement whatever the course size: the course

@@ -21,7 +21,10 @@ export function associationRoutes(app: FastifyInstance, deps: CurriculumDeps): v
     body: CreateAssociationInput,
     success: { status: 201, description: 'curriculum_association (200 when it already exists)' },
     handler: async (request, reply) => {
-      const result = await createAssociation(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'));
+      const result = await createAssociation(deps, request.ctx, {
+        body: request.body,
+        idempotencyKey: headerOf(request, 'idempotency-key'),
+      });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -31,7 +34,7 @@ export function associationRoutes(app: FastifyInstance, deps: CurriculumDeps): v
     summary: 'List associations',
     response: AssociationPageResponse,
     querystring: ListAssociationsQuery,
-    handler: async (request) => listAssociations(deps, request.ctx, request.query),
+    handler: async (request) => listAssociations(deps, request.ctx, { query: request.query }),
   });
   declareRoute(app, 'associations', {
     method: 'GET',
@@ -41,7 +44,7 @@ export function associationRoutes(app: FastifyInstance, deps: CurriculumDeps): v
     etag: true,
     params: AssociationParams,
     handler: async (request, reply) => {
-      const association = await getAssociation(deps, request.ctx, request.params.associationId);
+      const association = await getAssociation(deps, request.ctx, request.params);
       return reply.header('etag', association.etag).send(association);
     },
   });
@@ -57,7 +60,9 @@ export function associationRoutes(app: FastifyInstance, deps: CurriculumDeps): v
     params: AssociationParams,
     body: PatchAssociationInput,
     handler: async (request, reply) => {
-      const result = await patchAssociation(deps, request.ctx, request.params.associationId, request.body, {
+      const result = await patchAssociation(deps, request.ctx, {
+        ...request.params,
+        body: request.body,
         ifMatch: headerOf(request, 'x-curriculum-if-match'),
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });

@@ -14,9 +14,9 @@ import type { CurriculumDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { activeParentEdge, lockContainment, placeChild, type AssociationRow } from '../containment.ts';
-import { componentNotFound, lockComponent } from '../components/components.service.ts';
 import type { ComponentWriteHeaders } from '../components/component-edits.schema.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
+import { componentNotFound, lockComponent } from '../queries.ts';
 
 /**
  * Associations. Invariants: POST isChildOf only gives a parent to a component that has none (a
@@ -55,8 +55,7 @@ async function requireActiveOrigin(tx: Database, ctx: RequestContext, originId: 
 export async function createAssociation(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<Association>> {
   requireAccess(ctx.principal, ACCESS.write, 'create associations');
   const input = parseInput(CreateAssociationInput, rawInput);
@@ -153,7 +152,7 @@ async function findAssociation(
 export async function getAssociation(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  associationId: string,
+  { associationId }: { associationId: string },
 ): Promise<Association> {
   requireAccess(ctx.principal, ACCESS.read, 'read associations');
   const row = await findAssociation(deps.db, ctx.tenantId, associationId);
@@ -165,9 +164,7 @@ export async function getAssociation(
 export async function patchAssociation(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  associationId: string,
-  rawInput: unknown,
-  headers: ComponentWriteHeaders,
+  { associationId, body: rawInput, ...headers }: { associationId: string; body: unknown } & ComponentWriteHeaders,
 ): Promise<CommandResult<Association>> {
   requireAccess(ctx.principal, ACCESS.write, 'reorder associations');
   const input = parseInput(PatchAssociationInput, rawInput);
@@ -210,7 +207,7 @@ const SORT_COLUMNS = { association_id: associations.associationId, updated_at: a
 export async function listAssociations(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ): Promise<Page<Association>> {
   requireAccess(ctx.principal, ACCESS.read, 'list associations');
   const query = parseInput(ListAssociationsQuery, rawQuery);

@@ -13,17 +13,9 @@ import { placeChild, retireIncidentEdges, syncEdgeSequence } from '../containmen
 import type { TargetRef } from '../content-client.ts';
 import { ComponentInput } from './components.schema.ts';
 import { PatchComponentInput, type ComponentWriteHeaders } from './component-edits.schema.ts';
-import {
-  assertReferences,
-  componentNotFound,
-  filterColumnsOf,
-  lockComponent,
-  normalizedAlpha,
-  presentComponent,
-  type Component,
-  type ComponentRow,
-} from './components.service.ts';
+import { assertReferences, filterColumnsOf, normalizedAlpha } from './components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import { type Component, type ComponentRow, componentNotFound, lockComponent, presentComponent } from '../queries.ts';
 
 /**
  * Component edits. Invariants: the X-Curriculum-If-Match tag is compared with the locked row inside
@@ -125,9 +117,7 @@ async function lockForEdit(
 export async function patchComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  componentId: string,
-  rawInput: unknown,
-  headers: ComponentWriteHeaders,
+  { componentId, body: rawInput, ...headers }: { componentId: string; body: unknown } & ComponentWriteHeaders,
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'change components');
   const patch = parseInput(PatchComponentInput, rawInput);
@@ -197,8 +187,7 @@ export async function patchComponent(
 export async function retireComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  componentId: string,
-  headers: ComponentWriteHeaders,
+  { componentId, ...headers }: { componentId: string } & ComponentWriteHeaders,
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'retire components');
   return runCommand(

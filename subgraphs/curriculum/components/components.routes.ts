@@ -24,7 +24,7 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     body: ComponentInput,
     success: { status: 201, description: 'curriculum_component (200 when unchanged or reactivated)' },
     handler: async (request, reply) => {
-      const result = await createComponent(deps, request.ctx, request.body);
+      const result = await createComponent(deps, request.ctx, { body: request.body });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -34,7 +34,7 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     summary: 'List components',
     response: ComponentPageResponse,
     querystring: ListComponentsQuery,
-    handler: async (request) => listComponents(deps, request.ctx, request.query),
+    handler: async (request) => listComponents(deps, request.ctx, { query: request.query }),
   });
   declareRoute(app, 'components', {
     method: 'GET',
@@ -45,7 +45,7 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     params: ComponentParams,
     handler: async (request, reply) => {
       const { ctx } = request;
-      const component = await getComponent(deps, ctx, request.params.componentId);
+      const component = await getComponent(deps, ctx, request.params);
       return reply.header('etag', component.etag).send(component);
     },
   });
@@ -67,7 +67,11 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     body: PatchComponentInput,
     handler: async (request, reply) => {
       const { ctx } = request;
-      const result = await patchComponent(deps, ctx, request.params.componentId, request.body, writeHeaders(request));
+      const result = await patchComponent(deps, ctx, {
+        ...request.params,
+        body: request.body,
+        ...writeHeaders(request),
+      });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -82,7 +86,7 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     params: ComponentParams,
     handler: async (request, reply) => {
       const { ctx } = request;
-      const result = await retireComponent(deps, ctx, request.params.componentId, writeHeaders(request));
+      const result = await retireComponent(deps, ctx, { ...request.params, ...writeHeaders(request) });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -93,7 +97,7 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     response: ComponentTreeResponse,
     params: ComponentParams,
     querystring: TreeQuery,
-    handler: async (request) => readTree(deps, request.ctx, request.params.componentId, request.query),
+    handler: async (request) => readTree(deps, request.ctx, { ...request.params, query: request.query }),
   });
   declareRoute(app, 'components', {
     method: 'GET',
@@ -103,8 +107,6 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     params: CourseParams,
     querystring: TreeQuery,
     handler: async (request) =>
-      readTree(deps, request.ctx, request.params.courseId, request.query, {
-        courseRootOnly: true,
-      }),
+      readTree(deps, request.ctx, { componentId: request.params.courseId, query: request.query, courseRootOnly: true }),
   });
 }

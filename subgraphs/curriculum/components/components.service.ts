@@ -1,21 +1,31 @@
-import { and, asc, eq, gte, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { etagOf } from '../../../platform/etag.ts';
+
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
 import { pageInSortOrder } from '../../../platform/keyset.ts';
 import type { Page } from '../../../platform/cursor.ts';
-import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
+import { parseInput } from '../../../platform/validation.ts';
 import { components, pinAudit } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
 import { resolveRenderer } from '../renderers.ts';
-import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
-import { requireImportedFrameworks } from '../standards/standards.service.ts';
 import { ACCESS } from '../access.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
+import {
+  componentNotFound,
+  descendantsOf,
+  findChildren,
+  findComponents,
+  lockComponent,
+  presentComponent,
+  requireActiveKcs,
+  requireImportedFrameworks,
+  type Component,
+  type ComponentRow,
+} from '../queries.ts';
 
 /**
  * Curriculum components. Invariants: a pin is accepted only after content answered that exact
@@ -25,30 +35,6 @@ import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.sch
  * id but leave lists and trees unless includeRetired is asked for.
  */
 
-export type ComponentRow = typeof components.$inferSelect;
-
-export function presentComponent(row: ComponentRow) {
-  return {
-    component_id: row.componentId,
-    kind: row.kind,
-    document_id: row.documentId,
-    parent_component_id: row.parentComponentId,
-    position: row.position,
-    name: row.name,
-    human_coding_scheme: row.humanCodingScheme,
-    ...(row.studentId !== null ? { student_id: row.studentId } : {}),
-    alpha: row.alpha as Record<string, unknown>,
-    status: row.status,
-    version: row.version,
-    etag: etagOf(row.componentId, row.version),
-    created_at: isoTimestamp(row.createdAt),
-    updated_at: isoTimestamp(row.updatedAt),
-    retired_at: isoTimestamp(row.retiredAt),
-  };
-}
-export type Component = ReturnType<typeof presentComponent>;
-
-/** The stored alpha: as authored, with a renderer_kind alias resolved to its canonical renderer_ref. */
 export function normalizedAlpha(input: ComponentInput): Record<string, unknown> {
   const alpha: Record<string, unknown> = {
     ...input.alpha,
@@ -95,19 +81,6 @@ export async function assertReferences(tx: Database, tenantId: string, input: Co
   await requireImportedFrameworks(tx, tenantId, input.alpha.standards_framework_refs ?? []);
 }
 
-export async function lockComponent(
-  tx: Database,
-  tenantId: string,
-  componentId: string,
-): Promise<ComponentRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(components)
-    .where(and(eq(components.tenantId, tenantId), eq(components.componentId, componentId)))
-    .for('update');
-  return row;
-}
-
 /**
  * POST /components. New id: created (201). Same id, active, same request: unchanged (200).
  * Same id, retired: reactivated with an advanced version (200). Same id, active, other request: 409.
@@ -115,7 +88,7 @@ export async function lockComponent(
 export async function createComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawInput: unknown,
+  { body: rawInput }: { body: unknown },
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'create components');
   const input = parseInput(ComponentInput, rawInput);
@@ -193,7 +166,11 @@ async function placeUnderParent(tx: Database, ctx: RequestContext, input: Compon
   return (await placeChild(tx, ctx, input.component_id, input.parent_component_id as string, input.position)).position;
 }
 
-export async function getComponent(deps: CurriculumDeps, ctx: RequestContext, componentId: string): Promise<Component> {
+export async function getComponent(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  { componentId }: { componentId: string },
+): Promise<Component> {
   requireAccess(ctx.principal, ACCESS.read, 'read components');
   const [found] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!found) throw componentNotFound(componentId);
@@ -204,7 +181,7 @@ export async function getComponent(deps: CurriculumDeps, ctx: RequestContext, co
 export async function loadComponents(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  componentIds: readonly string[],
+  { componentIds }: { componentIds: readonly string[] },
 ): Promise<Component[]> {
   requireAccess(ctx.principal, ACCESS.read, 'read components');
   return findComponents(deps.db, ctx.tenantId, componentIds);
@@ -213,53 +190,10 @@ export async function loadComponents(
 export async function loadChildren(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  parentIds: readonly string[],
-  includeRetired: boolean,
+  { parentIds, includeRetired }: { parentIds: readonly string[]; includeRetired: boolean },
 ): Promise<Map<string, Component[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read components');
   return findChildren(deps.db, ctx.tenantId, parentIds, includeRetired);
-}
-
-export function componentNotFound(componentId: string): DomainError {
-  return new DomainError('not_found', `No component ${componentId} in this tenant.`);
-}
-
-/** Batched read by id (retired included), for loaders and single reads. */
-export async function findComponents(
-  db: Database,
-  tenantId: string,
-  componentIds: readonly string[],
-): Promise<Component[]> {
-  if (componentIds.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(components)
-    .where(and(eq(components.tenantId, tenantId), inArray(components.componentId, [...new Set(componentIds)])));
-  return rows.map(presentComponent);
-}
-
-/** Children of many parents in sibling order, for tree loaders: one statement per tree level. */
-export async function findChildren(
-  db: Database,
-  tenantId: string,
-  parentIds: readonly string[],
-  includeRetired: boolean,
-): Promise<Map<string, Component[]>> {
-  const byParent = new Map<string, Component[]>(parentIds.map((id) => [id, []]));
-  if (parentIds.length === 0) return byParent;
-  const rows = await db
-    .select()
-    .from(components)
-    .where(
-      and(
-        eq(components.tenantId, tenantId),
-        inArray(components.parentComponentId, [...new Set(parentIds)]),
-        includeRetired ? undefined : eq(components.status, 'active'),
-      ),
-    )
-    .orderBy(asc(components.position), asc(components.componentId));
-  for (const row of rows) byParent.get(row.parentComponentId as string)?.push(presentComponent(row));
-  return byParent;
 }
 
 const SORT_COLUMNS = { component_id: components.componentId, updated_at: components.updatedAt } as const;
@@ -267,7 +201,7 @@ const SORT_COLUMNS = { component_id: components.componentId, updated_at: compone
 export async function listComponents(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ): Promise<Page<Component>> {
   requireAccess(ctx.principal, ACCESS.read, 'list components');
   const query = parseInput(ListComponentsQuery, rawQuery);
@@ -305,25 +239,6 @@ export async function listComponents(
   );
 }
 
-/**
- * Component ids in a course's subtree (the course itself included), by containment; activeOnly
- * descends through active components only. Each level's children are one index lookup per parent:
- * `offset 0` keeps the lateral subquery from being flattened into a join, which stale statistics
- * (PGlite never auto-analyzes) planned as a filter over every pair of rows: 3.5 s on a
- * 2,000-component course instead of 57 ms.
- */
-export function descendantsOf(tenantId: string, courseId: string, options: { activeOnly?: boolean } = {}): SQL {
-  return sql`(with recursive subtree(component_id) as (
-      select ${courseId}::text
-      union
-      select c.component_id from subtree s cross join lateral (
-        select component_id from ${components}
-        where tenant_id = ${tenantId} and parent_component_id = s.component_id${options.activeOnly ? sql` and status = 'active'` : sql``}
-        offset 0
-      ) c
-    ) select component_id from subtree)`;
-}
-
 export interface ComponentTree extends Component {
   children: ComponentTree[];
 }
@@ -332,16 +247,18 @@ export interface ComponentTree extends Component {
 export async function readTree(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  componentId: string,
-  rawQuery: unknown,
-  options: { courseRootOnly?: boolean } = {},
+  {
+    componentId,
+    query: rawQuery,
+    courseRootOnly = false,
+  }: { componentId: string; query: unknown; courseRootOnly?: boolean },
 ): Promise<ComponentTree> {
   requireAccess(ctx.principal, ACCESS.read, 'read component trees');
   const query = parseInput(TreeQuery, rawQuery);
   const includeRetired = query.includeRetired ?? false;
   const [root] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!root || (root.status !== 'active' && !includeRetired)) throw componentNotFound(componentId);
-  if (options.courseRootOnly && (root.kind !== 'course' || root.parent_component_id !== null))
+  if (courseRootOnly && (root.kind !== 'course' || root.parent_component_id !== null))
     throw componentNotFound(componentId);
   const tree: ComponentTree = { ...root, children: [] };
   let level: ComponentTree[] = [tree];

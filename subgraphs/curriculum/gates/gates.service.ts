@@ -5,10 +5,10 @@ import { parseInput } from '../../../platform/validation.ts';
 import { ACCESS } from '../access.ts';
 import type { TargetRef } from '../content-client.ts';
 import { GRADING_EXTENSIONS, PLAYER_EXTENSIONS, type LearnerEvent } from '../events-client.ts';
-import { findChildren, findComponents, type Component } from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import type { BankMember } from './content-banks.ts';
 import { GateNextFormInput, GateStatusInput, type GateStatusQuery } from './gates.schema.ts';
+import { type Component, findChildren, findComponents } from '../queries.ts';
 
 /**
  * Mastery gates (rules 12, 13, 17). The curriculum service stores no learner answers, scores or

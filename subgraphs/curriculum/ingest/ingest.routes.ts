@@ -23,7 +23,7 @@ export function ingestRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     errors: [409, 422, 502, 503],
     success: { status: 201, description: 'source_ingest_job (200 for a same-run retry)' },
     handler: async (request, reply) =>
-      sendCommandResult(reply, await ingestVendorCourse(deps, request.ctx, request.body)),
+      sendCommandResult(reply, await ingestVendorCourse(deps, request.ctx, { body: request.body })),
   });
   declareRoute(app, 'ingest', {
     method: 'GET',

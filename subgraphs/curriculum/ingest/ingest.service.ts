@@ -13,8 +13,7 @@ import { components, pinAudit, sourceIngestJobs } from '../tables.ts';
 import { placeChild, syncEdgeSequence } from '../containment.ts';
 import { RENDERER_REGISTRY } from '../renderers.ts';
 import type { TargetRef } from '../content-client.ts';
-import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
-import { filterColumnsOf, findChildren, lockComponent } from '../components/components.service.ts';
+import { filterColumnsOf } from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import {
   ComponentResourceRow,
@@ -26,6 +25,7 @@ import {
   gradeLevelOf,
   type SourceTable,
 } from './ingest.schema.ts';
+import { findChildren, lockComponent, requireActiveKcs } from '../queries.ts';
 
 /**
  * Vendor course ingest (rule 14). Source rows become one curriculum tree per course: every pin's
@@ -496,7 +496,7 @@ function sameRun(job: JobRow, digest: string): CommandResult<SourceIngestJob> {
 export async function ingestVendorCourse(
   deps: IngestDeps,
   ctx: RequestContext,
-  rawInput: unknown,
+  { body: rawInput }: { body: unknown },
 ): Promise<CommandResult<SourceIngestJob>> {
   requireAccess(ctx.principal, ACCESS.import, 'ingest vendor courses');
   const input = parseInput(IngestInput, rawInput);

@@ -96,7 +96,10 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
       handler: async (request, reply) =>
         sendCommandResult(
           reply,
-          await collection.create(deps, request.ctx, request.body, headerOf(request, 'idempotency-key')),
+          await collection.create(deps, request.ctx, {
+            body: request.body,
+            idempotencyKey: headerOf(request, 'idempotency-key'),
+          }),
         ),
     });
     declareRoute(app, collection.tag, {
@@ -105,7 +108,7 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
       summary: `List active ${collection.path}`,
       querystring: collection.query,
       response: collection.page,
-      handler: async (request) => collection.list(deps, request.ctx, request.query),
+      handler: async (request) => collection.list(deps, request.ctx, { query: request.query }),
     });
   }
   // Edges can be retired, so a KC can leave the graph before it is retired itself.
@@ -126,7 +129,7 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
       summary: `Read one of ${edge.path} (retired ones too)`,
       response: edge.response,
       params: EdgeParams,
-      handler: async (request) => edge.get(deps, request.ctx, request.params.id),
+      handler: async (request) => edge.get(deps, request.ctx, request.params),
     });
     declareRoute(app, edge.tag, {
       method: 'DELETE',
@@ -138,7 +141,10 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
       handler: async (request, reply) =>
         sendCommandResult(
           reply,
-          await edge.retire(deps, request.ctx, request.params.id, headerOf(request, 'idempotency-key')),
+          await edge.retire(deps, request.ctx, {
+            ...request.params,
+            idempotencyKey: headerOf(request, 'idempotency-key'),
+          }),
         ),
     });
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gte, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, gte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -9,10 +9,9 @@ import type { CommandResult } from '../../../platform/idempotency.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { pageInIdOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
-import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions, knowledgeComponents } from '../tables.ts';
+import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
-import { findKcVersion } from '../kcs/kcs.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import {
@@ -22,6 +21,7 @@ import {
   ListByVersionQuery,
   ListPrerequisitesQuery,
 } from './kc-graph.schema.ts';
+import { findKcVersionRows, requireActiveKcs } from '../queries.ts';
 
 /**
  * The KC graph and the evidence on exact KC versions. Invariants: the prerequisite edges of a tenant
@@ -54,33 +54,6 @@ const PREREQUISITES: KcEdgeStore<PrerequisiteRow, KcPrerequisite> = {
   present: presentPrerequisite,
 };
 
-/** Every KC named is an active registry KC of the tenant, share-locked so a concurrent retire waits for this write and then sees it. */
-export async function requireActiveKcs(
-  tx: Database,
-  tenantId: string,
-  fields: Array<{ kcId: string; field: string }>,
-): Promise<void> {
-  if (fields.length === 0) return;
-  const rows = await tx
-    .select({ kcId: knowledgeComponents.kcId })
-    .from(knowledgeComponents)
-    .where(
-      and(
-        eq(knowledgeComponents.tenantId, tenantId),
-        eq(knowledgeComponents.status, 'active'),
-        inArray(knowledgeComponents.kcId, [...new Set(fields.map((item) => item.kcId))]),
-      ),
-    )
-    .for('share');
-  const active = new Set(rows.map((row) => row.kcId));
-  const missing = fields.filter((item) => !active.has(item.kcId));
-  if (missing.length > 0) {
-    throw new DomainError('curriculum:kc_not_active', 'Every KC named must be an active registry KC of this tenant.', {
-      fieldErrors: missing.map((item) => ({ field: item.field, message: `${item.kcId} is not an active registry KC` })),
-    });
-  }
-}
-
 /** True when dependent already reaches prerequisite, so the new edge would close a cycle. */
 async function closesCycle(
   tx: Database,
@@ -103,8 +76,7 @@ async function closesCycle(
 export async function createPrerequisite(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KcPrerequisite>> {
   requireAccess(ctx.principal, ACCESS.write, 'add KC prerequisites');
   const input = parseInput(CreatePrerequisiteInput, rawInput);
@@ -156,21 +128,20 @@ export async function createPrerequisite(
   );
 }
 
-export const getPrerequisite = (deps: CurriculumDeps, ctx: RequestContext, prerequisiteId: string) =>
-  getEdge(deps, ctx, PREREQUISITES, prerequisiteId);
+export const getPrerequisite = (deps: CurriculumDeps, ctx: RequestContext, { id }: { id: string }) =>
+  getEdge(deps, ctx, PREREQUISITES, id);
 
 /** DELETE /kc-prerequisites/{id}: retires the edge, so a KC can leave the graph before it is retired. */
 export const retirePrerequisite = (
   deps: CurriculumDeps,
   ctx: RequestContext,
-  prerequisiteId: string,
-  idempotencyKey: string | undefined,
-) => retireEdge(deps, ctx, PREREQUISITES, prerequisiteId, idempotencyKey);
+  { id, idempotencyKey }: { id: string; idempotencyKey: string | undefined },
+) => retireEdge(deps, ctx, PREREQUISITES, id, idempotencyKey);
 
 export async function listPrerequisites(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ): Promise<Page<KcPrerequisite>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC prerequisites');
   const query = parseInput(ListPrerequisitesQuery, rawQuery);
@@ -213,7 +184,7 @@ function presentReview(row: ReviewRow) {
 export type KcReviewDecision = ReturnType<typeof presentReview>;
 
 async function requireVersion(tx: Database, tenantId: string, versionId: string) {
-  const version = await findKcVersion(tx, tenantId, versionId);
+  const [version] = await findKcVersionRows(tx, tenantId, [versionId]);
   if (!version) {
     throw new DomainError('not_found', `No KC version ${versionId} in this tenant.`, {
       fieldErrors: [{ field: 'kc_version_id', message: 'no such KC version' }],
@@ -226,8 +197,7 @@ async function requireVersion(tx: Database, tenantId: string, versionId: string)
 export async function createReviewDecision(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KcReviewDecision>> {
   requireAccess(ctx.principal, ACCESS.write, 'record KC review decisions');
   const input = parseInput(CreateReviewDecisionInput, rawInput);
@@ -258,7 +228,7 @@ export async function createReviewDecision(
 export async function listReviewDecisions(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ): Promise<Page<KcReviewDecision>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC review decisions');
   const query = parseInput(ListByVersionQuery, rawQuery);
@@ -337,8 +307,7 @@ export async function firmKcVersion(
 export async function createFirmingEvent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KcFirmingEvent>> {
   requireAccess(ctx.principal, ACCESS.write, 'record KC firming events');
   const input = parseInput(CreateFirmingEventInput, rawInput);
@@ -365,7 +334,7 @@ export async function createFirmingEvent(
 export async function listFirmingEvents(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ): Promise<Page<KcFirmingEvent>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC firming events');
   const query = parseInput(ListByVersionQuery, rawQuery);

@@ -11,7 +11,7 @@ import { kcRelations } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
-import { requireActiveKcs } from './kc-graph.service.ts';
+import { requireActiveKcs } from '../queries.ts';
 import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import { CreateRelationInput, ListRelationsQuery, SYMMETRIC_RELATION_TYPES } from './kc-graph.schema.ts';
 
@@ -50,8 +50,7 @@ const RELATIONS: KcEdgeStore<RelationRow, KcRelation> = {
 export async function createRelation(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KcRelation>> {
   requireAccess(ctx.principal, ACCESS.write, 'relate KCs');
   const input = parseInput(CreateRelationInput, rawInput);
@@ -105,22 +104,21 @@ export async function createRelation(
   );
 }
 
-export const getRelation = (deps: CurriculumDeps, ctx: RequestContext, relationId: string) =>
-  getEdge(deps, ctx, RELATIONS, relationId);
+export const getRelation = (deps: CurriculumDeps, ctx: RequestContext, { id }: { id: string }) =>
+  getEdge(deps, ctx, RELATIONS, id);
 
 /** DELETE /kc-relations/{id}: retires the relation. */
 export const retireRelation = (
   deps: CurriculumDeps,
   ctx: RequestContext,
-  relationId: string,
-  idempotencyKey: string | undefined,
-) => retireEdge(deps, ctx, RELATIONS, relationId, idempotencyKey);
+  { id, idempotencyKey }: { id: string; idempotencyKey: string | undefined },
+) => retireEdge(deps, ctx, RELATIONS, id, idempotencyKey);
 
 /** Active relations touching any of kcIds, in relation order, for the KnowledgeComponent.relations loader. */
 export async function loadRelationsOf(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  kcIds: readonly string[],
+  { kcIds }: { kcIds: readonly string[] },
 ): Promise<Map<string, KcRelation[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
   const byKc = new Map<string, KcRelation[]>(kcIds.map((id) => [id, []]));
@@ -148,7 +146,7 @@ export async function loadRelationsOf(
 export async function listRelations(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ): Promise<Page<KcRelation>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
   const query = parseInput(ListRelationsQuery, rawQuery);

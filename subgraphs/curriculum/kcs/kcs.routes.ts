@@ -31,7 +31,10 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     body: CreateKcInput,
     success: { status: 201, description: 'knowledge_component (200 for a retry)' },
     handler: async (request, reply) => {
-      const result = await createKc(deps, request.ctx, request.body, headerOf(request, 'idempotency-key'));
+      const result = await createKc(deps, request.ctx, {
+        body: request.body,
+        idempotencyKey: headerOf(request, 'idempotency-key'),
+      });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });
@@ -41,7 +44,7 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     summary: 'List registry KCs',
     response: KcPageResponse,
     querystring: ListKcsQuery,
-    handler: async (request) => listKcs(deps, request.ctx, request.query),
+    handler: async (request) => listKcs(deps, request.ctx, { query: request.query }),
   });
   declareRoute(app, 'kcs', {
     method: 'GET',
@@ -51,7 +54,7 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     etag: true,
     params: KcParams,
     handler: async (request, reply) => {
-      const kc = await getKc(deps, request.ctx, request.params.kcId);
+      const kc = await getKc(deps, request.ctx, request.params);
       return reply.header('etag', kc.etag).send(kc);
     },
   });
@@ -67,7 +70,9 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     params: KcParams,
     body: PublishKcInput,
     handler: async (request, reply) => {
-      const result = await publishKc(deps, request.ctx, request.params.kcId, request.body, {
+      const result = await publishKc(deps, request.ctx, {
+        ...request.params,
+        body: request.body,
         ifMatch: headerOf(request, 'if-match'),
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });
@@ -85,7 +90,8 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     errors: [409],
     params: KcParams,
     handler: async (request, reply) => {
-      const result = await retireKc(deps, request.ctx, request.params.kcId, {
+      const result = await retireKc(deps, request.ctx, {
+        ...request.params,
         ifMatch: headerOf(request, 'if-match'),
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });
@@ -99,7 +105,7 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     response: KcVersionPageResponse,
     params: KcParams,
     querystring: PageQuery,
-    handler: async (request) => listKcVersions(deps, request.ctx, request.params.kcId, request.query),
+    handler: async (request) => listKcVersions(deps, request.ctx, { ...request.params, query: request.query }),
   });
   declareRoute(app, 'kcs', {
     method: 'POST',
@@ -114,13 +120,11 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     handler: async (request, reply) =>
       sendCommandResult(
         reply,
-        await appendKcVersion(
-          deps,
-          request.ctx,
-          request.params.kcId,
-          request.body ?? {},
-          headerOf(request, 'idempotency-key'),
-        ),
+        await appendKcVersion(deps, request.ctx, {
+          ...request.params,
+          body: request.body ?? {},
+          idempotencyKey: headerOf(request, 'idempotency-key'),
+        }),
       ),
   });
   declareRoute(app, 'kcs', {
@@ -131,7 +135,7 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     params: KcVersionParams,
     handler: async (request) => {
       const params = request.params;
-      return getKcVersion(deps, request.ctx, params.kcId, params.versionId);
+      return getKcVersion(deps, request.ctx, params);
     },
   });
 }

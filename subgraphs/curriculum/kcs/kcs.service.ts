@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -7,7 +7,8 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
-import { DEFAULT_PAGE_SIZE, pageOf, type Page } from '../../../platform/cursor.ts';
+import type { Page } from '../../../platform/cursor.ts';
+import { keysetPage, pageRequest, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import {
   components,
@@ -22,6 +23,7 @@ import type { CurriculumDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
+import { findKcVersionRows, type KcVersionRow } from '../queries.ts';
 
 /**
  * The governed KC registry. Invariants: kc_id is the only identity (source_kc_id is provenance of
@@ -32,7 +34,6 @@ import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKc
  */
 
 type KcRow = typeof knowledgeComponents.$inferSelect;
-type KcVersionRow = typeof kcVersions.$inferSelect;
 
 export function presentKcVersion(row: KcVersionRow, firmingEventId: string | null) {
   return {
@@ -119,8 +120,7 @@ function identityOf(input: { definition: string; source_kc_id?: string | null; a
 export async function createKc(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'create KCs');
   const input = parseInput(CreateKcInput, rawInput);
@@ -199,24 +199,15 @@ async function presentVersions(db: Database, tenantId: string, rows: KcVersionRo
 }
 
 async function readKc(db: Database, tenantId: string, row: KcRow): Promise<KnowledgeComponent> {
-  const [current] = row.currentVersionId ? await findVersionRows(db, tenantId, [row.currentVersionId]) : [];
+  const [current] = row.currentVersionId ? await findKcVersionRows(db, tenantId, [row.currentVersionId]) : [];
   return presentKc(row, current ? (await presentVersions(db, tenantId, [current]))[0] : undefined);
-}
-
-async function findVersionRows(db: Database, tenantId: string, versionIds: string[]): Promise<KcVersionRow[]> {
-  const valid = versionIds.filter(isUuid);
-  if (valid.length === 0) return [];
-  return db
-    .select()
-    .from(kcVersions)
-    .where(and(eq(kcVersions.tenantId, tenantId), inArray(kcVersions.versionId, valid)));
 }
 
 /** Batched read of KC identities with their current versions (loaders, single reads). */
 export async function loadKcs(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  kcIds: readonly string[],
+  { kcIds }: { kcIds: readonly string[] },
 ): Promise<KnowledgeComponent[]> {
   requireAccess(ctx.principal, ACCESS.read, 'read KCs');
   const valid = [...new Set(kcIds.filter(isUuid))];
@@ -225,7 +216,7 @@ export async function loadKcs(
     .select()
     .from(knowledgeComponents)
     .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), inArray(knowledgeComponents.kcId, valid)));
-  const versions = await findVersionRows(
+  const versions = await findKcVersionRows(
     deps.db,
     ctx.tenantId,
     rows.map((row) => row.currentVersionId).filter((id): id is string => id !== null),
@@ -236,8 +227,12 @@ export async function loadKcs(
   return rows.map((row) => presentKc(row, row.currentVersionId ? presented.get(row.currentVersionId) : undefined));
 }
 
-export async function getKc(deps: CurriculumDeps, ctx: RequestContext, kcId: string): Promise<KnowledgeComponent> {
-  const [found] = await loadKcs(deps, ctx, [kcId]);
+export async function getKc(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  { kcId }: { kcId: string },
+): Promise<KnowledgeComponent> {
+  const [found] = await loadKcs(deps, ctx, { kcIds: [kcId] });
   if (!found) throw kcNotFound(kcId);
   return found;
 }
@@ -245,12 +240,10 @@ export async function getKc(deps: CurriculumDeps, ctx: RequestContext, kcId: str
 export async function listKcs(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ): Promise<Page<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.read, 'list KCs');
   const query = parseInput(ListKcsQuery, rawQuery);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const { cursor: _cursor, limit: _limit, ...filters } = query;
   const conditions: Array<SQL | undefined> = [
     eq(knowledgeComponents.tenantId, ctx.tenantId),
     query.includeRetired ? undefined : eq(knowledgeComponents.status, 'active'),
@@ -259,27 +252,18 @@ export async function listKcs(
     query.publication_status ? eq(knowledgeComponents.publicationStatus, query.publication_status) : undefined,
     query.updated_since ? gte(knowledgeComponents.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
   ];
-  if (query.cursor)
-    conditions.push(gt(knowledgeComponents.kcId, String(deps.cursors.decode(query.cursor, filters).after[0])));
-  const rows =
-    limit === 0
-      ? []
-      : await deps.db
-          .select({ kcId: knowledgeComponents.kcId })
-          .from(knowledgeComponents)
-          .where(and(...conditions))
-          .orderBy(asc(knowledgeComponents.kcId))
-          .limit(limit + 1);
-  const page = pageOf(
-    rows,
-    limit,
-    (row) => [row.kcId],
-    (row) => row.kcId,
-    deps.cursors,
-    filters,
+  const order = uniqueOrder<{ kcId: string }>(knowledgeComponents.kcId, (row) => row.kcId);
+  const page = await keysetPage(deps.cursors, pageRequest(query), order, ({ after, orderBy, limit }) =>
+    deps.db
+      .select({ kcId: knowledgeComponents.kcId })
+      .from(knowledgeComponents)
+      .where(and(...conditions, after))
+      .orderBy(...orderBy)
+      .limit(limit),
   );
-  const byId = new Map((await loadKcs(deps, ctx, page.data)).map((kc) => [kc.kc_id, kc]));
-  return { data: page.data.map((id) => byId.get(id) as KnowledgeComponent), next_cursor: page.next_cursor };
+  const ids = page.data.map((row) => row.kcId);
+  const byId = new Map((await loadKcs(deps, ctx, { kcIds: ids })).map((kc) => [kc.kc_id, kc]));
+  return { data: ids.map((id) => byId.get(id) as KnowledgeComponent), next_cursor: page.next_cursor };
 }
 
 /** Locks an active KC for a mutation after checking its If-Match. */
@@ -299,9 +283,11 @@ async function lockForMutation(
 export async function publishKc(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  kcId: string,
-  rawInput: unknown,
-  headers: { ifMatch: string | undefined; idempotencyKey: string | undefined },
+  {
+    kcId,
+    body: rawInput,
+    ...headers
+  }: { kcId: string; body: unknown; ifMatch: string | undefined; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'publish KCs');
   const input = parseInput(PublishKcInput, rawInput);
@@ -383,8 +369,7 @@ async function activeReferences(tx: Database, tenantId: string, kcId: string) {
 export async function retireKc(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  kcId: string,
-  headers: { ifMatch: string | undefined; idempotencyKey: string | undefined },
+  { kcId, ...headers }: { kcId: string; ifMatch: string | undefined; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'retire KCs');
   return runCommand(
@@ -415,9 +400,7 @@ export async function retireKc(
 export async function appendKcVersion(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  kcId: string,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { kcId, body: rawInput, idempotencyKey }: { kcId: string; body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KcVersion>> {
   requireAccess(ctx.principal, ACCESS.write, 'append KC versions');
   const input = parseInput(AppendKcVersionInput, rawInput);
@@ -457,55 +440,25 @@ export async function appendKcVersion(
 export async function listKcVersions(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  kcId: string,
-  rawQuery: unknown,
+  { kcId, query: rawQuery }: { kcId: string; query: unknown },
 ): Promise<Page<KcVersion>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC versions');
   const query = parseInput(PageQuery, rawQuery);
-  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-  const filters = { kcId };
-  await getKc(deps, ctx, kcId);
-  const after = query.cursor ? Number(deps.cursors.decode(query.cursor, filters).after[0]) : 0;
-  const rows =
-    limit === 0
-      ? []
-      : await deps.db
-          .select()
-          .from(kcVersions)
-          .where(
-            and(eq(kcVersions.tenantId, ctx.tenantId), eq(kcVersions.kcId, kcId), gt(kcVersions.versionNumber, after)),
-          )
-          .orderBy(asc(kcVersions.versionNumber))
-          .limit(limit + 1);
-  const page = pageOf(
-    rows,
-    limit,
-    (row) => [row.versionNumber],
-    (row) => row,
-    deps.cursors,
-    filters,
-  );
+  await getKc(deps, ctx, { kcId });
+  const order = uniqueOrder<KcVersionRow>(kcVersions.versionNumber, (row) => row.versionNumber);
+  const conditions = [eq(kcVersions.tenantId, ctx.tenantId), eq(kcVersions.kcId, kcId)];
+  const page = await tablePage(deps.db, deps.cursors, kcVersions, order, { ...query, filters: { kcId } }, conditions);
   return { data: await presentVersions(deps.db, ctx.tenantId, page.data), next_cursor: page.next_cursor };
 }
 
 export async function getKcVersion(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  kcId: string,
-  versionId: string,
+  { kcId, versionId }: { kcId: string; versionId: string },
 ): Promise<KcVersion> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC versions');
-  const [row] = await findVersionRows(deps.db, ctx.tenantId, [versionId]);
+  const [row] = await findKcVersionRows(deps.db, ctx.tenantId, [versionId]);
   if (!row || row.kcId !== kcId)
     throw new DomainError('not_found', `No version ${versionId} of KC ${kcId} in this tenant.`);
   return (await presentVersions(deps.db, ctx.tenantId, [row]))[0];
-}
-
-/** The exact version row behind review and firming commands. */
-export async function findKcVersion(
-  db: Database,
-  tenantId: string,
-  versionId: string,
-): Promise<KcVersionRow | undefined> {
-  return (await findVersionRows(db, tenantId, [versionId]))[0];
 }

@@ -5,9 +5,9 @@ import { DomainError } from '../../../platform/errors.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { ACCESS } from '../access.ts';
 import { components } from '../tables.ts';
-import { findComponents, presentComponent, type Component } from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { PlacementQuery } from './placement.schema.ts';
+import { type Component, findComponents, presentComponent } from '../queries.ts';
 
 /**
  * GET /tracks/{trackId}/placement-candidates (rule 16). A track is a kind=track component naming a

@@ -23,13 +23,11 @@ export function repointRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
     success: { status: 201, description: 'component_target_repoint' },
     handler: async (request, reply) => {
       const { ctx } = request;
-      const result = await repointComponent(
-        deps,
-        ctx,
-        request.params.componentId,
-        request.body,
-        headerOf(request, 'idempotency-key'),
-      );
+      const result = await repointComponent(deps, ctx, {
+        ...request.params,
+        body: request.body,
+        idempotencyKey: headerOf(request, 'idempotency-key'),
+      });
       return sendCommandResult(reply, result, { etag: result.value.component.etag });
     },
   });
@@ -39,6 +37,6 @@ export function repointRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
     summary: 'The renderer registry; renderer_kind is an alias of renderer_ref',
     response: RendererRegistryResponse,
     querystring: RendererQuery,
-    handler: async (request) => readRendererRegistry(request.ctx, request.query),
+    handler: async (request) => readRendererRegistry(deps, request.ctx, { query: request.query }),
   });
 }

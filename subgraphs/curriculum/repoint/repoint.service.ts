@@ -10,14 +10,9 @@ import { runCommand, storedReplay } from '../../../platform/commands.ts';
 import type { TargetRef } from '../content-client.ts';
 import { RENDERER_REGISTRY, resolveRenderer, type RendererRow } from '../renderers.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
-import {
-  componentNotFound,
-  presentComponent,
-  type Component,
-  type ComponentRow,
-} from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { RendererQuery, RepointInput } from './repoint.schema.ts';
+import { type Component, type ComponentRow, componentNotFound, presentComponent } from '../queries.ts';
 
 /**
  * Repoint and attach (rule 7). Invariants: the expected pin must equal the exact current pin, both
@@ -107,9 +102,11 @@ export type ComponentTargetRepoint = ReturnType<typeof presentRepoint>;
 export async function repointComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  componentId: string,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  {
+    componentId,
+    body: rawInput,
+    idempotencyKey,
+  }: { componentId: string; body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<ComponentTargetRepoint>> {
   requireAccess(ctx.principal, ACCESS.write, 'repoint components');
   const input = parseInput(RepointInput, rawInput);
@@ -172,7 +169,11 @@ export async function repointComponent(
 }
 
 /** GET /renderer-registry; renderer_ref or its renderer_kind alias select the same row. */
-export function readRendererRegistry(ctx: RequestContext, rawQuery: unknown): { data: readonly RendererRow[] } {
+export function readRendererRegistry(
+  _deps: CurriculumDeps,
+  ctx: RequestContext,
+  { query: rawQuery }: { query: unknown },
+): { data: readonly RendererRow[] } {
   requireAccess(ctx.principal, ACCESS.read, 'read the renderer registry');
   const query = parseInput(RendererQuery, rawQuery);
   const names = [query.renderer_ref, query.renderer_kind].filter((name): name is string => name !== undefined);

@@ -18,7 +18,7 @@ export function knowledgeComponentResolvers(
 ): KnowledgeComponentResolvers {
   return {
     __resolveReference: (reference, context) => kcLoader(context).load(reference.kcId),
-    versions: (kc, args, context) => listKcVersions(deps, ctxOf(context), kc.kc_id, queryOf(args)),
+    versions: (kc, args, context) => listKcVersions(deps, ctxOf(context), { kcId: kc.kc_id, query: queryOf(args) }),
     relations: (kc, _args, context) => relationsLoader(context).load(kc.kc_id),
     standardMaps: (kc, _args, context) => standardMapsLoader(context).load(kc.kc_id),
   };

@@ -22,31 +22,28 @@ const ctxOf = requestContextOf;
 export function queryResolvers(deps: CurriculumDeps, { componentLoader, kcLoader }: CurriculumLoaders): QueryResolvers {
   return {
     component: (_root, args, context) => componentLoader(context).load(args.componentId),
-    components: (_root, args, context) => listComponents(deps, ctxOf(context), queryOf(args)),
+    components: (_root, args, context) => listComponents(deps, ctxOf(context), { query: queryOf(args) }),
     kc: (_root, args, context) => kcLoader(context).load(args.kcId),
-    kcs: (_root, args, context) => listKcs(deps, ctxOf(context), queryOf(args, KC_QUERY_NAMES)),
-    kcVersions: (_root, { kcId, ...args }, context) => listKcVersions(deps, ctxOf(context), kcId, queryOf(args)),
-    kcPrerequisites: (_root, args, context) => listPrerequisites(deps, ctxOf(context), queryOf(args)),
+    kcs: (_root, args, context) => listKcs(deps, ctxOf(context), { query: queryOf(args, KC_QUERY_NAMES) }),
+    kcVersions: (_root, { kcId, ...args }, context) =>
+      listKcVersions(deps, ctxOf(context), { kcId, query: queryOf(args) }),
+    kcPrerequisites: (_root, args, context) => listPrerequisites(deps, ctxOf(context), { query: queryOf(args) }),
     kcPrerequisite: (_root, args, context) =>
-      nullWhenNotFound(getPrerequisite(deps, ctxOf(context), args.prerequisiteId)),
-    kcRelations: (_root, args, context) => listRelations(deps, ctxOf(context), queryOf(args)),
-    kcRelation: (_root, args, context) => nullWhenNotFound(getRelation(deps, ctxOf(context), args.relationId)),
-    standardsFrameworks: (_root, args, context) => listFrameworks(deps, ctxOf(context), queryOf(args)),
-    standardsFramework: (_root, args, context) =>
-      nullWhenNotFound(getFramework(deps, ctxOf(context), args.frameworkId)),
+      nullWhenNotFound(getPrerequisite(deps, ctxOf(context), { id: args.prerequisiteId })),
+    kcRelations: (_root, args, context) => listRelations(deps, ctxOf(context), { query: queryOf(args) }),
+    kcRelation: (_root, args, context) => nullWhenNotFound(getRelation(deps, ctxOf(context), { id: args.relationId })),
+    standardsFrameworks: (_root, args, context) => listFrameworks(deps, ctxOf(context), { query: queryOf(args) }),
+    standardsFramework: (_root, args, context) => nullWhenNotFound(getFramework(deps, ctxOf(context), args)),
     standardKcMaps: (_root, args, context) =>
-      listStandardKcMaps(
-        deps,
-        ctxOf(context),
-        queryOf(args, { sourceReleaseId: 'source_release_id', standardId: 'standard_id', kcId: 'kc_id' }),
-      ),
-    association: (_root, args, context) => nullWhenNotFound(getAssociation(deps, ctxOf(context), args.associationId)),
-    associations: (_root, args, context) => listAssociations(deps, ctxOf(context), queryOf(args)),
+      listStandardKcMaps(deps, ctxOf(context), {
+        query: queryOf(args, { sourceReleaseId: 'source_release_id', standardId: 'standard_id', kcId: 'kc_id' }),
+      }),
+    association: (_root, args, context) => nullWhenNotFound(getAssociation(deps, ctxOf(context), args)),
+    associations: (_root, args, context) => listAssociations(deps, ctxOf(context), { query: queryOf(args) }),
     rendererRegistry: (_root, args, context) => [
-      ...readRendererRegistry(
-        ctxOf(context),
-        queryOf(args, { rendererRef: 'renderer_ref', rendererKind: 'renderer_kind' }),
-      ).data,
+      ...readRendererRegistry(deps, ctxOf(context), {
+        query: queryOf(args, { rendererRef: 'renderer_ref', rendererKind: 'renderer_kind' }),
+      }).data,
     ],
     gate: (_root, args, context) => nullWhenNotFound(readGateContract(deps, ctxOf(context), args)),
     gateStatus: (_root, args, context) => readGateStatus(deps, ctxOf(context), queryOf(args)),

@@ -4,7 +4,6 @@ import { DomainError } from '../../../platform/errors.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { ACCESS } from '../access.ts';
 import type { TargetRef } from '../content-client.ts';
-import type { Component } from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { referencedKcIds } from '../approvals/course-graph.ts';
 import { currentDigests } from '../approvals/approvals.service.ts';
@@ -19,6 +18,7 @@ import {
 } from '../approvals/course-state.ts';
 import { nextLessonRoute } from './next-lesson.route.ts';
 import { NextLessonQuery } from './next-lesson.schema.ts';
+import { Component } from '../queries.ts';
 
 /**
  * GET /courses/{courseId}/next-lesson (rules 10, 11). The curriculum service keeps no learner

@@ -21,7 +21,7 @@ export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     summary: 'List imported standards frameworks',
     response: FrameworkPageResponse,
     querystring: ListFrameworksQuery,
-    handler: async (request) => listFrameworks(deps, request.ctx, request.query),
+    handler: async (request) => listFrameworks(deps, request.ctx, { query: request.query }),
   });
   declareRoute(app, 'standards', {
     method: 'GET',
@@ -29,7 +29,7 @@ export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     summary: 'Read one framework by standards_framework_id or CFDocument identifier',
     response: FrameworkResponse,
     params: FrameworkParams,
-    handler: async (request) => getFramework(deps, request.ctx, request.params.frameworkId),
+    handler: async (request) => getFramework(deps, request.ctx, request.params),
   });
   declareRoute(app, 'standards', {
     method: 'POST',
@@ -45,7 +45,10 @@ export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     handler: async (request, reply) =>
       sendCommandResult(
         reply,
-        await importStandards(deps, request.ctx, request.body, headerOf(request, 'idempotency-key')),
+        await importStandards(deps, request.ctx, {
+          body: request.body,
+          idempotencyKey: headerOf(request, 'idempotency-key'),
+        }),
       ),
   });
   declareRoute(app, 'standards', {
@@ -55,6 +58,6 @@ export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
       "The live standard-to-KC maps (each framework's newest release), or with source_release_id every map of that release",
     response: StandardKcMapPageResponse,
     querystring: ListMapsQuery,
-    handler: async (request) => listStandardKcMaps(deps, request.ctx, request.query),
+    handler: async (request) => listStandardKcMaps(deps, request.ctx, { query: request.query }),
   });
 }

@@ -12,8 +12,8 @@ import { standardKcMaps, standardsFrameworks, standardsReleases } from '../table
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
-import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
 import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery, type CasePackage } from './standards.schema.ts';
+import { requireActiveKcs } from '../queries.ts';
 
 /**
  * Standards frameworks and standard-to-KC maps (rules 2, 15, 16). Invariants: a release is frozen
@@ -123,8 +123,7 @@ const INSERT_CHUNK = 1000;
 export async function importStandards(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawInput: unknown,
-  idempotencyKey: string | undefined,
+  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
 ): Promise<CommandResult<StandardsImportJob>> {
   requireAccess(ctx.principal, ACCESS.import, 'import standards frameworks');
   const input = parseInput(ImportStandardsInput, rawInput);
@@ -275,7 +274,7 @@ const SORT_COLUMNS = {
 export async function listFrameworks(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ): Promise<Page<StandardsFramework>> {
   requireAccess(ctx.principal, ACCESS.read, 'list standards frameworks');
   const query = parseInput(ListFrameworksQuery, rawQuery);
@@ -316,7 +315,7 @@ function frameworkIdMatches(frameworkId: string): SQL | undefined {
 export async function getFramework(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  frameworkId: string,
+  { frameworkId }: { frameworkId: string },
 ): Promise<StandardsFramework> {
   requireAccess(ctx.principal, ACCESS.read, 'read standards frameworks');
   const [row] = await deps.db
@@ -330,7 +329,7 @@ export async function getFramework(
 export async function listStandardKcMaps(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  rawQuery: unknown,
+  { query: rawQuery }: { query: unknown },
 ): Promise<Page<StandardKcMap>> {
   requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
   const query = parseInput(ListMapsQuery, rawQuery);
@@ -359,7 +358,7 @@ export async function listStandardKcMaps(
 export async function loadStandardMapsOf(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  kcIds: readonly string[],
+  { kcIds }: { kcIds: readonly string[] },
 ): Promise<Map<string, StandardKcMap[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
   const byKc = new Map<string, StandardKcMap[]>(kcIds.map((id) => [id, []]));
@@ -378,36 +377,4 @@ export async function loadStandardMapsOf(
     .orderBy(standardKcMaps.mapId);
   for (const row of rows) byKc.get(row.kcId)?.push(presentMap(row));
   return byKc;
-}
-
-/** alpha.standards_framework_refs name imported frameworks of the tenant, by standards_framework_id. */
-export async function requireImportedFrameworks(
-  tx: Database,
-  tenantId: string,
-  refs: readonly string[],
-): Promise<void> {
-  if (refs.length === 0) return;
-  const found = await tx
-    .select({ id: standardsFrameworks.standardsFrameworkId })
-    .from(standardsFrameworks)
-    .where(
-      and(
-        eq(standardsFrameworks.tenantId, tenantId),
-        inArray(standardsFrameworks.standardsFrameworkId, [...new Set(refs)]),
-      ),
-    );
-  const known = new Set(found.map((row) => row.id));
-  const missing = refs.map((ref, index) => ({ ref, index })).filter(({ ref }) => !known.has(ref));
-  if (missing.length > 0) {
-    throw new DomainError(
-      'curriculum:standards_framework_unknown',
-      'Every standards_framework_refs value must be an imported framework of this tenant.',
-      {
-        fieldErrors: missing.map(({ ref, index }) => ({
-          field: `alpha.standards_framework_refs.${index}`,
-          message: `${ref} is not an imported standards framework`,
-        })),
-      },
-    );
-  }
 }
