@@ -103,6 +103,11 @@ export function listLoaderOf<V>(
 }
 
 /** A single read by id answers null for an unknown id, as GraphQL lookups do; other problems stay errors. */
+/** A command's answer: GraphQL has no 201 or Idempotency-Replayed header to carry the rest. */
+export async function commandValue<T>(command: Promise<{ value: T }>): Promise<T> {
+  return (await command).value;
+}
+
 export async function nullWhenNotFound<T>(read: Promise<T>): Promise<T | null> {
   try {
     return await read;

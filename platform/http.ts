@@ -351,3 +351,8 @@ export function headerOf(request: FastifyRequest, name: string): string | undefi
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
+
+/** The headers of a guarded write: its precondition (If-Match or its curriculum twin) and Idempotency-Key. */
+export function writeHeaders(request: FastifyRequest, precondition: PreconditionHeader) {
+  return { ifMatch: headerOf(request, precondition), idempotencyKey: headerOf(request, 'idempotency-key') };
+}

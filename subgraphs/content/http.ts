@@ -1,8 +1,9 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
-import { requestContextOf } from '../../platform/http.ts';
+import { headerOf, requestContextOf, sendCommandResult } from '../../platform/http.ts';
+import type { ContentDeps, ItemCommand } from './deps.ts';
 import { parseInput } from '../../platform/validation.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 
@@ -21,4 +22,20 @@ export async function tenantContext(runtime: PlatformRuntime, request: FastifyRe
     throw new DomainError('tenant_mismatch', `The token is for tenant ${ctx.tenantId}, not ${tenantId}.`);
   }
   return ctx;
+}
+
+/** The handler of a POST that runs one item command: the path's item, the body and the Idempotency-Key. */
+export function itemCommandHandler<T>(deps: ContentDeps, command: ItemCommand<T>) {
+  return async (
+    request: FastifyRequest<{ Params: { contentId: string } }> & { ctx: RequestContext },
+    reply: FastifyReply,
+  ) =>
+    sendCommandResult(
+      reply,
+      await command(deps, request.ctx, {
+        contentId: request.params.contentId,
+        body: request.body,
+        idempotencyKey: headerOf(request, 'idempotency-key'),
+      }),
+    );
 }

@@ -1,5 +1,11 @@
 import { queryStringOf } from '../../platform/naming.ts';
-import { JSONObjectScalar, loaderOf, requestContextOf, type GraphContext } from '../../platform/graphql.ts';
+import {
+  commandValue,
+  JSONObjectScalar,
+  loaderOf,
+  requestContextOf,
+  type GraphContext,
+} from '../../platform/graphql.ts';
 import type { Resolvers } from './generated/graphql.ts';
 import { findEvents, getEvent, listEvents, recordEvents, type EventProjection } from './learning/events.service.ts';
 import type { EventsDeps } from './deps.ts';
@@ -55,22 +61,22 @@ export function eventsResolvers(reads: EventsDeps): Resolvers {
       disciplineEvent: async (_root, args, context) => (await getDisciplineEvent(reads, ctxOf(context), args)).data,
     },
     Mutation: {
-      registerActivitySource: async (_root, args, context) =>
-        (await registerSource(reads, ctxOf(context), { body: args })).value,
-      recordEvents: async (_root, args, context) =>
-        (
-          await recordEvents(reads, ctxOf(context), {
+      registerActivitySource: (_root, args, context) =>
+        commandValue(registerSource(reads, ctxOf(context), { body: args })),
+      recordEvents: (_root, args, context) =>
+        commandValue(
+          recordEvents(reads, ctxOf(context), {
             body: { events: args.events.map(sent) },
             idempotencyKey: args.idempotencyKey ?? undefined,
-          })
-        ).value,
-      importSourceRecords: async (_root, args, context) =>
-        (
-          await runSourceImport(reads, ctxOf(context), {
+          }),
+        ),
+      importSourceRecords: (_root, args, context) =>
+        commandValue(
+          runSourceImport(reads, ctxOf(context), {
             body: sent(args.input),
             idempotencyKey: args.idempotencyKey ?? undefined,
-          })
-        ).value,
+          }),
+        ),
     },
     ActivitySource: {
       __resolveReference: (reference, context) => sourceLoader(context).load(reference.id),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
+import { declareRoute } from '../../../platform/http.ts';
+import { ItemParams, itemCommandHandler, TENANT_ROOT, TenantParams } from '../http.ts';
 import {
   FacetAssignmentInput,
   FacetInput,
@@ -54,17 +54,6 @@ export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
       status: 201,
       description: 'content_catalog_facet_assignment (200 when the same value was already assigned)',
     },
-    handler: async (request, reply) => {
-      const { ctx } = request;
-      const { contentId } = request.params;
-      return sendCommandResult(
-        reply,
-        await assignFacet(deps, ctx, {
-          contentId,
-          body: request.body,
-          idempotencyKey: headerOf(request, 'idempotency-key'),
-        }),
-      );
-    },
+    handler: itemCommandHandler(deps, assignFacet),
   });
 }

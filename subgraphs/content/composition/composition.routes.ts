@@ -17,7 +17,7 @@ export function compositionRoutes(app: FastifyInstance, deps: ContentDeps): void
   declareRoute(app, 'interactive-composition', {
     method: 'PUT',
     url: `${TENANT_ROOT}/items/:contentId/interactive-composition`,
-    summary: 'Replace the ordered bindings (rule 9 validation)',
+    summary: 'Replace the ordered bindings: cues strictly increasing within the duration, segments ordered',
     response: CompositionResponse,
     params: ItemParams,
     body: CompositionInput,

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
 import { z } from 'zod';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT } from '../http.ts';
+import { declareRoute } from '../../../platform/http.ts';
+import { ItemParams, itemCommandHandler, TENANT_ROOT } from '../http.ts';
 import { MediaInput, listMedia, readMediaBytes, uploadMedia } from './media.service.ts';
 import { MediaPageResponse, MediaResponse } from './media.responses.ts';
 
@@ -25,18 +25,7 @@ export function mediaRoutes(app: FastifyInstance, deps: ContentDeps): void {
     params: ItemParams,
     body: MediaInput,
     success: { status: 201, description: 'media_asset' },
-    handler: async (request, reply) => {
-      const { ctx } = request;
-      const { contentId } = request.params;
-      return sendCommandResult(
-        reply,
-        await uploadMedia(deps, ctx, {
-          contentId,
-          body: request.body,
-          idempotencyKey: headerOf(request, 'idempotency-key'),
-        }),
-      );
-    },
+    handler: itemCommandHandler(deps, uploadMedia),
   });
   declareRoute(app, 'media', {
     method: 'GET',

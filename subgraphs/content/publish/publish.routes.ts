@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT } from '../http.ts';
+import { declareRoute } from '../../../platform/http.ts';
+import { ItemParams, itemCommandHandler, TENANT_ROOT } from '../http.ts';
 import { PublishInput, publishVersion } from './publish.service.ts';
 import { PublicationResponse } from './publish.responses.ts';
 
@@ -19,17 +19,6 @@ export function publishRoutes(app: FastifyInstance, deps: ContentDeps): void {
       status: 201,
       description: 'content_publication; an already published version answers 200 with the first publication',
     },
-    handler: async (request, reply) => {
-      const { ctx } = request;
-      const { contentId } = request.params;
-      return sendCommandResult(
-        reply,
-        await publishVersion(deps, ctx, {
-          contentId,
-          body: request.body,
-          idempotencyKey: headerOf(request, 'idempotency-key'),
-        }),
-      );
-    },
+    handler: itemCommandHandler(deps, publishVersion),
   });
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
 import { z } from 'zod';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT } from '../http.ts';
+import { declareRoute } from '../../../platform/http.ts';
+import { ItemParams, itemCommandHandler, TENANT_ROOT } from '../http.ts';
 import { VersionQuery } from '../questions/questions.service.ts';
 import {
   ReferenceInput,
@@ -34,17 +34,7 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
     params: ItemParams,
     body: ReferenceInput,
     success: { status: 201, description: 'content_reference' },
-    handler: async (request, reply) => {
-      const { ctx } = request;
-      return sendCommandResult(
-        reply,
-        await createReference(deps, ctx, {
-          contentId: request.params.contentId,
-          body: request.body,
-          idempotencyKey: headerOf(request, 'idempotency-key'),
-        }),
-      );
-    },
+    handler: itemCommandHandler(deps, createReference),
   });
   declareRoute(app, 'references', {
     method: 'DELETE',

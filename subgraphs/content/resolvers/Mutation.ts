@@ -1,4 +1,4 @@
-import { requestContextOf } from '../../../platform/graphql.ts';
+import { commandValue, requestContextOf } from '../../../platform/graphql.ts';
 import { snakeKeys } from '../../../platform/naming.ts';
 import { assignFacet, defineFacet } from '../catalog/catalog.service.ts';
 import type { ContentDeps } from '../deps.ts';
@@ -21,8 +21,9 @@ export function mutationResolvers(deps: ContentDeps): MutationResolvers {
       // Blueprint keys are data (kc references, item types): they pass through unconverted.
       const { blueprint, ...metadata } = args.input;
       const input = { ...(snakeKeys(metadata) as Record<string, unknown>), ...(blueprint ?? {}) };
-      return (await createItem(deps, requestContextOf(context), { body: input, idempotencyKey: args.idempotencyKey }))
-        .value;
+      return commandValue(
+        createItem(deps, requestContextOf(context), { body: input, idempotencyKey: args.idempotencyKey }),
+      );
     },
     patchContentItem: (_root, args, context) =>
       patchItem(deps, requestContextOf(context), {
@@ -30,10 +31,10 @@ export function mutationResolvers(deps: ContentDeps): MutationResolvers {
         body: snakeKeys(args.input),
         ifMatch: args.ifMatch,
       }),
-    tagContentKc: async (_root, args, context) =>
-      (await tagKc(deps, requestContextOf(context), { contentId: args.contentId, body: snakeKeys(args.input) })).value,
-    publishContentVersion: async (_root, args, context) =>
-      (await publishVersion(deps, requestContextOf(context), commandOf(args, { version_id: args.versionId }))).value,
+    tagContentKc: (_root, args, context) =>
+      commandValue(tagKc(deps, requestContextOf(context), { contentId: args.contentId, body: snakeKeys(args.input) })),
+    publishContentVersion: (_root, args, context) =>
+      commandValue(publishVersion(deps, requestContextOf(context), commandOf(args, { version_id: args.versionId }))),
     defineCatalogFacet: (_root, args, context) =>
       defineFacet(deps, requestContextOf(context), { body: snakeKeys(args.input) }),
     assignCatalogFacet: async (_root, args, context) => {
@@ -43,19 +44,19 @@ export function mutationResolvers(deps: ContentDeps): MutationResolvers {
         facet_value: facetValue,
         ...(provenance === undefined || provenance === null ? {} : { provenance }),
       };
-      return (await assignFacet(deps, requestContextOf(context), commandOf(args, input))).value;
+      return commandValue(assignFacet(deps, requestContextOf(context), commandOf(args, input)));
     },
-    createContentReference: async (_root, args, context) =>
-      (await createReference(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))).value,
+    createContentReference: (_root, args, context) =>
+      commandValue(createReference(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))),
     retireContentReference: (_root, args, context) => retireReference(deps, requestContextOf(context), args),
-    appendContentVersion: async (_root, args, context) =>
-      (await appendVersion(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))).value,
-    recordQcDecision: async (_root, args, context) =>
-      (
-        await recordQcDecision(deps, requestContextOf(context), {
+    appendContentVersion: (_root, args, context) =>
+      commandValue(appendVersion(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))),
+    recordQcDecision: (_root, args, context) =>
+      commandValue(
+        recordQcDecision(deps, requestContextOf(context), {
           ...commandOf(args, snakeKeys(args.input)),
           versionId: args.versionId,
-        })
-      ).value,
+        }),
+      ),
   };
 }

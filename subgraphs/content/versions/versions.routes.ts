@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
-import { ItemParams, TENANT_ROOT, VersionParams } from '../http.ts';
+import { declareRoute } from '../../../platform/http.ts';
+import { ItemParams, itemCommandHandler, TENANT_ROOT, VersionParams } from '../http.ts';
 import { AppendVersionInput, ListVersionsQuery, appendVersion, getVersion, listVersions } from './versions.service.ts';
 import { VersionPageResponse, VersionResponse } from './versions.responses.ts';
 
@@ -16,18 +16,7 @@ export function versionRoutes(app: FastifyInstance, deps: ContentDeps): void {
     params: ItemParams,
     body: AppendVersionInput,
     success: { status: 201, description: 'content_version' },
-    handler: async (request, reply) => {
-      const { ctx } = request;
-      const { contentId } = request.params;
-      return sendCommandResult(
-        reply,
-        await appendVersion(deps, ctx, {
-          contentId,
-          body: request.body,
-          idempotencyKey: headerOf(request, 'idempotency-key'),
-        }),
-      );
-    },
+    handler: itemCommandHandler(deps, appendVersion),
   });
   declareRoute(app, 'versions', {
     method: 'GET',

@@ -13,7 +13,7 @@ export function approvalRoutes(app: FastifyInstance, deps: CurriculumDeps): void
   declareRoute(app, 'approvals', {
     method: 'POST',
     url: `${CURRICULUM_V1}/courses/:courseId/approvals`,
-    summary: 'Approve the course graph (rule 9): snapshot its exact KC versions and firm the draft ones',
+    summary: 'Approve a published, complete course graph: snapshot its exact KC versions and firm the draft ones',
     description:
       'Needs Idempotency-Key. expected_course_graph_sha256 and expected_kc_snapshot_sha256, when sent, must equal the ' +
       'current digests. Approving a graph the latest approval already holds answers that approval (200).',

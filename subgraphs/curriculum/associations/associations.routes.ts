@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { declareRoute, writeHeaders, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
 import { createAssociation, getAssociation, listAssociations, patchAssociation } from './associations.service.ts';
@@ -63,8 +63,7 @@ export function associationRoutes(app: FastifyInstance, deps: CurriculumDeps): v
       const result = await patchAssociation(deps, request.ctx, {
         ...request.params,
         body: request.body,
-        ifMatch: headerOf(request, 'x-curriculum-if-match'),
-        idempotencyKey: headerOf(request, 'idempotency-key'),
+        ...writeHeaders(request, 'x-curriculum-if-match'),
       });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { declareRoute, writeHeaders, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
 import { createComponent, getComponent, listComponents, readTree } from './components.service.ts';
@@ -49,10 +49,6 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
       return reply.header('etag', component.etag).send(component);
     },
   });
-  const writeHeaders = (request: Parameters<typeof headerOf>[0]) => ({
-    ifMatch: headerOf(request, 'x-curriculum-if-match'),
-    idempotencyKey: headerOf(request, 'idempotency-key'),
-  });
   declareRoute(app, 'components', {
     method: 'PATCH',
     url: `${CURRICULUM_V1}/components/:componentId`,
@@ -62,7 +58,8 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     idempotencyKey: 'required',
     precondition: { header: 'x-curriculum-if-match', required: true },
     errors: [409, 422, 502, 503],
-    description: 'Needs X-Curriculum-If-Match and Idempotency-Key. Publishing a mastery_gate follows rule 17.',
+    description:
+      'Needs X-Curriculum-If-Match and Idempotency-Key. Publishing a mastery_gate needs content to report its exact test_bank version serveable and release eligible.',
     params: ComponentParams,
     body: PatchComponentInput,
     handler: async (request, reply) => {
@@ -70,7 +67,7 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
       const result = await patchComponent(deps, ctx, {
         ...request.params,
         body: request.body,
-        ...writeHeaders(request),
+        ...writeHeaders(request, 'x-curriculum-if-match'),
       });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
@@ -86,7 +83,10 @@ export function componentRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
     params: ComponentParams,
     handler: async (request, reply) => {
       const { ctx } = request;
-      const result = await retireComponent(deps, ctx, { ...request.params, ...writeHeaders(request) });
+      const result = await retireComponent(deps, ctx, {
+        ...request.params,
+        ...writeHeaders(request, 'x-curriculum-if-match'),
+      });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
   });

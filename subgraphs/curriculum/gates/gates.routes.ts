@@ -42,7 +42,7 @@ export function gateRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'gates', {
     method: 'GET',
     url: `${CURRICULUM_V1}/gates/:componentId/next-form`,
-    summary: 'The next eligible unseen form of the exact gate bank version (rule 12); bank_exhausted when none is left',
+    summary: 'The next eligible unseen form of the exact gate bank version; bank_exhausted when none is left',
     params: GateParams,
     querystring: GateNextFormQuery,
     response: GateNextFormResponse,
@@ -52,8 +52,7 @@ export function gateRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'gates', {
     method: 'GET',
     url: `${CURRICULUM_V1}/gates/:componentId/remediation`,
-    summary:
-      'Where a failed result leads (rule 13): never_learned to the lesson, forgot to review, careless to practice',
+    summary: 'Where a failed result leads: never_learned to the lesson, forgot to review, careless to practice',
     params: GateParams,
     querystring: GateStatusQuery,
     response: GateRemediationResponse,

@@ -582,7 +582,7 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** POST /kcs/{kcId}/versions: a semantic edit appends an immutable draft version. */
   appendKcVersion: KnowledgeComponentVersion;
-  /** POST /courses/{courseId}/approvals (rule 9): the same preconditions, digests and codes. */
+  /** POST /courses/{courseId}/approvals: the same preconditions, digests and codes. */
   approveCourse: CourseApproval;
   /** POST /associations: initial containment or framework alignment. */
   createAssociation: Association;
@@ -594,7 +594,7 @@ export type Mutation = {
   createKcPrerequisite: KcPrerequisite;
   /** POST /kc-relations: related_to and confusable_with are symmetric; part_of is directed (from part_of to). */
   createKcRelation: KcRelation;
-  /** POST /ingest/vendor-course-refs (rule 14; curriculum:import): the same rules and codes. */
+  /** POST /ingest/vendor-course-refs (curriculum:import): the same rules and codes. */
   ingestVendorCourse: SourceIngestJob;
   /** PATCH /kcs/{kcId}: identity publication; never firms a version. */
   publishKc: KnowledgeComponent;
@@ -881,9 +881,9 @@ export type Query = {
   courseApprovals: CourseApprovalPage;
   /** GET /gates/{componentId}: the gate contract (no scores, thresholds or content body); null when no active gate. */
   gate?: Maybe<GateContract>;
-  /** GET /gates/{componentId}/next-form (rule 12): an eligible unseen form, or curriculum:bank_exhausted. */
+  /** GET /gates/{componentId}/next-form: an eligible unseen form of the exact bank version, or curriculum:bank_exhausted. */
   gateNextForm: GateNextForm;
-  /** GET /gates/{componentId}/remediation (rule 13). */
+  /** GET /gates/{componentId}/remediation: never_learned to the lesson, forgot to review, careless to practice. */
   gateRemediation: GateRemediation;
   /** GET /gates/{componentId}/status: from the events service's graded results; asOfDate is YYYY-MM-DD. */
   gateStatus: GateStatus;
@@ -903,7 +903,7 @@ export type Query = {
   kcs: KnowledgeComponentPage;
   /** GET /courses/{courseId}/next-lesson (rules 10, 11); a personalized root needs its exact studentId. */
   nextLesson: NextLesson;
-  /** GET /tracks/{trackId}/placement-candidates (rule 16): routed on numeric grade levels. */
+  /** GET /tracks/{trackId}/placement-candidates: routed on numeric grade levels, never CASE grade ids. */
   placementCandidates: PlacementCandidates;
   /** The renderer registry; rendererKind is an alias resolving to the same row as rendererRef. */
   rendererRegistry: Array<Renderer>;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { and, eq, gte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { lockKey } from '../../../platform/db.ts';
@@ -225,30 +226,14 @@ export async function createReviewDecision(
   );
 }
 
-export async function listReviewDecisions(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<KcReviewDecision>> {
-  requireAccess(ctx.principal, ACCESS.read, 'read KC review decisions');
-  const query = parseInput(ListByVersionQuery, rawQuery);
-  const source = {
+export const listReviewDecisions = (deps: CurriculumDeps, ctx: RequestContext, input: { query: unknown }) =>
+  listByVersion(deps, ctx, input, {
+    what: 'KC review decisions',
     table: kcReviewDecisions,
     idColumn: kcReviewDecisions.decisionId,
     idOf: (row: ReviewRow) => row.decisionId,
-  };
-  return pageInIdOrder(
-    deps.db,
-    deps.cursors,
-    source,
-    query,
-    [
-      eq(kcReviewDecisions.tenantId, ctx.tenantId),
-      query.kc_version_id ? eq(kcReviewDecisions.kcVersionId, query.kc_version_id) : undefined,
-    ],
-    presentReview,
-  );
-}
+    present: presentReview,
+  });
 
 type FirmingRow = typeof kcFirmingEvents.$inferSelect;
 function presentFirming(row: FirmingRow) {
@@ -331,27 +316,33 @@ export async function createFirmingEvent(
   );
 }
 
-export async function listFirmingEvents(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<KcFirmingEvent>> {
-  requireAccess(ctx.principal, ACCESS.read, 'read KC firming events');
-  const query = parseInput(ListByVersionQuery, rawQuery);
-  const source = {
+export const listFirmingEvents = (deps: CurriculumDeps, ctx: RequestContext, input: { query: unknown }) =>
+  listByVersion(deps, ctx, input, {
+    what: 'KC firming events',
     table: kcFirmingEvents,
     idColumn: kcFirmingEvents.firmingEventId,
     idOf: (row: FirmingRow) => row.firmingEventId,
-  };
-  return pageInIdOrder(
-    deps.db,
-    deps.cursors,
-    source,
-    query,
-    [
-      eq(kcFirmingEvents.tenantId, ctx.tenantId),
-      query.kc_version_id ? eq(kcFirmingEvents.kcVersionId, query.kc_version_id) : undefined,
-    ],
-    presentFirming,
-  );
+    present: presentFirming,
+  });
+
+/** The review decisions or firming events of the tenant, of one KC version when asked, in id order. */
+async function listByVersion<Row, T>(
+  deps: CurriculumDeps,
+  ctx: RequestContext,
+  { query: rawQuery }: { query: unknown },
+  log: {
+    what: string;
+    table: typeof kcReviewDecisions | typeof kcFirmingEvents;
+    idColumn: AnyPgColumn;
+    idOf: (row: Row) => string;
+    present: (row: Row) => T;
+  },
+): Promise<Page<T>> {
+  requireAccess(ctx.principal, ACCESS.read, `read ${log.what}`);
+  const query = parseInput(ListByVersionQuery, rawQuery);
+  const conditions = [
+    eq(log.table.tenantId, ctx.tenantId),
+    query.kc_version_id ? eq(log.table.kcVersionId, query.kc_version_id) : undefined,
+  ];
+  return pageInIdOrder(deps.db, deps.cursors, log, query, conditions, log.present);
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { declareRoute, writeHeaders, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
 import {
@@ -23,7 +23,8 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'kcs', {
     method: 'POST',
     url: `${CURRICULUM_V1}/kcs`,
-    summary: 'Create a registry KC (rule 5); a retry by Idempotency-Key or exact kc_id creates nothing new',
+    summary:
+      'Create a registry KC (stored_as alpha.knowledge_component, with a definition); a retry by Idempotency-Key or exact kc_id creates nothing new',
     response: KcResponse,
     etag: true,
     idempotencyKey: 'optional',
@@ -73,8 +74,7 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
       const result = await publishKc(deps, request.ctx, {
         ...request.params,
         body: request.body,
-        ifMatch: headerOf(request, 'if-match'),
-        idempotencyKey: headerOf(request, 'idempotency-key'),
+        ...writeHeaders(request, 'if-match'),
       });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },
@@ -92,8 +92,7 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     handler: async (request, reply) => {
       const result = await retireKc(deps, request.ctx, {
         ...request.params,
-        ifMatch: headerOf(request, 'if-match'),
-        idempotencyKey: headerOf(request, 'idempotency-key'),
+        ...writeHeaders(request, 'if-match'),
       });
       return sendCommandResult(reply, result, { etag: result.value.etag });
     },

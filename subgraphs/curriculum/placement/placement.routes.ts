@@ -11,7 +11,7 @@ export function placementRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
   declareRoute(app, 'routing', {
     method: 'GET',
     url: `${CURRICULUM_V1}/tracks/:trackId/placement-candidates`,
-    summary: "The track's candidate courses, routed on numeric grade levels (rule 16)",
+    summary: "The track's candidate courses, routed on numeric grade levels, never CASE grade ids",
     params: z.object({ trackId: z.string().min(1) }),
     querystring: PlacementQuery,
     response: PlacementCandidatesResponse,

@@ -13,7 +13,8 @@ export function repointRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
   declareRoute(app, 'components', {
     method: 'POST',
     url: `${CURRICULUM_V1}/components/:componentId/repoint`,
-    summary: 'Repoint a pin to another exact version of the same content, or attach a first pin (rule 7)',
+    summary:
+      'Repoint a pin to another exact version of the same content, or attach a first pin, from the exact current pin',
     response: RepointResponse,
     etag: true,
     idempotencyKey: 'required',
