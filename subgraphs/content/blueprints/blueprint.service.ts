@@ -68,8 +68,7 @@ function totalOf(counts: Array<number | undefined>): number {
 export async function insertBlueprint(
   tx: Database,
   ctx: RequestContext,
-  contentId: string,
-  blueprint: Blueprint,
+  { contentId, blueprint }: { contentId: string; blueprint: Blueprint },
 ): Promise<void> {
   await tx.insert(testSpecBlueprints).values({
     tenantId: ctx.tenantId,

@@ -196,7 +196,8 @@ export async function createItem(
       .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
     if (existing) throw new DomainError('content.item_exists', `Content item ${contentId} already exists.`);
     const version = await insertVersion(tx, ctx, { contentId, versionNumber: 1, studentView: { blocks: [] } });
-    if (input.content_kind === 'test_spec') await insertBlueprint(tx, ctx, contentId, blueprintOf(input));
+    if (input.content_kind === 'test_spec')
+      await insertBlueprint(tx, ctx, { contentId, blueprint: blueprintOf(input) });
     const [row] = await tx
       .insert(items)
       .values({

@@ -23,9 +23,7 @@ import { resolveVersion } from '../queries.ts';
 export async function insertProjections(
   tx: Database,
   ctx: RequestContext,
-  contentId: string,
-  versionId: string,
-  projection: QuestionProjection,
+  { contentId, versionId, projection }: { contentId: string; versionId: string; projection: QuestionProjection },
 ): Promise<void> {
   const tenantId = ctx.tenantId;
   await tx.insert(answerSlots).values(

@@ -143,7 +143,7 @@ export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { co
         studentView: input.student_view ?? { blocks: [] },
         canonicalXml: input.canonical_xml ?? null,
       });
-      if (projection) await insertProjections(tx, ctx, contentId, row.versionId, projection);
+      if (projection) await insertProjections(tx, ctx, { contentId, versionId: row.versionId, projection });
       await tx
         .update(items)
         .set({

@@ -205,9 +205,10 @@ export async function approveCourse(
       const versionId = state.current_version_id as string;
       const firmed = state.firming_event_id
         ? undefined
-        : await firmKcVersion(tx, ctx, versionId, 'course_approval', {
-            course_id: input.courseId,
-            approval_id: approvalId,
+        : await firmKcVersion(tx, ctx, {
+            versionId,
+            source: 'course_approval',
+            evidence: { course_id: input.courseId, approval_id: approvalId },
           });
       snapshot.push({
         tenantId: ctx.tenantId,

@@ -144,7 +144,7 @@ export async function patchComponent(
 
   return runCommand(deps, ctx, call, async (tx) => {
     const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch, before.version);
-    await assertReferences(tx, ctx.tenantId, merged);
+    await assertReferences(tx, ctx, merged);
     const now = ctx.now.toISOString();
     let position = merged.position ?? null;
     if (patch.parent_component_id !== undefined) {

@@ -70,15 +70,15 @@ export function filterColumnsOf(alpha: Record<string, unknown>) {
 }
 
 /** Every KC and framework reference of a component: active registry KCs and imported frameworks of the tenant. */
-export async function assertReferences(tx: Database, tenantId: string, input: ComponentInput): Promise<void> {
-  await requireActiveKcs(tx, tenantId, [
+export async function assertReferences(tx: Database, ctx: RequestContext, input: ComponentInput): Promise<void> {
+  await requireActiveKcs(tx, ctx.tenantId, [
     ...(input.alpha.scope_kc_refs ?? []).map((kcId, index) => ({ kcId, field: `alpha.scope_kc_refs.${index}` })),
     ...(input.alpha.remediation_entries ?? []).map((entry, index) => ({
       kcId: entry.kc_ref,
       field: `alpha.remediation_entries.${index}.kc_ref`,
     })),
   ]);
-  await requireImportedFrameworks(tx, tenantId, input.alpha.standards_framework_refs ?? []);
+  await requireImportedFrameworks(tx, ctx.tenantId, input.alpha.standards_framework_refs ?? []);
 }
 
 /**
@@ -97,7 +97,7 @@ export async function createComponent(
   return deps.db.transaction(async (tx) => {
     // A row lock cannot hold an id that does not exist yet; concurrent creates of one id queue here.
     await lockKey(tx, `component|${ctx.tenantId}|${input.component_id}`);
-    await assertReferences(tx, ctx.tenantId, input);
+    await assertReferences(tx, ctx, input);
     const existing = await lockComponent(tx, ctx.tenantId, input.component_id);
     if (existing?.status === 'active') {
       if (sameDefinition(existing, input, alpha))

@@ -256,9 +256,15 @@ export type KcFirmingEvent = ReturnType<typeof presentFirming>;
 export async function firmKcVersion(
   tx: Database,
   ctx: RequestContext,
-  versionId: string,
-  source: (typeof CreateFirmingEventInput.shape.source.options)[number],
-  evidence: Record<string, unknown>,
+  {
+    versionId,
+    source,
+    evidence,
+  }: {
+    versionId: string;
+    source: (typeof CreateFirmingEventInput.shape.source.options)[number];
+    evidence: Record<string, unknown>;
+  },
 ): Promise<KcFirmingEvent> {
   await lockKey(tx, `kc-firm|${ctx.tenantId}|${versionId}`);
   const version = await requireVersion(tx, ctx.tenantId, versionId);
@@ -310,7 +316,11 @@ export async function createFirmingEvent(
     ctx,
     { operation: 'kc-firming-events.create', key: idempotencyKey, request: input, keyRequired: true },
     async (tx) => ({
-      value: await firmKcVersion(tx, ctx, input.kc_version_id, input.source, input.evidence ?? {}),
+      value: await firmKcVersion(tx, ctx, {
+        versionId: input.kc_version_id,
+        source: input.source,
+        evidence: input.evidence ?? {},
+      }),
       created: true,
     }),
   );

@@ -148,9 +148,9 @@ async function materialize(
       };
     });
     ids.push(
-      ...(await insertEvents(tx, ctx, prepared, { importId: importUuid, fieldOf: (index) => `records.${index}` })).map(
-        (event) => event.id,
-      ),
+      ...(
+        await insertEvents(tx, ctx, { events: prepared, importId: importUuid, fieldOf: (index) => `records.${index}` })
+      ).map((event) => event.id),
     );
     [{ value: materializedCount }] = await tx
       .select({ value: count() })

@@ -179,8 +179,7 @@ async function sourceIris(db: Database, tenantId: string, ids: string[]): Promis
 export async function insertEvents(
   tx: Database,
   ctx: RequestContext,
-  events: PreparedEvent[],
-  options: { importId?: string; fieldOf?: (index: number) => string } = {},
+  { events, ...options }: { events: PreparedEvent[]; importId?: string; fieldOf?: (index: number) => string },
 ): Promise<EventProjection[]> {
   const iris = await sourceIris(
     tx,
@@ -249,7 +248,7 @@ export async function recordEvents(
   requireNoErrors(prepared.flatMap((result) => result.errors));
   const events = prepared.map((result) => result.value as PreparedEvent);
   return runCommand(deps, ctx, { operation: 'events.record', key: idempotencyKey, request: rawInput }, async (tx) => ({
-    value: { data: await insertEvents(tx, ctx, events) },
+    value: { data: await insertEvents(tx, ctx, { events }) },
     created: true,
   }));
 }
