@@ -235,6 +235,26 @@ describe('mastery gate publication (rule 17)', () => {
     });
   });
 
+  it('a gate publishes with the renderer alias named in renderer_ref, stored as the canonical renderer', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const bank = pin('test_bank');
+    fake.kinds.set(bank.content_version_id, 'test_bank');
+    const gate = await createComponent(platform, caller, {
+      component_id: 'gate',
+      kind: 'mastery_gate',
+      alpha: { publication_status: 'draft', target_ref: bank },
+    });
+    const published = await publish(caller, gate.etag, {
+      publication_status: 'published',
+      target_ref: bank,
+      renderer_ref: 'qti_test',
+    });
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+    expect(published.body.alpha).toMatchObject({ publication_status: 'published', renderer_ref: 'renderer:qti-test' });
+  });
+
   it('a published gate pinning its bank is frozen to repoints', async ({ platform }) => {
     const caller = await newTenant(platform);
     const bank = pin('test_bank');

@@ -11,6 +11,7 @@ import { runCommand, storedReplay } from '../../../platform/commands.ts';
 import { checkIfMatch } from '../../../platform/etag.ts';
 import { placeChild, retireIncidentEdges, syncEdgeSequence } from '../containment.ts';
 import type { TargetRef } from '../content-client.ts';
+import { GATE_RENDERER } from '../renderers.ts';
 import { ComponentInput } from './components.schema.ts';
 import { PatchComponentInput, type ComponentWriteHeaders } from './component-edits.schema.ts';
 import {
@@ -32,8 +33,6 @@ import type { CurriculumDeps } from '../deps.ts';
  * between; a reparent keeps the component's and the edge's identity; retiring a component retires
  * its incident isChildOf edges in the same transaction.
  */
-
-export const GATE_RENDERER = 'renderer:qti-test';
 
 /** The whole component a patch would produce, checked with the create schema. */
 function patchedComponent(row: ComponentRow, patch: PatchComponentInput): ComponentInput {
