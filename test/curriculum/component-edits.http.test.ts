@@ -341,6 +341,21 @@ describe('DELETE /components/{id} and reactivation', () => {
     expect(fullTree.body.children.map((row: any) => row.component_id)).toEqual(['unit-a', 'unit-b']);
     expectProblem(await patch(caller, 'unit-a', retired.body.etag, { name: 'x' }), 409, 'curriculum:component_retired');
 
+    const repost = (body: Record<string, unknown>) =>
+      http(platform, 'POST', componentsUrl, { token: caller.token, body });
+    expectProblem(await repost({ component_id: 'unit-a', kind: 'lesson' }), 400, 'curriculum:validation_failed');
+    expect((await readComponent(platform, caller, 'unit-a')).body).toMatchObject({ kind: 'unit', version: 2 });
+    const personal = await createComponent(platform, caller, {
+      component_id: 'mine',
+      kind: 'course',
+      student_id: 's1',
+    });
+    await retire(caller, 'mine', personal.etag);
+    for (const studentId of ['s2', undefined]) {
+      const body = { component_id: 'mine', kind: 'course', ...(studentId ? { student_id: studentId } : {}) };
+      expectProblem(await repost(body), 400, 'curriculum:validation_failed');
+    }
+    expect((await readComponent(platform, caller, 'mine')).body).toMatchObject({ student_id: 's1', status: 'retired' });
     const again = await http(platform, 'POST', componentsUrl, {
       token: caller.token,
       body: { component_id: 'unit-a', kind: 'unit', parent_component_id: 'course' },

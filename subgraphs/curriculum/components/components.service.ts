@@ -134,6 +134,7 @@ export async function createComponent(
         `Component ${input.component_id} already exists; change it with PATCH.`,
       );
     }
+    if (existing) requireSameIdentity(existing, input);
     const position = input.parent_component_id ? await placeUnderParent(tx, ctx, input) : (input.position ?? null);
     const now = ctx.now.toISOString();
     const values = {
@@ -173,6 +174,25 @@ export async function createComponent(
     }
     return { value: presentComponent(row), created: !existing, replayed: false };
   });
+}
+
+/** A reactivation brings back the same component: kind and student_id never change, as on PATCH. */
+function requireSameIdentity(existing: ComponentRow, input: ComponentInput): void {
+  const changed = [
+    ...(existing.kind !== input.kind ? [{ field: 'kind', message: `stays ${existing.kind}` }] : []),
+    ...(existing.studentId !== (input.student_id ?? null)
+      ? [{ field: 'student_id', message: `stays ${existing.studentId ?? 'absent'}` }]
+      : []),
+  ];
+  if (changed.length > 0) {
+    throw new DomainError(
+      'validation_failed',
+      `Reactivating ${existing.componentId} cannot change kind or student_id.`,
+      {
+        fieldErrors: changed,
+      },
+    );
+  }
 }
 
 function sameDefinition(existing: ComponentRow, input: ComponentInput, alpha: Record<string, unknown>): boolean {
