@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect } from 'vitest';
 import { curriculumV1, http, newTenant, type Caller } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
-import { createComponent, expectProblem, key, readComponent, tenantRowCounts } from './helpers.ts';
+import { createComponent, expectProblem, key, readComponent, rowsOf, tenantRowCounts } from './helpers.ts';
 import { startFakeContent, type FakeContent, type FakeMode } from './fake-content.ts';
 
 /**
@@ -257,13 +258,7 @@ describe('mastery gate publication (rule 17)', () => {
 
   it('a published gate pinning its bank is frozen to repoints', async ({ platform }) => {
     const caller = await newTenant(platform);
-    const bank = pin('test_bank');
-    fake.kinds.set(bank.content_version_id, 'test_bank');
-    await createComponent(platform, caller, {
-      component_id: 'gate',
-      kind: 'mastery_gate',
-      alpha: { publication_status: 'published', target_ref: bank, renderer_ref: 'renderer:qti-test' },
-    });
+    const bank = await publishedGate(caller);
     const next = { ...bank, content_version_id: randomUUID() };
     fake.kinds.set(next.content_version_id, 'test_bank');
     const reply = await http(platform, 'POST', `${componentsUrl}/gate/repoint`, {
@@ -272,5 +267,132 @@ describe('mastery gate publication (rule 17)', () => {
       body: { operation: 'repoint', expected_target_ref: bank, target_ref: next },
     });
     expectProblem(reply, 409, 'curriculum:approved_chain_repoint_frozen');
+  });
+});
+
+/** A mastery_gate created draft and published by PATCH (rule 17); answers its bank pin. */
+async function publishedGate(caller: Caller) {
+  const bank = pin('test_bank');
+  fake.kinds.set(bank.content_version_id, 'test_bank');
+  const gate = await createComponent(filePlatform(), caller, {
+    component_id: 'gate',
+    kind: 'mastery_gate',
+    alpha: { publication_status: 'draft' },
+  });
+  const published = await http(filePlatform(), 'PATCH', `${componentsUrl}/gate`, {
+    token: caller.token,
+    headers: { ...key(), 'x-curriculum-if-match': gate.etag },
+    body: { alpha: { publication_status: 'published', target_ref: bank, renderer_ref: 'renderer:qti-test' } },
+  });
+  expect(published.status, JSON.stringify(published.body)).toBe(200);
+  return bank;
+}
+
+async function pinAuditOf(componentId: string, tenantId: string) {
+  const result = await filePlatform().runtime.database.db.execute(
+    sql`select operation, previous_target_ref, target_ref from curriculum.pin_audit
+        where tenant_id = ${tenantId} and component_id = ${componentId} order by audit_seq`,
+  );
+  return rowsOf<{ operation: string; previous_target_ref: unknown; target_ref: unknown }>(result);
+}
+
+describe('the assessment-chain freeze holds on every path (rule 7)', () => {
+  it('PATCH cannot re-pin a published gate, nor a published component pinning a test; content is not asked', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const bank = await publishedGate(caller);
+    const test = pin('test');
+    fake.kinds.set(test.content_version_id, 'test');
+    const quiz = await createComponent(platform, caller, {
+      component_id: 'quiz',
+      kind: 'practice',
+      alpha: { target_ref: test },
+    });
+    const publishedQuiz = await http(platform, 'PATCH', `${componentsUrl}/quiz`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': quiz.etag },
+      body: { alpha: { publication_status: 'published' } },
+    });
+    expect(publishedQuiz.status).toBe(200);
+    for (const [componentId, current] of [
+      ['gate', bank],
+      ['quiz', test],
+    ] as const) {
+      const before = (await readComponent(platform, caller, componentId)).body;
+      const counts = await tenantRowCounts(platform, caller.tenantId);
+      const calls = fake.calls;
+      const next = { ...current, content_version_id: randomUUID() };
+      fake.kinds.set(next.content_version_id, current.content_kind);
+      const reply = await http(platform, 'PATCH', `${componentsUrl}/${componentId}`, {
+        token: caller.token,
+        headers: { ...key(), 'x-curriculum-if-match': before.etag },
+        body: { alpha: { target_ref: next } },
+      });
+      expectProblem(reply, 409, 'curriculum:approved_chain_repoint_frozen');
+      expect(fake.calls).toBe(calls);
+      expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(counts);
+      expect((await readComponent(platform, caller, componentId)).body).toEqual(before);
+    }
+  });
+
+  it("rule 8's PATCH of a published lesson's direct target still works, and PATCH and repoint audit alike", async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const { lesson, target } = await pinnedLesson(caller);
+    const published = await http(platform, 'PATCH', `${componentsUrl}/lesson`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': lesson.etag },
+      body: { alpha: { publication_status: 'published' } },
+    });
+    const second = pin();
+    const patched = await http(platform, 'PATCH', `${componentsUrl}/lesson`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': published.body.etag },
+      body: { alpha: { target_ref: second } },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const third = { ...second, content_version_id: randomUUID() };
+    const repointed = await http(platform, 'POST', `${componentsUrl}/lesson/repoint`, {
+      token: caller.token,
+      headers: key(),
+      body: { operation: 'repoint', expected_target_ref: second, target_ref: third },
+    });
+    expect(repointed.status, JSON.stringify(repointed.body)).toBe(201);
+    expect(await pinAuditOf('lesson', caller.tenantId)).toEqual([
+      { operation: 'create', previous_target_ref: null, target_ref: target },
+      { operation: 'patch', previous_target_ref: target, target_ref: second },
+      { operation: 'repoint', previous_target_ref: second, target_ref: third },
+    ]);
+  });
+});
+
+describe('preconditions come before content is asked', () => {
+  it('PATCH with a new pin answers 428 or 412 on a missing or stale ETag without asking content', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const { lesson } = await pinnedLesson(caller);
+    const renamed = await http(platform, 'PATCH', `${componentsUrl}/lesson`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': lesson.etag },
+      body: { name: 'Renamed' },
+    });
+    expect(renamed.status).toBe(200);
+    const calls = fake.calls;
+    for (const mode of ['timeout', 'ineligible', 'eligible'] as const) {
+      fake.mode = mode;
+      const send = (headers: Record<string, string>) =>
+        http(platform, 'PATCH', `${componentsUrl}/lesson`, {
+          token: caller.token,
+          headers: { ...key(), ...headers },
+          body: { alpha: { target_ref: pin() } },
+        });
+      expectProblem(await send({}), 428, 'curriculum:precondition_required');
+      expectProblem(await send({ 'x-curriculum-if-match': lesson.etag }), 412, 'curriculum:precondition_failed');
+    }
+    expect(fake.calls).toBe(calls);
+    expect((await readComponent(platform, caller, 'lesson')).body).toEqual(renamed.body);
   });
 });

@@ -5,10 +5,11 @@ import { DomainError } from '../../../platform/errors.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import type { Database } from '../../../platform/db.ts';
-import { components, pinAudit } from '../tables.ts';
+import { components } from '../tables.ts';
+import { currentPin, recordPinChange, requirePinMayMove } from '../pins.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand, storedReplay } from '../../../platform/commands.ts';
-import { checkIfMatch } from '../../../platform/etag.ts';
+import { checkIfMatch, requirePrecondition } from '../../../platform/etag.ts';
 import { placeChild, retireIncidentEdges, syncEdgeSequence } from '../containment.ts';
 import type { TargetRef } from '../content-client.ts';
 import { GATE_RENDERER } from '../renderers.ts';
@@ -130,6 +131,7 @@ export async function patchComponent(
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'change components');
   const patch = parseInput(PatchComponentInput, rawInput);
+  requirePrecondition(headers.ifMatch, 'X-Curriculum-If-Match');
   const call = {
     operation: `components.patch:${componentId}`,
     key: headers.idempotencyKey,
@@ -139,7 +141,9 @@ export async function patchComponent(
   const replay = await storedReplay<Component>(deps, ctx, call);
   if (replay) return replay;
 
+  // Every check that needs only the stored row comes before content is asked (rule 1).
   const before = await readRow(deps.db, ctx.tenantId, componentId);
+  checkIfMatch(headers.ifMatch, presentComponent(before).etag, 'X-Curriculum-If-Match');
   if (before.status !== 'active')
     throw new DomainError(
       'curriculum:component_retired',
@@ -148,6 +152,7 @@ export async function patchComponent(
   const merged = patchedComponent(before, patch);
   const alpha = normalizedAlpha(merged);
   checkGatePublication(before, patch, merged);
+  requirePinMayMove(before, merged.alpha.target_ref);
   const target = pinToJudge(before, merged);
   if (target) await deps.content.requireEligible(ctx, target);
 
@@ -176,18 +181,12 @@ export async function patchComponent(
       })
       .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
       .returning();
-    const previous = (row.alpha as { target_ref?: TargetRef }).target_ref;
-    if (merged.alpha.target_ref && canonicalJson(previous ?? null) !== canonicalJson(merged.alpha.target_ref)) {
-      await tx.insert(pinAudit).values({
-        tenantId: ctx.tenantId,
-        componentId,
-        operation: 'patch',
-        previousTargetRef: previous ?? null,
-        targetRef: merged.alpha.target_ref,
-        actor: ctx.principal.subject,
-        recordedAt: now,
-      });
-    }
+    await recordPinChange(tx, ctx, {
+      componentId,
+      operation: 'patch',
+      previous: currentPin(row),
+      target: merged.alpha.target_ref,
+    });
     return { value: presentComponent(updated), created: false };
   });
 }

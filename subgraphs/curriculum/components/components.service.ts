@@ -8,7 +8,8 @@ import { canonicalJson, type CommandResult } from '../../../platform/idempotency
 import { pageInSortOrder } from '../../../platform/keyset.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
-import { components, pinAudit } from '../tables.ts';
+import { components } from '../tables.ts';
+import { currentPin, recordPinChange } from '../pins.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
 import { resolveRenderer } from '../renderers.ts';
@@ -161,17 +162,12 @@ export async function createComponent(
           .insert(components)
           .values({ ...values, tenantId: ctx.tenantId, componentId: input.component_id, version: 1, createdAt: now })
           .returning();
-    if (input.alpha.target_ref) {
-      await tx.insert(pinAudit).values({
-        tenantId: ctx.tenantId,
-        componentId: input.component_id,
-        operation: 'create',
-        previousTargetRef: null,
-        targetRef: input.alpha.target_ref,
-        actor: ctx.principal.subject,
-        recordedAt: now,
-      });
-    }
+    await recordPinChange(tx, ctx, {
+      componentId: input.component_id,
+      operation: 'create',
+      previous: existing ? currentPin(existing) : undefined,
+      target: input.alpha.target_ref,
+    });
     return { value: presentComponent(row), created: !existing, replayed: false };
   });
 }
