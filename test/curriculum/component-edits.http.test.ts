@@ -340,6 +340,15 @@ describe('DELETE /components/{id} and reactivation', () => {
     });
     expect(fullTree.body.children.map((row: any) => row.component_id)).toEqual(['unit-a', 'unit-b']);
     expectProblem(await patch(caller, 'unit-a', retired.body.etag, { name: 'x' }), 409, 'curriculum:component_retired');
+    // Its child lost its edge, so it lost its parent too: a root with a new version, in no list of the course.
+    const orphan = (await readComponent(platform, caller, 'lesson-1')).body;
+    expect(orphan).toMatchObject({ parent_component_id: null, position: null, version: 2, status: 'active' });
+    const listed = async (query: string) =>
+      (await http(platform, 'GET', `${componentsUrl}?${query}`, { token: caller.token })).body.data.map(
+        (row: any) => row.component_id,
+      );
+    expect(await listed('parentId=unit-a')).toEqual([]);
+    expect(await listed('courseId=course')).toEqual(['course', 'unit-b']);
 
     const repost = (body: Record<string, unknown>) =>
       http(platform, 'POST', componentsUrl, { token: caller.token, body });
@@ -367,6 +376,12 @@ describe('DELETE /components/{id} and reactivation', () => {
     expect(
       (await http(platform, 'GET', `${curriculumV1}/associations?originId=unit-a`, { token: caller.token })).body.data,
     ).toHaveLength(1);
+    // Reactivation brings the parent back alone; the former child stays a root until it is reparented.
+    expect(await listed('parentId=unit-a')).toEqual([]);
+    expect((await readComponent(platform, caller, 'lesson-1')).body).toEqual(orphan);
+    const back = await patch(caller, 'lesson-1', orphan.etag, { parent_component_id: 'unit-a' });
+    expect(back.body).toMatchObject({ parent_component_id: 'unit-a', version: 3 });
+    expect(await listed('courseId=course')).toEqual(['course', 'lesson-1', 'unit-a', 'unit-b']);
   });
 });
 

@@ -10,7 +10,7 @@ import { currentPin, recordPinChange, requirePinMayMove } from '../pins.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand, storedReplay } from '../../../platform/commands.ts';
 import { checkIfMatch, requirePrecondition } from '../../../platform/etag.ts';
-import { placeChild, retireIncidentEdges, syncEdgeSequence } from '../containment.ts';
+import { lockContainment, placeChild, retireFromContainment, syncEdgeSequence } from '../containment.ts';
 import type { TargetRef } from '../content-client.ts';
 import { GATE_RENDERER } from '../renderers.ts';
 import { ComponentInput } from './components.schema.ts';
@@ -191,7 +191,7 @@ export async function patchComponent(
   });
 }
 
-/** DELETE /components/{id}: soft-retire with its incident isChildOf edges, atomically. */
+/** DELETE /components/{id}: soft-retire with its incident isChildOf edges, atomically; its children become roots. */
 export async function retireComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
@@ -204,10 +204,12 @@ export async function retireComponent(
     ctx,
     { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, request: {}, keyRequired: true },
     async (tx) => {
+      // Containment first, as a reparent takes it before the parent row: no lock cycle with a move into this parent.
+      await lockContainment(tx, ctx.tenantId);
       const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);
       if (row.status !== 'active') return { value: presentComponent(row), created: false };
       const now = ctx.now.toISOString();
-      await retireIncidentEdges(tx, ctx, componentId);
+      await retireFromContainment(tx, ctx, componentId);
       const [updated] = await tx
         .update(components)
         .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
