@@ -97,9 +97,9 @@ async function expectOneTruth(caller: Caller, reads: boolean): Promise<Map<strin
       );
     }
   }
-  return new Map([
-    ...all.map((row) => [row.component_id, row]),
-    ...allEdges.map((edge) => [edge.association_id, edge]),
+  return new Map<string, any>([
+    ...all.map((row): [string, any] => [row.component_id, row]),
+    ...allEdges.map((edge): [string, any] => [edge.association_id, edge]),
   ]);
 }
 

@@ -120,6 +120,7 @@ export async function createComponent(
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'create components');
   const input = parseInput(ComponentInput, rawInput);
+  requireDraftOnCreate(input);
   const alpha = normalizedAlpha(input);
   if (input.alpha.target_ref) await deps.content.requireEligible(ctx, input.alpha.target_ref);
   return deps.db.transaction(async (tx) => {
@@ -169,6 +170,17 @@ export async function createComponent(
       target: input.alpha.target_ref,
     });
     return { value: presentComponent(row), created: !existing, replayed: false };
+  });
+}
+
+/**
+ * The state table: a create, and a re-POST that reactivates, yield a draft; publishing is the PATCH
+ * that checks what publication needs (rule 17 for a gate). A mastery_gate declares `draft` explicitly.
+ */
+function requireDraftOnCreate(input: ComponentInput): void {
+  if (input.alpha.publication_status !== 'published') return;
+  throw new DomainError('validation_failed', 'A component is created draft; publish it with PATCH.', {
+    fieldErrors: [{ field: 'alpha.publication_status', message: 'must be draft (or absent) on create' }],
   });
 }
 
