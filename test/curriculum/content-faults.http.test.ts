@@ -368,6 +368,42 @@ describe('the assessment-chain freeze holds on every path (rule 7)', () => {
   });
 });
 
+describe('the assessment-chain freeze on re-ingest (rule 7)', () => {
+  it('a re-ingest cannot move the published pin of a resource that pins a test', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const test = pin('test');
+    fake.kinds.set(test.content_version_id, 'test');
+    const body = (target: typeof test) => ({
+      source_system: 'vendor-x',
+      producer_batch_id: `run-${randomUUID()}`,
+      records: [
+        { source_table: 'courses', sourced_id: 'c-1', title: 'Fractions', subject: 'math', grades: ['03'] },
+        { source_table: 'course_components', sourced_id: 'u-1', course_sourced_id: 'c-1', title: 'U', sort_order: 0 },
+        {
+          source_table: 'component_resources',
+          sourced_id: 'r-1',
+          course_component_sourced_id: 'u-1',
+          title: 'Quiz',
+          sort_order: 0,
+          component_kind: 'practice',
+          content_id: target.content_id,
+          content_version_id: target.content_version_id,
+          content_kind: target.content_kind,
+        },
+      ],
+    });
+    const ingest = (target: typeof test) =>
+      http(platform, 'POST', `${curriculumV1}/ingest/vendor-course-refs`, { token: caller.token, body: body(target) });
+    const first = await ingest(test);
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const counts = await tenantRowCounts(platform, caller.tenantId);
+    const next = { ...test, content_version_id: randomUUID() };
+    fake.kinds.set(next.content_version_id, 'test');
+    expectProblem(await ingest(next), 409, 'curriculum:approved_chain_repoint_frozen');
+    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(counts);
+  });
+});
+
 describe('preconditions come before content is asked', () => {
   it('PATCH with a new pin answers 428 or 412 on a missing or stale ETag without asking content', async ({
     platform,
