@@ -385,6 +385,32 @@ describe('DELETE /components/{id} and reactivation', () => {
   });
 });
 
+describe('retire racing a move into the retiring parent', () => {
+  it.skipIf(!process.env.DATABASE_URL)(
+    'never deadlocks and leaves one truth (PostgreSQL only: PGlite has one connection)',
+    async ({ platform }) => {
+      for (let round = 0; round < 8; round += 1) {
+        const caller = await newTenant(platform);
+        const parent = await createComponent(platform, caller, { component_id: 'p', kind: 'unit' });
+        const child = await createComponent(platform, caller, {
+          component_id: 'x',
+          kind: 'lesson',
+          parent_component_id: 'p',
+        });
+        const [retired, moved] = await Promise.all([
+          retire(caller, 'p', parent.etag),
+          patch(caller, 'x', child.etag, { parent_component_id: 'p', position: 3 }),
+        ]);
+        expect(retired.status, JSON.stringify(retired.body)).toBe(200);
+        expect([200, 412], JSON.stringify(moved.body)).toContain(moved.status);
+        const after = (await readComponent(platform, caller, 'x')).body;
+        const edges = await http(platform, 'GET', `${curriculumV1}/associations?originId=x`, { token: caller.token });
+        expect([after.parent_component_id, edges.body.data]).toEqual([null, []]);
+      }
+    },
+  );
+});
+
 describe('rule 8: several items under one lesson', () => {
   it('adds one practice child per item in sibling order, each with its own pin and the lesson KC', async ({
     platform,

@@ -157,6 +157,9 @@ export async function patchComponent(
   if (target) await deps.content.requireEligible(ctx, target);
 
   return runCommand(deps, ctx, call, async (tx) => {
+    // A move takes the containment lock before its row, in the order retire takes them: no lock cycle.
+    if (patch.parent_component_id !== undefined || patch.position !== undefined)
+      await lockContainment(tx, ctx.tenantId);
     const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch, before.version);
     await assertReferences(tx, ctx.tenantId, merged);
     const now = ctx.now.toISOString();
@@ -204,7 +207,7 @@ export async function retireComponent(
     ctx,
     { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, request: {}, keyRequired: true },
     async (tx) => {
-      // Containment first, as a reparent takes it before the parent row: no lock cycle with a move into this parent.
+      // Containment before any row, as every move takes it: the children it detaches cannot be mid-move.
       await lockContainment(tx, ctx.tenantId);
       const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);
       if (row.status !== 'active') return { value: presentComponent(row), created: false };

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { ACCESS } from '../access.ts';
 import { components, sourceIngestJobs } from '../tables.ts';
 import { currentPin, recordPinChange, requirePinMayMove } from '../pins.ts';
-import { placeChild, syncEdgeSequence } from '../containment.ts';
+import { lockContainment, placeChild, syncEdgeSequence } from '../containment.ts';
 import { RENDERER_REGISTRY } from '../renderers.ts';
 import type { TargetRef } from '../content-client.ts';
 import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
@@ -515,6 +515,8 @@ export async function ingestVendorCourse(
         })),
       ),
     );
+    // Containment before any component row, the order every containment writer takes.
+    await lockContainment(tx, ctx.tenantId);
     const outcomes: IngestRowOutcome[] = [];
     for (const node of nodes) {
       const outcome = await stage(tx, ctx, node);
