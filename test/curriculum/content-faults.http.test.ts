@@ -405,6 +405,31 @@ describe('the assessment-chain freeze on re-ingest (rule 7)', () => {
 });
 
 describe('preconditions come before content is asked', () => {
+  it('a POST that can only be refused (another definition of an active id, a reactivation changing kind) does not ask content', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const { lesson } = await pinnedLesson(caller);
+    const calls = fake.calls;
+    const post = (body: unknown) => http(platform, 'POST', componentsUrl, { token: caller.token, body });
+    expectProblem(
+      await post({ component_id: 'lesson', kind: 'lesson', alpha: { target_ref: pin() } }),
+      409,
+      'curriculum:component_exists',
+    );
+    const retired = await http(platform, 'DELETE', `${componentsUrl}/lesson`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': lesson.etag },
+    });
+    expect(retired.status).toBe(200);
+    expectProblem(
+      await post({ component_id: 'lesson', kind: 'practice', alpha: { target_ref: pin() } }),
+      400,
+      'curriculum:validation_failed',
+    );
+    expect(fake.calls).toBe(calls);
+  });
+
   it('PATCH with a new pin answers 428 or 412 on a missing or stale ETag without asking content', async ({
     platform,
   }) => {

@@ -122,21 +122,20 @@ export async function createComponent(
   const input = parseInput(ComponentInput, rawInput);
   requireDraftOnCreate(input);
   const alpha = normalizedAlpha(input);
+  // A re-POST that can only be refused is refused before content is asked; judged again under the lock.
+  const [prior] = await deps.db
+    .select()
+    .from(components)
+    .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.component_id)));
+  if (prior) requireRepostAllowed(prior, input, alpha);
   if (input.alpha.target_ref) await deps.content.requireEligible(ctx, input.alpha.target_ref);
   return deps.db.transaction(async (tx) => {
     // A row lock cannot hold an id that does not exist yet; concurrent creates of one id queue here.
     await lockKey(tx, `component|${ctx.tenantId}|${input.component_id}`);
     await assertReferences(tx, ctx.tenantId, input);
     const existing = await lockComponent(tx, ctx.tenantId, input.component_id);
-    if (existing?.status === 'active') {
-      if (sameDefinition(existing, input, alpha))
-        return { value: presentComponent(existing), created: false, replayed: false };
-      throw new DomainError(
-        'curriculum:component_exists',
-        `Component ${input.component_id} already exists; change it with PATCH.`,
-      );
-    }
-    if (existing) requireSameIdentity(existing, input);
+    if (existing) requireRepostAllowed(existing, input, alpha);
+    if (existing?.status === 'active') return { value: presentComponent(existing), created: false, replayed: false };
     const position = input.parent_component_id ? await placeUnderParent(tx, ctx, input) : (input.position ?? null);
     const now = ctx.now.toISOString();
     const values = {
@@ -184,8 +183,18 @@ function requireDraftOnCreate(input: ComponentInput): void {
   });
 }
 
-/** A reactivation brings back the same component: kind and student_id never change, as on PATCH. */
-function requireSameIdentity(existing: ComponentRow, input: ComponentInput): void {
+/**
+ * A POST of an existing id: an active one only as an identical retry; a retired one is reactivated
+ * as the same component (kind and student_id never change, as on PATCH).
+ */
+function requireRepostAllowed(existing: ComponentRow, input: ComponentInput, alpha: Record<string, unknown>): void {
+  if (existing.status === 'active') {
+    if (sameDefinition(existing, input, alpha)) return;
+    throw new DomainError(
+      'curriculum:component_exists',
+      `Component ${input.component_id} already exists; change it with PATCH.`,
+    );
+  }
   const changed = [
     ...(existing.kind !== input.kind ? [{ field: 'kind', message: `stays ${existing.kind}` }] : []),
     ...(existing.studentId !== (input.student_id ?? null)
