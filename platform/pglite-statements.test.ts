@@ -18,7 +18,12 @@ describe('PGlite prepared statements', () => {
   it('reuses a statement but reads the rows a write left just before', async () => {
     const id = Math.floor(Math.random() * 1e6);
     const label = `first-${id}`;
-    await client.query('insert into t (id, label, amount, at) values ($1, $2, $3, $4)', [id, label, '1.5', new Date(0)]);
+    await client.query('insert into t (id, label, amount, at) values ($1, $2, $3, $4)', [
+      id,
+      label,
+      '1.5',
+      new Date(0),
+    ]);
     expect((await client.query(select, [id])).rows).toEqual([{ label, amount: '1.5', at: new Date(0) }]);
     await client.query('update t set label = $2 where id = $1', [id, 'second']);
     expect((await client.query<{ label: string }>(select, [id])).rows[0].label).toBe('second');
