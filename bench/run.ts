@@ -15,7 +15,7 @@ import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
  * with like on a noisy machine. Targets are checked here, never in timed tests.
  * BENCH_SECONDS, BENCH_ABUSE_SECONDS, BENCH_CONNECTIONS size it; BENCH_LEARNER=off skips the
  * 2,000-component course; DATABASE_URL (else a throwaway local PostgreSQL 15) adds the PostgreSQL
- * and distributed rows.
+ * and distributed rows, BENCH_POSTGRES=off leaves them out.
  */
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 60);
@@ -544,7 +544,7 @@ async function main(): Promise<void> {
     }),
   );
   let distributed: Row[] = [];
-  const postgres = await benchPostgres();
+  const postgres = process.env.BENCH_POSTGRES === 'off' ? undefined : await benchPostgres();
   if (postgres) {
     try {
       runs.push(await measureEmbedded('PostgreSQL', { DATABASE_URL: postgres.url }));

@@ -71,6 +71,10 @@ export function preparePgliteStatements(client: PGlite): void {
     options: QueryOptions | undefined,
     inTransaction: boolean,
   ): Promise<Results<unknown>> => {
+    // PGlite answers synchronously, so without this a request would run from its first statement to
+    // its answer in one turn of the event loop, and a burst of them would keep /healthz and every
+    // other socket waiting for all of them. One statement per request per turn keeps turns short.
+    await new Promise((resolve) => setImmediate(resolve));
     const statement = prepared.get(text) ?? (await prepare(text, options?.paramTypes));
     const values = params.map((param, index) => {
       if (param === null || param === undefined) return null;
