@@ -18,6 +18,26 @@ interface Prepared {
   parameterTypes: number[];
 }
 
+/**
+ * PGlite answers synchronously, so without a yield a request runs from its first statement to its
+ * answer in one turn of the event loop, and a burst of them keeps /healthz and every other socket
+ * waiting. A statement yields once the current turn has run for TURN_BUDGET_MS; shorter turns go on.
+ */
+const TURN_BUDGET_MS = 4;
+let turnStarted = performance.now();
+let turnMarked = false;
+
+async function yieldWhenTurnIsLong(): Promise<void> {
+  if (!turnMarked) {
+    turnMarked = true;
+    setImmediate(() => {
+      turnMarked = false;
+      turnStarted = performance.now();
+    });
+  }
+  if (performance.now() - turnStarted > TURN_BUDGET_MS) await new Promise((resolve) => setImmediate(resolve));
+}
+
 type Query = (query: string, params?: unknown[], options?: QueryOptions) => Promise<Results<unknown>>;
 
 /**
@@ -71,10 +91,7 @@ export function preparePgliteStatements(client: PGlite): void {
     options: QueryOptions | undefined,
     inTransaction: boolean,
   ): Promise<Results<unknown>> => {
-    // PGlite answers synchronously, so without this a request would run from its first statement to
-    // its answer in one turn of the event loop, and a burst of them would keep /healthz and every
-    // other socket waiting for all of them. One statement per request per turn keeps turns short.
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldWhenTurnIsLong();
     const statement = prepared.get(text) ?? (await prepare(text, options?.paramTypes));
     const values = params.map((param, index) => {
       if (param === null || param === undefined) return null;
