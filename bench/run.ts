@@ -534,7 +534,7 @@ function verdict(label: string, actual: number, target: number, text: string): b
 }
 
 async function main(): Promise<void> {
-  const hello = await helloWorld();
+  const helloFirst = await helloWorld();
   const runs: PlatformRun[] = [];
   let abuse: (() => void) | undefined;
   runs.push(
@@ -554,13 +554,17 @@ async function main(): Promise<void> {
     }
   }
 
+  // Measured first and last; the faster one counts, so a busy moment never flatters the ratios.
+  const helloLast = await helloWorld();
+  const hello = helloLast.rps > helloFirst.rps ? helloLast : helloFirst;
+
   console.log(
     `\n${DURATION_SECONDS}s per scenario in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`,
   );
   console.log(
     `${'scenario'.padEnd(50)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failures'.padStart(8)} ${'SQL/request'.padStart(11)} ${'RSS MB'.padStart(14)}`,
   );
-  printRow('Fastify hello world (own process)', hello);
+  printRow(`Fastify hello world (best of ${helloFirst.rps.toFixed(0)} / ${helloLast.rps.toFixed(0)})`, hello);
   for (const run of runs) {
     run.rows.forEach((row, index) =>
       printRow(
