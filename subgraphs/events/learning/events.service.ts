@@ -205,12 +205,14 @@ export async function insertEvents(
   const [head] = await tx
     .select({
       seq: sql<string>`coalesce(max(${learningEvents.seq}), 0)::text`,
-      at: sql<string>`to_char(greatest(clock_timestamp(), coalesce(max(${learningEvents.recordedAt}), clock_timestamp())) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+      // Epoch milliseconds, truncated like the stored values: to_char(... at time zone 'UTC') cost
+      // PGlite about 4 ms per batch, most of a POST /events.
+      at: sql<string>`floor(extract(epoch from greatest(clock_timestamp(), coalesce(max(${learningEvents.recordedAt}), clock_timestamp()))) * 1000)::bigint::text`,
     })
     .from(learningEvents)
     .where(eq(learningEvents.tenantId, ctx.tenantId));
   const firstSeq = Number(head.seq) + 1;
-  const recordedAt = new Date(head.at).toISOString();
+  const recordedAt = new Date(Number(head.at)).toISOString();
   const rows: EventRow[] = events.map((event, index) => ({
     tenantId: ctx.tenantId,
     eventId: event.eventId,
