@@ -17,6 +17,8 @@ const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 60);
 const HEALTHZ_TARGET_P99_MS = 100;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const ROUNDS = 4;
+/** BENCH_ONLY=learner: only the REST component read and the learner rows (next-lesson, approval) it is compared with. */
+const LEARNER_ONLY = process.env.BENCH_ONLY === 'learner';
 const TARGET_RATIO = 1 / 3;
 const LESSON_ID = 'demo-lesson-what-is-a-fraction';
 const HEADLINE = `query($id: ID!) { component(componentId: $id) { componentId kind alpha { targetRef { contentId contentVersionId contentKind version { versionId versionNumber releaseEligibility { contentId contentVersionId releaseEligible serveable trustStatus usageScope problemCode } } } } } }`;
@@ -188,6 +190,11 @@ async function main(): Promise<void> {
         path: `${SERVICE_ROOTS.content}/tenants/demo/alpha/content/items/${pin.content_id}/versions/${pin.content_version_id}/release-eligibility`,
       },
     ];
+    if (LEARNER_ONLY) {
+      await drive(base, token, scenarios[1], 2);
+      await learnerBench(base, token, pin, (await drive(base, token, scenarios[1], DURATION_SECONDS)).rps);
+      return;
+    }
     for (const scenario of scenarios) await drive(base, token, scenario, 2); // warm-up: JIT, caches, query plans
     const rssBefore = rssMegabytes(server.pid as number);
     // Rounds in alternating order, so drift on a noisy machine does not favour one scenario.
@@ -349,7 +356,6 @@ async function learnerBench(base: string, token: string, pin: unknown, component
   }
   const nextLessonPath = `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/courses/${courseId}/next-lesson`;
   await drive(base, token, { name: 'warm-up', method: 'GET', path: nextLessonPath }, 2);
-  // Each request reads and digests the whole course: a window of whole seconds, so slow requests still complete in it.
   const routed = await drive(
     base,
     token,
@@ -392,7 +398,9 @@ async function learnerBench(base: string, token: string, pin: unknown, component
           .toFixed(0)
           .padStart(8)} ${'0'.padStart(10)} ${String(approval).padStart(12)}`,
     );
-    console.log(`next-lesson / REST component read = ${(routed.rps / componentReadRps).toFixed(2)}`);
+    console.log(
+      `next-lesson / REST component read = ${(routed.rps / componentReadRps).toFixed(2)} (${componentReadRps.toFixed(0)} req/s)`,
+    );
     if (routed.failures > 0) process.exitCode = 1;
   } finally {
     await counted.close();

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { isoTimestamp } from '../../../platform/validation.ts';
@@ -6,6 +6,7 @@ import {
   components,
   courseApprovalKcVersions,
   courseApprovals,
+  courseGraphRevisions,
   kcFirmingEvents,
   kcVersions,
   knowledgeComponents,
@@ -14,8 +15,8 @@ import { descendantsOf, presentComponent, type Component } from '../components/c
 
 /**
  * The reads approvals and routing share, each one statement whatever the course size: the course
- * subtree (one recursive read), the state of the KCs it references, and the latest approvals with
- * their snapshots.
+ * subtree (one recursive read), the course's graph revision, a route's ancestry, the state of the
+ * KCs it references, and the latest approvals with their snapshots.
  */
 
 /** The same answer for an unknown course and for a personalized course asked by anyone else. */
@@ -35,6 +36,49 @@ export async function readCourseSubtree(db: Database, tenantId: string, courseId
       ),
     );
   return rows.map(presentComponent);
+}
+
+/** The course's graph revision (0 before its first change): read before the subtree it stamps. */
+export async function readGraphRevision(db: Database, tenantId: string, courseId: string): Promise<number> {
+  const [row] = await db
+    .select({ revision: courseGraphRevisions.revision })
+    .from(courseGraphRevisions)
+    .where(and(eq(courseGraphRevisions.tenantId, tenantId), eq(courseGraphRevisions.courseId, courseId)));
+  return Number(row?.revision ?? 0);
+}
+
+/**
+ * A component and its containment ancestors, course root first, with the course's graph revision
+ * read in the same statement (one snapshot): a few rows whatever the course size.
+ */
+export async function readRouteChain(
+  db: Database,
+  tenantId: string,
+  courseId: string,
+  componentId: string,
+): Promise<{ revision: number; chain: Component[] }> {
+  const ancestry = sql`(with recursive up(component_id, parent_id) as (
+      select component_id, parent_component_id from ${components}
+      where tenant_id = ${tenantId} and component_id = ${componentId}
+      union
+      select c.component_id, c.parent_component_id from up
+      join ${components} c on c.tenant_id = ${tenantId} and c.component_id = up.parent_id
+    ) select component_id from up)`;
+  const rows = await db
+    .select({
+      component: components,
+      revision: sql<string | null>`(select ${courseGraphRevisions.revision}::text from ${courseGraphRevisions}
+        where ${courseGraphRevisions.tenantId} = ${tenantId} and ${courseGraphRevisions.courseId} = ${courseId})`,
+    })
+    .from(components)
+    .where(and(eq(components.tenantId, tenantId), inArray(components.componentId, ancestry)));
+  const byId = new Map(rows.map((row) => [row.component.componentId, presentComponent(row.component)]));
+  const chain: Component[] = [];
+  for (let node = byId.get(componentId); node; node = byId.get(node.parent_component_id ?? '')) {
+    chain.unshift(node);
+    if (chain.length > byId.size) break;
+  }
+  return { revision: Number(rows[0]?.revision ?? 0), chain };
 }
 
 /** The active course root of the subtree, or not_found. */
@@ -89,7 +133,9 @@ export async function readKcStates(
   return new Map(rows.map((row) => [row.kc_id, row]));
 }
 
-type ApprovalRow = typeof courseApprovals.$inferSelect;
+/** Every approval column but the canonical graph kept as evidence: large (a 2,000-node course) and never presented. */
+const { courseGraph: _evidence, ...approvalColumns } = getTableColumns(courseApprovals);
+type ApprovalRow = Omit<typeof courseApprovals.$inferSelect, 'courseGraph'>;
 type SnapshotRow = typeof courseApprovalKcVersions.$inferSelect;
 
 export function presentApproval(row: ApprovalRow, snapshot: readonly SnapshotRow[]) {
@@ -120,15 +166,15 @@ export function presentApproval(row: ApprovalRow, snapshot: readonly SnapshotRow
 export type CourseApproval = ReturnType<typeof presentApproval>;
 export type CourseApprovalKcVersion = CourseApproval['kc_snapshot'][number];
 
-/** Approval rows joined with their snapshots, grouped into presented approvals in row order. */
-function groupApprovals(rows: Array<{ approval: ApprovalRow; kc: SnapshotRow | null }>): CourseApproval[] {
+/** Approval rows joined with their snapshots, grouped per approval in row order. */
+function groupApprovalRows(rows: Array<{ approval: ApprovalRow; kc: SnapshotRow | null }>) {
   const byId = new Map<string, { approval: ApprovalRow; snapshot: SnapshotRow[] }>();
   for (const { approval, kc } of rows) {
     const entry = byId.get(approval.approvalId) ?? { approval, snapshot: [] };
     if (kc) entry.snapshot.push(kc);
     byId.set(approval.approvalId, entry);
   }
-  return [...byId.values()].map(({ approval, snapshot }) => presentApproval(approval, snapshot));
+  return [...byId.values()];
 }
 
 const snapshotJoin = and(
@@ -142,10 +188,27 @@ export async function findLatestApprovals(
   tenantId: string,
   courseIds: readonly string[],
 ): Promise<Map<string, CourseApproval>> {
-  if (courseIds.length === 0) return new Map();
+  const latest = await latestApprovalRows(db, tenantId, courseIds);
+  return new Map(latest.map(({ approval, snapshot }) => [approval.courseId, presentApproval(approval, snapshot)]));
+}
+
+/** The latest approval of a course with what routing keeps beside it: the graph revision and first routable node it recorded. */
+export async function findLatestApproval(db: Database, tenantId: string, courseId: string) {
+  const [latest] = await latestApprovalRows(db, tenantId, [courseId]);
+  return latest
+    ? {
+        approval: presentApproval(latest.approval, latest.snapshot),
+        graphRevision: latest.approval.graphRevision,
+        routeComponentId: latest.approval.routeComponentId,
+      }
+    : undefined;
+}
+
+async function latestApprovalRows(db: Database, tenantId: string, courseIds: readonly string[]) {
+  if (courseIds.length === 0) return [];
   const ids = [...new Set(courseIds)];
   const rows = await db
-    .select({ approval: courseApprovals, kc: courseApprovalKcVersions })
+    .select({ approval: approvalColumns, kc: courseApprovalKcVersions })
     .from(courseApprovals)
     .leftJoin(courseApprovalKcVersions, snapshotJoin)
     .where(
@@ -157,7 +220,7 @@ export async function findLatestApprovals(
           where tenant_id = ${tenantId} and course_id in ${ids} group by course_id)`,
       ),
     );
-  return new Map(groupApprovals(rows).map((approval) => [approval.course_id, approval]));
+  return groupApprovalRows(rows);
 }
 
 /** Approvals by id with their snapshots, in sequence order. */
@@ -168,10 +231,10 @@ export async function findApprovals(
 ): Promise<CourseApproval[]> {
   if (approvalIds.length === 0) return [];
   const rows = await db
-    .select({ approval: courseApprovals, kc: courseApprovalKcVersions })
+    .select({ approval: approvalColumns, kc: courseApprovalKcVersions })
     .from(courseApprovals)
     .leftJoin(courseApprovalKcVersions, snapshotJoin)
     .where(and(eq(courseApprovals.tenantId, tenantId), inArray(courseApprovals.approvalId, [...approvalIds])))
     .orderBy(asc(courseApprovals.sequence));
-  return groupApprovals(rows);
+  return groupApprovalRows(rows).map(({ approval, snapshot }) => presentApproval(approval, snapshot));
 }
