@@ -98,6 +98,24 @@ export interface KcState {
   firming_event_id: string | null;
 }
 
+/** A KC's identity state and current exact version with its firming event (if firm), in one row. */
+const kcStateColumns = {
+  kc_id: knowledgeComponents.kcId,
+  status: knowledgeComponents.status,
+  publication_status: knowledgeComponents.publicationStatus,
+  current_version_id: knowledgeComponents.currentVersionId,
+  version_number: kcVersions.versionNumber,
+  firming_event_id: kcFirmingEvents.firmingEventId,
+};
+const currentVersionJoin = and(
+  eq(kcVersions.tenantId, knowledgeComponents.tenantId),
+  eq(kcVersions.versionId, knowledgeComponents.currentVersionId),
+);
+const currentFirmingJoin = and(
+  eq(kcFirmingEvents.tenantId, knowledgeComponents.tenantId),
+  eq(kcFirmingEvents.kcVersionId, knowledgeComponents.currentVersionId),
+);
+
 /** Identity state and current exact version (with its firming event, if firm) of each KC named. */
 export async function readKcStates(
   db: Database,
@@ -106,29 +124,10 @@ export async function readKcStates(
 ): Promise<Map<string, KcState>> {
   if (kcIds.length === 0) return new Map();
   const rows = await db
-    .select({
-      kc_id: knowledgeComponents.kcId,
-      status: knowledgeComponents.status,
-      publication_status: knowledgeComponents.publicationStatus,
-      current_version_id: knowledgeComponents.currentVersionId,
-      version_number: kcVersions.versionNumber,
-      firming_event_id: kcFirmingEvents.firmingEventId,
-    })
+    .select(kcStateColumns)
     .from(knowledgeComponents)
-    .leftJoin(
-      kcVersions,
-      and(
-        eq(kcVersions.tenantId, knowledgeComponents.tenantId),
-        eq(kcVersions.versionId, knowledgeComponents.currentVersionId),
-      ),
-    )
-    .leftJoin(
-      kcFirmingEvents,
-      and(
-        eq(kcFirmingEvents.tenantId, knowledgeComponents.tenantId),
-        eq(kcFirmingEvents.kcVersionId, knowledgeComponents.currentVersionId),
-      ),
-    )
+    .leftJoin(kcVersions, currentVersionJoin)
+    .leftJoin(kcFirmingEvents, currentFirmingJoin)
     .where(and(eq(knowledgeComponents.tenantId, tenantId), inArray(knowledgeComponents.kcId, [...kcIds])));
   return new Map(rows.map((row) => [row.kc_id, row]));
 }
@@ -192,16 +191,42 @@ export async function findLatestApprovals(
   return new Map(latest.map(({ approval, snapshot }) => [approval.courseId, presentApproval(approval, snapshot)]));
 }
 
-/** The latest approval of a course with what routing keeps beside it: the graph revision and first routable node it recorded. */
+/**
+ * The latest approval of a course with what routing keeps beside it (the graph revision and first
+ * routable node it recorded) and the current state of each KC of its snapshot, in one statement.
+ */
 export async function findLatestApproval(db: Database, tenantId: string, courseId: string) {
-  const [latest] = await latestApprovalRows(db, tenantId, [courseId]);
-  return latest
-    ? {
-        approval: presentApproval(latest.approval, latest.snapshot),
-        graphRevision: latest.approval.graphRevision,
-        routeComponentId: latest.approval.routeComponentId,
-      }
-    : undefined;
+  const rows = await db
+    .select({ approval: approvalColumns, kc: courseApprovalKcVersions, state: kcStateColumns })
+    .from(courseApprovals)
+    .leftJoin(courseApprovalKcVersions, snapshotJoin)
+    .leftJoin(
+      knowledgeComponents,
+      and(
+        eq(knowledgeComponents.tenantId, courseApprovalKcVersions.tenantId),
+        eq(knowledgeComponents.kcId, courseApprovalKcVersions.kcId),
+      ),
+    )
+    .leftJoin(kcVersions, currentVersionJoin)
+    .leftJoin(kcFirmingEvents, currentFirmingJoin)
+    .where(
+      and(
+        eq(courseApprovals.tenantId, tenantId),
+        eq(courseApprovals.courseId, courseId),
+        sql`${courseApprovals.sequence} = (select max(sequence) from ${courseApprovals}
+          where tenant_id = ${tenantId} and course_id = ${courseId})`,
+      ),
+    );
+  const [latest] = groupApprovalRows(rows);
+  if (!latest) return undefined;
+  const kcStates = new Map<string, KcState>();
+  for (const { state } of rows) if (state.kc_id !== null) kcStates.set(state.kc_id, state as KcState);
+  return {
+    approval: presentApproval(latest.approval, latest.snapshot),
+    graphRevision: latest.approval.graphRevision,
+    routeComponentId: latest.approval.routeComponentId,
+    kcStates,
+  };
 }
 
 async function latestApprovalRows(db: Database, tenantId: string, courseIds: readonly string[]) {

@@ -17,6 +17,7 @@ import {
   assertReferences,
   componentNotFound,
   filterColumnsOf,
+  isDraftGate,
   lockComponent,
   normalizedAlpha,
   presentComponent,
@@ -150,7 +151,7 @@ export async function patchComponent(
   const alpha = normalizedAlpha(merged);
   checkGatePublication(before, patch, merged);
   const target = pinToJudge(before, merged);
-  if (target) await deps.content.requireEligible(ctx, target);
+  if (target) await deps.content.requireEligible(ctx, target, { draftBank: isDraftGate(merged.kind, alpha) });
 
   return runCommand(deps, ctx, call, async (tx) => {
     const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch, before.version);

@@ -29,9 +29,9 @@ import { NextLessonQuery } from './next-lesson.schema.ts';
  * revision equals the one the latest approval recorded, the graph is the approved one, so its
  * digest is the approval's and routing reads only the recorded first routable node and its
  * ancestors; otherwise it reads and digests the whole subtree, which an unchanged digest still
- * routes on. Three SQL statements (latest approval with snapshot, route ancestry with the
- * revision, KC states), four when the revision moved (the subtree), and one eligibility call,
- * whatever the course size. Every check fails closed, and a personalized root asked for by anyone
+ * routes on. Two SQL statements (latest approval with its snapshot KCs' current state, route
+ * ancestry with the revision), four when the revision moved (the subtree and its KCs), and one
+ * eligibility call, whatever the course size. Every check fails closed, and a personalized root asked for by anyone
  * but its student is an unknown course before anything else is judged or asked.
  */
 
@@ -82,6 +82,7 @@ interface CourseRouting {
   route: Route<Component>;
   graphSha256: string;
   kcIds: string[];
+  kcStates: ReadonlyMap<string, KcState>;
 }
 
 type LatestApproval = NonNullable<Awaited<ReturnType<typeof findLatestApproval>>>;
@@ -101,17 +102,21 @@ async function approvedRouting(
     route: routeAlong(chain[chain.length - 1], chain.slice(0, -1)),
     graphSha256: latest.approval.course_graph_sha256,
     kcIds: latest.approval.kc_snapshot.map((entry) => entry.kc_id),
+    kcStates: latest.kcStates,
   };
 }
 
 /** The route over the whole subtree as it stands. */
 async function walkedRouting(db: Database, tenantId: string, courseId: string): Promise<CourseRouting> {
   const subtree = await readCourseSubtree(db, tenantId, courseId);
+  const root = courseRootOf(subtree, courseId);
+  const kcIds = referencedKcIds(subtree);
   return {
-    root: courseRootOf(subtree, courseId),
+    root,
     route: nextLessonRoute(subtree, courseId),
     graphSha256: courseGraphSha256(subtree, courseId),
-    kcIds: referencedKcIds(subtree),
+    kcIds,
+    kcStates: await readKcStates(db, tenantId, kcIds),
   };
 }
 
@@ -124,7 +129,7 @@ export async function nextLesson(
   const query = parseInput(NextLessonQuery, input.query);
   const { courseId } = input;
   const latest = await findLatestApproval(deps.db, ctx.tenantId, courseId);
-  const { root, route, graphSha256, kcIds } =
+  const { root, route, graphSha256, kcIds, kcStates } =
     (latest && (await approvedRouting(deps.db, ctx.tenantId, courseId, latest))) ??
     (await walkedRouting(deps.db, ctx.tenantId, courseId));
   if (
@@ -145,7 +150,6 @@ export async function nextLesson(
       `Course ${courseId} has no approval; approve it before routing learners.`,
     );
   const { approval } = latest;
-  const kcStates = await readKcStates(deps.db, ctx.tenantId, kcIds);
   const current = {
     course_graph_sha256: graphSha256,
     kc_snapshot_sha256: currentKcSnapshotSha256(kcIds, kcStates),
