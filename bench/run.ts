@@ -133,6 +133,18 @@ async function drive(base: string, token: string, scenario: Scenario, seconds: n
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures };
 }
 
+/** The mean throughput and latencies of a scenario's measured windows, and their failures summed. */
+function meanOfRuns(runs: Array<Awaited<ReturnType<typeof drive>>>) {
+  const mean = (pick: (run: (typeof runs)[number]) => number) =>
+    runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+  return {
+    rps: mean((run) => run.rps),
+    p50: mean((run) => run.p50),
+    p99: mean((run) => run.p99),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+  };
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-bench-'));
   const port = await freePort();
@@ -191,8 +203,7 @@ async function main(): Promise<void> {
       },
     ];
     if (LEARNER_ONLY) {
-      await drive(base, token, scenarios[1], 2);
-      await learnerBench(base, token, pin, (await drive(base, token, scenarios[1], DURATION_SECONDS)).rps);
+      await learnerBench(base, token, pin, scenarios[1]);
       return;
     }
     for (const scenario of scenarios) await drive(base, token, scenario, 2); // warm-up: JIT, caches, query plans
@@ -206,18 +217,7 @@ async function main(): Promise<void> {
       for (const scenario of order)
         samples.get(scenario)?.push(await drive(base, token, scenario, DURATION_SECONDS / ROUNDS));
     }
-    const results = scenarios.map((scenario) => {
-      const runs = samples.get(scenario) ?? [];
-      const mean = (pick: (run: (typeof runs)[number]) => number) =>
-        runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
-      return {
-        scenario,
-        rps: mean((run) => run.rps),
-        p50: mean((run) => run.p50),
-        p99: mean((run) => run.p99),
-        failures: runs.reduce((sum, run) => sum + run.failures, 0),
-      };
-    });
+    const results = scenarios.map((scenario) => ({ scenario, ...meanOfRuns(samples.get(scenario) ?? []) }));
     const rssAfter = rssMegabytes(server.pid as number);
     const loaded = await underAbuse(base, token, scenarios[0], results[0].rps, ABUSE_SECONDS, false);
     const abused = await underAbuse(base, token, scenarios[0], results[0].rps, ABUSE_SECONDS, true);
@@ -262,7 +262,7 @@ async function main(): Promise<void> {
       `  legitimate requests failed: ${failed}; every abusive request refused with a 4xx: ${abuseRefused ? 'yes' : 'NO'}`,
     );
     if (results.some((result) => result.failures > 0) || failed > 0 || !abuseRefused) process.exitCode = 1;
-    await learnerBench(base, token, pin, results[1].rps);
+    await learnerBench(base, token, pin, scenarios[1]);
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
@@ -330,7 +330,7 @@ async function authorLargeCourse(base: string, token: string, courseId: string, 
  * SQL statements per request counted in-process on the same course shape (the server process
  * keeps its counter to itself).
  */
-async function learnerBench(base: string, token: string, pin: unknown, componentReadRps: number): Promise<void> {
+async function learnerBench(base: string, token: string, pin: unknown, componentRead: Scenario): Promise<void> {
   const courseId = `bench-course-${Date.now()}`;
   const approve = (url: string, bearer: string) =>
     fetch(`${url}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/courses/${courseId}/approvals`, {
@@ -355,13 +355,20 @@ async function learnerBench(base: string, token: string, pin: unknown, component
     timings.push(performance.now() - started);
   }
   const nextLessonPath = `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/courses/${courseId}/next-lesson`;
-  await drive(base, token, { name: 'warm-up', method: 'GET', path: nextLessonPath }, 2);
-  const routed = await drive(
-    base,
-    token,
-    { name: 'next-lesson', method: 'GET', path: nextLessonPath },
-    Math.max(DURATION_SECONDS, 5),
-  );
+  const nextLessonScenario: Scenario = { name: 'next-lesson', method: 'GET', path: nextLessonPath };
+  await drive(base, token, nextLessonScenario, 2);
+  // next-lesson and the component read it is compared with, in alternating rounds of the same run.
+  const windows = new Map<Scenario, Array<Awaited<ReturnType<typeof drive>>>>([
+    [nextLessonScenario, []],
+    [componentRead, []],
+  ]);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? [nextLessonScenario, componentRead] : [componentRead, nextLessonScenario];
+    for (const scenario of order)
+      windows.get(scenario)?.push(await drive(base, token, scenario, Math.max(DURATION_SECONDS / ROUNDS, 2)));
+  }
+  const routed = meanOfRuns(windows.get(nextLessonScenario) ?? []);
+  const componentReadRps = meanOfRuns(windows.get(componentRead) ?? []).rps;
 
   const counted = await startTestPlatform({ seedDemo: true });
   try {
