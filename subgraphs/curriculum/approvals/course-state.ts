@@ -11,7 +11,12 @@ import {
   kcVersions,
   knowledgeComponents,
 } from '../tables.ts';
-import { descendantsOf, presentComponent, type Component } from '../components/components.service.ts';
+import {
+  descendantsOf,
+  presentComponent,
+  type Component,
+  type ComponentRow,
+} from '../components/components.service.ts';
 
 /**
  * The reads approvals and routing share, each one statement whatever the course size: the course
@@ -45,40 +50,6 @@ export async function readGraphRevision(db: Database, tenantId: string, courseId
     .from(courseGraphRevisions)
     .where(and(eq(courseGraphRevisions.tenantId, tenantId), eq(courseGraphRevisions.courseId, courseId)));
   return Number(row?.revision ?? 0);
-}
-
-/**
- * A component and its containment ancestors, course root first, with the course's graph revision
- * read in the same statement (one snapshot): a few rows whatever the course size.
- */
-export async function readRouteChain(
-  db: Database,
-  tenantId: string,
-  courseId: string,
-  componentId: string,
-): Promise<{ revision: number; chain: Component[] }> {
-  const ancestry = sql`(with recursive up(component_id, parent_id) as (
-      select component_id, parent_component_id from ${components}
-      where tenant_id = ${tenantId} and component_id = ${componentId}
-      union
-      select c.component_id, c.parent_component_id from up
-      join ${components} c on c.tenant_id = ${tenantId} and c.component_id = up.parent_id
-    ) select component_id from up)`;
-  const rows = await db
-    .select({
-      component: components,
-      revision: sql<string | null>`(select ${courseGraphRevisions.revision}::text from ${courseGraphRevisions}
-        where ${courseGraphRevisions.tenantId} = ${tenantId} and ${courseGraphRevisions.courseId} = ${courseId})`,
-    })
-    .from(components)
-    .where(and(eq(components.tenantId, tenantId), inArray(components.componentId, ancestry)));
-  const byId = new Map(rows.map((row) => [row.component.componentId, presentComponent(row.component)]));
-  const chain: Component[] = [];
-  for (let node = byId.get(componentId); node; node = byId.get(node.parent_component_id ?? '')) {
-    chain.unshift(node);
-    if (chain.length > byId.size) break;
-  }
-  return { revision: Number(rows[0]?.revision ?? 0), chain };
 }
 
 /** The active course root of the subtree, or not_found. */
@@ -191,13 +162,41 @@ export async function findLatestApprovals(
   return new Map(latest.map(({ approval, snapshot }) => [approval.courseId, presentApproval(approval, snapshot)]));
 }
 
+const componentColumns = Object.entries(getTableColumns(components));
+
+/** A component row as `to_jsonb` writes it (column names), presented like a row read by drizzle. */
+function componentFromJson(json: Record<string, unknown>): Component {
+  return presentComponent(
+    Object.fromEntries(componentColumns.map(([key, column]) => [key, json[column.name] ?? null])) as ComponentRow,
+  );
+}
+
 /**
- * The latest approval of a course with what routing keeps beside it (the graph revision and first
- * routable node it recorded) and the current state of each KC of its snapshot, in one statement.
+ * The latest approval of a course with what routing keeps beside it, all in one statement (one
+ * snapshot): the graph revision and first routable node the approval recorded, the current state of
+ * each KC of its snapshot, the course's graph revision now, and the recorded node with its
+ * containment ancestors (course root first) as they stand now.
  */
 export async function findLatestApproval(db: Database, tenantId: string, courseId: string) {
+  const latestSequence = sql`(select max(sequence) from ${courseApprovals}
+    where tenant_id = ${tenantId} and course_id = ${courseId})`;
   const rows = await db
-    .select({ approval: approvalColumns, kc: courseApprovalKcVersions, state: kcStateColumns })
+    .select({
+      approval: approvalColumns,
+      kc: courseApprovalKcVersions,
+      state: kcStateColumns,
+      revision: sql<string | null>`(select revision::text from ${courseGraphRevisions}
+        where tenant_id = ${tenantId} and course_id = ${courseId})`,
+      routeChain: sql<Array<Record<string, unknown>> | null>`(with recursive up(component_id, parent_id) as (
+          select component_id, parent_component_id from ${components}
+          where tenant_id = ${tenantId} and component_id = (select route_component_id from ${courseApprovals}
+            where tenant_id = ${tenantId} and course_id = ${courseId} and sequence = ${latestSequence})
+          union
+          select c.component_id, c.parent_component_id from up
+          join ${components} c on c.tenant_id = ${tenantId} and c.component_id = up.parent_id
+        ) select jsonb_agg(to_jsonb(c)) from ${components} c
+        where c.tenant_id = ${tenantId} and c.component_id in (select component_id from up))`,
+    })
     .from(courseApprovals)
     .leftJoin(courseApprovalKcVersions, snapshotJoin)
     .leftJoin(
@@ -213,19 +212,34 @@ export async function findLatestApproval(db: Database, tenantId: string, courseI
       and(
         eq(courseApprovals.tenantId, tenantId),
         eq(courseApprovals.courseId, courseId),
-        sql`${courseApprovals.sequence} = (select max(sequence) from ${courseApprovals}
-          where tenant_id = ${tenantId} and course_id = ${courseId})`,
+        sql`${courseApprovals.sequence} = ${latestSequence}`,
       ),
     );
   const [latest] = groupApprovalRows(rows);
   if (!latest) return undefined;
   const kcStates = new Map<string, KcState>();
   for (const { state } of rows) if (state.kc_id !== null) kcStates.set(state.kc_id, state as KcState);
+  const byId = new Map(
+    (rows[0].routeChain ?? []).map((json) => [json.component_id as string, componentFromJson(json)]),
+  );
+  const chain: Component[] = [];
+  for (
+    let node = byId.get(latest.approval.routeComponentId ?? '');
+    node;
+    node = byId.get(node.parent_component_id ?? '')
+  ) {
+    chain.unshift(node);
+    if (chain.length > byId.size) break;
+  }
   return {
     approval: presentApproval(latest.approval, latest.snapshot),
     graphRevision: latest.approval.graphRevision,
     routeComponentId: latest.approval.routeComponentId,
     kcStates,
+    /** The course's graph revision when this was read (0 before its first change). */
+    revision: Number(rows[0].revision ?? 0),
+    /** The recorded first routable node and its ancestors as they stand, course root first. */
+    routeChain: chain,
   };
 }
 

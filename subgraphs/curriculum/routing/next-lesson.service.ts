@@ -15,7 +15,6 @@ import {
   findLatestApproval,
   readCourseSubtree,
   readKcStates,
-  readRouteChain,
   type CourseApproval,
   type KcState,
 } from '../approvals/course-state.ts';
@@ -29,9 +28,9 @@ import { NextLessonQuery } from './next-lesson.schema.ts';
  * revision equals the one the latest approval recorded, the graph is the approved one, so its
  * digest is the approval's and routing reads only the recorded first routable node and its
  * ancestors; otherwise it reads and digests the whole subtree, which an unchanged digest still
- * routes on. Two SQL statements (latest approval with its snapshot KCs' current state, route
- * ancestry with the revision), four when the revision moved (the subtree and its KCs), and one
- * eligibility call, whatever the course size. Every check fails closed, and a personalized root asked for by anyone
+ * routes on. One SQL statement (the latest approval with its snapshot KCs' current state, the
+ * revision and the route ancestry), three when the revision moved (the subtree and its KCs), and
+ * one eligibility call, whatever the course size. Every check fails closed, and a personalized root asked for by anyone
  * but its student is an unknown course before anything else is judged or asked.
  */
 
@@ -87,16 +86,11 @@ interface CourseRouting {
 
 type LatestApproval = NonNullable<Awaited<ReturnType<typeof findLatestApproval>>>;
 
-/** The approved graph's route, read along the recorded node's ancestry, or undefined once the graph's revision moved. */
-async function approvedRouting(
-  db: Database,
-  tenantId: string,
-  courseId: string,
-  latest: LatestApproval,
-): Promise<CourseRouting | undefined> {
-  if (latest.graphRevision === null || latest.routeComponentId === null) return undefined;
-  const { revision, chain } = await readRouteChain(db, tenantId, courseId, latest.routeComponentId);
-  if (revision !== latest.graphRevision || chain[0]?.component_id !== courseId) return undefined;
+/** The approved graph's route along the recorded node's ancestry, or undefined once the graph's revision moved. */
+function approvedRouting(courseId: string, latest: LatestApproval): CourseRouting | undefined {
+  const chain = latest.routeChain;
+  if (latest.graphRevision === null || latest.revision !== latest.graphRevision || chain[0]?.component_id !== courseId)
+    return undefined;
   return {
     root: courseRootOf(chain, courseId),
     route: routeAlong(chain[chain.length - 1], chain.slice(0, -1)),
@@ -130,8 +124,7 @@ export async function nextLesson(
   const { courseId } = input;
   const latest = await findLatestApproval(deps.db, ctx.tenantId, courseId);
   const { root, route, graphSha256, kcIds, kcStates } =
-    (latest && (await approvedRouting(deps.db, ctx.tenantId, courseId, latest))) ??
-    (await walkedRouting(deps.db, ctx.tenantId, courseId));
+    (latest && approvedRouting(courseId, latest)) ?? (await walkedRouting(deps.db, ctx.tenantId, courseId));
   if (
     (root.student_id !== undefined && root.student_id !== query.studentId) ||
     (query.subjectId !== undefined && root.alpha.subject_id !== query.subjectId)
