@@ -1,9 +1,10 @@
--- Every change of a field of the canonical course graph (docs/decisions.md, "Course approvals") to a
+-- Every change of a field of the canonical course graph (docs/decisions.md, "Course approvals"; the revision: "Next lesson") to a
 -- component advances the revision of each course root above it, before and after the change, in the
 -- writing transaction: a reparent advances both courses. Routing trusts an approval while the
 -- course's revision equals the one the approval recorded. Ancestors are walked by parent pointer
 -- whatever their status (advancing too often costs only a re-digest; too rarely would route on a
--- changed graph), and UNION stops on a loop.
+-- changed graph), and UNION stops on a loop. One index lookup per ancestor: OFFSET 0 keeps the lateral
+-- lookup from being flattened into a join that stale statistics plan as a scan of the tenant's components.
 CREATE FUNCTION "curriculum"."advance_course_graph_revision"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   tenant text;
@@ -24,8 +25,10 @@ BEGIN
       SELECT c.component_id, c.parent_component_id FROM "curriculum"."components" c
       WHERE c.tenant_id = tenant AND c.component_id = ANY (starts)
       UNION
-      SELECT c.component_id, c.parent_component_id FROM up
-      JOIN "curriculum"."components" c ON c.tenant_id = tenant AND c.component_id = up.parent_id
+      SELECT p.component_id, p.parent_component_id FROM up CROSS JOIN LATERAL (
+        SELECT component_id, parent_component_id FROM "curriculum"."components"
+        WHERE tenant_id = tenant AND component_id = up.parent_id OFFSET 0
+      ) p
     )
     SELECT DISTINCT tenant, up.component_id, 1 FROM up WHERE up.parent_id IS NULL
   ON CONFLICT (tenant_id, course_id) DO UPDATE SET revision = current.revision + 1;

@@ -187,15 +187,17 @@ export async function findLatestApproval(db: Database, tenantId: string, courseI
       state: kcStateColumns,
       revision: sql<string | null>`(select revision::text from ${courseGraphRevisions}
         where tenant_id = ${tenantId} and course_id = ${courseId})`,
-      routeChain: sql<Array<Record<string, unknown>> | null>`(with recursive up(component_id, parent_id) as (
-          select component_id, parent_component_id from ${components}
-          where tenant_id = ${tenantId} and component_id = (select route_component_id from ${courseApprovals}
+      // One index lookup per ancestor (lateral, `offset 0` keeps it from being flattened into a join that
+      // stale statistics plan as a scan of the tenant's components; see descendantsOf).
+      routeChain: sql<Array<Record<string, unknown>> | null>`(with recursive up(row, parent_id) as (
+          select to_jsonb(c), c.parent_component_id from ${components} c
+          where c.tenant_id = ${tenantId} and c.component_id = (select route_component_id from ${courseApprovals}
             where tenant_id = ${tenantId} and course_id = ${courseId} and sequence = ${latestSequence})
           union
-          select c.component_id, c.parent_component_id from up
-          join ${components} c on c.tenant_id = ${tenantId} and c.component_id = up.parent_id
-        ) select jsonb_agg(to_jsonb(c)) from ${components} c
-        where c.tenant_id = ${tenantId} and c.component_id in (select component_id from up))`,
+          select to_jsonb(p), p.parent_component_id from up cross join lateral (
+            select * from ${components} where tenant_id = ${tenantId} and component_id = up.parent_id offset 0
+          ) p
+        ) select jsonb_agg(row) from up)`,
     })
     .from(courseApprovals)
     .leftJoin(courseApprovalKcVersions, snapshotJoin)
