@@ -327,11 +327,15 @@ export async function listEvents(deps: EventsDeps, ctx: RequestContext, rawQuery
     .where(
       and(
         eq(e.tenantId, ctx.tenantId),
-        ...boundaryConditions(boundaryOf(ctx.principal), filters, {
-          studentId: e.studentId,
-          orgId: e.orgId,
-          contentId: e.contentId,
-        }),
+        ...boundaryConditions(
+          boundaryOf(ctx.principal),
+          {
+            studentIds: { column: e.studentId, field: 'studentId', requested: filters.studentId },
+            orgIds: { column: e.orgId, field: 'orgId', requested: filters.orgId },
+            contentIds: { column: e.contentId, field: 'contentId', requested: filters.contentId },
+          },
+          'events',
+        ),
         filters.studentId !== undefined ? eq(e.studentId, filters.studentId) : undefined,
         filters.contentId !== undefined ? eq(e.contentId, filters.contentId) : undefined,
         filters.componentId !== undefined
