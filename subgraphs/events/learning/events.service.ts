@@ -314,6 +314,20 @@ async function presentWithNames(deps: EventsDeps, ctx: RequestContext, rows: Eve
   );
 }
 
+/** The boundary of every event read: the token's claims against the event's student, org and content. */
+function eventBoundary(ctx: RequestContext, requested: { studentId?: string; orgId?: string; contentId?: string }) {
+  const e = learningEvents;
+  return boundaryConditions(
+    boundaryOf(ctx.principal),
+    {
+      studentIds: { column: e.studentId, field: 'studentId', requested: requested.studentId },
+      orgIds: { column: e.orgId, field: 'orgId', requested: requested.orgId },
+      contentIds: { column: e.contentId, field: 'contentId', requested: requested.contentId },
+    },
+    'events',
+  );
+}
+
 export async function listEvents(deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const query = parseInput(ListEventsQuery, rawQuery);
@@ -327,15 +341,7 @@ export async function listEvents(deps: EventsDeps, ctx: RequestContext, rawQuery
     .where(
       and(
         eq(e.tenantId, ctx.tenantId),
-        ...boundaryConditions(
-          boundaryOf(ctx.principal),
-          {
-            studentIds: { column: e.studentId, field: 'studentId', requested: filters.studentId },
-            orgIds: { column: e.orgId, field: 'orgId', requested: filters.orgId },
-            contentIds: { column: e.contentId, field: 'contentId', requested: filters.contentId },
-          },
-          'events',
-        ),
+        ...eventBoundary(ctx, filters),
         filters.studentId !== undefined ? eq(e.studentId, filters.studentId) : undefined,
         filters.contentId !== undefined ? eq(e.contentId, filters.contentId) : undefined,
         filters.componentId !== undefined
@@ -409,4 +415,63 @@ export async function getEvent(deps: EventsDeps, ctx: RequestContext, eventId: s
   if (!event) throw new DomainError('not_found', `No event ${eventId} in this tenant.`);
   if (event instanceof DomainError) throw event;
   return { data: event };
+}
+
+const RENDERED_VERSION_EXTENSION = `${PLAYER_EXTENSION_NAMESPACE}/rendered_content_id`;
+
+export const TallyEventsQuery = z
+  .object({
+    contentId: z.string().min(1).max(200).describe('The content item the events are about'),
+    renderedContentId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(`Only events whose ${RENDERED_VERSION_EXTENSION} extension names this exact content version`),
+    kind: z.string().min(1).max(100).optional(),
+  })
+  .strict();
+
+/**
+ * GET /event-tallies: how many events of each kind one content item (or one exact version of it)
+ * has, with the first and last happenedAt and the last commit. Counting only; what the counts mean
+ * (effectiveness) is the content service's derivation, not this service's.
+ */
+export async function tallyEvents(deps: EventsDeps, ctx: RequestContext, rawQuery: unknown) {
+  requireAccess(ctx.principal, ACCESS.read, 'read events');
+  const query = parseInput(TallyEventsQuery, rawQuery);
+  const e = learningEvents;
+  const rows = await deps.db
+    .select({
+      kind: e.kind,
+      eventCount: sql<number>`count(*)::int`.mapWith(Number),
+      firstHappenedAt: sql<string>`min(${e.happenedAt})`.mapWith(e.happenedAt),
+      lastHappenedAt: sql<string>`max(${e.happenedAt})`.mapWith(e.happenedAt),
+      lastModifiedAt: sql<string>`max(${e.recordedAt})`.mapWith(e.recordedAt),
+    })
+    .from(e)
+    .where(
+      and(
+        eq(e.tenantId, ctx.tenantId),
+        ...eventBoundary(ctx, { contentId: query.contentId }),
+        eq(e.contentId, query.contentId),
+        query.renderedContentId !== undefined
+          ? sql`${e.extensions} ->> ${RENDERED_VERSION_EXTENSION} = ${query.renderedContentId}`
+          : undefined,
+        query.kind !== undefined ? eq(e.kind, query.kind) : undefined,
+      ),
+    )
+    .groupBy(e.kind)
+    .orderBy(asc(e.kind));
+  return {
+    contentId: query.contentId,
+    renderedContentId: query.renderedContentId ?? null,
+    data: rows.map((row) => ({
+      kind: row.kind,
+      eventCount: row.eventCount,
+      firstHappenedAt: isoTimestamp(row.firstHappenedAt),
+      lastHappenedAt: isoTimestamp(row.lastHappenedAt),
+      lastModifiedAt: isoTimestamp(row.lastModifiedAt),
+    })),
+  };
 }
