@@ -410,6 +410,19 @@ export async function findEvents(
   });
 }
 
+/**
+ * Which of `contentIds` name content items of the tenant, asked of content's published API in one
+ * call per batch: an entity key content does not know resolves to null, never to an empty item.
+ */
+export async function knownContentItems(
+  deps: EventsDeps,
+  ctx: RequestContext,
+  contentIds: readonly string[],
+): Promise<Set<string>> {
+  requireAccess(ctx.principal, ACCESS.read, 'read events');
+  return deps.content.existingItems(ctx, contentIds);
+}
+
 export async function getEvent(deps: EventsDeps, ctx: RequestContext, eventId: string) {
   const [event] = await findEvents(deps, ctx, [eventId]);
   if (!event) throw new DomainError('not_found', `No event ${eventId} in this tenant.`);
