@@ -102,7 +102,7 @@ export type ContentEffectiveness = {
   effectivenessStatus: EffectivenessStatus;
   /** Graded results (assessment_graded events) of the exact version. */
   evidenceCount: Scalars['Int']['output'];
-  /** How recent the last graded result (or serve, for pending) must be. */
+  /** How recent the last graded result (or any event, for pending) must be. */
   freshnessWindowDays: Scalars['Int']['output'];
   lastEvidenceAt?: Maybe<Scalars['String']['output']>;
   lastServedAt?: Maybe<Scalars['String']['output']>;

@@ -21,7 +21,8 @@ describe('deriveEffectiveness', () => {
       [[tally('content_viewed', 5, outside)], 'insufficient_data'],
       [[tally('content_viewed', 1, inside)], 'pending'],
       [[tally(GRADED_KIND, MINIMUM_EVIDENCE - 1, inside), tally('assessment_started', 3, inside)], 'pending'],
-      [[tally(GRADED_KIND, MINIMUM_EVIDENCE - 1, inside)], 'insufficient_data'],
+      [[tally(GRADED_KIND, MINIMUM_EVIDENCE - 1, inside)], 'pending'],
+      [[tally(GRADED_KIND, MINIMUM_EVIDENCE - 1, outside)], 'insufficient_data'],
       [[tally(GRADED_KIND, MINIMUM_EVIDENCE, inside)], 'fresh'],
       [[tally(GRADED_KIND, MINIMUM_EVIDENCE, outside), tally('content_viewed', 9, daysAgo(0))], 'stale'],
     ];

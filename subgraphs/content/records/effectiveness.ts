@@ -33,8 +33,8 @@ const latest = (times: string[]): string | null =>
 
 /**
  * fresh: at least MINIMUM_EVIDENCE graded results, the last within the window. stale: enough
- * evidence, none within the window. pending: too little evidence, but the version was served
- * within the window, so results are still expected. insufficient_data: anything else.
+ * evidence, none within the window. pending: too little evidence, but the version was served or
+ * graded within the window, so results are still arriving. insufficient_data: anything else.
  */
 export function deriveEffectiveness(tallies: readonly EventTally[], now: Date): Effectiveness {
   const graded = tallies.filter((tally) => tally.kind === GRADED_KIND);
@@ -49,7 +49,7 @@ export function deriveEffectiveness(tallies: readonly EventTally[], now: Date): 
       ? current(lastEvidenceAt)
         ? 'fresh'
         : 'stale'
-      : current(lastServedAt)
+      : current(lastServedAt) || current(lastEvidenceAt)
         ? 'pending'
         : 'insufficient_data';
   return {

@@ -33,7 +33,10 @@ export const EffectivenessResponse = z.strictObject({
   last_evidence_at: Timestamp.nullable(),
   last_served_at: Timestamp.nullable(),
   minimum_evidence: z.number().int().describe('Graded results needed before fresh or stale'),
-  freshness_window_days: z.number().int().describe('How recent the last graded result (or serve, for pending) must be'),
+  freshness_window_days: z
+    .number()
+    .int()
+    .describe('How recent the last graded result (or any event, for pending) must be'),
   derived_at: Timestamp,
 });
 
