@@ -268,35 +268,49 @@ const LESSONS_PER_UNIT = 49; // 1 course + 40 units + 1,960 lessons = 2,001 comp
 
 /** Authors a published course of about 2,000 pinned, KC-scoped components through REST, a few requests at a time. */
 async function authorLargeCourse(base: string, token: string, courseId: string, pin: unknown): Promise<void> {
-  const post = async (path: string, body: unknown) => {
+  const send = async (method: 'POST' | 'PATCH', path: string, body: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1${path}`, {
-      method: 'POST',
+      method,
       headers: {
         authorization: `Bearer ${token}`,
         'content-type': 'application/json',
         'idempotency-key': crypto.randomUUID(),
+        ...headers,
       },
       body: JSON.stringify(body),
     });
     if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     return response.json();
   };
-  const kc = await post('/kcs', {
+  const draft = await send('POST', '/kcs', {
     stored_as: 'alpha.knowledge_component',
     definition: `Bench KC ${courseId}`,
-    publication_status: 'published',
   });
-  const published = { publication_status: 'published' };
-  await post('/components', { component_id: courseId, kind: 'course', alpha: { ...published, subject_id: 'math' } });
+  const kc = await send(
+    'PATCH',
+    `/kcs/${draft.kc_id}`,
+    { publication_status: 'published' },
+    { 'if-match': draft.etag },
+  );
+  // Nothing is born published: each component is created draft, then published by PATCH.
+  const post = async (body: { component_id: string } & Record<string, unknown>) => {
+    const created = await send('POST', '/components', body);
+    await send(
+      'PATCH',
+      `/components/${body.component_id}`,
+      { alpha: { publication_status: 'published' } },
+      { 'x-curriculum-if-match': created.etag },
+    );
+  };
+  await post({ component_id: courseId, kind: 'course', alpha: { subject_id: 'math' } });
   const units = Array.from({ length: LEARNER_UNITS }, (_, unit) => `${courseId}.u${unit}`);
   await Promise.all(
     units.map((unitId, position) =>
-      post('/components', {
+      post({
         component_id: unitId,
         kind: 'unit',
         parent_component_id: courseId,
         position,
-        alpha: published,
       }),
     ),
   );
@@ -306,12 +320,12 @@ async function authorLargeCourse(base: string, token: string, courseId: string, 
   for (let start = 0; start < lessons.length; start += 8) {
     await Promise.all(
       lessons.slice(start, start + 8).map(({ unitId, position }) =>
-        post('/components', {
+        post({
           component_id: `${unitId}.l${position}`,
           kind: 'lesson',
           parent_component_id: unitId,
           position,
-          alpha: { ...published, target_ref: pin, scope_kc_refs: [kc.kc_id] },
+          alpha: { target_ref: pin, scope_kc_refs: [kc.kc_id] },
         }),
       ),
     );
