@@ -10,6 +10,7 @@ import {
   listPolicies,
   listTrustStatus,
   putExternalLink,
+  EffectivenessQuery,
   readEffectiveness,
 } from './records.service.ts';
 import {
@@ -54,10 +55,15 @@ export function recordRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'effectiveness', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/effectiveness`,
-    summary: 'Derived, read-only effectiveness status',
+    summary: 'Derived, read-only effectiveness status of the newest (or the given) exact version',
+    description:
+      'Derived at read time from the events service (GET /event-tallies of the exact version): fresh, stale, pending or insufficient_data.',
     response: EffectivenessResponse,
+    errors: [502, 503],
     params: ItemParams,
-    handler: async (request) => readEffectiveness(deps, request.ctx, request.params),
+    querystring: EffectivenessQuery,
+    handler: async (request) =>
+      readEffectiveness(deps, request.ctx, { contentId: request.params.contentId, query: request.query }),
   });
   declareRoute(app, 'policies', {
     method: 'GET',

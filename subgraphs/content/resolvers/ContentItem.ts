@@ -3,6 +3,7 @@ import type { ContentDeps } from '../deps.ts';
 import { getBlueprint } from '../blueprints/blueprint.service.ts';
 import { readStudentView } from '../questions/questions.service.ts';
 import { readTrust } from '../trust/trust.service.ts';
+import { readEffectiveness } from '../records/records.service.ts';
 import { listVersions } from '../versions/versions.service.ts';
 import type { ContentItemResolvers } from '../generated/graphql.ts';
 import type { ContentLoaders } from './loaders.ts';
@@ -10,6 +11,7 @@ import type { ContentLoaders } from './loaders.ts';
 /** The records the item's computed fields answer with (mappers of ContentStudentView and ContentTrust). */
 export type StudentViewAnswer = Awaited<ReturnType<typeof readStudentView>>;
 export type TrustAnswer = Awaited<ReturnType<typeof readTrust>>;
+export type EffectivenessAnswer = Awaited<ReturnType<typeof readEffectiveness>>;
 
 /** Versions just listed are read again with their eligibility; none can be missing but the types allow it. */
 const present = <T>(versions: Array<T | null>): T[] => versions.filter((version): version is T => version !== null);
@@ -46,6 +48,11 @@ export function contentItemResolvers(
       }),
     trust: (item, args, context) =>
       readTrust(deps, requestContextOf(context), {
+        contentId: item.content_id,
+        query: args.versionId ? { version_id: args.versionId } : {},
+      }),
+    effectiveness: (item, args, context) =>
+      readEffectiveness(deps, requestContextOf(context), {
         contentId: item.content_id,
         query: args.versionId ? { version_id: args.versionId } : {},
       }),

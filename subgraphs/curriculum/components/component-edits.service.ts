@@ -15,7 +15,7 @@ import type { TargetRef } from '../content-client.ts';
 import { GATE_RENDERER } from '../renderers.ts';
 import { ComponentInput } from './components.schema.ts';
 import { PatchComponentInput, type ComponentWriteHeaders } from './component-edits.schema.ts';
-import { assertReferences, filterColumnsOf, normalizedAlpha } from './components.service.ts';
+import { assertReferences, filterColumnsOf, isDraftGate, normalizedAlpha } from './components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { type Component, type ComponentRow, componentNotFound, lockComponent, presentComponent } from '../queries.ts';
 
@@ -144,7 +144,7 @@ export async function patchComponent(
   checkGatePublication(before, patch, merged);
   requirePinMayMove(before, merged.alpha.target_ref);
   const target = pinToJudge(before, merged);
-  if (target) await deps.content.requireEligible(ctx, target);
+  if (target) await deps.content.requireEligible(ctx, target, { draftBank: isDraftGate(merged.kind, alpha) });
 
   return runCommand(deps, ctx, call, async (tx) => {
     // A move takes the containment lock before its row, in the order retire takes them: no lock cycle.

@@ -36,6 +36,10 @@ import {
  * id but leave lists and trees unless includeRetired is asked for.
  */
 
+/** A mastery_gate not (yet) published: its bank pin need not be released (publishing the gate asks that). */
+export const isDraftGate = (kind: string, alpha: Record<string, unknown>) =>
+  kind === 'mastery_gate' && alpha.publication_status !== 'published';
+
 export function normalizedAlpha(input: ComponentInput): Record<string, unknown> {
   const alpha: Record<string, unknown> = {
     ...input.alpha,
@@ -101,7 +105,8 @@ export async function createComponent(
     .from(components)
     .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.component_id)));
   if (prior) requireRepostAllowed(prior, input, alpha);
-  if (input.alpha.target_ref) await deps.content.requireEligible(ctx, input.alpha.target_ref);
+  if (input.alpha.target_ref)
+    await deps.content.requireEligible(ctx, input.alpha.target_ref, { draftBank: isDraftGate(input.kind, alpha) });
   return deps.db.transaction(async (tx) => {
     // A row lock cannot hold an id that does not exist yet; concurrent creates of one id queue here.
     await lockKey(tx, `component|${ctx.tenantId}|${input.component_id}`);
