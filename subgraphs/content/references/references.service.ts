@@ -73,7 +73,7 @@ export const createReference: ItemCommand<ContentReference> = async (
   return runCommand(
     deps,
     ctx,
-    { operation: `content.references:${contentId}`, key: idempotencyKey, request: input },
+    { operation: `content.references:${contentId}`, key: idempotencyKey, sent: body },
     async (tx) => {
       // The parent's row lock serializes membership changes of one bank.
       const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });

@@ -128,7 +128,7 @@ export async function recordQcDecision(
       'A QC decision must come from someone other than the version author.',
     );
   }
-  const call = { operation: `content.qc_decisions.create:${versionId}`, key: idempotencyKey, request: input };
+  const call = { operation: `content.qc_decisions.create:${versionId}`, key: idempotencyKey, sent: body };
   return runCommand(deps, ctx, call, async (tx) => {
     const row = await appendTrustEvidence(tx, ctx, {
       contentId,

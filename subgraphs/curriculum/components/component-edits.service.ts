@@ -134,7 +134,7 @@ export async function patchComponent(
   const call = {
     operation: `components.patch:${componentId}`,
     key: headers.idempotencyKey,
-    request: patch,
+    sent: rawInput,
     keyRequired: true,
   };
   const replay = await storedReplay<Component>(deps, ctx, call);
@@ -204,7 +204,7 @@ export async function retireComponent(
   return runCommand(
     deps,
     ctx,
-    { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, request: {}, keyRequired: true },
+    { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, sent: {}, keyRequired: true },
     async (tx) => {
       const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);
       if (row.status !== 'active') return { value: presentComponent(row), created: false };
