@@ -66,6 +66,11 @@ async function currentTrust(db: Database, tenantId: string, versionId: string): 
   return (newest?.status as TrustStatus | undefined) ?? 'unknown';
 }
 
+/** Holds the trust of one exact version for the rest of the transaction. */
+export async function lockTrust(tx: Database, tenantId: string, versionId: string): Promise<void> {
+  await lockKey(tx, `trust|${tenantId}|${versionId}`);
+}
+
 /**
  * Appends trust evidence; shared by QC decisions and imports, which differ only in source. The one
  * place a version's trust changes, so the transition rule holds on every path: the version's trust
@@ -82,7 +87,7 @@ export async function appendTrustEvidence(
     reason: string | null;
   },
 ): Promise<TrustRow> {
-  await lockKey(tx, `trust|${ctx.tenantId}|${evidence.versionId}`);
+  await lockTrust(tx, ctx.tenantId, evidence.versionId);
   const from = await currentTrust(tx, ctx.tenantId, evidence.versionId);
   if (!trustTransitionAllowed(from, evidence.trustStatus)) {
     throw new DomainError(
