@@ -31,7 +31,7 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
     summary: 'Create a typed reference; bank_member rows follow the test bank member contract',
     response: ReferenceResponse,
     idempotencyKey: 'optional',
-    errors: [409, 422],
+    errors: [409, 422, 503],
     params: ItemParams,
     body: ReferenceInput,
     success: { status: 201, description: 'content_reference' },
@@ -64,9 +64,9 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
     url: `${TENANT_ROOT}/items/:contentId/bank-members`,
     summary: 'bank_member rows of an exact bank version in graph order and multiplicity, with readiness counts',
     response: BankMembersResponse,
-    errors: [409],
+    errors: [409, 503],
     params: ItemParams,
     querystring: VersionQuery,
-    handler: async (request) => readBankMembers(db, request.ctx, request.params.contentId, request.query),
+    handler: async (request) => readBankMembers(deps, request.ctx, request.params.contentId, request.query),
   });
 }

@@ -30,7 +30,7 @@ export function queryResolvers(
     testSpec: (_root, args, context) => getBlueprint(db, requestContextOf(context), args.contentId),
     bankMembers: (_root, args, context) =>
       readBankMembers(
-        db,
+        deps,
         requestContextOf(context),
         args.contentId,
         args.versionId ? { version_id: args.versionId } : {},

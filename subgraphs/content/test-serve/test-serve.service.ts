@@ -11,7 +11,8 @@ import type { TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { versionNotFound } from '../versions/versions.service.ts';
-import { ATTRIBUTION_INCOMPLETE, checkBank } from '../references/bank-contract.ts';
+import { ATTRIBUTION_INCOMPLETE, checkBank, type ActiveKcs } from '../references/bank-contract.ts';
+import { kcRegistryView } from '../kc-tags/kc-tags.service.ts';
 import { bankMembersOf } from '../references/bank-members.service.ts';
 import { requireItemRow } from '../items/items.service.ts';
 import { lockTrust } from '../trust/trust.service.ts';
@@ -195,7 +196,12 @@ const notAuthorized = (reasons: FieldError[]) =>
  * bank_member row of that bank version (limit 2: each row's contract, each form's tagged graph),
  * the chosen form among them, and the caller's grant. Answers the grant; refuses otherwise.
  */
-async function checkSelection(db: Database, ctx: RequestContext, input: TestServeSelection): Promise<string> {
+async function checkSelection(
+  db: Database,
+  ctx: RequestContext,
+  input: TestServeSelection,
+  activeKcs: ActiveKcs,
+): Promise<string> {
   const bank = await versionFacts(db, ctx.tenantId, input.bank_content_id, input.bank_version_id);
   const form = await versionFacts(db, ctx.tenantId, input.form_content_id, input.form_version_id);
   const reasons = [
@@ -208,7 +214,7 @@ async function checkSelection(db: Database, ctx: RequestContext, input: TestServ
     reasons.push({ field: 'bank_version_id', message: 'only a draft bank version is test-served' });
   if (reasons.length === 0) {
     checkBank(bank.item);
-    const { members } = await bankMembersOf(db, ctx.tenantId, input.bank_content_id, input.bank_version_id);
+    const { members } = await bankMembersOf(db, ctx.tenantId, input.bank_content_id, input.bank_version_id, activeKcs);
     const unready = members.find((member) => !member.ready);
     if (unready)
       throw new DomainError(ATTRIBUTION_INCOMPLETE, `Bank member ${unready.ordinal}: ${unready.not_ready_reason}`);
@@ -234,7 +240,8 @@ async function checkSelection(db: Database, ctx: RequestContext, input: TestServ
 export async function authorizeTestServe(deps: ContentDeps, ctx: RequestContext, rawInput: unknown) {
   requireAccess(ctx.principal, ACCESS.read, 'authorize test serving');
   const input = parseInput(TestServeAuthorizationInput, rawInput);
-  await checkSelection(deps.db, ctx, input);
+  const registry = kcRegistryView(deps, ctx);
+  await checkSelection(deps.db, ctx, input, registry.active);
   const person = await personReasons(deps, ctx, input.test_identity_id);
   if (person.reasons.length > 0 || !person.reality) throw notAuthorized(person.reasons);
   const personReality = person.reality;
@@ -243,7 +250,7 @@ export async function authorizeTestServe(deps: ContentDeps, ctx: RequestContext,
     await requireItemRow(tx, ctx.tenantId, input.form_content_id, { lock: true });
     await lockTrust(tx, ctx.tenantId, input.bank_version_id);
     await lockTrust(tx, ctx.tenantId, input.form_version_id);
-    const grantId = await checkSelection(tx, ctx, input);
+    const grantId = await checkSelection(tx, ctx, input, registry.confirmed);
     const [row] = await tx
       .insert(testServeAuthorizations)
       .values({
