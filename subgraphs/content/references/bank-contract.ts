@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { contentReferences, items, kcTags, trustEvidence, versionPublications, versions } from '../tables.ts';
+import { contentReferences, items, kcTags, versionPublications, versions } from '../tables.ts';
+import { currentTrust } from '../trust/trust.service.ts';
 
 /**
  * Rule 7, the test bank member contract, in one place: used when a bank_member row is created or
@@ -55,16 +56,11 @@ export async function checkNotFrozen(
     .select({ id: versionPublications.versionId })
     .from(versionPublications)
     .where(and(eq(versionPublications.tenantId, tenantId), eq(versionPublications.versionId, parentVersionId)));
-  const [trust] = await db
-    .select({ status: trustEvidence.trustStatus })
-    .from(trustEvidence)
-    .where(and(eq(trustEvidence.tenantId, tenantId), eq(trustEvidence.versionId, parentVersionId)))
-    .orderBy(desc(trustEvidence.evidenceSeq))
-    .limit(1);
-  if (bank.status !== 'draft' || published || (trust && trust.status !== 'unknown')) {
+  const trust = await currentTrust(db, tenantId, parentVersionId);
+  if (bank.status !== 'draft' || published || trust !== 'unknown') {
     throw new DomainError(
       MEMBERSHIP_FROZEN,
-      `Bank ${bank.contentId} membership is frozen (status ${bank.status}${published ? ', version published' : ''}${trust ? `, trust ${trust.status}` : ''}).`,
+      `Bank ${bank.contentId} membership is frozen (status ${bank.status}${published ? ', version published' : ''}, trust ${trust}).`,
     );
   }
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
-import { items, policies, testServeAuthorizations, trustEvidence, versionPublications, versions } from '../tables.ts';
+import { items, policies, testServeAuthorizations, versionPublications, versions } from '../tables.ts';
 import type { TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
@@ -15,7 +15,7 @@ import { ATTRIBUTION_INCOMPLETE, checkBank, type ActiveKcs } from '../references
 import { kcRegistryView } from '../kc-tags/kc-tags.service.ts';
 import { bankMembersOf } from '../references/bank-members.service.ts';
 import { requireItemRow } from '../items/items.service.ts';
-import { lockTrust } from '../trust/trust.service.ts';
+import { currentTrust, lockTrust } from '../trust/trust.service.ts';
 import { EligibilityQuery } from '../eligibility/eligibility.service.ts';
 
 /**
@@ -51,19 +51,13 @@ async function versionFacts(
     .innerJoin(items, and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId)))
     .where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId), eq(versions.contentId, contentId)));
   if (!row) throw versionNotFound(contentId, versionId);
-  const [trust] = await db
-    .select({ status: trustEvidence.trustStatus })
-    .from(trustEvidence)
-    .where(and(eq(trustEvidence.tenantId, tenantId), eq(trustEvidence.versionId, versionId)))
-    .orderBy(desc(trustEvidence.evidenceSeq))
-    .limit(1);
   const [published] = await db
     .select({ id: versionPublications.versionId })
     .from(versionPublications)
     .where(and(eq(versionPublications.tenantId, tenantId), eq(versionPublications.versionId, versionId)));
   return {
     item: row.item,
-    trustStatus: (trust?.status as TrustStatus | undefined) ?? 'unknown',
+    trustStatus: await currentTrust(db, tenantId, versionId),
     published: Boolean(published),
   };
 }

@@ -56,7 +56,7 @@ export function trustTransitionAllowed(from: TrustStatus, to: TrustStatus): bool
 }
 
 /** The newest evidence of an exact version, unknown when there is none. */
-async function currentTrust(db: Database, tenantId: string, versionId: string): Promise<TrustStatus> {
+export async function currentTrust(db: Database, tenantId: string, versionId: string): Promise<TrustStatus> {
   const [newest] = await db
     .select({ status: trustEvidence.trustStatus })
     .from(trustEvidence)
