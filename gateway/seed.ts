@@ -8,7 +8,8 @@ import { recordQcDecision } from '../subgraphs/content/trust/trust.service.ts';
 import { provisionDemoPolicies } from '../subgraphs/content/records/records.service.ts';
 import { createComponent, findComponents } from '../subgraphs/curriculum/components/components.service.ts';
 import { curriculumDeps } from '../subgraphs/curriculum/deps.ts';
-import { createKc } from '../subgraphs/curriculum/kcs/kcs.service.ts';
+import { createKc, publishKc } from '../subgraphs/curriculum/kcs/kcs.service.ts';
+import { patchComponent } from '../subgraphs/curriculum/components/component-edits.service.ts';
 
 /**
  * The demo tenant's first-start data, made through the same service functions the documented paths
@@ -96,6 +97,17 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
   await provisionDemoPolicies(db, DEMO_TENANT, author.now);
   if ((await findComponents(db, DEMO_TENANT, [DEMO_COURSE_ID])).length > 0) return;
 
+  // Created draft and published by PATCH, as the state table asks of every producer.
+  const createPublished = async (body: { component_id: string } & Record<string, unknown>) => {
+    const { value: created } = await createComponent(deps, author, body);
+    await patchComponent(
+      deps,
+      author,
+      body.component_id,
+      { alpha: { publication_status: 'published' } },
+      { ifMatch: created.etag, idempotencyKey: `demo-seed:publish:${body.component_id}` },
+    );
+  };
   const pins = [];
   for (const lesson of LESSONS) {
     const { contentId } = lesson;
@@ -125,14 +137,13 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
   }
 
   for (const kc of KCS) {
-    await createKc(
+    const { value: created } = await createKc(
       deps,
       author,
       {
         kc_id: kc.kc_id,
         stored_as: 'alpha.knowledge_component',
         definition: kc.definition,
-        publication_status: 'published',
         alpha: {
           subject_id: 'math',
           kc_kind: 'substantive',
@@ -141,30 +152,39 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
       },
       undefined,
     );
+    await publishKc(
+      deps,
+      author,
+      created.kc_id,
+      { publication_status: 'published' },
+      {
+        ifMatch: created.etag,
+        idempotencyKey: `demo-seed:publish-kc:${kc.kc_id}`,
+      },
+    );
   }
 
-  await createComponent(deps, author, {
+  await createPublished({
     component_id: DEMO_COURSE_ID,
     kind: 'course',
     name: 'Fractions foundations',
     alpha: {
       subject_id: 'math',
-      publication_status: 'published',
       course_kind: 'static',
       course_grade_mode: 'single_grade',
       course_grade_levels: [3],
     },
   });
-  await createComponent(deps, author, {
+  await createPublished({
     component_id: 'demo-unit-understanding-fractions',
     kind: 'unit',
     name: 'Understanding fractions',
     parent_component_id: DEMO_COURSE_ID,
     position: 0,
-    alpha: { subject_id: 'math', publication_status: 'published', grade_level: 3 },
+    alpha: { subject_id: 'math', grade_level: 3 },
   });
   for (const [position, { lesson, version }] of pins.entries()) {
-    await createComponent(deps, author, {
+    await createPublished({
       component_id: lesson.componentId,
       kind: 'lesson',
       name: lesson.title,
@@ -172,7 +192,6 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
       position,
       alpha: {
         subject_id: 'math',
-        publication_status: 'published',
         grade_level: 3,
         expected_xp: 10,
         scope_kc_refs: lesson.kcIds,

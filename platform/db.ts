@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Logger } from 'drizzle-orm/logger';
 import type { PlatformConfig } from './config.ts';
 import { lockDataDirectory } from './data-dir-lock.ts';
+import { preparePgliteStatements } from './pglite-statements.ts';
 
 /** One handle type for both drivers: domain code never knows which one it runs on. */
 export type Database = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -62,6 +63,7 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     await unlock();
     throw error;
   }
+  preparePgliteStatements(client);
   const pool = { max: 1, transactionsInFlight: 0 };
   const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
   const db = countTransactions(driverDb as unknown as Database, pool);

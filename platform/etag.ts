@@ -10,11 +10,16 @@ export function etagOf(resourceId: string, version: number): string {
   return `"${digest}"`;
 }
 
-/** Throws 428 when the precondition is missing and 412 when it names another version. */
-export function checkIfMatch(header: string | undefined, currentEtag: string, headerName = 'If-Match'): void {
+/** 428 when the conditional header is missing: checked first, before any read or outside call. */
+export function requirePrecondition(header: string | undefined, headerName = 'If-Match'): asserts header is string {
   if (header === undefined || header.trim() === '') {
     throw new DomainError('precondition_required', `Send ${headerName} with the ETag from your last read.`);
   }
+}
+
+/** Throws 428 when the precondition is missing and 412 when it names another version. */
+export function checkIfMatch(header: string | undefined, currentEtag: string, headerName = 'If-Match'): void {
+  requirePrecondition(header, headerName);
   const candidates = header.split(',').map((tag) => tag.trim().replace(/^W\//, ''));
   if (!candidates.includes(currentEtag) && !candidates.includes('*')) {
     throw new DomainError(

@@ -57,8 +57,23 @@ export function refuseNulInRequests(app: FastifyInstance, options: { graphqlPath
   });
 }
 
+/**
+ * Apollo hands over the same parsed document for the same query text, and its literals cannot
+ * change: each document is read once. Variables are read on every request.
+ */
+const literalsRead = new WeakMap<DocumentNode, string[]>();
+
 /** Inline string literals of a document holding a NUL (e.g. "\u0000" in an argument), by argument name. */
 function literalsWithNul(document: DocumentNode): string[] {
+  let fields = literalsRead.get(document);
+  if (!fields) {
+    fields = readLiteralsWithNul(document);
+    literalsRead.set(document, fields);
+  }
+  return fields;
+}
+
+function readLiteralsWithNul(document: DocumentNode): string[] {
   const fields: string[] = [];
   const names: string[] = [];
   visit(document, {

@@ -7,8 +7,9 @@ import { DomainError } from '../../platform/errors.ts';
 import { associations, components } from './tables.ts';
 
 /**
- * Containment: one active isChildOf association per child, mirrored by the child's
- * parent_component_id and position. Every change to it goes through here, under a per-tenant lock,
+ * Containment: one active isChildOf association per active child, mirrored by the child's
+ * parent_component_id and position (the column lists and trees read; it never changes without its
+ * edge). Every change to it goes through here, under a per-tenant lock,
  * so two concurrent moves can never build a loop; an active pair supersedes the retired history of
  * the same pair.
  */
@@ -142,8 +143,13 @@ export async function placeChild(
   return { edge, position: at };
 }
 
-/** Retires every active isChildOf edge touching the component (as child or as parent). */
-export async function retireIncidentEdges(tx: Database, ctx: RequestContext, componentId: string): Promise<void> {
+/**
+ * Takes a retiring component out of containment: its own isChildOf edge is retired (its
+ * parent_component_id stays, as history, for includeRetired reads), and every active child loses
+ * its edge and its parent, becoming a root with an advanced version. Reactivating the component
+ * later does not bring them back: a child is re-attached by its own reparent PATCH.
+ */
+export async function retireFromContainment(tx: Database, ctx: RequestContext, componentId: string): Promise<void> {
   const now = ctx.now.toISOString();
   await tx
     .update(associations)
@@ -154,6 +160,16 @@ export async function retireIncidentEdges(tx: Database, ctx: RequestContext, com
         eq(associations.associationType, 'isChildOf'),
         eq(associations.status, 'active'),
         sql`(${associations.originId} = ${componentId} or ${associations.destinationId} = ${componentId})`,
+      ),
+    );
+  await tx
+    .update(components)
+    .set({ parentComponentId: null, position: null, version: sql`${components.version} + 1`, updatedAt: now })
+    .where(
+      and(
+        eq(components.tenantId, ctx.tenantId),
+        eq(components.parentComponentId, componentId),
+        eq(components.status, 'active'),
       ),
     );
 }

@@ -27,6 +27,9 @@ export const RENDERER_REGISTRY: readonly RendererRow[] = [
   },
 ];
 
+/** The renderer a published mastery_gate uses (rule 17). */
+export const GATE_RENDERER = 'renderer:qti-test';
+
 /** The registry row a renderer_ref or renderer_kind names, or undefined. */
 export function resolveRenderer(reference: string): RendererRow | undefined {
   return RENDERER_REGISTRY.find((row) => row.renderer_ref === reference || row.renderer_kind === reference);

@@ -340,7 +340,31 @@ describe('DELETE /components/{id} and reactivation', () => {
     });
     expect(fullTree.body.children.map((row: any) => row.component_id)).toEqual(['unit-a', 'unit-b']);
     expectProblem(await patch(caller, 'unit-a', retired.body.etag, { name: 'x' }), 409, 'curriculum:component_retired');
+    // Its child lost its edge, so it lost its parent too: a root with a new version, in no list of the course.
+    const orphan = (await readComponent(platform, caller, 'lesson-1')).body;
+    expect(orphan).toMatchObject({ parent_component_id: null, position: null, version: 2, status: 'active' });
+    const listed = async (query: string) =>
+      (await http(platform, 'GET', `${componentsUrl}?${query}`, { token: caller.token })).body.data.map(
+        (row: any) => row.component_id,
+      );
+    expect(await listed('parentId=unit-a')).toEqual([]);
+    expect(await listed('courseId=course')).toEqual(['course', 'unit-b']);
 
+    const repost = (body: Record<string, unknown>) =>
+      http(platform, 'POST', componentsUrl, { token: caller.token, body });
+    expectProblem(await repost({ component_id: 'unit-a', kind: 'lesson' }), 400, 'curriculum:validation_failed');
+    expect((await readComponent(platform, caller, 'unit-a')).body).toMatchObject({ kind: 'unit', version: 2 });
+    const personal = await createComponent(platform, caller, {
+      component_id: 'mine',
+      kind: 'course',
+      student_id: 's1',
+    });
+    await retire(caller, 'mine', personal.etag);
+    for (const studentId of ['s2', undefined]) {
+      const body = { component_id: 'mine', kind: 'course', ...(studentId ? { student_id: studentId } : {}) };
+      expectProblem(await repost(body), 400, 'curriculum:validation_failed');
+    }
+    expect((await readComponent(platform, caller, 'mine')).body).toMatchObject({ student_id: 's1', status: 'retired' });
     const again = await http(platform, 'POST', componentsUrl, {
       token: caller.token,
       body: { component_id: 'unit-a', kind: 'unit', parent_component_id: 'course' },
@@ -352,7 +376,39 @@ describe('DELETE /components/{id} and reactivation', () => {
     expect(
       (await http(platform, 'GET', `${curriculumV1}/associations?originId=unit-a`, { token: caller.token })).body.data,
     ).toHaveLength(1);
+    // Reactivation brings the parent back alone; the former child stays a root until it is reparented.
+    expect(await listed('parentId=unit-a')).toEqual([]);
+    expect((await readComponent(platform, caller, 'lesson-1')).body).toEqual(orphan);
+    const back = await patch(caller, 'lesson-1', orphan.etag, { parent_component_id: 'unit-a' });
+    expect(back.body).toMatchObject({ parent_component_id: 'unit-a', version: 3 });
+    expect(await listed('courseId=course')).toEqual(['course', 'lesson-1', 'unit-a', 'unit-b']);
   });
+});
+
+describe('retire racing a move into the retiring parent', () => {
+  it.skipIf(!process.env.DATABASE_URL)(
+    'never deadlocks and leaves one truth (PostgreSQL only: PGlite has one connection)',
+    async ({ platform }) => {
+      for (let round = 0; round < 8; round += 1) {
+        const caller = await newTenant(platform);
+        const parent = await createComponent(platform, caller, { component_id: 'p', kind: 'unit' });
+        const child = await createComponent(platform, caller, {
+          component_id: 'x',
+          kind: 'lesson',
+          parent_component_id: 'p',
+        });
+        const [retired, moved] = await Promise.all([
+          retire(caller, 'p', parent.etag),
+          patch(caller, 'x', child.etag, { parent_component_id: 'p', position: 3 }),
+        ]);
+        expect(retired.status, JSON.stringify(retired.body)).toBe(200);
+        expect([200, 412], JSON.stringify(moved.body)).toContain(moved.status);
+        const after = (await readComponent(platform, caller, 'x')).body;
+        const edges = await http(platform, 'GET', `${curriculumV1}/associations?originId=x`, { token: caller.token });
+        expect([after.parent_component_id, edges.body.data]).toEqual([null, []]);
+      }
+    },
+  );
 });
 
 describe('rule 8: several items under one lesson', () => {

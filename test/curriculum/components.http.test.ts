@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { curriculumV1, eligibleVersion, http, newTenant, sameTenant, type Caller } from '../kit.ts';
+import { curriculumV1, eligibleVersion, graphql, http, newTenant, sameTenant, type Caller } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
 import {
   casePackage,
@@ -8,6 +8,8 @@ import {
   createKc,
   expectProblem,
   importStandards,
+  kcBody,
+  key,
   pinOf,
   readComponent,
   tenantRowCounts,
@@ -204,6 +206,70 @@ describe('POST /components', () => {
       'curriculum:renderer_unknown',
     );
     expect((await tenantRowCounts(platform, caller.tenantId)).components).toBe(0);
+  });
+
+  it('nothing is born published: REST and GraphQL creates, re-POSTs and KC creates start draft', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const version = await eligibleVersion(platform, caller);
+    const published = { publication_status: 'published' };
+    const counts = await tenantRowCounts(platform, caller.tenantId);
+    for (const body of [
+      { component_id: 'c', kind: 'course', alpha: published },
+      { component_id: 'l', kind: 'lesson', alpha: { ...published, target_ref: pinOf(version) } },
+    ]) {
+      const refused = await post(caller, body);
+      expectProblem(refused, 400, 'curriculum:validation_failed');
+      expect(refused.body.fieldErrors.map((error: any) => error.field)).toEqual(['alpha.publication_status']);
+    }
+    expectProblem(
+      await http(platform, 'POST', `${curriculumV1}/kcs`, { token: caller.token, body: kcBody(published) }),
+      400,
+      'curriculum:validation_failed',
+    );
+    const viaGraphql = await graphql(
+      platform,
+      `
+        mutation ($c: ComponentInput!) {
+          createComponent(input: $c) {
+            componentId
+          }
+        }
+      `,
+      { c: { componentId: 'g', kind: 'course', alpha: { publicationStatus: 'published' } } },
+      caller.token,
+    );
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('curriculum:validation_failed');
+    const kcViaGraphql = await graphql(
+      platform,
+      `
+        mutation ($k: KnowledgeComponentInput!) {
+          createKc(input: $k) {
+            kcId
+          }
+        }
+      `,
+      { k: { storedAs: 'alpha.knowledge_component', definition: 'd', publicationStatus: 'published' } },
+      caller.token,
+    );
+    expect(kcViaGraphql.body.errors?.[0]?.extensions?.code).toBe('curriculum:validation_failed');
+    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(counts);
+
+    const course = await createComponent(platform, caller, { component_id: 'c', kind: 'course', alpha: published });
+    expect(course.alpha.publication_status).toBe('published');
+    const retired = await http(platform, 'DELETE', `${componentsUrl}/c`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': course.etag },
+    });
+    expectProblem(
+      await post(caller, { component_id: 'c', kind: 'course', alpha: published }),
+      400,
+      'curriculum:validation_failed',
+    );
+    const reactivated = await post(caller, { component_id: 'c', kind: 'course' });
+    expect([reactivated.status, reactivated.body.alpha.publication_status]).toEqual([200, 'draft']);
+    expect(reactivated.body.version).toBe(retired.body.version + 1);
   });
 
   it('parallel creates of one id create it once', async ({ platform }) => {

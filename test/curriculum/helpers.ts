@@ -22,24 +22,47 @@ export function kcBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** Creates a KC (always draft); one asked for `publication_status: 'published'` is then published by PATCH. */
 export async function createKc(
   platform: RunningPlatform,
   caller: Caller,
-  overrides: Record<string, unknown> = {},
+  { publication_status: status, ...overrides }: Record<string, unknown> = {},
 ): Promise<any> {
   const reply = await http(platform, 'POST', `${curriculumV1}/kcs`, { token: caller.token, body: kcBody(overrides) });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body;
+  if (status !== 'published') return reply.body;
+  const published = await http(platform, 'PATCH', `${curriculumV1}/kcs/${reply.body.kc_id}`, {
+    token: caller.token,
+    headers: { ...key(), 'if-match': reply.body.etag },
+    body: { publication_status: 'published' },
+  });
+  expect(published.status, JSON.stringify(published.body)).toBe(200);
+  return published.body;
 }
 
+/**
+ * Creates a component (always draft, as the state table says); one asked for as published is then
+ * published by PATCH, a mastery_gate naming its pin and renderer again as rule 17 asks.
+ */
 export async function createComponent(
   platform: RunningPlatform,
   caller: Caller,
   body: Record<string, unknown>,
 ): Promise<any> {
-  const reply = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body });
+  const alpha = (body.alpha ?? {}) as Record<string, unknown>;
+  const publish = alpha.publication_status === 'published';
+  const draft = publish ? { ...body, alpha: { ...alpha, publication_status: 'draft' } } : body;
+  const reply = await http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body: draft });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-  return reply.body;
+  if (!publish) return reply.body;
+  const gate = body.kind === 'mastery_gate' ? { target_ref: alpha.target_ref, renderer_ref: alpha.renderer_ref } : {};
+  const published = await http(platform, 'PATCH', `${curriculumV1}/components/${body.component_id as string}`, {
+    token: caller.token,
+    headers: { ...key(), 'x-curriculum-if-match': reply.body.etag },
+    body: { alpha: { publication_status: 'published', ...gate } },
+  });
+  expect(published.status, JSON.stringify(published.body)).toBe(200);
+  return published.body;
 }
 
 export async function addPrerequisite(

@@ -194,7 +194,7 @@ describe('POST /components with an exact content pin', () => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);
     const post = (body: unknown) => http(platform, 'POST', `${curriculumV1}/components`, { token: caller.token, body });
-    await post({ component_id: 'c', kind: 'course', alpha: { publication_status: 'published' } });
+    await post({ component_id: 'c', kind: 'course' });
     await post({ component_id: 'u', kind: 'unit', parent_component_id: 'c' });
     await post({ ...lesson('l2', pin), parent_component_id: 'u', position: 2 });
     await post({ ...lesson('l1', pin), parent_component_id: 'u', position: 1 });

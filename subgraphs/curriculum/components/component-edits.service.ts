@@ -5,12 +5,14 @@ import { DomainError } from '../../../platform/errors.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import type { Database } from '../../../platform/db.ts';
-import { components, pinAudit } from '../tables.ts';
+import { components } from '../tables.ts';
+import { currentPin, recordPinChange, requirePinMayMove } from '../pins.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand, storedReplay } from '../../../platform/commands.ts';
-import { checkIfMatch } from '../../../platform/etag.ts';
-import { placeChild, retireIncidentEdges, syncEdgeSequence } from '../containment.ts';
+import { checkIfMatch, requirePrecondition } from '../../../platform/etag.ts';
+import { lockContainment, placeChild, retireFromContainment, syncEdgeSequence } from '../containment.ts';
 import type { TargetRef } from '../content-client.ts';
+import { GATE_RENDERER } from '../renderers.ts';
 import { ComponentInput } from './components.schema.ts';
 import { PatchComponentInput, type ComponentWriteHeaders } from './component-edits.schema.ts';
 import {
@@ -32,8 +34,6 @@ import type { CurriculumDeps } from '../deps.ts';
  * between; a reparent keeps the component's and the edge's identity; retiring a component retires
  * its incident isChildOf edges in the same transaction.
  */
-
-export const GATE_RENDERER = 'renderer:qti-test';
 
 /** The whole component a patch would produce, checked with the create schema. */
 function patchedComponent(row: ComponentRow, patch: PatchComponentInput): ComponentInput {
@@ -131,6 +131,7 @@ export async function patchComponent(
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'change components');
   const patch = parseInput(PatchComponentInput, rawInput);
+  requirePrecondition(headers.ifMatch, 'X-Curriculum-If-Match');
   const call = {
     operation: `components.patch:${componentId}`,
     key: headers.idempotencyKey,
@@ -140,7 +141,9 @@ export async function patchComponent(
   const replay = await storedReplay<Component>(deps, ctx, call);
   if (replay) return replay;
 
+  // Every check that needs only the stored row comes before content is asked (rule 1).
   const before = await readRow(deps.db, ctx.tenantId, componentId);
+  checkIfMatch(headers.ifMatch, presentComponent(before).etag, 'X-Curriculum-If-Match');
   if (before.status !== 'active')
     throw new DomainError(
       'curriculum:component_retired',
@@ -149,10 +152,14 @@ export async function patchComponent(
   const merged = patchedComponent(before, patch);
   const alpha = normalizedAlpha(merged);
   checkGatePublication(before, patch, merged);
+  requirePinMayMove(before, merged.alpha.target_ref);
   const target = pinToJudge(before, merged);
   if (target) await deps.content.requireEligible(ctx, target);
 
   return runCommand(deps, ctx, call, async (tx) => {
+    // A move takes the containment lock before its row, in the order retire takes them: no lock cycle.
+    if (patch.parent_component_id !== undefined || patch.position !== undefined)
+      await lockContainment(tx, ctx.tenantId);
     const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch, before.version);
     await assertReferences(tx, ctx.tenantId, merged);
     const now = ctx.now.toISOString();
@@ -177,23 +184,17 @@ export async function patchComponent(
       })
       .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
       .returning();
-    const previous = (row.alpha as { target_ref?: TargetRef }).target_ref;
-    if (merged.alpha.target_ref && canonicalJson(previous ?? null) !== canonicalJson(merged.alpha.target_ref)) {
-      await tx.insert(pinAudit).values({
-        tenantId: ctx.tenantId,
-        componentId,
-        operation: 'patch',
-        previousTargetRef: previous ?? null,
-        targetRef: merged.alpha.target_ref,
-        actor: ctx.principal.subject,
-        recordedAt: now,
-      });
-    }
+    await recordPinChange(tx, ctx, {
+      componentId,
+      operation: 'patch',
+      previous: currentPin(row),
+      target: merged.alpha.target_ref,
+    });
     return { value: presentComponent(updated), created: false };
   });
 }
 
-/** DELETE /components/{id}: soft-retire with its incident isChildOf edges, atomically. */
+/** DELETE /components/{id}: soft-retire with its incident isChildOf edges, atomically; its children become roots. */
 export async function retireComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
@@ -206,10 +207,12 @@ export async function retireComponent(
     ctx,
     { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, sent: {}, keyRequired: true },
     async (tx) => {
+      // Containment before any row, as every move takes it: the children it detaches cannot be mid-move.
+      await lockContainment(tx, ctx.tenantId);
       const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);
       if (row.status !== 'active') return { value: presentComponent(row), created: false };
       const now = ctx.now.toISOString();
-      await retireIncidentEdges(tx, ctx, componentId);
+      await retireFromContainment(tx, ctx, componentId);
       const [updated] = await tx
         .update(components)
         .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { queryBoolean, queryInteger } from '../../../platform/validation.ts';
+import { GATE_RENDERER, resolveRenderer } from '../renderers.ts';
 
 /** Input schemas of components: the shape rules, checked before any I/O. */
 
@@ -90,11 +91,13 @@ export const ComponentInput = z
           path: at('target_ref'),
           message: 'a published mastery_gate pins its exact test_bank',
         });
-      if (alpha.renderer_ref !== 'renderer:qti-test' && alpha.renderer_kind !== 'qti_test') {
+      // Either field may name the renderer by its canonical ref or its alias; the registry decides.
+      const named = alpha.renderer_ref ?? alpha.renderer_kind;
+      if (named === undefined || resolveRenderer(named)?.renderer_ref !== GATE_RENDERER) {
         issues.addIssue({
           code: 'custom',
           path: at('renderer_ref'),
-          message: 'a published mastery_gate uses renderer:qti-test',
+          message: `a published mastery_gate uses ${GATE_RENDERER}`,
         });
       }
     }

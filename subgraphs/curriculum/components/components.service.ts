@@ -8,7 +8,8 @@ import { canonicalJson, type CommandResult } from '../../../platform/idempotency
 import { pageInSortOrder } from '../../../platform/keyset.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
-import { components, pinAudit } from '../tables.ts';
+import { components } from '../tables.ts';
+import { currentPin, recordPinChange } from '../pins.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
 import { resolveRenderer } from '../renderers.ts';
@@ -119,21 +120,22 @@ export async function createComponent(
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'create components');
   const input = parseInput(ComponentInput, rawInput);
+  requireDraftOnCreate(input);
   const alpha = normalizedAlpha(input);
+  // A re-POST that can only be refused is refused before content is asked; judged again under the lock.
+  const [prior] = await deps.db
+    .select()
+    .from(components)
+    .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.component_id)));
+  if (prior) requireRepostAllowed(prior, input, alpha);
   if (input.alpha.target_ref) await deps.content.requireEligible(ctx, input.alpha.target_ref);
   return deps.db.transaction(async (tx) => {
     // A row lock cannot hold an id that does not exist yet; concurrent creates of one id queue here.
     await lockKey(tx, `component|${ctx.tenantId}|${input.component_id}`);
     await assertReferences(tx, ctx.tenantId, input);
     const existing = await lockComponent(tx, ctx.tenantId, input.component_id);
-    if (existing?.status === 'active') {
-      if (sameDefinition(existing, input, alpha))
-        return { value: presentComponent(existing), created: false, replayed: false };
-      throw new DomainError(
-        'curriculum:component_exists',
-        `Component ${input.component_id} already exists; change it with PATCH.`,
-      );
-    }
+    if (existing) requireRepostAllowed(existing, input, alpha);
+    if (existing?.status === 'active') return { value: presentComponent(existing), created: false, replayed: false };
     const position = input.parent_component_id ? await placeUnderParent(tx, ctx, input) : (input.position ?? null);
     const now = ctx.now.toISOString();
     const values = {
@@ -160,19 +162,54 @@ export async function createComponent(
           .insert(components)
           .values({ ...values, tenantId: ctx.tenantId, componentId: input.component_id, version: 1, createdAt: now })
           .returning();
-    if (input.alpha.target_ref) {
-      await tx.insert(pinAudit).values({
-        tenantId: ctx.tenantId,
-        componentId: input.component_id,
-        operation: 'create',
-        previousTargetRef: null,
-        targetRef: input.alpha.target_ref,
-        actor: ctx.principal.subject,
-        recordedAt: now,
-      });
-    }
+    await recordPinChange(tx, ctx, {
+      componentId: input.component_id,
+      operation: 'create',
+      previous: existing ? currentPin(existing) : undefined,
+      target: input.alpha.target_ref,
+    });
     return { value: presentComponent(row), created: !existing, replayed: false };
   });
+}
+
+/**
+ * The state table: a create, and a re-POST that reactivates, yield a draft; publishing is the PATCH
+ * that checks what publication needs (rule 17 for a gate). A mastery_gate declares `draft` explicitly.
+ */
+function requireDraftOnCreate(input: ComponentInput): void {
+  if (input.alpha.publication_status !== 'published') return;
+  throw new DomainError('validation_failed', 'A component is created draft; publish it with PATCH.', {
+    fieldErrors: [{ field: 'alpha.publication_status', message: 'must be draft (or absent) on create' }],
+  });
+}
+
+/**
+ * A POST of an existing id: an active one only as an identical retry; a retired one is reactivated
+ * as the same component (kind and student_id never change, as on PATCH).
+ */
+function requireRepostAllowed(existing: ComponentRow, input: ComponentInput, alpha: Record<string, unknown>): void {
+  if (existing.status === 'active') {
+    if (sameDefinition(existing, input, alpha)) return;
+    throw new DomainError(
+      'curriculum:component_exists',
+      `Component ${input.component_id} already exists; change it with PATCH.`,
+    );
+  }
+  const changed = [
+    ...(existing.kind !== input.kind ? [{ field: 'kind', message: `stays ${existing.kind}` }] : []),
+    ...(existing.studentId !== (input.student_id ?? null)
+      ? [{ field: 'student_id', message: `stays ${existing.studentId ?? 'absent'}` }]
+      : []),
+  ];
+  if (changed.length > 0) {
+    throw new DomainError(
+      'validation_failed',
+      `Reactivating ${existing.componentId} cannot change kind or student_id.`,
+      {
+        fieldErrors: changed,
+      },
+    );
+  }
 }
 
 function sameDefinition(existing: ComponentRow, input: ComponentInput, alpha: Record<string, unknown>): boolean {

@@ -9,8 +9,9 @@ import { canonicalJson, requestHash, type CommandResult } from '../../../platfor
 import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
 import type { z } from 'zod';
 import { ACCESS } from '../access.ts';
-import { components, pinAudit, sourceIngestJobs } from '../tables.ts';
-import { placeChild, syncEdgeSequence } from '../containment.ts';
+import { components, sourceIngestJobs } from '../tables.ts';
+import { currentPin, recordPinChange, requirePinMayMove } from '../pins.ts';
+import { lockContainment, placeChild, syncEdgeSequence } from '../containment.ts';
 import { RENDERER_REGISTRY } from '../renderers.ts';
 import type { TargetRef } from '../content-client.ts';
 import { requireActiveKcs } from '../kc-graph/kc-graph.service.ts';
@@ -347,6 +348,7 @@ async function stage(tx: Database, ctx: RequestContext, node: PlannedNode): Prom
     );
   }
   if (existing?.status === 'active' && definitionOf(existing) === definitionOf(node)) return 'unchanged';
+  if (existing?.status === 'active') requirePinMayMove(existing, targetOf(node));
   const now = ctx.now.toISOString();
   if (node.parentComponentId && existing?.status !== 'active')
     await placeChild(tx, ctx, node.componentId, node.parentComponentId, node.position ?? undefined);
@@ -373,18 +375,12 @@ async function stage(tx: Database, ctx: RequestContext, node: PlannedNode): Prom
       .insert(components)
       .values({ ...values, tenantId: ctx.tenantId, componentId: node.componentId, version: 1, createdAt: now });
   }
-  const target = targetOf(node);
-  if (target) {
-    await tx.insert(pinAudit).values({
-      tenantId: ctx.tenantId,
-      componentId: node.componentId,
-      operation: 'ingest',
-      previousTargetRef: (existing?.alpha as { target_ref?: unknown } | undefined)?.target_ref ?? null,
-      targetRef: target,
-      actor: ctx.principal.subject,
-      recordedAt: now,
-    });
-  }
+  await recordPinChange(tx, ctx, {
+    componentId: node.componentId,
+    operation: 'ingest',
+    previous: existing ? currentPin(existing) : undefined,
+    target: targetOf(node),
+  });
   return existing ? (existing.status === 'active' ? 'updated' : 'reactivated') : 'created';
 }
 
@@ -519,6 +515,8 @@ export async function ingestVendorCourse(
         })),
       ),
     );
+    // Containment before any component row, the order every containment writer takes.
+    await lockContainment(tx, ctx.tenantId);
     const outcomes: IngestRowOutcome[] = [];
     for (const node of nodes) {
       const outcome = await stage(tx, ctx, node);

@@ -32,7 +32,9 @@ export const CreateKcInput = z
     definition: z.string().trim().min(1).max(10_000),
     source_kc_id: z.string().min(1).max(500).optional().describe('Producer provenance only; never a lookup or alias'),
     document_id: z.never({ error: 'must be absent: registry KCs are not CASE documents' }).optional(),
-    publication_status: z.enum(['draft', 'published']).optional(),
+    publication_status: z
+      .literal('draft', { error: 'a KC identity is created draft; publish it with PATCH' })
+      .optional(),
     alpha: KcAlphaInput.default({}),
   })
   .strict();

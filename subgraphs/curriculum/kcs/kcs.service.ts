@@ -168,7 +168,7 @@ export async function createKc(
         subjectId: input.alpha.subject_id ?? null,
         kcKind: input.alpha.kc_kind ?? null,
         alpha: input.alpha,
-        publicationStatus: input.publication_status ?? 'draft',
+        publicationStatus: 'draft',
         status: 'active',
         currentVersionId: version.versionId,
         version: 1,

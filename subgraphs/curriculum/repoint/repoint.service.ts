@@ -8,6 +8,7 @@ import { components, pinAudit } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand, storedReplay } from '../../../platform/commands.ts';
 import type { TargetRef } from '../content-client.ts';
+import { appendPinAudit, currentPin, requirePinMayMove, samePin } from '../pins.ts';
 import { RENDERER_REGISTRY, resolveRenderer, type RendererRow } from '../renderers.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
 import {
@@ -25,20 +26,6 @@ import { RendererQuery, RepointInput } from './repoint.schema.ts';
  * exact version is release eligible with usage_scope practice_eligible; a published component that
  * pins an assessment chain is frozen; each accepted operation appends one immutable audit row.
  */
-
-/** Content kinds whose pins are assessment chains: a published pin on them only moves by reviewed replacement. */
-const ASSESSMENT_KINDS: ReadonlySet<string> = new Set(['test', 'test_bank', 'test_spec']);
-
-function samePin(a: TargetRef | null | undefined, b: TargetRef | null | undefined): boolean {
-  if (!a || !b) return !a && !b;
-  return (
-    a.content_id === b.content_id && a.content_version_id === b.content_version_id && a.content_kind === b.content_kind
-  );
-}
-
-function currentPin(row: ComponentRow): TargetRef | undefined {
-  return (row.alpha as { target_ref?: TargetRef }).target_ref;
-}
 
 /** The rule 7 checks that need only the stored row; run before content is asked and again under the lock. */
 function judgeAgainstRow(row: ComponentRow, input: RepointInput): void {
@@ -80,12 +67,7 @@ function judgeAgainstRow(row: ComponentRow, input: RepointInput): void {
         'A repoint keeps content_id and content_kind; only the exact version moves.',
       );
     }
-    if (row.publicationStatus === 'published' && ASSESSMENT_KINDS.has(current.content_kind)) {
-      throw new DomainError(
-        'curriculum:approved_chain_repoint_frozen',
-        'This published component pins an assessment chain; use the reviewed-replacement path.',
-      );
-    }
+    requirePinMayMove(row, input.target_ref);
   }
 }
 
@@ -145,28 +127,21 @@ export async function repointComponent(
       .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
       .for('update');
     judgeAgainstRow(row, input);
-    const now = ctx.now.toISOString();
     const [updated] = await tx
       .update(components)
       .set({
         alpha: { ...(row.alpha as Record<string, unknown>), target_ref: input.target_ref },
         version: row.version + 1,
-        updatedAt: now,
+        updatedAt: ctx.now.toISOString(),
       })
       .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
       .returning();
-    const [audit] = await tx
-      .insert(pinAudit)
-      .values({
-        tenantId: ctx.tenantId,
-        componentId,
-        operation: input.operation,
-        previousTargetRef: currentPin(row) ?? null,
-        targetRef: input.target_ref,
-        actor: ctx.principal.subject,
-        recordedAt: now,
-      })
-      .returning();
+    const audit = await appendPinAudit(tx, ctx, {
+      componentId,
+      operation: input.operation,
+      previous: currentPin(row),
+      target: input.target_ref,
+    });
     return { value: presentRepoint(audit, presentComponent(updated)), created: true };
   });
 }

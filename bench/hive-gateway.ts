@@ -1,0 +1,23 @@
+import { createServer } from 'node:http';
+import { createGatewayRuntime } from '@graphql-hive/gateway';
+
+/**
+ * The bench's Hive Gateway: the checked-in supergraph (SUPERGRAPH) served unchanged by another
+ * federation engine, over the distributed services (SUBGRAPH_URLS, name=origin pairs as for
+ * `SERVICE=gateway`), the caller's token passed on to every subgraph.
+ */
+const origins = (process.env.SUBGRAPH_URLS ?? '').split(',').map((pair) => pair.split('='));
+const gateway = createGatewayRuntime({
+  supergraph: process.env.SUPERGRAPH as string,
+  transportEntries: Object.fromEntries(origins.map(([name, origin]) => [name, { location: `${origin}/graphql` }])),
+  propagateHeaders: {
+    fromClientToSubgraphs: ({ request }) => ({ authorization: request.headers.get('authorization') }),
+  },
+  logging: 'error',
+});
+const server = createServer(gateway);
+server.listen(Number(process.env.PORT), '127.0.0.1');
+process.on('SIGTERM', () => {
+  server.close();
+  void Promise.resolve(gateway.dispose()).then(() => process.exit(0));
+});

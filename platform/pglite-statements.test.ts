@@ -1,0 +1,56 @@
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { preparePgliteStatements } from './pglite-statements.ts';
+
+describe('PGlite prepared statements', () => {
+  let client: PGlite;
+  const select = 'select label, amount, at from t where id = $1';
+
+  beforeAll(async () => {
+    client = await PGlite.create();
+    preparePgliteStatements(client);
+    await client.exec('create table t (id int primary key, label text, amount numeric, at timestamptz)');
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it('reuses a statement but reads the rows a write left just before', async () => {
+    const id = Math.floor(Math.random() * 1e6);
+    const label = `first-${id}`;
+    await client.query('insert into t (id, label, amount, at) values ($1, $2, $3, $4)', [
+      id,
+      label,
+      '1.5',
+      new Date(0),
+    ]);
+    expect((await client.query(select, [id])).rows).toEqual([{ label, amount: '1.5', at: new Date(0) }]);
+    await client.query('update t set label = $2 where id = $1', [id, 'second']);
+    expect((await client.query<{ label: string }>(select, [id])).rows[0].label).toBe('second');
+    await client.transaction(async (tx) => {
+      await tx.query('update t set label = $2 where id = $1', [id, 'third']);
+      expect((await tx.query<{ label: string }>(select, [id])).rows[0].label).toBe('third');
+    });
+    expect((await client.query<{ label: string }>(select, [id])).rows[0].label).toBe('third');
+  });
+
+  it('answers rows as arrays with the caller parsers, as drizzle asks', async () => {
+    const id = Math.floor(Math.random() * 1e6);
+    await client.query('insert into t (id, label, at) values ($1, $2, $3)', [id, 'x', '2026-01-01T00:00:00Z']);
+    const result = await client.query(select, [id], { rowMode: 'array', parsers: { 1184: (value: string) => value } });
+    expect(result.rows).toEqual([['x', null, '2026-01-01 00:00:00+00']]);
+  });
+
+  it('rolls a failed transaction back and keeps serving afterwards', async () => {
+    const id = Math.floor(Math.random() * 1e6);
+    await expect(
+      client.transaction(async (tx) => {
+        await tx.query('insert into t (id, label) values ($1, $2)', [id, 'rolled back']);
+        await tx.query('insert into t (id, label) values ($1, $2)', [id, 'duplicate']);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect((await client.query(select, [id])).rows).toEqual([]);
+    await expect(client.query('select nope from t where id = $1', [id])).rejects.toMatchObject({ code: '42703' });
+    expect((await client.query('select count(*)::int as n from t where id = $1', [id])).rows).toEqual([{ n: 0 }]);
+  });
+});

@@ -1,0 +1,75 @@
+import type { RequestContext } from '../../platform/context.ts';
+import type { Database } from '../../platform/db.ts';
+import { DomainError } from '../../platform/errors.ts';
+import type { TargetRef } from './content-client.ts';
+import { pinAudit, type components } from './tables.ts';
+
+/**
+ * Content pins of components (rule 7). Every path that moves a pin (create, PATCH, repoint, attach,
+ * ingest) asks here whether the pin may move and records the move here, so the assessment-chain
+ * freeze and the audit trail are the same whichever path moved it.
+ */
+
+type PinnedRow = Pick<typeof components.$inferSelect, 'alpha' | 'publicationStatus'>;
+
+/** Content kinds whose pins are assessment chains: a published pin on them only moves by reviewed replacement. */
+const ASSESSMENT_KINDS: ReadonlySet<string> = new Set(['test', 'test_bank', 'test_spec']);
+
+export function samePin(a: TargetRef | null | undefined, b: TargetRef | null | undefined): boolean {
+  if (!a || !b) return !a && !b;
+  return (
+    a.content_id === b.content_id && a.content_version_id === b.content_version_id && a.content_kind === b.content_kind
+  );
+}
+
+export function currentPin(row: PinnedRow): TargetRef | undefined {
+  return (row.alpha as { target_ref?: TargetRef }).target_ref;
+}
+
+/** Refuses moving the pin of a published component that pins an assessment chain to another target. */
+export function requirePinMayMove(row: PinnedRow, target: TargetRef | undefined): void {
+  const current = currentPin(row);
+  if (!target || !current || samePin(current, target)) return;
+  if (row.publicationStatus === 'published' && ASSESSMENT_KINDS.has(current.content_kind)) {
+    throw new DomainError(
+      'curriculum:approved_chain_repoint_frozen',
+      'This published component pins an assessment chain; use the reviewed-replacement path.',
+    );
+  }
+}
+
+/** Appends the immutable audit row of one accepted pin operation. */
+export async function appendPinAudit(
+  tx: Database,
+  ctx: RequestContext,
+  move: { componentId: string; operation: string; previous: TargetRef | null | undefined; target: TargetRef },
+) {
+  const [audit] = await tx
+    .insert(pinAudit)
+    .values({
+      tenantId: ctx.tenantId,
+      componentId: move.componentId,
+      operation: move.operation,
+      previousTargetRef: move.previous ?? null,
+      targetRef: move.target,
+      actor: ctx.principal.subject,
+      recordedAt: ctx.now.toISOString(),
+    })
+    .returning();
+  return audit;
+}
+
+/** Appends the audit row when a write changes the pin; an unchanged pin records nothing. */
+export async function recordPinChange(
+  tx: Database,
+  ctx: RequestContext,
+  move: {
+    componentId: string;
+    operation: string;
+    previous: TargetRef | null | undefined;
+    target: TargetRef | undefined;
+  },
+): Promise<void> {
+  if (move.target && !samePin(move.previous, move.target))
+    await appendPinAudit(tx, ctx, { ...move, target: move.target });
+}
