@@ -766,7 +766,6 @@ async function learnerBench(base: string, token: string, pin: unknown, component
   }
   const nextLessonPath = `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/courses/${courseId}/next-lesson`;
   await drive(base, token, { name: 'warm-up', method: 'GET', path: nextLessonPath }, 2);
-  // Each request reads and digests the whole course: a window of whole seconds, so slow requests still complete in it.
   const routed = await drive(
     base,
     token,

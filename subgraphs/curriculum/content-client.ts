@@ -25,7 +25,15 @@ export interface ContentEligibilityClient {
   requireEligible(
     ctx: RequestContext,
     target: TargetRef,
-    options?: { practiceEligible?: boolean },
+    options?: {
+      practiceEligible?: boolean;
+      /**
+       * The test_bank pin of a draft mastery_gate: the exact version must exist with the pinned
+       * identity and kind, practice_eligible and not failed trust, but need not be released (a draft
+       * bank never is; publishing the gate demands release, launching it test-serve).
+       */
+      draftBank?: boolean;
+    },
   ): Promise<ReleaseEligibility>;
 }
 
@@ -37,7 +45,7 @@ export function httpContentClient(options: {
 }): ContentEligibilityClient {
   const serviceToken = serviceTokens(options.auth, 'curriculum', ['read:content']);
   return {
-    async requireEligible(ctx, target, { practiceEligible = false } = {}) {
+    async requireEligible(ctx, target, { practiceEligible = false, draftBank = false } = {}) {
       const url =
         `${options.baseUrl()}/tenants/${encodeURIComponent(ctx.tenantId)}/alpha/content/items/` +
         `${encodeURIComponent(target.content_id)}/versions/${encodeURIComponent(target.content_version_id)}/release-eligibility`;
@@ -49,7 +57,7 @@ export function httpContentClient(options: {
       if (result.status === 200) {
         const answer = ReleaseEligibilityAnswer.safeParse(result.body);
         if (!answer.success) throw invalidAnswer('The content service answered without the eight eligibility fields.');
-        return judge(target, answer.data, practiceEligible);
+        return draftBank ? judgeDraftBank(target, answer.data) : judge(target, answer.data, practiceEligible);
       }
       const problem = ProblemAnswer.safeParse(result.body);
       if (!problem.success)
@@ -62,6 +70,7 @@ export function httpContentClient(options: {
         );
       }
       if (problem.data.code === 'content.version_not_serveable') {
+        if (draftBank && problem.data.eligibility) return judgeDraftBank(target, problem.data.eligibility);
         if (problem.data.eligibility) checkIdentity(target, problem.data.eligibility);
         throw notServeable(
           target,
@@ -124,6 +133,23 @@ function judge(target: TargetRef, answer: ReleaseEligibility, practiceEligible: 
       'usage_scope',
     );
   }
+  return answer;
+}
+
+/** The decision for a draft gate's bank pin: the pinned identity and kind, practice_eligible, trust not failed. */
+function judgeDraftBank(target: TargetRef, answer: ReleaseEligibility): ReleaseEligibility {
+  if (answersReleaseEligible(answer)) return judge(target, answer, true);
+  checkIdentity(target, answer);
+  const reason =
+    answer.content_kind !== 'test_bank' || target.content_kind !== 'test_bank'
+      ? 'content_kind_mismatch'
+      : answer.trust_status === 'failed'
+        ? 'trust failed'
+        : answer.usage_scope !== 'practice_eligible'
+          ? 'usage_scope'
+          : undefined;
+  if (reason)
+    throw notServeable(target, `Content version ${target.content_version_id} cannot be a draft gate's bank.`, reason);
   return answer;
 }
 

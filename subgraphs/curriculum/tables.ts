@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -356,6 +357,10 @@ export const courseApprovals = curriculumSchema.table(
     expectedCourseGraphSha256: text('expected_course_graph_sha256'),
     expectedKcSnapshotSha256: text('expected_kc_snapshot_sha256'),
     courseGraph: jsonb('course_graph').notNull(),
+    /** The course's graph revision the approved graph was read at (null on approvals recorded before revisions). */
+    graphRevision: bigint('graph_revision', { mode: 'number' }),
+    /** The first routable node of the approved graph, where routing starts while the revision holds. */
+    routeComponentId: text('route_component_id'),
     recordedBy: text('recorded_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
   },
@@ -363,6 +368,21 @@ export const courseApprovals = curriculumSchema.table(
     primaryKey({ columns: [table.tenantId, table.approvalId] }),
     uniqueIndex('course_approvals_sequence_idx').on(table.tenantId, table.courseId, table.sequence),
   ],
+);
+
+/**
+ * One revision per course root, advanced by a trigger on components in the writing transaction
+ * whenever a field of the canonical course graph changes anywhere in the course (drizzle migration
+ * 0012): routing compares it with the approval's instead of re-digesting the whole course.
+ */
+export const courseGraphRevisions = curriculumSchema.table(
+  'course_graph_revisions',
+  {
+    tenantId: text('tenant_id').notNull(),
+    courseId: text('course_id').notNull(),
+    revision: bigint('revision', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.courseId] })],
 );
 
 /** The complete exact KC-version snapshot of an approval, one row per KC; immutable like the approval. */

@@ -6,10 +6,11 @@ import {
   canonicalCourseGraph,
   courseGraphSha256,
   courseOrder,
+  firstRoutable,
   kcSnapshotSha256,
   type GraphNode,
 } from '../../subgraphs/curriculum/approvals/course-graph.ts';
-import { nextLessonRoute } from '../../subgraphs/curriculum/routing/next-lesson.route.ts';
+import { nextLessonRoute, routeAlong } from '../../subgraphs/curriculum/routing/next-lesson.route.ts';
 
 /** The canonical course-graph and KC-snapshot digests: pure, order-independent, change-sensitive. */
 
@@ -275,6 +276,30 @@ describe('next-lesson route', () => {
               (node.alpha.scope_kc_refs as string[]).length > 0,
           ),
         ).toBe(false);
+      }),
+    );
+  });
+
+  it('from the first routable node an approval records, its parent-pointer ancestry routes as the whole subtree does', () => {
+    fc.assert(
+      fc.property(courseArbitrary, fc.integer({ min: 1, max: 2 ** 30 }), (nodes, seed) => {
+        const subtree = shuffled(nodes, seed);
+        const whole = nextLessonRoute(subtree, 'n0');
+        const recorded = firstRoutable(subtree, 'n0');
+        if (!recorded) {
+          expect(whole.outcome).toBe('structure_missing');
+          return;
+        }
+        // What next-lesson reads on an unchanged graph: the recorded node and its ancestors by parent pointer.
+        const byId = new Map(nodes.map((node) => [node.component_id, node]));
+        const ancestors: GraphNode[] = [];
+        for (
+          let at = byId.get(recorded.node.parent_component_id ?? '');
+          at;
+          at = byId.get(at.parent_component_id ?? '')
+        )
+          ancestors.unshift(at);
+        expect(routeAlong(recorded.node, ancestors)).toEqual(whole);
       }),
     );
   });

@@ -19,6 +19,7 @@ import {
   canonicalCourseGraph,
   courseGraphSha256,
   courseOrder,
+  firstRoutable,
   isRoutable,
   kcSnapshotSha256,
   referencedKcIds,
@@ -29,6 +30,7 @@ import {
   findApprovals,
   findLatestApprovals,
   readCourseSubtree,
+  readGraphRevision,
   readKcStates,
   type CourseApproval,
   type KcState,
@@ -49,17 +51,23 @@ export interface CourseDigests {
   kc_snapshot_sha256: string;
 }
 
+/** The digest of the current versions of the KCs named (an unknown KC or one without a version digests as ''). */
+export function currentKcSnapshotSha256(kcIds: readonly string[], kcStates: ReadonlyMap<string, KcState>): string {
+  return kcSnapshotSha256(
+    kcIds.map((kcId) => ({ kc_id: kcId, kc_version_id: kcStates.get(kcId)?.current_version_id ?? '' })),
+  );
+}
+
 /** The digests of a course as it stands, from its subtree and the current versions of the KCs it names. */
 export function currentDigests(
   subtree: readonly Component[],
   courseId: string,
   kcStates: ReadonlyMap<string, KcState>,
 ): CourseDigests {
-  const versions = referencedKcIds(subtree).map((kcId) => ({
-    kc_id: kcId,
-    kc_version_id: kcStates.get(kcId)?.current_version_id ?? '',
-  }));
-  return { course_graph_sha256: courseGraphSha256(subtree, courseId), kc_snapshot_sha256: kcSnapshotSha256(versions) };
+  return {
+    course_graph_sha256: courseGraphSha256(subtree, courseId),
+    kc_snapshot_sha256: currentKcSnapshotSha256(referencedKcIds(subtree), kcStates),
+  };
 }
 
 /** Every rule-9 precondition of the subtree; returns the KC states it read. */
@@ -170,6 +178,8 @@ export async function approveCourse(
   };
   return runCommand(deps, ctx, call, async (tx) => {
     await lockKey(tx, `course-approval|${ctx.tenantId}|${input.courseId}`);
+    // Before the subtree: a change committed in between then leaves a newer revision, never an older one.
+    const graphRevision = await readGraphRevision(tx, ctx.tenantId, input.courseId);
     const subtree = await readCourseSubtree(tx, ctx.tenantId, input.courseId);
     const root = courseRootOf(subtree, input.courseId);
     const kcStates = await requireApprovable(tx, ctx.tenantId, subtree, root);
@@ -197,6 +207,8 @@ export async function approveCourse(
       expectedCourseGraphSha256: body.expected_course_graph_sha256 ?? null,
       expectedKcSnapshotSha256: body.expected_kc_snapshot_sha256 ?? null,
       courseGraph: canonicalCourseGraph(subtree, input.courseId),
+      graphRevision,
+      routeComponentId: firstRoutable(subtree, input.courseId)?.node.component_id ?? null,
       recordedBy: ctx.principal.subject,
       createdAt: now,
     });

@@ -86,6 +86,11 @@ export function isRoutable(node: GraphNode): boolean {
   return CONTENT_BEARING_KINDS.has(node.kind) && scoped && pinOf(node.alpha) !== null;
 }
 
+/** The first routable node in course order: a function of the graph alone, so an approval can record it. */
+export function firstRoutable<N extends GraphNode>(nodes: readonly N[], rootId: string): OrderedNode<N> | undefined {
+  return courseOrder(nodes, rootId).find((entry) => isRoutable(entry.node));
+}
+
 /**
  * The canonical course graph: format tag, root id, and every node in course order. Objects are built
  * with their keys already in sorted order, so JSON.stringify writes the canonical JSON directly (a

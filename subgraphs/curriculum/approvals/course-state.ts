@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { isoTimestamp } from '../../../platform/validation.ts';
@@ -6,16 +6,22 @@ import {
   components,
   courseApprovalKcVersions,
   courseApprovals,
+  courseGraphRevisions,
   kcFirmingEvents,
   kcVersions,
   knowledgeComponents,
 } from '../tables.ts';
-import { descendantsOf, presentComponent, type Component } from '../components/components.service.ts';
+import {
+  descendantsOf,
+  presentComponent,
+  type Component,
+  type ComponentRow,
+} from '../components/components.service.ts';
 
 /**
  * The reads approvals and routing share, each one statement whatever the course size: the course
- * subtree (one recursive read), the state of the KCs it references, and the latest approvals with
- * their snapshots.
+ * subtree (one recursive read), the course's graph revision, a route's ancestry, the state of the
+ * KCs it references, and the latest approvals with their snapshots.
  */
 
 /** The same answer for an unknown course and for a personalized course asked by anyone else. */
@@ -37,6 +43,15 @@ export async function readCourseSubtree(db: Database, tenantId: string, courseId
   return rows.map(presentComponent);
 }
 
+/** The course's graph revision (0 before its first change): read before the subtree it stamps. */
+export async function readGraphRevision(db: Database, tenantId: string, courseId: string): Promise<number> {
+  const [row] = await db
+    .select({ revision: courseGraphRevisions.revision })
+    .from(courseGraphRevisions)
+    .where(and(eq(courseGraphRevisions.tenantId, tenantId), eq(courseGraphRevisions.courseId, courseId)));
+  return Number(row?.revision ?? 0);
+}
+
 /** The active course root of the subtree, or not_found. */
 export function courseRootOf(subtree: readonly Component[], courseId: string): Component {
   const root = subtree.find((node) => node.component_id === courseId);
@@ -54,6 +69,24 @@ export interface KcState {
   firming_event_id: string | null;
 }
 
+/** A KC's identity state and current exact version with its firming event (if firm), in one row. */
+const kcStateColumns = {
+  kc_id: knowledgeComponents.kcId,
+  status: knowledgeComponents.status,
+  publication_status: knowledgeComponents.publicationStatus,
+  current_version_id: knowledgeComponents.currentVersionId,
+  version_number: kcVersions.versionNumber,
+  firming_event_id: kcFirmingEvents.firmingEventId,
+};
+const currentVersionJoin = and(
+  eq(kcVersions.tenantId, knowledgeComponents.tenantId),
+  eq(kcVersions.versionId, knowledgeComponents.currentVersionId),
+);
+const currentFirmingJoin = and(
+  eq(kcFirmingEvents.tenantId, knowledgeComponents.tenantId),
+  eq(kcFirmingEvents.kcVersionId, knowledgeComponents.currentVersionId),
+);
+
 /** Identity state and current exact version (with its firming event, if firm) of each KC named. */
 export async function readKcStates(
   db: Database,
@@ -62,34 +95,17 @@ export async function readKcStates(
 ): Promise<Map<string, KcState>> {
   if (kcIds.length === 0) return new Map();
   const rows = await db
-    .select({
-      kc_id: knowledgeComponents.kcId,
-      status: knowledgeComponents.status,
-      publication_status: knowledgeComponents.publicationStatus,
-      current_version_id: knowledgeComponents.currentVersionId,
-      version_number: kcVersions.versionNumber,
-      firming_event_id: kcFirmingEvents.firmingEventId,
-    })
+    .select(kcStateColumns)
     .from(knowledgeComponents)
-    .leftJoin(
-      kcVersions,
-      and(
-        eq(kcVersions.tenantId, knowledgeComponents.tenantId),
-        eq(kcVersions.versionId, knowledgeComponents.currentVersionId),
-      ),
-    )
-    .leftJoin(
-      kcFirmingEvents,
-      and(
-        eq(kcFirmingEvents.tenantId, knowledgeComponents.tenantId),
-        eq(kcFirmingEvents.kcVersionId, knowledgeComponents.currentVersionId),
-      ),
-    )
+    .leftJoin(kcVersions, currentVersionJoin)
+    .leftJoin(kcFirmingEvents, currentFirmingJoin)
     .where(and(eq(knowledgeComponents.tenantId, tenantId), inArray(knowledgeComponents.kcId, [...kcIds])));
   return new Map(rows.map((row) => [row.kc_id, row]));
 }
 
-type ApprovalRow = typeof courseApprovals.$inferSelect;
+/** Every approval column but the canonical graph kept as evidence: large (a 2,000-node course) and never presented. */
+const { courseGraph: _evidence, ...approvalColumns } = getTableColumns(courseApprovals);
+type ApprovalRow = Omit<typeof courseApprovals.$inferSelect, 'courseGraph'>;
 type SnapshotRow = typeof courseApprovalKcVersions.$inferSelect;
 
 export function presentApproval(row: ApprovalRow, snapshot: readonly SnapshotRow[]) {
@@ -120,15 +136,15 @@ export function presentApproval(row: ApprovalRow, snapshot: readonly SnapshotRow
 export type CourseApproval = ReturnType<typeof presentApproval>;
 export type CourseApprovalKcVersion = CourseApproval['kc_snapshot'][number];
 
-/** Approval rows joined with their snapshots, grouped into presented approvals in row order. */
-function groupApprovals(rows: Array<{ approval: ApprovalRow; kc: SnapshotRow | null }>): CourseApproval[] {
+/** Approval rows joined with their snapshots, grouped per approval in row order. */
+function groupApprovalRows(rows: Array<{ approval: ApprovalRow; kc: SnapshotRow | null }>) {
   const byId = new Map<string, { approval: ApprovalRow; snapshot: SnapshotRow[] }>();
   for (const { approval, kc } of rows) {
     const entry = byId.get(approval.approvalId) ?? { approval, snapshot: [] };
     if (kc) entry.snapshot.push(kc);
     byId.set(approval.approvalId, entry);
   }
-  return [...byId.values()].map(({ approval, snapshot }) => presentApproval(approval, snapshot));
+  return [...byId.values()];
 }
 
 const snapshotJoin = and(
@@ -142,10 +158,98 @@ export async function findLatestApprovals(
   tenantId: string,
   courseIds: readonly string[],
 ): Promise<Map<string, CourseApproval>> {
-  if (courseIds.length === 0) return new Map();
+  const latest = await latestApprovalRows(db, tenantId, courseIds);
+  return new Map(latest.map(({ approval, snapshot }) => [approval.courseId, presentApproval(approval, snapshot)]));
+}
+
+const componentColumns = Object.entries(getTableColumns(components));
+
+/** A component row as `to_jsonb` writes it (column names), presented like a row read by drizzle. */
+function componentFromJson(json: Record<string, unknown>): Component {
+  return presentComponent(
+    Object.fromEntries(componentColumns.map(([key, column]) => [key, json[column.name] ?? null])) as ComponentRow,
+  );
+}
+
+/**
+ * The latest approval of a course with what routing keeps beside it, all in one statement (one
+ * snapshot): the graph revision and first routable node the approval recorded, the current state of
+ * each KC of its snapshot, the course's graph revision now, and the recorded node with its
+ * containment ancestors (course root first) as they stand now.
+ */
+export async function findLatestApproval(db: Database, tenantId: string, courseId: string) {
+  const latestSequence = sql`(select max(sequence) from ${courseApprovals}
+    where tenant_id = ${tenantId} and course_id = ${courseId})`;
+  const rows = await db
+    .select({
+      approval: approvalColumns,
+      kc: courseApprovalKcVersions,
+      state: kcStateColumns,
+      revision: sql<string | null>`(select revision::text from ${courseGraphRevisions}
+        where tenant_id = ${tenantId} and course_id = ${courseId})`,
+      // One index lookup per ancestor (lateral, `offset 0` keeps it from being flattened into a join that
+      // stale statistics plan as a scan of the tenant's components; see descendantsOf).
+      routeChain: sql<Array<Record<string, unknown>> | null>`(with recursive up(row, parent_id) as (
+          select to_jsonb(c), c.parent_component_id from ${components} c
+          where c.tenant_id = ${tenantId} and c.component_id = (select route_component_id from ${courseApprovals}
+            where tenant_id = ${tenantId} and course_id = ${courseId} and sequence = ${latestSequence})
+          union
+          select to_jsonb(p), p.parent_component_id from up cross join lateral (
+            select * from ${components} where tenant_id = ${tenantId} and component_id = up.parent_id offset 0
+          ) p
+        ) select jsonb_agg(row) from up)`,
+    })
+    .from(courseApprovals)
+    .leftJoin(courseApprovalKcVersions, snapshotJoin)
+    .leftJoin(
+      knowledgeComponents,
+      and(
+        eq(knowledgeComponents.tenantId, courseApprovalKcVersions.tenantId),
+        eq(knowledgeComponents.kcId, courseApprovalKcVersions.kcId),
+      ),
+    )
+    .leftJoin(kcVersions, currentVersionJoin)
+    .leftJoin(kcFirmingEvents, currentFirmingJoin)
+    .where(
+      and(
+        eq(courseApprovals.tenantId, tenantId),
+        eq(courseApprovals.courseId, courseId),
+        sql`${courseApprovals.sequence} = ${latestSequence}`,
+      ),
+    );
+  const [latest] = groupApprovalRows(rows);
+  if (!latest) return undefined;
+  const kcStates = new Map<string, KcState>();
+  for (const { state } of rows) if (state.kc_id !== null) kcStates.set(state.kc_id, state as KcState);
+  const byId = new Map(
+    (rows[0].routeChain ?? []).map((json) => [json.component_id as string, componentFromJson(json)]),
+  );
+  const chain: Component[] = [];
+  for (
+    let node = byId.get(latest.approval.routeComponentId ?? '');
+    node;
+    node = byId.get(node.parent_component_id ?? '')
+  ) {
+    chain.unshift(node);
+    if (chain.length > byId.size) break;
+  }
+  return {
+    approval: presentApproval(latest.approval, latest.snapshot),
+    graphRevision: latest.approval.graphRevision,
+    routeComponentId: latest.approval.routeComponentId,
+    kcStates,
+    /** The course's graph revision when this was read (0 before its first change). */
+    revision: Number(rows[0].revision ?? 0),
+    /** The recorded first routable node and its ancestors as they stand, course root first. */
+    routeChain: chain,
+  };
+}
+
+async function latestApprovalRows(db: Database, tenantId: string, courseIds: readonly string[]) {
+  if (courseIds.length === 0) return [];
   const ids = [...new Set(courseIds)];
   const rows = await db
-    .select({ approval: courseApprovals, kc: courseApprovalKcVersions })
+    .select({ approval: approvalColumns, kc: courseApprovalKcVersions })
     .from(courseApprovals)
     .leftJoin(courseApprovalKcVersions, snapshotJoin)
     .where(
@@ -157,7 +261,7 @@ export async function findLatestApprovals(
           where tenant_id = ${tenantId} and course_id in ${ids} group by course_id)`,
       ),
     );
-  return new Map(groupApprovals(rows).map((approval) => [approval.course_id, approval]));
+  return groupApprovalRows(rows);
 }
 
 /** Approvals by id with their snapshots, in sequence order. */
@@ -168,10 +272,10 @@ export async function findApprovals(
 ): Promise<CourseApproval[]> {
   if (approvalIds.length === 0) return [];
   const rows = await db
-    .select({ approval: courseApprovals, kc: courseApprovalKcVersions })
+    .select({ approval: approvalColumns, kc: courseApprovalKcVersions })
     .from(courseApprovals)
     .leftJoin(courseApprovalKcVersions, snapshotJoin)
     .where(and(eq(courseApprovals.tenantId, tenantId), inArray(courseApprovals.approvalId, [...approvalIds])))
     .orderBy(asc(courseApprovals.sequence));
-  return groupApprovals(rows);
+  return groupApprovalRows(rows).map(({ approval, snapshot }) => presentApproval(approval, snapshot));
 }

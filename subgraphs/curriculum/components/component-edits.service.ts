@@ -19,6 +19,7 @@ import {
   assertReferences,
   componentNotFound,
   filterColumnsOf,
+  isDraftGate,
   lockComponent,
   normalizedAlpha,
   presentComponent,
@@ -154,7 +155,7 @@ export async function patchComponent(
   checkGatePublication(before, patch, merged);
   requirePinMayMove(before, merged.alpha.target_ref);
   const target = pinToJudge(before, merged);
-  if (target) await deps.content.requireEligible(ctx, target);
+  if (target) await deps.content.requireEligible(ctx, target, { draftBank: isDraftGate(merged.kind, alpha) });
 
   return runCommand(deps, ctx, call, async (tx) => {
     // A move takes the containment lock before its row, in the order retire takes them: no lock cycle.

@@ -49,6 +49,10 @@ export function presentComponent(row: ComponentRow) {
 }
 export type Component = ReturnType<typeof presentComponent>;
 
+/** A mastery_gate not (yet) published: its bank pin need not be released (rule 17 asks that at publishing). */
+export const isDraftGate = (kind: string, alpha: Record<string, unknown>) =>
+  kind === 'mastery_gate' && alpha.publication_status !== 'published';
+
 /** The stored alpha: as authored, with a renderer_kind alias resolved to its canonical renderer_ref. */
 export function normalizedAlpha(input: ComponentInput): Record<string, unknown> {
   const alpha: Record<string, unknown> = {
@@ -128,7 +132,8 @@ export async function createComponent(
     .from(components)
     .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.component_id)));
   if (prior) requireRepostAllowed(prior, input, alpha);
-  if (input.alpha.target_ref) await deps.content.requireEligible(ctx, input.alpha.target_ref);
+  if (input.alpha.target_ref)
+    await deps.content.requireEligible(ctx, input.alpha.target_ref, { draftBank: isDraftGate(input.kind, alpha) });
   return deps.db.transaction(async (tx) => {
     // A row lock cannot hold an id that does not exist yet; concurrent creates of one id queue here.
     await lockKey(tx, `component|${ctx.tenantId}|${input.component_id}`);

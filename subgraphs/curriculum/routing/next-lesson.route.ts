@@ -1,4 +1,4 @@
-import { courseOrder, isRoutable, type GraphNode } from '../approvals/course-graph.ts';
+import { firstRoutable, type GraphNode } from '../approvals/course-graph.ts';
 
 /**
  * The routing decision of rule 10 over a course subtree, pure: the first routable node in course
@@ -10,12 +10,14 @@ export type Route<N extends GraphNode> =
   | { outcome: 'structure_missing' }
   | { outcome: 'not_published'; blocking: N };
 
-export function nextLessonRoute<N extends GraphNode>(subtree: readonly N[], courseId: string): Route<N> {
-  const candidate = courseOrder(subtree, courseId).find((entry) => isRoutable(entry.node));
-  if (!candidate) return { outcome: 'structure_missing' };
-  const blocking = [...candidate.ancestors, candidate.node].find(
-    (node) => node.alpha.publication_status !== 'published',
-  );
+/** The route to a candidate given its containment ancestors (course root first). */
+export function routeAlong<N extends GraphNode>(node: N, ancestors: N[]): Route<N> {
+  const blocking = [...ancestors, node].find((step) => step.alpha.publication_status !== 'published');
   if (blocking) return { outcome: 'not_published', blocking };
-  return { outcome: 'route', node: candidate.node, ancestors: candidate.ancestors };
+  return { outcome: 'route', node, ancestors };
+}
+
+export function nextLessonRoute<N extends GraphNode>(subtree: readonly N[], courseId: string): Route<N> {
+  const candidate = firstRoutable(subtree, courseId);
+  return candidate ? routeAlong(candidate.node, candidate.ancestors) : { outcome: 'structure_missing' };
 }

@@ -6,34 +6,35 @@ import { ACCESS } from '../access.ts';
 import type { TargetRef } from '../content-client.ts';
 import type { Component } from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
-import { referencedKcIds } from '../approvals/course-graph.ts';
-import { currentDigests } from '../approvals/approvals.service.ts';
+import type { Database } from '../../../platform/db.ts';
+import { courseGraphSha256, referencedKcIds } from '../approvals/course-graph.ts';
+import { currentKcSnapshotSha256, type CourseDigests } from '../approvals/approvals.service.ts';
 import {
   courseNotFound,
   courseRootOf,
-  findLatestApprovals,
+  findLatestApproval,
   readCourseSubtree,
   readKcStates,
   type CourseApproval,
   type KcState,
 } from '../approvals/course-state.ts';
-import { nextLessonRoute } from './next-lesson.route.ts';
+import { nextLessonRoute, routeAlong, type Route } from './next-lesson.route.ts';
 import { NextLessonQuery } from './next-lesson.schema.ts';
 
 /**
  * GET /courses/{courseId}/next-lesson (rules 10, 11). The curriculum service keeps no learner
  * history, so the answer is a function of the graph, its latest approval and the live eligibility
- * of one pinned version: the first routable node in course order. Three SQL statements (subtree,
- * latest approval with snapshot, KC states) and one eligibility call, whatever the course size.
- * Every check fails closed, and a personalized root asked for by anyone but its student is an
- * unknown course before anything else is read or asked.
+ * of one pinned version: the first routable node in course order. While the course's graph
+ * revision equals the one the latest approval recorded, the graph is the approved one, so its
+ * digest is the approval's and routing reads only the recorded first routable node and its
+ * ancestors; otherwise it reads and digests the whole subtree, which an unchanged digest still
+ * routes on. One SQL statement (the latest approval with its snapshot KCs' current state, the
+ * revision and the route ancestry), three when the revision moved (the subtree and its KCs), and
+ * one eligibility call, whatever the course size. Every check fails closed, and a personalized root asked for by anyone
+ * but its student is an unknown course before anything else is judged or asked.
  */
 
-function approvalStale(
-  approval: CourseApproval,
-  current: { course_graph_sha256: string; kc_snapshot_sha256: string },
-  detail: string,
-): DomainError {
+function approvalStale(approval: CourseApproval, current: CourseDigests, detail: string): DomainError {
   return new DomainError('curriculum:approval_stale', `${detail} Append a new approval to route again.`, {
     extensions: {
       approval_id: approval.approval_id,
@@ -46,11 +47,10 @@ function approvalStale(
 /** The approval holds, and every exact KC version it names is still the firm current version of an active, published KC. */
 function requireCurrentApproval(
   approval: CourseApproval,
-  subtree: readonly Component[],
   courseId: string,
+  current: CourseDigests,
   kcStates: ReadonlyMap<string, KcState>,
 ): void {
-  const current = currentDigests(subtree, courseId, kcStates);
   if (
     current.course_graph_sha256 !== approval.course_graph_sha256 ||
     current.kc_snapshot_sha256 !== approval.kc_snapshot_sha256
@@ -75,6 +75,45 @@ function requireCurrentApproval(
     );
 }
 
+/** What routing needs of the course graph: its root, the route, the graph digest and the KCs it references. */
+interface CourseRouting {
+  root: Component;
+  route: Route<Component>;
+  graphSha256: string;
+  kcIds: string[];
+  kcStates: ReadonlyMap<string, KcState>;
+}
+
+type LatestApproval = NonNullable<Awaited<ReturnType<typeof findLatestApproval>>>;
+
+/** The approved graph's route along the recorded node's ancestry, or undefined once the graph's revision moved. */
+function approvedRouting(courseId: string, latest: LatestApproval): CourseRouting | undefined {
+  const chain = latest.routeChain;
+  if (latest.graphRevision === null || latest.revision !== latest.graphRevision || chain[0]?.component_id !== courseId)
+    return undefined;
+  return {
+    root: courseRootOf(chain, courseId),
+    route: routeAlong(chain[chain.length - 1], chain.slice(0, -1)),
+    graphSha256: latest.approval.course_graph_sha256,
+    kcIds: latest.approval.kc_snapshot.map((entry) => entry.kc_id),
+    kcStates: latest.kcStates,
+  };
+}
+
+/** The route over the whole subtree as it stands. */
+async function walkedRouting(db: Database, tenantId: string, courseId: string): Promise<CourseRouting> {
+  const subtree = await readCourseSubtree(db, tenantId, courseId);
+  const root = courseRootOf(subtree, courseId);
+  const kcIds = referencedKcIds(subtree);
+  return {
+    root,
+    route: nextLessonRoute(subtree, courseId),
+    graphSha256: courseGraphSha256(subtree, courseId),
+    kcIds,
+    kcStates: await readKcStates(db, tenantId, kcIds),
+  };
+}
+
 export async function nextLesson(
   deps: CurriculumDeps,
   ctx: RequestContext,
@@ -83,33 +122,32 @@ export async function nextLesson(
   requireAccess(ctx.principal, ACCESS.read, 'route learners');
   const query = parseInput(NextLessonQuery, input.query);
   const { courseId } = input;
-  const subtree = await readCourseSubtree(deps.db, ctx.tenantId, courseId);
-  const root = courseRootOf(subtree, courseId);
+  const latest = await findLatestApproval(deps.db, ctx.tenantId, courseId);
+  const { root, route, graphSha256, kcIds, kcStates } =
+    (latest && approvedRouting(courseId, latest)) ?? (await walkedRouting(deps.db, ctx.tenantId, courseId));
   if (
     (root.student_id !== undefined && root.student_id !== query.studentId) ||
     (query.subjectId !== undefined && root.alpha.subject_id !== query.subjectId)
   ) {
     throw courseNotFound(courseId);
   }
-  const route = nextLessonRoute(subtree, courseId);
   if (route.outcome === 'structure_missing') {
     throw new DomainError(
       'curriculum:lesson_structure_missing',
       `Course ${courseId} has no ordered, KC-scoped, pinned lesson, review, practice or gate.`,
     );
   }
-  const approval = (await findLatestApprovals(deps.db, ctx.tenantId, [courseId])).get(courseId);
-  if (!approval)
+  if (!latest)
     throw new DomainError(
       'curriculum:course_not_approved',
       `Course ${courseId} has no approval; approve it before routing learners.`,
     );
-  requireCurrentApproval(
-    approval,
-    subtree,
-    courseId,
-    await readKcStates(deps.db, ctx.tenantId, referencedKcIds(subtree)),
-  );
+  const { approval } = latest;
+  const current = {
+    course_graph_sha256: graphSha256,
+    kc_snapshot_sha256: currentKcSnapshotSha256(kcIds, kcStates),
+  };
+  requireCurrentApproval(approval, courseId, current, kcStates);
   if (route.outcome === 'not_published') {
     throw new DomainError(
       'curriculum:route_not_published',
