@@ -15,7 +15,8 @@ import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
  * with like on a noisy machine. Targets are checked here, never in timed tests.
  * BENCH_SECONDS, BENCH_ABUSE_SECONDS, BENCH_CONNECTIONS size it; BENCH_LEARNER=off skips the
  * 2,000-component course; DATABASE_URL (else a throwaway local PostgreSQL 15) adds the PostgreSQL
- * and distributed rows, BENCH_POSTGRES=off leaves them out.
+ * and distributed rows, BENCH_POSTGRES=off leaves them out; BENCH_ABUSE=off skips the abuse phase
+ * (short runs that compare the rows only).
  */
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 60);
@@ -539,7 +540,7 @@ async function main(): Promise<void> {
   let abuse: (() => void) | undefined;
   runs.push(
     await measureEmbedded('PGlite', {}, async (server, token, scenarios, rows, pin) => {
-      abuse = await abusePhase(server.base, token, scenarios[0], rows[0].rps);
+      if (process.env.BENCH_ABUSE !== 'off') abuse = await abusePhase(server.base, token, scenarios[0], rows[0].rps);
       if (process.env.BENCH_LEARNER !== 'off') await learnerBench(server.base, token, pin, rows[1].rps);
     }),
   );

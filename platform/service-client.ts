@@ -1,4 +1,6 @@
 import type { Authenticator } from './auth.ts';
+import type { RequestContext } from './context.ts';
+import { DomainError, type ProblemCode } from './errors.ts';
 
 /**
  * Short-lived tokens a service signs to call another service for one tenant: role service and only
@@ -56,4 +58,61 @@ export async function callService(url: string, options: ServiceCallOptions): Pro
   } catch {
     return { ok: false, kind: 'malformed', status: response.status };
   }
+}
+
+/** Where another service is and how long to wait for it; `baseUrl` is read per call (the embedded process learns its port late). */
+export interface ServiceClientOptions {
+  baseUrl: () => string;
+  timeoutMs: number;
+  auth: Authenticator;
+}
+
+/**
+ * GET on another service's published API for the request's tenant: a service token of `caller`
+ * with `scopes`, the tenant and request id forwarded, the timeout.
+ */
+export function serviceGet(options: ServiceClientOptions, caller: string, scopes: string[]) {
+  const serviceToken = serviceTokens(options.auth, caller, scopes);
+  return async (ctx: RequestContext, path: string): Promise<ServiceCallResult> =>
+    callService(`${options.baseUrl()}${path}`, {
+      timeoutMs: options.timeoutMs,
+      headers: {
+        authorization: `Bearer ${await serviceToken(ctx.tenantId)}`,
+        'x-vendor-tenant': ctx.tenantId,
+        'x-request-id': ctx.requestId,
+      },
+    });
+}
+
+/** The caller's own problems for a service that does not answer as it publishes. */
+export interface CallProblems {
+  /** How the detail names the service asked, e.g. "The events service". */
+  service: string;
+  /** No answer, a timeout or a 5xx (503 in the caller's table). */
+  unavailable: ProblemCode;
+  /** Any other status, or a body that is not JSON (502 in the caller's table). */
+  invalid: ProblemCode;
+}
+
+/** The body of an answer with the expected status; anything else is a typed failure, never a 5xx of ours. */
+export function expectAnswer(result: ServiceCallResult, expected: number, problems: CallProblems): unknown {
+  if (!result.ok && result.kind !== 'malformed') {
+    throw new DomainError(
+      problems.unavailable,
+      result.kind === 'timeout'
+        ? `${problems.service} did not answer in time.`
+        : `${problems.service} could not be reached.`,
+    );
+  }
+  // A 5xx is the service failing, whatever its body (a proxy's HTML page included).
+  if (result.status >= 500)
+    throw new DomainError(problems.unavailable, `${problems.service} failed the read (${result.status}).`);
+  if (!result.ok)
+    throw new DomainError(
+      problems.invalid,
+      `${problems.service} answered ${result.status} with a body that is not JSON.`,
+    );
+  if (result.status !== expected)
+    throw new DomainError(problems.invalid, `${problems.service} refused the read (${result.status}).`);
+  return result.body;
 }

@@ -59,6 +59,7 @@ const MAPPERS: Record<string, Record<string, string>> = {
     StudentView: '../resolvers/ContentVersion.ts#StudentViewRecord',
     ContentStudentView: '../resolvers/ContentItem.ts#StudentViewAnswer',
     ContentTrust: '../resolvers/ContentItem.ts#TrustAnswer',
+    ContentEffectiveness: '../resolvers/ContentItem.ts#EffectivenessAnswer',
   },
   events: {
     Event: '../learning/events.service.ts#EventProjection',

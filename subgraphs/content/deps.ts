@@ -5,6 +5,7 @@ import type { CommandResult, IdempotencyTable } from '../../platform/idempotency
 import { httpPeopleClient, type PeopleClient } from '../../platform/people-client.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 import { httpCurriculumClient, type CurriculumClient } from './curriculum-client.ts';
+import { httpContentEventsClient, type ContentEventsClient } from './events-client.ts';
 import { contentIdempotency } from './tables.ts';
 
 /** What content's rules need beyond their input: its database and the published APIs it asks. */
@@ -13,6 +14,7 @@ export interface ContentDeps {
   cursors: CursorCodec;
   idempotency: IdempotencyTable;
   curriculum: CurriculumClient;
+  events: ContentEventsClient;
   people: PeopleClient;
   /** Public origin of delivery URLs. */
   contentUrl: () => string;
@@ -32,6 +34,7 @@ export function contentDeps(runtime: PlatformRuntime): ContentDeps {
     cursors: runtime.cursors,
     idempotency: contentIdempotency,
     curriculum: httpCurriculumClient({ baseUrl: () => runtime.config.curriculumUrl, timeoutMs, auth: runtime.auth }),
+    events: httpContentEventsClient({ baseUrl: () => runtime.config.eventsUrl, timeoutMs, auth: runtime.auth }),
     people: httpPeopleClient({
       baseUrl: () => runtime.config.peopleUrl,
       timeoutMs,

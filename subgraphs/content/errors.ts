@@ -40,5 +40,13 @@ export const CONTENT_CODES = registerProblems({
     status: 503,
     title: 'The curriculum KC registry did not answer; nothing was written',
   },
+  'content.events_unavailable': {
+    status: 503,
+    title: 'The events service did not answer; nothing was derived',
+  },
+  'content.events_answer_invalid': {
+    status: 502,
+    title: 'The events service answered outside its published contract; nothing was derived',
+  },
   'content.test_serve_not_authorized': { status: 409, title: 'The test-serve selection is not authorized' },
 });

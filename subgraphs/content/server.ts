@@ -51,7 +51,7 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
       questionRoutes(app, deps);
       kcTagRoutes(app, deps);
       catalogRoutes(app, deps);
-      recordRoutes(app, runtime);
+      recordRoutes(app, deps);
       mediaRoutes(app, deps);
       referenceRoutes(app, deps);
       testServeRoutes(app, deps);

@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import type { Authenticator } from '../../platform/auth.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
-import { callService, serviceTokens, type ServiceCallResult } from '../../platform/service-client.ts';
+import {
+  expectAnswer,
+  serviceGet,
+  type CallProblems,
+  type ServiceCallResult,
+  type ServiceClientOptions,
+} from '../../platform/service-client.ts';
 
 /**
  * Curriculum's only way to learner history: the events service's published reads (GET /events
@@ -46,21 +51,8 @@ export interface EventsClient {
   event(ctx: RequestContext, eventId: string): Promise<LearnerEvent | undefined>;
 }
 
-export function httpEventsClient(options: {
-  baseUrl: () => string;
-  timeoutMs: number;
-  auth: Authenticator;
-}): EventsClient {
-  const serviceToken = serviceTokens(options.auth, 'curriculum', ['events:read']);
-  const get = async (ctx: RequestContext, path: string) =>
-    callService(`${options.baseUrl()}${path}`, {
-      timeoutMs: options.timeoutMs,
-      headers: {
-        authorization: `Bearer ${await serviceToken(ctx.tenantId)}`,
-        'x-vendor-tenant': ctx.tenantId,
-        'x-request-id': ctx.requestId,
-      },
-    });
+export function httpEventsClient(options: ServiceClientOptions): EventsClient {
+  const get = serviceGet(options, 'curriculum', ['events:read']);
   return {
     async componentEvents(ctx, query) {
       const events: LearnerEvent[] = [];
@@ -88,24 +80,14 @@ export function httpEventsClient(options: {
   };
 }
 
-/** The body of an answer with the expected status; anything else is a typed failure. */
-function answered(result: ServiceCallResult, expected: number): unknown {
-  if (!result.ok) {
-    if (result.kind === 'malformed')
-      throw invalidAnswer(`The events service answered ${result.status} with a body that is not JSON.`);
-    throw new DomainError(
-      'curriculum:events_unavailable',
-      result.kind === 'timeout'
-        ? 'The events service did not answer in time.'
-        : 'The events service could not be reached.',
-    );
-  }
-  if (result.status >= 500)
-    throw new DomainError('curriculum:events_unavailable', `The events service failed the read (${result.status}).`);
-  if (result.status !== expected) throw invalidAnswer(`The events service refused the read (${result.status}).`);
-  return result.body;
-}
+const EVENTS_PROBLEMS: CallProblems = {
+  service: 'The events service',
+  unavailable: 'curriculum:events_unavailable',
+  invalid: 'curriculum:events_answer_invalid',
+};
+
+const answered = (result: ServiceCallResult, expected: number) => expectAnswer(result, expected, EVENTS_PROBLEMS);
 
 function invalidAnswer(detail: string): DomainError {
-  return new DomainError('curriculum:events_answer_invalid', detail);
+  return new DomainError(EVENTS_PROBLEMS.invalid, detail);
 }

@@ -26,6 +26,20 @@ export interface BoundaryScope {
 
 export type BoundaryDimension = keyof BoundaryScope;
 
+const DIMENSIONS = ['studentIds', 'orgIds', 'contentIds'] as const satisfies readonly BoundaryDimension[];
+
+/**
+ * The boundary dimensions each kind of row holds a field for. A bounded token is refused on a kind
+ * of row that lacks one of its dimensions: vendor learning rows carry no organization, moments no
+ * content, activity sources (the tenant's producer registry) none of the three.
+ */
+export const CHECKABLE = {
+  events: DIMENSIONS,
+  vendorLearningRows: ['studentIds', 'contentIds'],
+  moments: ['studentIds', 'orgIds'],
+  activitySources: [],
+} as const satisfies Record<string, readonly BoundaryDimension[]>;
+
 export function boundaryOf(principal: Principal): BoundaryScope {
   const { studentIds, orgIds, schoolIds, contentIds } = principal.boundary;
   const orgs = orgIds || schoolIds ? new Set([...(orgIds ?? []), ...(schoolIds ?? [])]) : undefined;
@@ -49,17 +63,37 @@ export function boundaryRejected(dimension: BoundaryDimension, field: string, de
   });
 }
 
+/**
+ * A bounded dimension the row (or request) holds no field for: it cannot be checked, so it is
+ * refused, never served (attendance rows carry no content id, activity sources none of the three).
+ */
+function uncheckable(dimension: BoundaryDimension, what: string): DomainError {
+  return new DomainError(
+    BOUNDARY_REJECTED,
+    `The token's ${CLAIM[dimension]} boundary cannot be checked against ${what}; it is refused.`,
+    { fieldErrors: [{ field: CLAIM[dimension], message: `cannot be checked against ${what}` }] },
+  );
+}
+
+/** Refuses a bounded token on a kind of row that holds no field for one of its bounded dimensions. */
+export function requireCheckable(scope: BoundaryScope, checkable: readonly BoundaryDimension[], what: string): void {
+  const unchecked = DIMENSIONS.find((dimension) => scope[dimension] && !checkable.includes(dimension));
+  if (unchecked) throw uncheckable(unchecked, what);
+}
+
 type BoundaryValues = Partial<Record<BoundaryDimension, { field: string; value: string | null | undefined }>>;
 
 /**
- * A record (or a requested filter) against the boundary: every bounded dimension must hold a value
- * inside it. `values` maps each dimension to the client's field name and its value.
+ * A record (or a requested write) against the boundary: every bounded dimension must hold a value
+ * inside it. `values` maps each dimension the record can be checked on to the client's field name
+ * and its value; a bounded dimension missing from `values` cannot be checked and is refused.
  */
 export function outsideBoundary(scope: BoundaryScope, values: BoundaryValues, what: string): DomainError | undefined {
-  for (const dimension of ['studentIds', 'orgIds', 'contentIds'] as const) {
+  for (const dimension of DIMENSIONS) {
     const allowed = scope[dimension];
     const given = values[dimension];
-    if (!allowed || !given) continue;
+    if (!allowed) continue;
+    if (!given) return uncheckable(dimension, `${what} this record`);
     if (given.value == null || !allowed.has(given.value)) {
       return boundaryRejected(
         dimension,
@@ -76,41 +110,32 @@ export function requireWithinBoundary(scope: BoundaryScope, values: BoundaryValu
   if (rejected) throw rejected;
 }
 
+/** A list's column (and the client's filter on it) for one boundary dimension. */
+export interface BoundedColumn {
+  column: PgColumn;
+  field: string;
+  requested: string | undefined;
+}
+
 /**
  * The filter a bounded token adds to every list: a requested value outside the boundary is 403, an
- * omitted one is narrowed to the boundary.
+ * omitted one is narrowed to the boundary, and a bounded dimension the rows hold no column for is 403.
  */
 export function boundaryConditions(
   scope: BoundaryScope,
-  requested: { studentId?: string; orgId?: string; contentId?: string },
-  columns: { studentId?: PgColumn; orgId?: PgColumn; contentId?: PgColumn },
-  names: { studentId: string; orgId: string; contentId: string } = {
-    studentId: 'studentId',
-    orgId: 'orgId',
-    contentId: 'contentId',
-  },
+  columns: Partial<Record<BoundaryDimension, BoundedColumn>>,
+  what: string,
 ): SQL[] {
-  requireWithinBoundary(
-    scope,
-    {
-      ...(requested.studentId !== undefined
-        ? { studentIds: { field: names.studentId, value: requested.studentId } }
-        : {}),
-      ...(requested.orgId !== undefined ? { orgIds: { field: names.orgId, value: requested.orgId } } : {}),
-      ...(requested.contentId !== undefined
-        ? { contentIds: { field: names.contentId, value: requested.contentId } }
-        : {}),
-    },
-    'read',
-  );
+  requireCheckable(scope, Object.keys(columns) as BoundaryDimension[], what);
   const conditions: SQL[] = [];
-  const pairs = [
-    [scope.studentIds, columns.studentId],
-    [scope.orgIds, columns.orgId],
-    [scope.contentIds, columns.contentId],
-  ] as const;
-  for (const [allowed, column] of pairs) {
-    if (allowed && column) conditions.push(inArray(column, [...allowed]));
+  for (const dimension of DIMENSIONS) {
+    const allowed = scope[dimension];
+    const bounded = columns[dimension];
+    if (!allowed || !bounded) continue;
+    if (bounded.requested !== undefined && !allowed.has(bounded.requested)) {
+      throw boundaryRejected(dimension, bounded.field, `The token may not read ${bounded.field} ${bounded.requested}.`);
+    }
+    conditions.push(inArray(bounded.column, [...allowed]));
   }
   return conditions;
 }

@@ -3,14 +3,16 @@ import type { Database } from '../../platform/db.ts';
 import type { IdempotencyTable } from '../../platform/idempotency.ts';
 import { httpPeopleClient, type PeopleClient } from '../../platform/people-client.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
+import { httpEventsContentClient, type EventsContentClient } from './content-client.ts';
 import { eventsIdempotency } from './tables.ts';
 
-/** What the events rules need beyond their input: its database and the people service it asks. */
+/** What the events rules need beyond their input: its database and the people and content services it asks. */
 export interface EventsDeps {
   db: Database;
   cursors: CursorCodec;
   idempotency: IdempotencyTable;
   people: PeopleClient;
+  content: EventsContentClient;
 }
 
 export function eventsDeps(runtime: PlatformRuntime): EventsDeps {
@@ -23,6 +25,11 @@ export function eventsDeps(runtime: PlatformRuntime): EventsDeps {
       timeoutMs: runtime.config.serviceCallTimeoutMs,
       auth: runtime.auth,
       caller: 'events',
+    }),
+    content: httpEventsContentClient({
+      baseUrl: () => runtime.config.contentUrl,
+      timeoutMs: runtime.config.serviceCallTimeoutMs,
+      auth: runtime.auth,
     }),
   };
 }

@@ -13,6 +13,11 @@ export const EVENTS_CODES = registerProblems({
   'events:boundary_rejected': { status: 403, title: 'The request is outside the token identity boundary' },
   'events:unprocessable': { status: 422, title: 'Field values, kinds, timestamps or relationships are not acceptable' },
   'events:adapter_rejected': { status: 422, title: 'The source adapter rejected rows of the import' },
+  'events:content_unavailable': { status: 503, title: 'The content service did not answer; nothing was resolved' },
+  'events:content_answer_invalid': {
+    status: 502,
+    title: 'The content service answered outside its published contract; nothing was resolved',
+  },
 });
 
 export const BOUNDARY_REJECTED = 'events:boundary_rejected' satisfies ProblemCode;

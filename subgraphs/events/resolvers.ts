@@ -2,7 +2,14 @@ import { queryStringOf } from '../../platform/naming.ts';
 import { JSONObjectScalar, loaderOf, requestContextOf, type GraphContext } from '../../platform/graphql.ts';
 import type { Resolvers } from './generated/graphql.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
-import { findEvents, getEvent, listEvents, recordEvents, type EventProjection } from './learning/events.service.ts';
+import {
+  findEvents,
+  getEvent,
+  knownContentItems,
+  listEvents,
+  recordEvents,
+  type EventProjection,
+} from './learning/events.service.ts';
 import type { EventsDeps } from './deps.ts';
 import { runSourceImport } from './imports/imports.service.ts';
 import { personNames, type PersonNames } from './people.ts';
@@ -42,6 +49,11 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Re
     loaderOf<PersonNames>(context, 'events.person', async (ctx, ids) => {
       const names = await personNames(reads.people, ctx, ids);
       return ids.map((personId) => names.get(personId) ?? null);
+    });
+  const contentItemLoader = (context: GraphContext) =>
+    loaderOf<true>(context, 'events.contentItem', async (ctx, ids) => {
+      const found = await knownContentItems(reads, ctx, ids);
+      return ids.map((id) => (found.has(id.toLowerCase()) ? true : null));
     });
   const ctxOf = requestContextOf;
   return {
@@ -84,7 +96,8 @@ export function eventsResolvers(runtime: PlatformRuntime, reads: EventsDeps): Re
       activitySource: (event, _args, context) => sourceLoader(context).load(event.activitySourceId),
     },
     ContentItem: {
-      __resolveReference: (reference) => reference,
+      __resolveReference: async (reference, context) =>
+        (await contentItemLoader(context).load(reference.contentId)) ? reference : null,
       events: (item, args, context) => listEvents(reads, ctxOf(context), { ...sent(args), contentId: item.contentId }),
     },
     Person: {

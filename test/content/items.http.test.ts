@@ -404,3 +404,24 @@ describe('status of separately published kinds', () => {
     }
   });
 });
+
+describe('GET {tenant_root}/items?content_ids=', () => {
+  it('lists only the named items of the tenant: a batch existence read', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const [first, second] = [
+      await createItem(platform, caller, { content_kind: 'article' }),
+      await createItem(platform, caller, { content_kind: 'video' }),
+    ];
+    const stranger = await newTenant(platform);
+    const foreign = await createItem(platform, stranger, { content_kind: 'article' });
+    const list = (ids: string) =>
+      http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items?content_ids=${ids}`, { token: caller.token });
+    const named = await list([first.content_id, randomUUID(), foreign.content_id].join(','));
+    expect(named.body.data.map((item: { content_id: string }) => item.content_id)).toEqual([first.content_id]);
+    const both = await list(`${second.content_id},${first.content_id}`);
+    expect(both.body.data).toHaveLength(2);
+    for (const bad of ['', 'not-a-uuid', `${first.content_id},`, Array.from({ length: 201 }, randomUUID).join(',')]) {
+      expect((await list(bad)).status).toBe(400);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
-import { http, newTenant, type Caller } from '../kit.ts';
+import { graphql, http, newTenant, type Caller, type Reply } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
-import { post, producer, root, viewed } from './helpers.ts';
+import { attendanceRow, disciplineRow, post, producer, root, vendorRow, viewed } from './helpers.ts';
 
 const it = platformTest();
 
@@ -152,4 +152,112 @@ describe('boundary-scoped tokens', () => {
       .sign(keyring.privateKey);
     expect((await http(platform, 'GET', `${root}/events`, { token })).status).toBe(401);
   });
+});
+
+/** A token's claim, the values it allows, and which kinds of row it can be checked on. */
+const CLAIMS = [
+  { claim: 'studentIds', name: 'studentIds', values: ['in'], moments: true, vendorRows: true },
+  { claim: 'orgIds', name: 'orgIds/schoolIds', values: ['school-in'], moments: true, vendorRows: false },
+  { claim: 'schoolIds', name: 'orgIds/schoolIds', values: ['school-in'], moments: true, vendorRows: false },
+  { claim: 'contentIds', name: 'contentIds', values: ['c-in'], moments: false, vendorRows: false },
+] as const;
+
+function expectUncheckable(reply: Reply, claim: string) {
+  expect([reply.status, reply.body.code]).toEqual([403, 'events:boundary_rejected']);
+  expect(reply.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual([claim]);
+}
+
+function expectGraphRejected(reply: Reply) {
+  expect(reply.body.errors?.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([
+    'events:boundary_rejected',
+  ]);
+}
+
+const momentImport = (adapter: string, records: unknown[]) => ({ sourceSystem: 'sis_system', adapter, records });
+const MOMENTS = [
+  { path: 'attendance-events', adapter: 'sis_attendance_event_v1', row: attendanceRow, field: 'attendanceEvent' },
+  { path: 'discipline-events', adapter: 'sis_discipline_event_v1', row: disciplineRow, field: 'disciplineEvent' },
+] as const;
+
+describe('every boundary claim on every path', () => {
+  for (const { claim, name, values, moments, vendorRows } of CLAIMS) {
+    it(`${claim}: moments, imports, activity sources and GraphQL root fields`, async ({ platform }) => {
+      const { owner, bounded } = await seeded();
+      const caller = await newTenant(platform, {
+        tenantId: owner.tenantId,
+        scopes: [...SCOPES, 'events:sources:write'],
+        boundary: { [claim]: [...values] },
+      });
+      const eventsOnly = await bounded({ [claim]: [...values] });
+      const graphEvents = await graphql(
+        platform,
+        '{ events { data { studentId orgId contentId } } }',
+        {},
+        eventsOnly.token,
+      );
+      expect(graphEvents.body.data.events.data).toEqual([{ studentId: 'in', orgId: 'school-in', contentId: 'c-in' }]);
+      const inRow = { student_id: 'in', school_id: 'school-in' };
+      const outRow = { student_id: 'out', school_id: 'school-out' };
+      for (const moment of MOMENTS) {
+        const seededRows = await http(platform, 'POST', `${root}/source-imports`, {
+          token: owner.token,
+          body: momentImport(moment.adapter, [moment.row(inRow), moment.row(outRow)]),
+        });
+        expect(seededRows.status).toBe(200);
+        const [inId, outId] = seededRows.body.data.map((row: { id: string }) => row.id);
+        const list = await http(platform, 'GET', `${root}/${moment.path}`, { token: caller.token });
+        const one = await http(platform, 'GET', `${root}/${moment.path}/${inId}`, { token: caller.token });
+        const other = await http(platform, 'GET', `${root}/${moment.path}/${outId}`, { token: caller.token });
+        const graphList = await graphql(platform, `{ ${moment.field}s { data { id } } }`, {}, caller.token);
+        const graphOne = await graphql(platform, `{ ${moment.field}(id: "${inId}") { id } }`, {}, caller.token);
+        // Written last, so the reads above see only the seeded rows.
+        const imported = await http(platform, 'POST', `${root}/source-imports`, {
+          token: caller.token,
+          body: momentImport(moment.adapter, [moment.row(inRow)]),
+        });
+        if (moments) {
+          expect(list.body.data.map((row: { id: string }) => row.id)).toEqual([inId]);
+          expect(one.status).toBe(200);
+          expect([other.status, other.body.code]).toEqual([403, 'events:boundary_rejected']);
+          expect(imported.status).toBe(200);
+          expect(graphList.body.data[`${moment.field}s`].data).toEqual([{ id: inId }]);
+          expect(graphOne.body.data[moment.field]).toEqual({ id: inId });
+        } else {
+          for (const reply of [list, one, other, imported]) expectUncheckable(reply, name);
+          expectGraphRejected(graphList);
+          expectGraphRejected(graphOne);
+        }
+      }
+      const vendor = await http(platform, 'POST', `${root}/source-imports`, {
+        token: caller.token,
+        body: {
+          sourceSystem: 'vendor_production',
+          adapter: 'vendor_learning_event_v1',
+          records: [vendorRow(0, { user_id: 'in', activity_id: 'c-in' })],
+        },
+      });
+      if (vendorRows) expect(vendor.status).toBe(200);
+      else if (claim !== 'contentIds') expectUncheckable(vendor, name);
+      else expect(vendor.status).toBe(200);
+      const sourcePaths = [
+        ['GET', `${root}/activity-sources`],
+        ['GET', `${root}/activity-sources/${owner.sourceId}`],
+        ['POST', `${root}/activity-sources`],
+      ] as const;
+      for (const [method, path] of sourcePaths) {
+        const reply = await http(platform, method, path, {
+          token: caller.token,
+          ...(method === 'POST' ? { body: { sourceIri: 'https://vendor.example/bounded', name: 'Bounded' } } : {}),
+        });
+        expectUncheckable(reply, name);
+      }
+      for (const query of [
+        '{ activitySources { data { id } } }',
+        `{ activitySource(id: "${owner.sourceId}") { id } }`,
+        'mutation { registerActivitySource(sourceIri: "https://vendor.example/bounded", name: "Bounded") { id } }',
+      ]) {
+        expectGraphRejected(await graphql(platform, query, {}, caller.token));
+      }
+    });
+  }
 });

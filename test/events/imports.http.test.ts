@@ -3,63 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { FIXTURES, http, type Reply, newTenant, sameTenant, type Caller } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
-import { root } from './helpers.ts';
+import { attendanceRow, disciplineRow, root, vendorRow } from './helpers.ts';
 import { EDFI_DESCRIPTORS } from '../../subgraphs/events/vocabulary.ts';
 
 const it = platformTest();
-
-const vendorRow = (index: number, overrides: Record<string, unknown> = {}) => ({
-  id: `v-${index}`,
-  user_id: `stu-${index % 7}`,
-  date: '2026-09-0' + (1 + (index % 9)),
-  subject: 'math',
-  app: 'FractionQuest',
-  course_id: 'course-1',
-  activity_id: `act-${index % 5}`,
-  total_questions: 10,
-  correct_questions: 7,
-  xp_earned: 40,
-  mastered_units: 1,
-  active_seconds: 600,
-  source_system: 'vendor_production',
-  score_type: 'percent',
-  score_given: 70,
-  max_score: 100,
-  ...overrides,
-});
-
-/** Rows as a SIS flattens the Ed-Fi sample files (shared/fixtures/edfi/samples). */
-const attendanceRow = (overrides: Record<string, unknown> = {}) => ({
-  id: `att-${randomUUID()}`,
-  student_id: '604822',
-  school_id: '255901001',
-  class_id: 'ALG-1-01',
-  event_date: '2021-08-31',
-  attendance_event_category: 'uri://ed-fi.org/AttendanceEventCategoryDescriptor#Excused Absence',
-  attendance_event_reason: 'Absent excused: family emergency',
-  event_duration: 1,
-  session_name: '2021-2022 Fall Semester',
-  school_year: '2021-2022',
-  ...overrides,
-});
-
-const disciplineRow = (overrides: Record<string, unknown> = {}) => ({
-  id: `dis-${randomUUID()}`,
-  incident_id: '10',
-  student_id: '604822',
-  school_id: '255901001',
-  incident_date: '2021-10-18',
-  incident_time: '09:00:00',
-  behavior: 'uri://ed-fi.org/BehaviorDescriptor#State Offense',
-  behavior_detailed_description: 'State Offense Detailed Desciption',
-  participation_code: 'Perpetrator',
-  incident_location: 'uri://ed-fi.org/IncidentLocationDescriptor#Parking lot',
-  discipline: 'In School Suspension',
-  reporter_description: 'Staff',
-  reporter_name: 'Hickman, Dewayne',
-  incident_description: 'A narrative that must never be public',
-  ...overrides,
-});
 
 async function importer(): Promise<Caller> {
   return newTenant(filePlatform(), { scopes: ['events:read', 'events:write'] });

@@ -10,7 +10,7 @@ import type { CatalogFacet as CatalogFacetModel, FacetAssignment as FacetAssignm
 import type { ContentReference as ContentReferenceModel } from '../references/references.service.ts';
 import type { TestSpec as TestSpecModel } from '../blueprints/blueprint.service.ts';
 import type { TestBankMembers as TestBankMembersModel, BankMember as BankMemberModel } from '../references/bank-members.service.ts';
-import type { StudentViewAnswer as StudentViewAnswerModel, TrustAnswer as TrustAnswerModel } from '../resolvers/ContentItem.ts';
+import type { StudentViewAnswer as StudentViewAnswerModel, TrustAnswer as TrustAnswerModel, EffectivenessAnswer as EffectivenessAnswerModel } from '../resolvers/ContentItem.ts';
 import type { GraphContext } from '../../../platform/graphql.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -92,6 +92,26 @@ export type CatalogFacetInput = {
   valueType: Scalars['String']['input'];
 };
 
+/** content_effectiveness: read-only, derived from the graded results and serves of one exact version. */
+export type ContentEffectiveness = {
+  __typename?: 'ContentEffectiveness';
+  contentId: Scalars['ID']['output'];
+  /** The exact version derived for. */
+  contentVersionId: Scalars['ID']['output'];
+  derivedAt: Scalars['String']['output'];
+  effectivenessStatus: EffectivenessStatus;
+  /** Graded results (assessment_graded events) of the exact version. */
+  evidenceCount: Scalars['Int']['output'];
+  /** How recent the last graded result (or any event, for pending) must be. */
+  freshnessWindowDays: Scalars['Int']['output'];
+  lastEvidenceAt?: Maybe<Scalars['String']['output']>;
+  lastServedAt?: Maybe<Scalars['String']['output']>;
+  /** Graded results needed before fresh or stale. */
+  minimumEvidence: Scalars['Int']['output'];
+  /** Other events naming the exact version: it was served. */
+  servedCount: Scalars['Int']['output'];
+};
+
 export type ContentItem = {
   __typename?: 'ContentItem';
   assessmentRole?: Maybe<AssessmentRole>;
@@ -101,6 +121,8 @@ export type ContentItem = {
   contentKind: ContentKind;
   createdAt: Scalars['String']['output'];
   dok?: Maybe<Dok>;
+  /** Effectiveness of the newest (or the given) exact version, derived from the events service at read time. */
+  effectiveness: ContentEffectiveness;
   /** Opaque ETag for If-Match on metadata writes. */
   etag: Scalars['String']['output'];
   expectedXp?: Maybe<Scalars['Int']['output']>;
@@ -134,6 +156,11 @@ export type ContentItem = {
   usageScope: UsageScope;
   /** Exact versions in version_number order. */
   versions: ContentVersionPage;
+};
+
+
+export type ContentItemEffectivenessArgs = {
+  versionId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -337,6 +364,13 @@ export type Dok =
   | 'dok2'
   | 'dok3'
   | 'dok4';
+
+/** fresh, stale, pending or insufficient_data (docs/decisions.md: Content, effectiveness). */
+export type EffectivenessStatus =
+  | 'fresh'
+  | 'insufficient_data'
+  | 'pending'
+  | 'stale';
 
 /** What a catalog facet describes. */
 export type FacetGrain =
@@ -783,6 +817,7 @@ export type ResolversTypes = {
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   CatalogFacetAssignmentInput: CatalogFacetAssignmentInput;
   CatalogFacetInput: CatalogFacetInput;
+  ContentEffectiveness: ResolverTypeWrapper<EffectivenessAnswerModel>;
   ContentItem: ResolverTypeWrapper<ContentItemModel>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ContentItemFilter: ContentItemFilter;
@@ -801,6 +836,7 @@ export type ResolversTypes = {
   CorrectResponse: ResolverTypeWrapper<CorrectResponse>;
   CreateContentItemInput: CreateContentItemInput;
   Dok: Dok;
+  EffectivenessStatus: EffectivenessStatus;
   FacetGrain: FacetGrain;
   FacetStatus: FacetStatus;
   FacetValueType: FacetValueType;
@@ -839,6 +875,7 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   CatalogFacetAssignmentInput: CatalogFacetAssignmentInput;
   CatalogFacetInput: CatalogFacetInput;
+  ContentEffectiveness: EffectivenessAnswerModel;
   ContentItem: ContentItemModel;
   Boolean: Scalars['Boolean']['output'];
   ContentItemFilter: ContentItemFilter;
@@ -907,6 +944,19 @@ export type CatalogFacetAssignmentResolvers<ContextType = GraphContext, ParentTy
   provenance?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
 };
 
+export type ContentEffectivenessResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentEffectiveness'] = ResolversParentTypes['ContentEffectiveness']> = {
+  contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  contentVersionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  derivedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  effectivenessStatus?: Resolver<ResolversTypes['EffectivenessStatus'], ParentType, ContextType>;
+  evidenceCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  freshnessWindowDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastEvidenceAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastServedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  minimumEvidence?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  servedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type ContentItemResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentItem'] = ResolversParentTypes['ContentItem'], FederationReferenceType extends FederationReferenceTypes['ContentItem'] = FederationReferenceTypes['ContentItem']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['ContentItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
   assessmentRole?: Resolver<Maybe<ResolversTypes['AssessmentRole']>, ParentType, ContextType>;
@@ -915,6 +965,7 @@ export type ContentItemResolvers<ContextType = GraphContext, ParentType extends 
   contentKind?: Resolver<ResolversTypes['ContentKind'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   dok?: Resolver<Maybe<ResolversTypes['Dok']>, ParentType, ContextType>;
+  effectiveness?: Resolver<ResolversTypes['ContentEffectiveness'], ParentType, ContextType, Partial<ContentItemEffectivenessArgs>>;
   etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expectedXp?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   facets?: Resolver<Array<ResolversTypes['CatalogFacetAssignment']>, ParentType, ContextType>;
@@ -1133,6 +1184,7 @@ export type Resolvers<ContextType = GraphContext> = {
   AnswerSlot?: AnswerSlotResolvers<ContextType>;
   CatalogFacet?: CatalogFacetResolvers<ContextType>;
   CatalogFacetAssignment?: CatalogFacetAssignmentResolvers<ContextType>;
+  ContentEffectiveness?: ContentEffectivenessResolvers<ContextType>;
   ContentItem?: ContentItemResolvers<ContextType>;
   ContentItemPage?: ContentItemPageResolvers<ContextType>;
   ContentKcTag?: ContentKcTagResolvers<ContextType>;

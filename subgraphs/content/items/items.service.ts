@@ -388,6 +388,9 @@ export async function patchItem(
 
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional();
 
+const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const UUID_LIST = new RegExp(`^${UUID}(,${UUID})*$`);
+
 export const ListItemsQuery = z
   .object({
     content_kind: contentKind.optional(),
@@ -410,6 +413,12 @@ export const ListItemsQuery = z
     source_record_id: z.string().min(1).optional(),
     source_activity_ref: z.string().min(1).optional(),
     status: optionalEnum(CONTENT_STATUSES),
+    content_ids: z
+      .string()
+      .regex(UUID_LIST, 'comma-separated content ids')
+      .refine((value) => value.split(',').length <= MAX_PAGE_SIZE, `at most ${MAX_PAGE_SIZE} content ids`)
+      .optional()
+      .describe(`Only these items: comma-separated content ids, at most ${MAX_PAGE_SIZE} (a batch existence read)`),
     facet: z
       .string()
       .regex(/^[a-z_]+:.+$/, 'facet_key:facet_value')
@@ -461,6 +470,7 @@ export async function listItems(
   }
   const subject = filters.subject_id ?? filters.alpha_subject_id;
   if (subject !== undefined) conditions.push(eq(items.subjectId, subject));
+  if (filters.content_ids !== undefined) conditions.push(inArray(items.contentId, filters.content_ids.split(',')));
   if (filters.is_mastery_gate !== undefined)
     conditions.push(eq(items.isMasteryGate, filters.is_mastery_gate as unknown as boolean));
   if (filters.modifiedSince !== undefined)

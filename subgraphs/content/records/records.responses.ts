@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PageResponse, Timestamp } from '../../../platform/openapi.ts';
 import { TRUST_STATUSES } from '../vocabulary.ts';
+import { EFFECTIVENESS_STATUSES } from './effectiveness.ts';
 
 export const ExternalLinkResponse = z.strictObject({
   content_id: z.string(),
@@ -25,10 +26,18 @@ export const CurriculumLinkPageResponse = PageResponse(
 
 export const EffectivenessResponse = z.strictObject({
   content_id: z.string(),
-  content_version_id: z.string().nullable(),
-  effectiveness_status: z.literal('insufficient_data'),
-  evidence_count: z.number().int(),
-  derived_at: Timestamp.nullable(),
+  content_version_id: z.string().describe('The exact version derived for'),
+  effectiveness_status: z.enum(EFFECTIVENESS_STATUSES),
+  evidence_count: z.number().int().describe('Graded results (assessment_graded events) of the exact version'),
+  served_count: z.number().int().describe('Other events naming the exact version: it was served'),
+  last_evidence_at: Timestamp.nullable(),
+  last_served_at: Timestamp.nullable(),
+  minimum_evidence: z.number().int().describe('Graded results needed before fresh or stale'),
+  freshness_window_days: z
+    .number()
+    .int()
+    .describe('How recent the last graded result (or any event, for pending) must be'),
+  derived_at: Timestamp,
 });
 
 export const PolicyPageResponse = PageResponse(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { PlatformRuntime } from '../../../platform/service.ts';
+import type { ContentDeps } from '../deps.ts';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
 import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import {
@@ -10,6 +10,7 @@ import {
   listPolicies,
   listTrustStatus,
   putExternalLink,
+  EffectivenessQuery,
   readEffectiveness,
 } from './records.service.ts';
 import {
@@ -20,8 +21,8 @@ import {
   TrustStatusPageResponse,
 } from './records.responses.ts';
 
-export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): void {
-  const { db } = runtime.database;
+export function recordRoutes(app: FastifyInstance, deps: ContentDeps): void {
+  const { db } = deps;
   declareRoute(app, 'external-link', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/external-link`,
@@ -55,10 +56,15 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
   declareRoute(app, 'effectiveness', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/effectiveness`,
-    summary: 'Derived, read-only effectiveness status',
+    summary: 'Derived, read-only effectiveness status of the newest (or the given) exact version',
+    description:
+      'Derived at read time from the events service (GET /event-tallies of the exact version): fresh, stale, pending or insufficient_data.',
     response: EffectivenessResponse,
+    errors: [502, 503],
     params: ItemParams,
-    handler: async (request) => readEffectiveness(db, request.ctx, request.params.contentId),
+    querystring: EffectivenessQuery,
+    handler: async (request) =>
+      readEffectiveness(deps, request.ctx, { contentId: request.params.contentId, query: request.query }),
   });
   declareRoute(app, 'policies', {
     method: 'GET',
@@ -75,6 +81,6 @@ export function recordRoutes(app: FastifyInstance, runtime: PlatformRuntime): vo
     response: TrustStatusPageResponse,
     params: TenantParams,
     querystring: TrustStatusQuery,
-    handler: async (request) => listTrustStatus(db, runtime.cursors, request.ctx, request.query),
+    handler: async (request) => listTrustStatus(db, deps.cursors, request.ctx, request.query),
   });
 }

@@ -9,11 +9,14 @@ import { isoTimestamp, parseInput, queryInteger, webUrl } from '../../../platfor
 import { curriculumLinks, externalLinks, policies, trustEvidence, versions } from '../tables.ts';
 import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow as requireItem } from '../items/items.service.ts';
+import { itemNotFound, requireItemRow as requireItem } from '../items/items.service.ts';
+import type { ContentDeps } from '../deps.ts';
+import { findVersionRows, versionNotFound } from '../versions/versions.service.ts';
+import { FRESHNESS_WINDOW_DAYS, MINIMUM_EVIDENCE, deriveEffectiveness } from './effectiveness.ts';
 
 /**
  * Small item records: the external link of an external_link item, the frozen curriculum-link
- * archive, derived effectiveness, provisioned policies and the trust-status list.
+ * archive, derived effectiveness (rules in effectiveness.ts), provisioned policies and the trust-status list.
  */
 
 /** Query parameter names that carry credentials: a governed link never holds secrets. */
@@ -121,19 +124,35 @@ export async function listCurriculumLinks(
   };
 }
 
+export const EffectivenessQuery = z.object({ version_id: z.uuid().optional() }).strict();
+
 /**
- * Effectiveness is derived from learner outcomes, which flow through the events and results
- * services; content holds none, so every item reads insufficient_data until a derivation exists.
+ * content_effectiveness of one exact version (the newest by default), derived at read time from
+ * the events service's counts of that version's events; content stores none of it. Events
+ * unreachable or off contract: a typed 503/502, never a guess.
  */
-export async function readEffectiveness(db: Database, ctx: RequestContext, contentId: string) {
+export async function readEffectiveness(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+) {
   requireAccess(ctx.principal, ACCESS.read, 'read effectiveness');
-  const item = await requireItem(db, ctx.tenantId, contentId);
+  const query = parseInput(EffectivenessQuery, rawQuery);
+  const item = await requireItem(deps.db, ctx.tenantId, contentId);
+  const versionId = query.version_id ?? item.latestVersionId;
+  if (!versionId) throw itemNotFound(contentId);
+  if (query.version_id) {
+    const [version] = await findVersionRows(deps.db, ctx.tenantId, [query.version_id]);
+    if (!version || version.contentId !== contentId) throw versionNotFound(contentId, query.version_id);
+  }
+  const tallies = await deps.events.versionTallies(ctx, { contentId, versionId });
   return {
     content_id: contentId,
-    content_version_id: item.latestVersionId,
-    effectiveness_status: 'insufficient_data' as const,
-    evidence_count: 0,
-    derived_at: null,
+    content_version_id: versionId,
+    ...deriveEffectiveness(tallies, ctx.now),
+    minimum_evidence: MINIMUM_EVIDENCE,
+    freshness_window_days: FRESHNESS_WINDOW_DAYS,
+    derived_at: ctx.now.toISOString(),
   };
 }
 

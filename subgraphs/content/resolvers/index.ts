@@ -16,7 +16,7 @@ export function contentResolvers(runtime: PlatformRuntime, deps: ContentDeps): R
     JSON: JSONScalar,
     Query: queryResolvers(runtime, deps, loaders),
     Mutation: mutationResolvers(runtime, deps),
-    ContentItem: contentItemResolvers(runtime, loaders),
+    ContentItem: contentItemResolvers(deps, loaders),
     ContentVersion: contentVersionResolvers(loaders),
     ContentKcTag: {
       knowledgeComponent: (tag) => ({ __typename: 'KnowledgeComponent', kcId: tag.kc_id }),

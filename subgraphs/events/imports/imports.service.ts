@@ -8,7 +8,7 @@ import type { Database } from '../../../platform/db.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
-import { ACCESS, boundaryOf, requireWithinBoundary } from '../access.ts';
+import { ACCESS, boundaryOf, CHECKABLE, requireCheckable, requireWithinBoundary } from '../access.ts';
 import { deriveCaliper, requireNoErrors, type DerivedCaliper } from '../caliper.ts';
 import { ADAPTER_REJECTED } from '../errors.ts';
 import { insertEvents, type PreparedEvent } from '../learning/events.service.ts';
@@ -79,16 +79,18 @@ export interface ImportAnswer {
 
 /** Every row through the adapter and the token's boundary, before anything is written. */
 function adaptAll(ctx: RequestContext, input: ImportInput): Normalized[] {
+  const scope = boundaryOf(ctx.principal);
+  const learning = input.adapter === 'vendor_learning_event_v1';
+  requireCheckable(scope, learning ? CHECKABLE.vendorLearningRows : CHECKABLE.moments, `${input.adapter} rows`);
   const results = input.records.map((row, index) => adaptRow(input.adapter, row, index));
   requireNoErrors(
     results.flatMap((result) => result.errors),
     ADAPTER_REJECTED,
     'The adapter rejected rows; nothing was imported.',
   );
-  const scope = boundaryOf(ctx.principal);
   return results.map((result, index) => {
     const row = result.value as Normalized;
-    const studentField = input.adapter === 'vendor_learning_event_v1' ? 'user_id' : 'student_id';
+    const studentField = learning ? 'user_id' : 'student_id';
     requireWithinBoundary(
       scope,
       row.resource === 'events'

@@ -36,3 +36,17 @@ export const EventPageResponse = z.strictObject({
   nextCursor: z.string().nullable(),
 });
 export const OneEventResponse = z.strictObject({ data: NamedEventResponse });
+
+export const EventTallyResponse = z.strictObject({
+  contentId: z.string(),
+  renderedContentId: z.string().nullable(),
+  data: z.array(
+    z.strictObject({
+      kind: z.string(),
+      eventCount: z.number().int(),
+      firstHappenedAt: Timestamp,
+      lastHappenedAt: Timestamp,
+      lastModifiedAt: Timestamp.describe('When the last of them was committed'),
+    }),
+  ),
+});

@@ -5,13 +5,15 @@ import { declareRoute, headerOf, sendCommandResult } from '../../../platform/htt
 import {
   ListEventsQuery,
   RecordEventsInput,
+  TallyEventsQuery,
   getEvent,
   listEvents,
   recordEvents,
   refusePreconditions,
+  tallyEvents,
 } from './events.service.ts';
 import type { EventsDeps } from '../deps.ts';
-import { EventPageResponse, OneEventResponse, RecordedEventsResponse } from './events.responses.ts';
+import { EventPageResponse, EventTallyResponse, OneEventResponse, RecordedEventsResponse } from './events.responses.ts';
 
 const EventParams = z.object({ eventId: z.string() });
 
@@ -56,6 +58,16 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
     response: OneEventResponse,
     params: EventParams,
     handler: async (request) => getEvent(reads, request.ctx, request.params.eventId),
+  });
+  declareRoute(app, 'events', {
+    method: 'GET',
+    url: '/event-tallies',
+    summary: 'Counts per kind of the events on one content item or one exact version of it',
+    description:
+      'One row per kind: eventCount, first and last happenedAt, last modifiedAt. renderedContentId matches the player extension rendered_content_id. The same boundaries as GET /events.',
+    response: EventTallyResponse,
+    querystring: TallyEventsQuery,
+    handler: async (request) => tallyEvents(reads, request.ctx, request.query),
   });
   for (const method of ['PUT', 'PATCH', 'DELETE'] as const) {
     declareRoute(app, 'events', {

@@ -6,7 +6,14 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf } from '../../../platform/cursor.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
-import { ACCESS, boundaryConditions, boundaryOf, requireWithinBoundary } from '../access.ts';
+import {
+  ACCESS,
+  boundaryConditions,
+  boundaryOf,
+  CHECKABLE,
+  requireCheckable,
+  requireWithinBoundary,
+} from '../access.ts';
 import type { EventsDeps } from '../deps.ts';
 import { withStudentNames } from '../people.ts';
 import { attendanceEvents, disciplineEvents } from '../tables.ts';
@@ -185,9 +192,11 @@ async function listMoments<Row, Query extends z.ZodType>(
     eq(view.tenantId, ctx.tenantId),
     ...boundaryConditions(
       boundaryOf(ctx.principal),
-      { studentId: equals.studentId as string | undefined, orgId: equals.schoolId as string | undefined },
-      { studentId: view.studentId, orgId: view.schoolId },
-      { studentId: 'studentId', orgId: 'schoolId', contentId: 'contentId' },
+      {
+        studentIds: { column: view.studentId, field: 'studentId', requested: equals.studentId as string | undefined },
+        orgIds: { column: view.schoolId, field: 'schoolId', requested: equals.schoolId as string | undefined },
+      },
+      `${view.what}s`,
     ),
     ...Object.entries(equals).map(([name, value]) => (value === undefined ? undefined : eq(view.equals[name], value))),
     from ? gte(view.eventDate, from as string) : undefined,
@@ -218,6 +227,9 @@ async function getMoment<Row, Query extends z.ZodType>(
   id: string,
 ) {
   requireAccess(ctx.principal, ACCESS.read, `read ${view.what}s`);
+  const scope = boundaryOf(ctx.principal);
+  // Before the lookup: an uncheckable claim is refused whether or not the row exists.
+  requireCheckable(scope, CHECKABLE.moments, `${view.what}s`);
   const rows = isUuid(id)
     ? ((await deps.db
         .select()
@@ -227,7 +239,7 @@ async function getMoment<Row, Query extends z.ZodType>(
   if (rows.length === 0) throw new DomainError('not_found', `No ${view.what} ${id} in this tenant.`);
   const moment = view.present(rows[0]);
   requireWithinBoundary(
-    boundaryOf(ctx.principal),
+    scope,
     {
       studentIds: { field: 'studentId', value: moment.studentId },
       orgIds: { field: 'schoolId', value: moment.schoolId },

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, inArray, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
-import { requireAccess } from '../../../platform/auth.ts';
+import { requireAccess, type AccessRule } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
@@ -11,7 +11,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageOf, type CursorCodec } from '../.
 import { parseInput, queryInteger, isoTimestamp, isUuid } from '../../../platform/validation.ts';
 import { activitySources } from '../tables.ts';
 import type { EventsDeps } from '../deps.ts';
-import { ACCESS } from '../access.ts';
+import { ACCESS, boundaryOf, CHECKABLE, requireCheckable } from '../access.ts';
 
 /**
  * Activity sources: create-or-replay on tenant + sourceIri. Invariants: ids are platform-issued;
@@ -37,6 +37,12 @@ export function presentSource(row: SourceRow) {
   };
 }
 export type ActivitySource = ReturnType<typeof presentSource>;
+
+/** The scope check of every source read and registration, then the boundary: no claim applies to a source. */
+function requireSourceAccess(ctx: RequestContext, rule: AccessRule, what: string): void {
+  requireAccess(ctx.principal, rule, what);
+  requireCheckable(boundaryOf(ctx.principal), CHECKABLE.activitySources, 'activity sources');
+}
 
 /** Same sourceIri and name: the original row (replay). Same sourceIri, other name: 409. */
 export async function createOrReplay(
@@ -77,7 +83,7 @@ export async function registerSource(
   ctx: RequestContext,
   { body }: { body: unknown },
 ): Promise<CommandResult<ActivitySource>> {
-  requireAccess(ctx.principal, ACCESS.registerSource, 'register activity sources');
+  requireSourceAccess(ctx, ACCESS.registerSource, 'register activity sources');
   const input = parseInput(RegisterSourceInput, body);
   return deps.db.transaction((tx) => createOrReplay(tx, ctx, input));
 }
@@ -101,7 +107,7 @@ export const ListSourcesQuery = z
   .strict();
 
 export async function listSources(db: Database, cursors: CursorCodec, ctx: RequestContext, rawQuery: unknown) {
-  requireAccess(ctx.principal, ACCESS.read, 'read activity sources');
+  requireSourceAccess(ctx, ACCESS.read, 'read activity sources');
   const query = parseInput(ListSourcesQuery, rawQuery);
   const limit = query.pageSize ?? DEFAULT_PAGE_SIZE;
   const filters = { status: query.status };
@@ -132,7 +138,7 @@ export async function findSources(
   ctx: RequestContext,
   sourceIds: readonly string[],
 ): Promise<ActivitySource[]> {
-  requireAccess(ctx.principal, ACCESS.read, 'read activity sources');
+  requireSourceAccess(ctx, ACCESS.read, 'read activity sources');
   const valid = sourceIds.filter((id) => isUuid(id));
   if (valid.length === 0) return [];
   const rows = await db
