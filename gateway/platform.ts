@@ -97,7 +97,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   };
   const services = hosted.map((name) => SERVICE_FACTORIES[name](runtime));
   for (const service of services) guardEntityRepresentations(service.schema);
-  const app = createHttpApp({ logLevel: config.logLevel });
+  const app = createHttpApp({ logLevel: config.logLevel, publicOrigin: () => runtime.config.publicOrigin });
   const metrics = new PlatformMetrics(database);
   metrics.install(app);
 
@@ -144,6 +144,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   for (const [key, variable, root] of ownRoots) {
     if (!env[variable] && !options.config?.[key]) runtime.config[key] = `${url}${root}`;
   }
+  if (!env.PUBLIC_ORIGIN && !options.config?.publicOrigin) runtime.config.publicOrigin = url;
   if (config.seedDemo && hosted.includes('content') && hosted.includes('curriculum')) {
     await seedDemoTenant(runtime);
   }

@@ -24,7 +24,12 @@ export interface CommandDeps {
 export interface CommandCall {
   operation: string;
   key: string | undefined;
-  request: unknown;
+  /**
+   * The request as the client sent it: the raw JSON body (GraphQL: the mutation's input), plus any
+   * value the operation name does not carry. Never the parsed input: parsing trims and fills
+   * defaults, so two different requests would parse alike and the second would replay the first.
+   */
+  sent: unknown;
   /** The write is listed with a required Idempotency-Key. */
   keyRequired?: boolean;
 }
@@ -36,7 +41,7 @@ export async function runCommand<T>(
   command: (tx: Database) => Promise<{ value: T; created: boolean }>,
 ): Promise<CommandResult<T>> {
   const key = call.keyRequired ? requireIdempotencyKey(call.key) : call.key;
-  const record = { tenantId: ctx.tenantId, operation: call.operation, key, request: call.request };
+  const record = { tenantId: ctx.tenantId, operation: call.operation, key, request: call.sent };
   return deps.db.transaction((tx) => runIdempotent(tx, deps.idempotency, record, () => command(tx)));
 }
 
@@ -52,6 +57,6 @@ export async function storedReplay<T>(
     tenantId: ctx.tenantId,
     operation: call.operation,
     key,
-    request: call.request,
+    request: call.sent,
   });
 }

@@ -167,16 +167,33 @@ export function formatProblem(error: unknown, namespace: ProblemNamespace | unde
   };
 }
 
-/** The REST problem body of any thrown value. */
+/**
+ * A problem's `type`: the absolute URI where the platform documents its code (GET /problems/{code}),
+ * under the deployment's public origin, so every service names a code by the same URI.
+ */
+export function problemTypeUri(publicOrigin: string, code: string): string {
+  return `${publicOrigin.replace(/\/+$/, '')}/problems/${encodeURIComponent(code)}`;
+}
+
+/** The documentation of one code as a client reads it (qualified: content.not_found, curriculum:...). */
+export function describeProblem(qualifiedCode: string): ({ code: string } & ProblemDefinition) | undefined {
+  const platformCode = qualifiedCode.replace(/^[a-z_]+[.:]/, '');
+  const definition =
+    table.get(qualifiedCode) ?? (isPlatformCode(platformCode) ? PLATFORM_CODES[platformCode] : undefined);
+  return definition && { code: qualifiedCode, ...definition };
+}
+
+/** The REST problem body of any thrown value; `publicOrigin` roots its `type` URI. */
 export function toProblem(
   error: unknown,
   ids: { requestId: string; traceId: string },
-  namespace?: ProblemNamespace,
+  namespace: ProblemNamespace | undefined,
+  publicOrigin: string,
 ): Problem {
   const { code, status, title, detail, fieldErrors, extensions } = formatProblem(error, namespace);
   return {
     ...extensions,
-    type: `/problems/${encodeURI(code)}`,
+    type: problemTypeUri(publicOrigin, code),
     title,
     status,
     detail,

@@ -4,7 +4,15 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { z } from 'zod';
 import type { Authenticator } from './auth.ts';
 import { contextFor, type RequestContext } from './context.ts';
-import { DomainError, allProblems, isUnexpectedError, toProblem, type ProblemNamespace } from './errors.ts';
+import {
+  DomainError,
+  allProblems,
+  describeProblem,
+  isUnexpectedError,
+  problemTypeUri,
+  toProblem,
+  type ProblemNamespace,
+} from './errors.ts';
 import { refuseNulInRequests } from './input-safety.ts';
 import type { DescribedOperation } from './openapi.ts';
 import { parseInput } from './validation.ts';
@@ -22,6 +30,10 @@ declare module 'fastify' {
   interface FastifyReply {
     /** The problem code this reply answered with (counted by the metrics). */
     problemCode: string;
+  }
+  interface FastifyInstance {
+    /** The deployment's public origin, read per answer (the process learns its port once it listens). */
+    publicOrigin: () => string;
   }
 }
 
@@ -41,7 +53,12 @@ function traceIdOf(request: IncomingMessage): string {
   return traceId;
 }
 
-export function createHttpApp(options: { logLevel: string; bodyLimit?: number }): FastifyInstance {
+export function createHttpApp(options: {
+  logLevel: string;
+  bodyLimit?: number;
+  /** Roots every problem's `type` URI. */
+  publicOrigin: () => string;
+}): FastifyInstance {
   const app = Fastify({
     logger: { level: options.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024,
@@ -63,6 +80,7 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
     childLoggerFactory: (logger, bindings, childOptions, rawRequest) =>
       logger.child({ ...bindings, traceId: traceIdOf(rawRequest as IncomingMessage) }, childOptions),
   });
+  app.decorate('publicOrigin', options.publicOrigin);
   app.decorateRequest('traceId', '');
   app.decorateReply('problemCode', '');
   app.decorateRequest('ctx', null);
@@ -76,6 +94,12 @@ export function createHttpApp(options: { logLevel: string; bodyLimit?: number })
   app.removeContentTypeParser('text/plain');
   installProblemHandlers(app, undefined);
   app.get('/problems', { schema: { hide: true } }, async () => ({ data: allProblems() }));
+  // What a problem's `type` URI names: the code's status and title.
+  app.get<{ Params: { code: string } }>('/problems/:code', { schema: { hide: true } }, async (request) => {
+    const problem = describeProblem(request.params.code);
+    if (!problem) throw new DomainError('not_found', `No problem code ${request.params.code}.`);
+    return { ...problem, type: problemTypeUri(app.publicOrigin(), problem.code) };
+  });
   return app;
 }
 
@@ -127,7 +151,12 @@ export function sendProblem(
   error: DomainError,
   namespace: ProblemNamespace | undefined,
 ): FastifyReply {
-  const problem = toProblem(error, { requestId: request.id, traceId: request.traceId }, namespace);
+  const problem = toProblem(
+    error,
+    { requestId: request.id, traceId: request.traceId },
+    namespace,
+    request.server.publicOrigin(),
+  );
   if (error.headers) reply.headers(error.headers);
   if (problem.status === 401) reply.header('www-authenticate', 'Bearer');
   reply.problemCode = problem.code;

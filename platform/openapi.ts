@@ -92,7 +92,7 @@ function problemResponse(status: number): Record<string, unknown> {
 
 const ProblemSchema = z
   .object({
-    type: z.string(),
+    type: z.url().describe('Absolute URI documenting the code: {public origin}/problems/{code}'),
     title: z.string(),
     status: z.number().int(),
     detail: z.string().optional(),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Blueprint } from './blueprints/blueprint.service.ts';
 import { isServeable, type EligibilityFacts } from './eligibility/eligibility.service.ts';
+import { trustTransitionAllowed } from './trust/trust.service.ts';
 import { CONTENT_STATUSES, TRUST_STATUSES, XP_BAND_ALIASES, assessmentRoleOf, xpBand } from './vocabulary.ts';
 
 const blueprint = {
@@ -52,6 +53,17 @@ describe('serveability', () => {
     expect(isServeable(facts({ contentKind: 'test_spec', itemStatus: 'published' }))).toBe(false);
     expect(isServeable(facts({ contentKind: 'test_bank', itemStatus: 'draft', versionPublished: true }))).toBe(true);
     expect(isServeable(facts({ contentKind: 'test_bank', itemStatus: 'retired', versionPublished: true }))).toBe(false);
+  });
+});
+
+describe('trust transitions', () => {
+  it('sets trust once from unknown, then only moves trusted or degraded to failed; failed is final', () => {
+    const allowed = TRUST_STATUSES.flatMap((from) =>
+      TRUST_STATUSES.filter((to) => trustTransitionAllowed(from, to)).map((to) => `${from}->${to}`),
+    );
+    expect(allowed.sort()).toEqual(
+      ['unknown->trusted', 'unknown->degraded', 'unknown->failed', 'trusted->failed', 'degraded->failed'].sort(),
+    );
   });
 });
 

@@ -11,6 +11,10 @@ declare module '../../platform/errors.ts' {
 /** Content's own codes; platform codes render as content.<code>. */
 export const CONTENT_CODES = registerProblems({
   'content.version_not_serveable': { status: 409, title: 'The exact content version is not release eligible' },
+  'content.trust_transition_refused': {
+    status: 409,
+    title: 'Trust is set once and afterwards only moves trusted or degraded to failed',
+  },
   'content.qc_self_review': { status: 403, title: 'The author of a version cannot record its QC decision' },
   'content.item_exists': { status: 409, title: 'A content item with this content_id already exists' },
   'content.publication_refused': { status: 409, title: 'The exact version fails the server-owned publication checks' },

@@ -243,6 +243,39 @@ describe('bank_member references (rule 7)', () => {
     );
   });
 
+  it('asks the registry about every tagged KC when it counts attribution, and fails closed without an answer', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const question = await taggedQuestion(caller);
+    const form = await formEmbedding(caller, [question]);
+    const bank = await createItem(platform, caller, {
+      content_kind: 'test_bank',
+      membership_rule: 'same_blueprint_fixed_forms',
+    });
+    expect((await reference(caller, bank.content_id, member(bank, form, 1))).status).toBe(201);
+    const tags = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${question.content_id}/kc-tags`, {
+      token: caller.token,
+    });
+    const kcId = tags.body.data[0].kc_id as string;
+    const membersUrl = `${tenantRoot(caller.tenantId)}/items/${bank.content_id}/bank-members`;
+    const asked = curriculum.requests.length;
+    expect((await http(platform, 'GET', membersUrl, { token: caller.token })).body.readiness.ready_count).toBe(1);
+    expect(curriculum.requests.slice(asked).map((request) => request.path)).toEqual([
+      expect.stringMatching(new RegExp(`/alpha/curriculum/v1/kcs/${kcId}$`)),
+    ]);
+    curriculum.kcs.set(kcId, 'error');
+    const unanswered = await http(platform, 'GET', membersUrl, { token: caller.token });
+    expect([unanswered.status, unanswered.body.code]).toEqual([503, 'content.kc_registry_unavailable']);
+    await expectUnchanged(platform, caller, `/items/${bank.content_id}/references`, async () => {
+      const refused = await reference(caller, bank.content_id, member(bank, form, 2));
+      expect([refused.status, refused.body.code]).toEqual([503, 'content.kc_registry_unavailable']);
+    });
+    curriculum.kcs.set(kcId, registryKc(kcId, { status: 'retired', retired_at: new Date().toISOString() }));
+    const retired = await http(platform, 'GET', membersUrl, { token: caller.token });
+    expect([retired.status, retired.body.readiness.ready_count]).toEqual([200, 0]);
+  });
+
   it('fails GET /bank-members with the typed 409 when a stored row is malformed', async ({ platform }) => {
     const caller = await newTenant(platform);
     const form = await formEmbedding(caller, [await taggedQuestion(caller)]);

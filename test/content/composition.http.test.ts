@@ -48,6 +48,8 @@ describe('interactive composition (rule 9)', () => {
       bindings: [
         { segment: 1, question_ref: { content_id: question.content_id }, tests_prior_content: true },
         { segment: 3, question_ref: { content_id: question.content_id }, tests_prior_content: true },
+        // Two questions may share one segment: segments are ordered, not strictly increasing like cues.
+        { segment: 3, question_ref: { content_id: question.content_id }, tests_prior_content: true },
       ],
     };
     const replaced = await http(platform, 'PUT', url, { token: caller.token, body: article });
@@ -98,6 +100,7 @@ describe('interactive composition (rule 9)', () => {
       ['video without duration', { type: 'interactive_video', bindings: [cue(10)] }],
       ['segment zero', { type: 'interactive_article', bindings: [seg(0)] }],
       ['segments out of order', { type: 'interactive_article', bindings: [seg(2), seg(1)] }],
+      ['a segment after a shared one goes back', { type: 'interactive_article', bindings: [seg(2), seg(2), seg(1)] }],
       ['fractional segment', { type: 'interactive_article', bindings: [seg(1.5)] }],
       ['not prior content', { type: 'interactive_article', bindings: [seg(1, { tests_prior_content: false })] }],
       [

@@ -8,6 +8,36 @@ import { blueprint, createItem, expectUnchanged } from './helpers.ts';
 
 const it = platformTest();
 
+describe('POST {tenant_root}/items under an Idempotency-Key', () => {
+  it('compares the request as sent: another JSON layout replays, an untrimmed title or an explicit default is 409', async ({
+    platform,
+  }) => {
+    const author = await newTenant(platform);
+    const url = `${tenantRoot(author.tenantId)}/items`;
+    const headers = { 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
+    const title = `Fractions ${randomUUID()}`;
+    const first = await http(platform, 'POST', url, {
+      token: author.token,
+      headers,
+      body: { content_kind: 'article', title },
+    });
+    expect(first.status).toBe(201);
+    const relaid = await http(platform, 'POST', url, {
+      token: author.token,
+      headers,
+      rawBody: `{\n  "title" : ${JSON.stringify(title)},\n  "content_kind" : "article"\n}`,
+    });
+    expect([relaid.status, relaid.headers.get('idempotency-replayed'), relaid.body]).toEqual([200, 'true', first.body]);
+    for (const changed of [
+      { content_kind: 'article', title: ` ${title} ` },
+      { content_kind: 'article', title, usage_scope: 'practice_eligible' },
+    ]) {
+      const refused = await http(platform, 'POST', url, { token: author.token, headers, body: changed });
+      expect([refused.status, refused.body.code]).toEqual([409, 'content.idempotency_conflict']);
+    }
+  });
+});
+
 describe('PATCH {tenant_root}/items/{contentId}', () => {
   it('changes metadata under If-Match, advances the ETag and accepts the subject alias', async ({ platform }) => {
     const caller = await newTenant(platform);

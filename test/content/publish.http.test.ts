@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import fc from 'fast-check';
-import { http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { eligibleVersion, graphql, http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
 import { isServeable } from '../../subgraphs/content/eligibility/eligibility.service.ts';
 import { CONTENT_KINDS, CONTENT_STATUSES, TRUST_STATUSES } from '../../subgraphs/content/vocabulary.ts';
@@ -115,6 +115,55 @@ describe('POST {tenant_root}/items/{contentId}/publish', () => {
       { token: author.token },
     );
     expect(stillDraft.body.code).toBe('content.version_not_serveable');
+  });
+});
+
+describe('POST {tenant_root}/items/{contentId}/versions/{versionId}/qc-decisions', () => {
+  it('sets trust once, then only moves trusted or degraded to failed: failed stays failed on REST and GraphQL', async ({
+    platform,
+  }) => {
+    const author = await newTenant(platform);
+    const root = tenantRoot(author.tenantId);
+    const reviewer = await sameTenant(platform, author);
+    const decide = (pin: { contentId: string; versionId: string }, trust_status: string) =>
+      http(platform, 'POST', `${root}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`, {
+        token: reviewer.token,
+        body: { trust_status, reason: `now ${trust_status}` },
+      });
+    const trusted = await eligibleVersion(platform, author);
+    expect((await decide(trusted, 'degraded')).body.code).toBe('content.trust_transition_refused');
+    expect((await decide(trusted, 'failed')).status).toBe(201);
+    const eligibilityUrl = `${root}/items/${trusted.contentId}/versions/${trusted.versionId}/release-eligibility`;
+    await expectUnchanged(platform, author, `/items/${trusted.contentId}/trust`, async () => {
+      for (const status of ['trusted', 'degraded', 'failed']) {
+        const refused = await decide(trusted, status);
+        expect([refused.status, refused.body.code]).toEqual([409, 'content.trust_transition_refused']);
+      }
+      const overGraphql = await graphql(
+        platform,
+        `
+          mutation ($c: ID!, $v: ID!) {
+            recordQcDecision(contentId: $c, versionId: $v, input: { trustStatus: "trusted", reason: "fixed" }) {
+              trustStatus
+            }
+          }
+        `,
+        { c: trusted.contentId, v: trusted.versionId },
+        reviewer.token,
+      );
+      expect(overGraphql.body.errors?.[0]?.extensions?.code).toBe('content.trust_transition_refused');
+    });
+    const stillFailed = await http(platform, 'GET', eligibilityUrl, { token: author.token });
+    expect([stillFailed.body.code, stillFailed.body.eligibility.trust_status]).toEqual([
+      'content.version_not_serveable',
+      'failed',
+    ]);
+
+    const degraded = await createItem(platform, author, { content_kind: 'article', status: 'published' });
+    const degradedPin = { contentId: degraded.content_id, versionId: degraded.latest_version_id };
+    expect((await decide(degradedPin, 'degraded')).status).toBe(201);
+    expect((await decide(degradedPin, 'trusted')).body.code).toBe('content.trust_transition_refused');
+    expect((await decide(degradedPin, 'failed')).status).toBe(201);
   });
 });
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { startTestPlatform, http, newTenant, sameTenant, roots, tenantRoot, type Caller } from '../kit.ts';
 import { filePlatform, platformTest, type TestPlatform } from '../platform-test.ts';
-import { policies, testServeAuthorizations } from '../../subgraphs/content/tables.ts';
+import { items, policies, testServeAuthorizations } from '../../subgraphs/content/tables.ts';
+import { json, startFakeService } from '../fake-service.ts';
 import { createItem } from './helpers.ts';
 import { registryKc, startFakeCurriculum, type FakeCurriculum } from './fake-curriculum.ts';
 
@@ -23,29 +24,26 @@ async function post(caller: Caller, path: string, body: unknown) {
   return http(platformInUse(), 'POST', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token, body });
 }
 
-/** A draft bank whose exact version holds one complete, tagged form; persons of each reality. */
-async function scenario(formExtra: Record<string, unknown> = {}) {
-  const caller = await newTenant(platformInUse());
+/** A form whose exact version embeds one question with an active KC tag, as a member of the bank. */
+async function addMember(
+  caller: Caller,
+  bank: { content_id: string; latest_version_id: string },
+  ordinal: number,
+  formExtra: Record<string, unknown> = {},
+) {
   const question = await createItem(platformInUse(), caller, { content_kind: 'question' });
   const kcId = randomUUID();
   curriculum.kcs.set(kcId, registryKc(kcId));
   expect((await post(caller, `/items/${question.content_id}/kc-tags`, { kc_id: kcId, weight: 1 })).status).toBe(201);
   const form = await createItem(platformInUse(), caller, { content_kind: 'test', ...formExtra });
-  expect(
-    (
-      await post(caller, `/items/${form.content_id}/references`, {
-        relationship_kind: 'embeds',
-        referenced_content_id: question.content_id,
-        parent_version_id: form.latest_version_id,
-        referenced_version_id: question.latest_version_id,
-        ordinal: 1,
-      })
-    ).status,
-  ).toBe(201);
-  const bank = await createItem(platformInUse(), caller, {
-    content_kind: 'test_bank',
-    membership_rule: 'same_blueprint_fixed_forms',
+  const embeds = await post(caller, `/items/${form.content_id}/references`, {
+    relationship_kind: 'embeds',
+    referenced_content_id: question.content_id,
+    parent_version_id: form.latest_version_id,
+    referenced_version_id: question.latest_version_id,
+    ordinal: 1,
   });
+  expect(embeds.status).toBe(201);
   expect(
     (
       await post(caller, `/items/${bank.content_id}/references`, {
@@ -53,10 +51,21 @@ async function scenario(formExtra: Record<string, unknown> = {}) {
         referenced_content_id: form.content_id,
         parent_version_id: bank.latest_version_id,
         referenced_version_id: form.latest_version_id,
-        ordinal: 1,
+        ordinal,
       })
     ).status,
   ).toBe(201);
+  return { form, embedsId: embeds.body.reference_id as string };
+}
+
+/** A draft bank whose exact version holds one complete, tagged form; persons of each reality. */
+async function scenario(formExtra: Record<string, unknown> = {}) {
+  const caller = await newTenant(platformInUse());
+  const bank = await createItem(platformInUse(), caller, {
+    content_kind: 'test_bank',
+    membership_rule: 'same_blueprint_fixed_forms',
+  });
+  const { form } = await addMember(caller, bank, 1, formExtra);
   const operator = await sameTenant(platformInUse(), caller, { scopes: [], roles: ['operator'] });
   for (const [personId, reality] of [
     ['p-synthetic', 'synthetic'],
@@ -220,6 +229,83 @@ describe('test-serve eligibility and authorization (rule 8)', () => {
     ).toBe(409);
     expect(form.content_id).toBeTruthy();
   });
+
+  it('counts a person whose answer states no status as inactive (fails closed)', async () => {
+    const people = await startFakeService();
+    people.behave((request, response) => {
+      const personId = decodeURIComponent(request.url!.split('/').at(-1)!);
+      json(200, { personId, reality: 'test' })(request, response);
+    });
+    brokenPlatform = await startTestPlatform({ config: { curriculumUrl: curriculum.url, peopleUrl: people.url } });
+    try {
+      const { caller, bank, selection } = await scenario();
+      await grant(caller.tenantId);
+      const refused = await post(caller, '/test-serve-authorizations', { ...selection, test_identity_id: 'p-test' });
+      expect([refused.status, refused.body.code]).toEqual([409, 'content.test_serve_not_authorized']);
+      expect(refused.body.fieldErrors).toEqual([
+        { field: 'test_identity_id', message: 'person is of unstated status' },
+      ]);
+      const eligibility = await http(
+        brokenPlatform,
+        'GET',
+        `${tenantRoot(caller.tenantId)}/items/${bank.content_id}/versions/${bank.latest_version_id}/test-serve-eligibility?test_identity_id=p-test`,
+        { token: caller.token },
+      );
+      expect(eligibility.status).toBe(409);
+      expect(await receipts(caller.tenantId)).toBe(0);
+    } finally {
+      await brokenPlatform.close();
+      brokenPlatform = undefined;
+      await people.close();
+    }
+  });
+
+  it('validates every active bank_member row before selection (limit 2): another member with a broken graph refuses', async () => {
+    const { caller, bank, selection } = await scenario();
+    await grant(caller.tenantId);
+    const other = await addMember(caller, bank, 2);
+    expect(
+      (await post(caller, '/test-serve-authorizations', { ...selection, test_identity_id: 'p-test' })).status,
+    ).toBe(201);
+    const retired = await http(
+      platformInUse(),
+      'DELETE',
+      `${tenantRoot(caller.tenantId)}/items/${other.form.content_id}/references/${other.embedsId}`,
+      { token: caller.token },
+    );
+    expect(retired.status).toBe(200);
+    const refused = await post(caller, '/test-serve-authorizations', { ...selection, test_identity_id: 'p-test' });
+    expect([refused.status, refused.body.code]).toEqual([409, 'content.bank_kc_attribution_incomplete']);
+    expect(await receipts(caller.tenantId)).toBe(1);
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'revalidates and appends the receipt in one transaction under the bank lock: a retirement committed meanwhile refuses (PostgreSQL only)',
+    async ({ platform }) => {
+      const { caller, bank, selection } = await scenario();
+      await grant(caller.tenantId);
+      const { db } = platform.runtime.database;
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const lockHeld = new Promise<void>((resolve) => (locked = resolve));
+      const holder = db.transaction(async (tx) => {
+        const bankRow = and(eq(items.tenantId, caller.tenantId), eq(items.contentId, bank.content_id));
+        await tx.select().from(items).where(bankRow).for('update');
+        locked();
+        await released;
+        await tx.update(items).set({ status: 'retired' }).where(bankRow);
+      });
+      await lockHeld;
+      const authorization = post(caller, '/test-serve-authorizations', { ...selection, test_identity_id: 'p-test' });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      release();
+      await holder;
+      const answer = await authorization;
+      expect([answer.status, answer.body.code]).toEqual([409, 'content.test_serve_not_authorized']);
+      expect(await receipts(caller.tenantId)).toBe(0);
+    },
+  );
 
   it('fails closed when the people service does not answer', async () => {
     // Same stand-in for registration, but content asks a people URL where nothing listens.

@@ -63,6 +63,12 @@ describe('POST /kcs (rule 5)', () => {
       body: { ...body, definition: 'Other' },
     });
     expectProblem(changed, 409, 'curriculum:idempotency_conflict');
+    const untrimmed = await http(platform, 'POST', kcs, {
+      token: caller.token,
+      headers,
+      body: { ...body, definition: `${body.definition}  ` },
+    });
+    expectProblem(untrimmed, 409, 'curriculum:idempotency_conflict');
 
     const exact = { ...kcBody(), kc_id: randomUUID() };
     expect((await http(platform, 'POST', kcs, { token: caller.token, body: exact })).status).toBe(201);

@@ -149,6 +149,10 @@ describe('POST /events', () => {
       'idempotency-key': key,
     });
     expect([changed.status, changed.body.code]).toEqual([409, 'events:idempotency_conflict']);
+    const untrimmed = await post(platform, caller, [viewed(caller.sourceId, { studentId: ' stu-1 ' })], {
+      'idempotency-key': key,
+    });
+    expect([untrimmed.status, untrimmed.body.code]).toEqual([409, 'events:idempotency_conflict']);
     const all = await http(platform, 'GET', `${root}/events`, { token: caller.token });
     expect(all.body.data).toHaveLength(1);
   });

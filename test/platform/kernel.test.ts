@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CursorCodec, pageOf } from '../../platform/cursor.ts';
-import { DomainError, toProblem } from '../../platform/errors.ts';
+import { DomainError, describeProblem, problemTypeUri, toProblem } from '../../platform/errors.ts';
+import { loadConfig } from '../../platform/config.ts';
 import { checkIfMatch, etagOf } from '../../platform/etag.ts';
 import { canonicalJson, requestHash } from '../../platform/idempotency.ts';
 import { snakeKeys } from '../../platform/naming.ts';
@@ -9,13 +10,16 @@ import { fieldErrorsOf } from '../../platform/validation.ts';
 import { z } from 'zod';
 
 const ids = { requestId: 'r-1', traceId: 't-1' };
+const origin = 'https://api.school.example';
 
 describe('problems', () => {
   it('renders platform codes in the namespace of the answering service', () => {
-    const problem = toProblem(new DomainError('not_found', 'No such thing.'), ids, {
-      prefix: 'curriculum',
-      separator: ':',
-    });
+    const problem = toProblem(
+      new DomainError('not_found', 'No such thing.'),
+      ids,
+      { prefix: 'curriculum', separator: ':' },
+      origin,
+    );
     expect(problem).toMatchObject({
       code: 'curriculum:not_found',
       status: 404,
@@ -23,20 +27,36 @@ describe('problems', () => {
       requestId: 'r-1',
       traceId: 't-1',
     });
-    expect(toProblem(new DomainError('not_found'), ids, { prefix: 'content', separator: '.' }).code).toBe(
+    expect(toProblem(new DomainError('not_found'), ids, { prefix: 'content', separator: '.' }, origin).code).toBe(
       'content.not_found',
     );
   });
 
+  it('types a problem by the absolute URI that documents its code, under the configured public origin', () => {
+    const problem = toProblem(new DomainError('not_found'), ids, { prefix: 'curriculum', separator: ':' }, origin);
+    expect(problem.type).toBe('https://api.school.example/problems/curriculum%3Anot_found');
+    expect(new URL(problem.type).origin).toBe(origin);
+    expect(problemTypeUri(`${origin}/`, 'content.item_exists')).toBe(`${origin}/problems/content.item_exists`);
+    expect(loadConfig({ PUBLIC_ORIGIN: origin }).publicOrigin).toBe(origin);
+    expect(describeProblem('curriculum:not_found')).toMatchObject({ code: 'curriculum:not_found', status: 404 });
+    expect(describeProblem('content.validation_failed')).toMatchObject({ status: 400 });
+    expect(describeProblem('content.nothing_like_this')).toBeUndefined();
+  });
+
   it('never leaks the message or stack of an unexpected error', () => {
-    const problem = toProblem(new Error('password=hunter2 at db.ts:12'), ids, { prefix: 'content', separator: '.' });
+    const problem = toProblem(
+      new Error('password=hunter2 at db.ts:12'),
+      ids,
+      { prefix: 'content', separator: '.' },
+      origin,
+    );
     expect(problem).toMatchObject({ status: 500, code: 'content.internal_error' });
     expect(JSON.stringify(problem)).not.toContain('hunter2');
   });
 
   it('answers an unregistered code as an internal error, not as a client error', () => {
     // @ts-expect-error a mistyped code does not compile; at run time it is still answered as ours.
-    const problem = toProblem(new DomainError('made_up:code', 'secret detail'), ids);
+    const problem = toProblem(new DomainError('made_up:code', 'secret detail'), ids, undefined, origin);
     expect(problem.status).toBe(500);
     expect(JSON.stringify(problem)).not.toContain('secret detail');
   });

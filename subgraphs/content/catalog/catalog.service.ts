@@ -141,7 +141,7 @@ export const assignFacet: ItemCommand<FacetAssignment> = async (deps, ctx, { con
   requireAccess(ctx.principal, ACCESS.author, 'assign catalog facets');
   const key = requireIdempotencyKey(idempotencyKey);
   const input = parseInput(FacetAssignmentInput, body);
-  const call = { operation: `content.facet_assignments:${contentId}`, key, request: input };
+  const call = { operation: `content.facet_assignments:${contentId}`, key, sent: body };
   return runCommand(deps, ctx, call, async (tx) => {
     await requireItemRow(tx, ctx.tenantId, contentId);
     const [facet] = await tx

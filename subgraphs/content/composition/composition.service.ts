@@ -13,7 +13,8 @@ import { requireItemRow } from '../queries.ts';
 /**
  * Interactive composition (rule 9): the ordered question bindings of an interactive item, replaced
  * as a whole. Video cues strictly increase within (0, duration_seconds); article segments are
- * strictly increasing positive integers; every question_ref resolves to a question of the tenant
+ * ordered positive integers, where several questions may share one segment (the contract asks for
+ * an order, and strictness only for cues); every question_ref resolves to a question of the tenant
  * (and a given component through it); every embedded question attests tests_prior_content=true.
  */
 
@@ -90,8 +91,8 @@ export const CompositionInput = z
         if (segment === undefined)
           return issues.addIssue({ code: 'custom', path: [...path, 'segment'], message: 'required' });
         if (segment < 1) issues.addIssue({ code: 'custom', path: [...path, 'segment'], message: 'a positive integer' });
-        if (!(segment > previous))
-          issues.addIssue({ code: 'custom', path: [...path, 'segment'], message: 'segments must be ordered' });
+        if (!(segment >= previous))
+          issues.addIssue({ code: 'custom', path: [...path, 'segment'], message: 'segments must not decrease' });
         previous = segment;
       }
     });

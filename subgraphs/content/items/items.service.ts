@@ -187,7 +187,7 @@ export async function createItem(
   requireAccess(ctx.principal, ACCESS.author, 'create content items');
   const key = requireIdempotencyKey(idempotencyKey);
   const input = parseInput(CreateItemInput, body);
-  return runCommand(deps, ctx, { operation: 'content.items.create', key, request: input }, async (tx) => {
+  return runCommand(deps, ctx, { operation: 'content.items.create', key, sent: body }, async (tx) => {
     const contentId = input.content_id ?? randomUUID();
     const now = ctx.now.toISOString();
     const [existing] = await tx

@@ -11,6 +11,8 @@ import { kcTags } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { requireItemRow } from '../queries.ts';
+import type { KcLookup } from '../curriculum-client.ts';
+import type { ActiveKcs } from '../references/bank-contract.ts';
 
 /**
  * Weighted KC tags: links from an item to active KCs of curriculum's governed registry. The
@@ -40,7 +42,37 @@ export function presentKcTag(row: KcTagRow) {
 }
 export type ContentKcTag = ReturnType<typeof presentKcTag>;
 
-/** POST: create or replace the tag of (item, kc). The registry check runs before the transaction. */
+/**
+ * Content's view of curriculum's KC registry for one request, through its published GET /kcs/{kcId}
+ * only: each KC is asked once, a tag counts only while curriculum confirms its KC active, and no
+ * answer refuses (503), never counts. `confirmed` answers from what was already asked, without a
+ * call, for use inside a transaction (a KC not asked yet does not count).
+ */
+export function kcRegistryView(deps: ContentDeps, ctx: RequestContext): { active: ActiveKcs; confirmed: ActiveKcs } {
+  const answers = new Map<string, KcLookup>();
+  const confirmed: ActiveKcs = async (kcIds) =>
+    new Set(kcIds.filter((kcId) => answers.get(kcId)?.outcome === 'active'));
+  const active: ActiveKcs = async (kcIds) => {
+    const unasked = kcIds.filter((kcId) => !answers.has(kcId));
+    const lookups = await Promise.all(unasked.map((kcId) => deps.curriculum.lookupKc(ctx, kcId)));
+    unasked.forEach((kcId, index) => answers.set(kcId, lookups[index]));
+    const failed = kcIds.find((kcId) => answers.get(kcId)?.outcome === 'failed');
+    if (failed) {
+      throw new DomainError(
+        'content.kc_registry_unavailable',
+        `The KC registry could not confirm ${failed}; KC attribution cannot be judged.`,
+      );
+    }
+    return confirmed(kcIds);
+  };
+  return { active, confirmed };
+}
+
+/**
+ * POST: create or replace the tag of (item, kc). The registry is asked before the transaction (no
+ * lock is held over a network call); what keeps a tag honest afterwards is that attribution asks
+ * again each time it counts the tag (kcRegistryView).
+ */
 export async function tagKc(
   deps: ContentDeps,
   ctx: RequestContext,

@@ -76,7 +76,7 @@ export const uploadMedia: ItemCommand<MediaAsset> = async (deps, ctx, { contentI
   return runCommand(
     deps,
     ctx,
-    { operation: `content.media:${contentId}`, key: idempotencyKey, request: input },
+    { operation: `content.media:${contentId}`, key: idempotencyKey, sent: body },
     async (tx) => {
       const [row] = await tx
         .insert(mediaAssets)

@@ -44,7 +44,7 @@ export const publishVersion: ItemCommand<ContentPublication> = async (
   return runCommand(
     deps,
     ctx,
-    { operation: `content.publish:${contentId}`, key: idempotencyKey, request: input },
+    { operation: `content.publish:${contentId}`, key: idempotencyKey, sent: body },
     async (tx) => {
       const [item] = await tx
         .select()

@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { contentReferences, items, kcTags, trustEvidence, versionPublications, versions } from '../tables.ts';
+import { contentReferences, items, kcTags, versionPublications, versions } from '../tables.ts';
+import { currentTrust } from '../trust/trust.service.ts';
 
 /**
  * Rule 7, the test bank member contract, in one place: used when a bank_member row is created or
@@ -55,16 +56,11 @@ export async function checkNotFrozen(
     .select({ id: versionPublications.versionId })
     .from(versionPublications)
     .where(and(eq(versionPublications.tenantId, tenantId), eq(versionPublications.versionId, parentVersionId)));
-  const [trust] = await db
-    .select({ status: trustEvidence.trustStatus })
-    .from(trustEvidence)
-    .where(and(eq(trustEvidence.tenantId, tenantId), eq(trustEvidence.versionId, parentVersionId)))
-    .orderBy(desc(trustEvidence.evidenceSeq))
-    .limit(1);
-  if (bank.status !== 'draft' || published || (trust && trust.status !== 'unknown')) {
+  const trust = await currentTrust(db, tenantId, parentVersionId);
+  if (bank.status !== 'draft' || published || trust !== 'unknown') {
     throw new DomainError(
       MEMBERSHIP_FROZEN,
-      `Bank ${bank.contentId} membership is frozen (status ${bank.status}${published ? ', version published' : ''}${trust ? `, trust ${trust.status}` : ''}).`,
+      `Bank ${bank.contentId} membership is frozen (status ${bank.status}${published ? ', version published' : ''}, trust ${trust}).`,
     );
   }
 }
@@ -94,6 +90,45 @@ export async function checkMemberShape(
   return form;
 }
 
+/** Which of these KCs curriculum's registry confirms active (the KC tag's attribution test). */
+export type ActiveKcs = (kcIds: readonly string[]) => Promise<ReadonlySet<string>>;
+
+/** The distinct KCs of the active tags of every question embedded by these exact form versions. */
+export async function embeddedKcIds(
+  db: Database,
+  tenantId: string,
+  forms: ReadonlyArray<{ contentId: string; versionId: string }>,
+): Promise<string[]> {
+  if (forms.length === 0) return [];
+  const rows = await db
+    .selectDistinct({ kcId: kcTags.kcId })
+    .from(contentReferences)
+    .innerJoin(
+      kcTags,
+      and(
+        eq(kcTags.tenantId, contentReferences.tenantId),
+        eq(kcTags.contentId, contentReferences.referencedContentId),
+        eq(kcTags.status, 'active'),
+      ),
+    )
+    .where(
+      and(
+        eq(contentReferences.tenantId, tenantId),
+        eq(contentReferences.relationshipKind, 'embeds'),
+        eq(contentReferences.status, 'active'),
+        inArray(
+          contentReferences.parentVersionId,
+          forms.map((form) => form.versionId),
+        ),
+        inArray(
+          contentReferences.contentId,
+          forms.map((form) => form.contentId),
+        ),
+      ),
+    );
+  return rows.map((row) => row.kcId);
+}
+
 export interface FormGraph {
   question_count: number;
   tagged_question_count: number;
@@ -101,13 +136,15 @@ export interface FormGraph {
 
 /**
  * The exact ordered embeds graph of a form version, every embedded question with an active KC
- * tag. Throws bank_kc_attribution_incomplete when missing, empty, ambiguous or untagged.
+ * tag whose KC the registry confirms active now (a tag to a KC retired later stops counting).
+ * Throws bank_kc_attribution_incomplete when missing, empty, ambiguous or untagged.
  */
 export async function checkFormGraph(
   db: Database,
   tenantId: string,
   formContentId: string,
   formVersionId: string,
+  activeKcs: ActiveKcs,
 ): Promise<FormGraph> {
   const embeds = await db
     .select({
@@ -139,12 +176,14 @@ export async function checkFormGraph(
     throw incomplete(`Form version ${formVersionId} embeds something other than exact question versions.`);
   }
   const questionIds = [...new Set(embeds.map((edge) => edge.questionId))];
-  const tagged = await db
-    .selectDistinct({ contentId: kcTags.contentId })
+  const tags = await db
+    .select({ contentId: kcTags.contentId, kcId: kcTags.kcId })
     .from(kcTags)
     .where(and(eq(kcTags.tenantId, tenantId), inArray(kcTags.contentId, questionIds), eq(kcTags.status, 'active')));
-  const taggedIds = new Set(tagged.map((row) => row.contentId));
+  const active = await activeKcs([...new Set(tags.map((tag) => tag.kcId))]);
+  const taggedIds = new Set(tags.filter((tag) => active.has(tag.kcId)).map((tag) => tag.contentId));
   const untagged = questionIds.filter((id) => !taggedIds.has(id));
-  if (untagged.length > 0) throw incomplete(`Embedded question(s) ${untagged.join(', ')} have no active KC tag.`);
+  if (untagged.length > 0)
+    throw incomplete(`Embedded question(s) ${untagged.join(', ')} have no active KC tag to an active registry KC.`);
   return { question_count: embeds.length, tagged_question_count: embeds.length };
 }

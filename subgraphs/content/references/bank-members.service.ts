@@ -9,7 +9,14 @@ import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { VersionQuery } from '../questions/questions.service.ts';
 import { resolveVersion } from '../queries.ts';
-import { ATTRIBUTION_INCOMPLETE, checkFormGraph, checkMemberShape } from './bank-contract.ts';
+import { kcRegistryView } from '../kc-tags/kc-tags.service.ts';
+import {
+  ATTRIBUTION_INCOMPLETE,
+  checkFormGraph,
+  checkMemberShape,
+  embeddedKcIds,
+  type ActiveKcs,
+} from './bank-contract.ts';
 
 /**
  * GET /bank-members: the bank_member rows of one exact bank version in exact graph order and
@@ -43,11 +50,13 @@ export interface TestBankMembers {
   };
 }
 
-async function bankMembersOf(
+/** The members and readiness of one exact bank version; GET /bank-members and test-serve judge them alike. */
+export async function bankMembersOf(
   db: Database,
   tenantId: string,
   contentId: string,
   versionId: string | undefined,
+  activeKcs: ActiveKcs,
 ): Promise<TestBankMembers> {
   const { version } = await resolveVersion(db, tenantId, contentId, versionId);
   const [bank] = await db
@@ -78,6 +87,15 @@ async function bankMembersOf(
           .from(items)
           .where(and(eq(items.tenantId, tenantId), inArray(items.contentId, formIds)));
   const scopeOf = new Map(forms.map((form) => [form.contentId, form.usageScope]));
+  // One registry question per KC of the whole bank, before the rows are judged one by one.
+  const activeForms = rows.filter((row) => row.status === 'active' && row.referencedVersionId !== null);
+  await activeKcs(
+    await embeddedKcIds(
+      db,
+      tenantId,
+      activeForms.map((row) => ({ contentId: row.referencedContentId, versionId: row.referencedVersionId! })),
+    ),
+  );
   for (const row of rows) {
     await checkMemberShape(db, tenantId, bank, row);
     if (row.status !== 'active') continue;
@@ -85,7 +103,7 @@ async function bankMembersOf(
     let questionCount = 0;
     let reason: string | null = null;
     try {
-      questionCount = (await checkFormGraph(db, tenantId, row.referencedContentId, row.referencedVersionId!))
+      questionCount = (await checkFormGraph(db, tenantId, row.referencedContentId, row.referencedVersionId!, activeKcs))
         .question_count;
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== ATTRIBUTION_INCOMPLETE) throw error;
@@ -125,7 +143,6 @@ export async function readBankMembers(
   { contentId, query: rawQuery }: { contentId: string; query: unknown },
 ): Promise<TestBankMembers> {
   requireAccess(ctx.principal, ACCESS.read, 'read bank members');
-  const { db } = deps;
   const query = parseInput(VersionQuery, rawQuery);
-  return bankMembersOf(db, ctx.tenantId, contentId, query.version_id);
+  return bankMembersOf(deps.db, ctx.tenantId, contentId, query.version_id, kcRegistryView(deps, ctx).active);
 }

@@ -13,7 +13,15 @@ import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { requireItemRow } from '../queries.ts';
-import { INVALID_MEMBER, checkBank, checkFormGraph, checkMemberShape, checkNotFrozen } from './bank-contract.ts';
+import {
+  INVALID_MEMBER,
+  checkBank,
+  checkFormGraph,
+  checkMemberShape,
+  checkNotFrozen,
+  embeddedKcIds,
+} from './bank-contract.ts';
+import { kcRegistryView } from '../kc-tags/kc-tags.service.ts';
 
 /**
  * Typed relationships between items. Rows are never deleted: DELETE soft-retires and the row,
@@ -70,10 +78,16 @@ export const createReference: ItemCommand<ContentReference> = async (
 ) => {
   requireAccess(ctx.principal, ACCESS.author, 'create references');
   const input = parseInput(ReferenceInput, body);
+  // The registry is asked about the form's KCs before the transaction; inside, only its answers count.
+  const registry = kcRegistryView(deps, ctx);
+  if (input.relationship_kind === 'bank_member' && input.referenced_version_id) {
+    const form = { contentId: input.referenced_content_id, versionId: input.referenced_version_id };
+    await registry.active(await embeddedKcIds(deps.db, ctx.tenantId, [form]));
+  }
   return runCommand(
     deps,
     ctx,
-    { operation: `content.references:${contentId}`, key: idempotencyKey, request: input },
+    { operation: `content.references:${contentId}`, key: idempotencyKey, sent: body },
     async (tx) => {
       // The parent's row lock serializes membership changes of one bank.
       const parent = await requireItemRow(tx, ctx.tenantId, contentId, { lock: true });
@@ -105,7 +119,13 @@ export const createReference: ItemCommand<ContentReference> = async (
             INVALID_MEMBER,
             `Index ${shape.ordinal} of bank version ${shape.parentVersionId} is taken.`,
           );
-        await checkFormGraph(tx, ctx.tenantId, shape.referencedContentId, shape.referencedVersionId!);
+        await checkFormGraph(
+          tx,
+          ctx.tenantId,
+          shape.referencedContentId,
+          shape.referencedVersionId!,
+          registry.confirmed,
+        );
       } else {
         const fieldErrors = [];
         if (input.referenced_content_id === contentId && shape.parentVersionId === null)

@@ -1,26 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
-import {
-  contentReferences,
-  items,
-  policies,
-  testServeAuthorizations,
-  trustEvidence,
-  versionPublications,
-  versions,
-} from '../tables.ts';
+import { items, policies, testServeAuthorizations, versionPublications, versions } from '../tables.ts';
 import type { TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
-import { checkBank, checkFormGraph } from '../references/bank-contract.ts';
+import { ATTRIBUTION_INCOMPLETE, checkBank, type ActiveKcs } from '../references/bank-contract.ts';
+import { kcRegistryView } from '../kc-tags/kc-tags.service.ts';
+import { bankMembersOf } from '../references/bank-members.service.ts';
+import { requireItemRow, versionNotFound } from '../queries.ts';
+import { currentTrust, lockTrust } from '../trust/trust.service.ts';
 import { EligibilityQuery } from '../eligibility/eligibility.service.ts';
-import { versionNotFound } from '../queries.ts';
 
 /**
  * Test-serve (rule 8): a demo and test-cohort authorization, separate from release eligibility.
@@ -55,19 +50,13 @@ async function versionFacts(
     .innerJoin(items, and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId)))
     .where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId), eq(versions.contentId, contentId)));
   if (!row) throw versionNotFound(contentId, versionId);
-  const [trust] = await db
-    .select({ status: trustEvidence.trustStatus })
-    .from(trustEvidence)
-    .where(and(eq(trustEvidence.tenantId, tenantId), eq(trustEvidence.versionId, versionId)))
-    .orderBy(desc(trustEvidence.evidenceSeq))
-    .limit(1);
   const [published] = await db
     .select({ id: versionPublications.versionId })
     .from(versionPublications)
     .where(and(eq(versionPublications.tenantId, tenantId), eq(versionPublications.versionId, versionId)));
   return {
     item: row.item,
-    trustStatus: (trust?.status as TrustStatus | undefined) ?? 'unknown',
+    trustStatus: await currentTrust(db, tenantId, versionId),
     published: Boolean(published),
   };
 }
@@ -133,8 +122,9 @@ async function personReasons(
   const reasons: FieldError[] = [];
   if (person.reality !== 'test' && person.reality !== 'synthetic')
     reasons.push({ field: 'test_identity_id', message: `person reality is ${person.reality ?? 'not stated'}` });
-  if (person.status !== undefined && person.status !== 'active')
-    reasons.push({ field: 'test_identity_id', message: `person is ${person.status}` });
+  // Fails closed: an answer that does not say the person is active does not make it active.
+  if (person.status !== 'active')
+    reasons.push({ field: 'test_identity_id', message: `person is ${person.status ?? 'of unstated status'}` });
   return { reasons, reality: person.reality ?? null };
 }
 
@@ -185,15 +175,24 @@ export const TestServeAuthorizationInput = z
   })
   .strict();
 
-/** Revalidates one exact draft bank-to-form selection and appends its immutable receipt. */
-export async function authorizeTestServe(
-  deps: ContentDeps,
+type TestServeSelection = z.infer<typeof TestServeAuthorizationInput>;
+
+const notAuthorized = (reasons: FieldError[]) =>
+  new DomainError(NOT_AUTHORIZED, 'The test-serve selection is not authorized; nothing was recorded.', {
+    fieldErrors: reasons,
+  });
+
+/**
+ * Every fact of the selection but the person: both exact versions, the draft bank, every active
+ * bank_member row of that bank version (limit 2: each row's contract, each form's tagged graph),
+ * the chosen form among them, and the caller's grant. Answers the grant; refuses otherwise.
+ */
+async function checkSelection(
+  db: Database,
   ctx: RequestContext,
-  { body: rawInput }: { body: unknown },
-) {
-  requireAccess(ctx.principal, ACCESS.read, 'authorize test serving');
-  const input = parseInput(TestServeAuthorizationInput, rawInput);
-  const { db } = deps;
+  input: TestServeSelection,
+  activeKcs: ActiveKcs,
+): Promise<string> {
   const bank = await versionFacts(db, ctx.tenantId, input.bank_content_id, input.bank_version_id);
   const form = await versionFacts(db, ctx.tenantId, input.form_content_id, input.form_version_id);
   const reasons = [
@@ -206,53 +205,66 @@ export async function authorizeTestServe(
     reasons.push({ field: 'bank_version_id', message: 'only a draft bank version is test-served' });
   if (reasons.length === 0) {
     checkBank(bank.item);
-    const [row] = await db
-      .select({ id: contentReferences.referenceId })
-      .from(contentReferences)
-      .where(
-        and(
-          eq(contentReferences.tenantId, ctx.tenantId),
-          eq(contentReferences.contentId, input.bank_content_id),
-          eq(contentReferences.parentVersionId, input.bank_version_id),
-          eq(contentReferences.relationshipKind, 'bank_member'),
-          eq(contentReferences.status, 'active'),
-          eq(contentReferences.referencedContentId, input.form_content_id),
-          eq(contentReferences.referencedVersionId, input.form_version_id),
-        ),
-      )
-      .limit(1);
-    if (!row)
+    const { members } = await bankMembersOf(db, ctx.tenantId, input.bank_content_id, input.bank_version_id, activeKcs);
+    const unready = members.find((member) => !member.ready);
+    if (unready)
+      throw new DomainError(ATTRIBUTION_INCOMPLETE, `Bank member ${unready.ordinal}: ${unready.not_ready_reason}`);
+    const chosen = members.some(
+      (member) => member.form_content_id === input.form_content_id && member.form_version_id === input.form_version_id,
+    );
+    if (!chosen)
       reasons.push({ field: 'form_version_id', message: 'not an active bank_member of that exact bank version' });
-    else await checkFormGraph(db, ctx.tenantId, input.form_content_id, input.form_version_id);
   }
   const grantId = await activeGrant(db, ctx);
   if (!grantId) reasons.push({ field: 'grant', message: 'no single active test-serve grant for this caller' });
-  // Asked last and only when everything else holds: the person's reality decides alone.
-  const person =
-    reasons.length === 0 ? await personReasons(deps, ctx, input.test_identity_id) : { reasons: [], reality: null };
-  reasons.push(...person.reasons);
-  if (reasons.length > 0 || !grantId || !person.reality) {
-    throw new DomainError(NOT_AUTHORIZED, 'The test-serve selection is not authorized; nothing was recorded.', {
-      fieldErrors: reasons,
-    });
-  }
-  const [receipt] = await db
-    .insert(testServeAuthorizations)
-    .values({
-      tenantId: ctx.tenantId,
-      authorizationId: randomUUID(),
-      bankContentId: input.bank_content_id,
-      bankVersionId: input.bank_version_id,
-      formContentId: input.form_content_id,
-      formVersionId: input.form_version_id,
-      testIdentityId: input.test_identity_id,
-      personReality: person.reality,
-      grantPolicyId: grantId,
-      producerSurface: input.producer_surface ?? null,
-      authorizedBy: ctx.principal.subject,
-      authorizedAt: ctx.now.toISOString(),
-    })
-    .returning();
+  if (reasons.length > 0 || !grantId) throw notAuthorized(reasons);
+  return grantId;
+}
+
+/**
+ * Revalidates one exact draft bank-to-form selection and appends its immutable receipt. The people
+ * service is asked only once everything else holds and before the transaction (no lock is held
+ * over a network call); the transaction then locks the bank (membership), the form (its graph) and
+ * both versions' trust, revalidates every fact and appends the receipt, so no change can land
+ * between the check and the receipt.
+ */
+export async function authorizeTestServe(
+  deps: ContentDeps,
+  ctx: RequestContext,
+  { body: rawInput }: { body: unknown },
+) {
+  requireAccess(ctx.principal, ACCESS.read, 'authorize test serving');
+  const input = parseInput(TestServeAuthorizationInput, rawInput);
+  const registry = kcRegistryView(deps, ctx);
+  await checkSelection(deps.db, ctx, input, registry.active);
+  const person = await personReasons(deps, ctx, input.test_identity_id);
+  if (person.reasons.length > 0 || !person.reality) throw notAuthorized(person.reasons);
+  const personReality = person.reality;
+  const receipt = await deps.db.transaction(async (tx) => {
+    await requireItemRow(tx, ctx.tenantId, input.bank_content_id, { lock: true });
+    await requireItemRow(tx, ctx.tenantId, input.form_content_id, { lock: true });
+    await lockTrust(tx, ctx.tenantId, input.bank_version_id);
+    await lockTrust(tx, ctx.tenantId, input.form_version_id);
+    const grantId = await checkSelection(tx, ctx, input, registry.confirmed);
+    const [row] = await tx
+      .insert(testServeAuthorizations)
+      .values({
+        tenantId: ctx.tenantId,
+        authorizationId: randomUUID(),
+        bankContentId: input.bank_content_id,
+        bankVersionId: input.bank_version_id,
+        formContentId: input.form_content_id,
+        formVersionId: input.form_version_id,
+        testIdentityId: input.test_identity_id,
+        personReality,
+        grantPolicyId: grantId,
+        producerSurface: input.producer_surface ?? null,
+        authorizedBy: ctx.principal.subject,
+        authorizedAt: ctx.now.toISOString(),
+      })
+      .returning();
+    return row;
+  });
   return {
     authorization_id: receipt.authorizationId,
     bank_content_id: receipt.bankContentId,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../../platform/db.ts';
+import { lockKey, type Database } from '../../../platform/db.ts';
+import { SERVEABLE_TRUST } from '../../../platform/contract.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -43,7 +44,37 @@ export const QcDecisionInput = z
   })
   .strict();
 
-/** Appends trust evidence; shared by QC decisions and imports, which differ only in source. */
+/**
+ * The state table sets trust once (from unknown, at import or QC) and afterwards only moves trusted
+ * or degraded to failed. So degraded never becomes trusted, and failed is final for that exact
+ * version: a fix is a new version.
+ */
+export function trustTransitionAllowed(from: TrustStatus, to: TrustStatus): boolean {
+  if (from === 'unknown') return to !== 'unknown';
+  return to === 'failed' && SERVEABLE_TRUST.has(from);
+}
+
+/** The newest evidence of an exact version, unknown when there is none. */
+export async function currentTrust(db: Database, tenantId: string, versionId: string): Promise<TrustStatus> {
+  const [newest] = await db
+    .select({ status: trustEvidence.trustStatus })
+    .from(trustEvidence)
+    .where(and(eq(trustEvidence.tenantId, tenantId), eq(trustEvidence.versionId, versionId)))
+    .orderBy(desc(trustEvidence.evidenceSeq))
+    .limit(1);
+  return (newest?.status as TrustStatus | undefined) ?? 'unknown';
+}
+
+/** Holds the trust of one exact version for the rest of the transaction. */
+export async function lockTrust(tx: Database, tenantId: string, versionId: string): Promise<void> {
+  await lockKey(tx, `trust|${tenantId}|${versionId}`);
+}
+
+/**
+ * Appends trust evidence; shared by QC decisions and imports, which differ only in source. The one
+ * place a version's trust changes, so the transition rule holds on every path: the version's trust
+ * is locked for the transaction, so two decisions cannot both start from the same status.
+ */
 export async function appendTrustEvidence(
   tx: Database,
   ctx: RequestContext,
@@ -55,6 +86,15 @@ export async function appendTrustEvidence(
     reason: string | null;
   },
 ): Promise<TrustRow> {
+  await lockTrust(tx, ctx.tenantId, evidence.versionId);
+  const from = await currentTrust(tx, ctx.tenantId, evidence.versionId);
+  if (!trustTransitionAllowed(from, evidence.trustStatus)) {
+    throw new DomainError(
+      'content.trust_transition_refused',
+      `Trust of this exact version is ${from}; it cannot become ${evidence.trustStatus}. Trust is set once and afterwards only moves trusted or degraded to failed; a fix is a new version.`,
+      { fieldErrors: [{ field: 'trust_status', message: `${from} cannot become ${evidence.trustStatus}` }] },
+    );
+  }
   const [row] = await tx
     .insert(trustEvidence)
     .values({
@@ -92,7 +132,7 @@ export async function recordQcDecision(
       'A QC decision must come from someone other than the version author.',
     );
   }
-  const call = { operation: `content.qc_decisions.create:${versionId}`, key: idempotencyKey, request: input };
+  const call = { operation: `content.qc_decisions.create:${versionId}`, key: idempotencyKey, sent: body };
   return runCommand(deps, ctx, call, async (tx) => {
     const row = await appendTrustEvidence(tx, ctx, {
       contentId,

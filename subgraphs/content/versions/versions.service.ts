@@ -120,7 +120,7 @@ export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { co
   return runCommand(
     deps,
     ctx,
-    { operation: `content.versions.append:${contentId}`, key: idempotencyKey, request: input },
+    { operation: `content.versions.append:${contentId}`, key: idempotencyKey, sent: body },
     async (tx) => {
       const [item] = await tx
         .select({

@@ -173,7 +173,7 @@ export async function approveCourse(
   const call = {
     operation: 'course-approvals.create',
     key: input.idempotencyKey,
-    request: { course_id: input.courseId, ...body },
+    sent: { course_id: input.courseId, body: input.body },
     keyRequired: true,
   };
   return runCommand(deps, ctx, call, async (tx) => {

@@ -62,7 +62,7 @@ export async function createAssociation(
   return runCommand(
     deps,
     ctx,
-    { operation: 'associations.create', key: idempotencyKey, request: input },
+    { operation: 'associations.create', key: idempotencyKey, sent: rawInput },
     async (tx) => {
       if (input.associationType === 'isChildOf') {
         await lockContainment(tx, ctx.tenantId);
@@ -174,7 +174,7 @@ export async function patchAssociation(
     {
       operation: `associations.patch:${associationId}`,
       key: headers.idempotencyKey,
-      request: input,
+      sent: rawInput,
       keyRequired: true,
     },
     async (tx) => {

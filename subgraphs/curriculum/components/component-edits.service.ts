@@ -125,7 +125,7 @@ export async function patchComponent(
   const call = {
     operation: `components.patch:${componentId}`,
     key: headers.idempotencyKey,
-    request: patch,
+    sent: rawInput,
     keyRequired: true,
   };
   const replay = await storedReplay<Component>(deps, ctx, call);
@@ -194,7 +194,7 @@ export async function retireComponent(
   return runCommand(
     deps,
     ctx,
-    { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, request: {}, keyRequired: true },
+    { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, sent: {}, keyRequired: true },
     async (tx) => {
       // Containment before any row, as every move takes it: the children it detaches cannot be mid-move.
       await lockContainment(tx, ctx.tenantId);

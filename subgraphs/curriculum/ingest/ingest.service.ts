@@ -496,7 +496,7 @@ export async function ingestVendorCourse(
 ): Promise<CommandResult<SourceIngestJob>> {
   requireAccess(ctx.principal, ACCESS.import, 'ingest vendor courses');
   const input = parseInput(IngestInput, rawInput);
-  const digest = requestHash(input);
+  const digest = requestHash(rawInput);
   const stored = await findJob(deps.db, ctx.tenantId, input.source_system, input.producer_batch_id);
   if (stored) return sameRun(stored, digest);
   const nodes = planTrees(input.source_system, parseRows(input));

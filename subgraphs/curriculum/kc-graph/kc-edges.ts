@@ -77,7 +77,7 @@ export async function retireEdge<Row, View>(
   return runCommand(
     deps,
     ctx,
-    { operation: `${store.path}.retire:${edgeId}`, key: idempotencyKey, request: {}, keyRequired: true },
+    { operation: `${store.path}.retire:${edgeId}`, key: idempotencyKey, sent: {}, keyRequired: true },
     async (tx) => {
       const [retired] = isUuid(edgeId)
         ? await tx

@@ -84,7 +84,7 @@ export async function createPrerequisite(
   return runCommand(
     deps,
     ctx,
-    { operation: 'kc-prerequisites.create', key: idempotencyKey, request: input, keyRequired: true },
+    { operation: 'kc-prerequisites.create', key: idempotencyKey, sent: rawInput, keyRequired: true },
     async (tx) => {
       await lockKey(tx, `kc-graph|${ctx.tenantId}`);
       await requireActiveKcs(tx, ctx.tenantId, [
@@ -205,7 +205,7 @@ export async function createReviewDecision(
   return runCommand(
     deps,
     ctx,
-    { operation: 'kc-review-decisions.create', key: idempotencyKey, request: input, keyRequired: true },
+    { operation: 'kc-review-decisions.create', key: idempotencyKey, sent: rawInput, keyRequired: true },
     async (tx) => {
       const version = await requireVersion(tx, ctx.tenantId, input.kc_version_id);
       const [row] = await tx
@@ -314,7 +314,7 @@ export async function createFirmingEvent(
   return runCommand(
     deps,
     ctx,
-    { operation: 'kc-firming-events.create', key: idempotencyKey, request: input, keyRequired: true },
+    { operation: 'kc-firming-events.create', key: idempotencyKey, sent: rawInput, keyRequired: true },
     async (tx) => ({
       value: await firmKcVersion(tx, ctx, {
         versionId: input.kc_version_id,

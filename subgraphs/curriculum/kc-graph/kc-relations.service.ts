@@ -57,7 +57,7 @@ export async function createRelation(
   return runCommand(
     deps,
     ctx,
-    { operation: 'kc-relations.create', key: idempotencyKey, request: input, keyRequired: true },
+    { operation: 'kc-relations.create', key: idempotencyKey, sent: rawInput, keyRequired: true },
     async (tx) => {
       const ends = [input.from_kc_id, input.to_kc_id].sort();
       // A row lock cannot hold a relation that does not exist yet; both directions of a pair queue here.

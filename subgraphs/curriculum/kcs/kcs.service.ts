@@ -124,7 +124,7 @@ export async function createKc(
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'create KCs');
   const input = parseInput(CreateKcInput, rawInput);
-  return runCommand(deps, ctx, { operation: 'kcs.create', key: idempotencyKey, request: input }, async (tx) => {
+  return runCommand(deps, ctx, { operation: 'kcs.create', key: idempotencyKey, sent: rawInput }, async (tx) => {
     const kcId = input.kc_id ?? randomUUID();
     await lockKey(tx, `kc|${ctx.tenantId}|${kcId}`);
     if (input.source_kc_id !== undefined) await lockKey(tx, `kc-source|${ctx.tenantId}|${input.source_kc_id}`);
@@ -290,11 +290,11 @@ export async function publishKc(
   }: { kcId: string; body: unknown; ifMatch: string | undefined; idempotencyKey: string | undefined },
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'publish KCs');
-  const input = parseInput(PublishKcInput, rawInput);
+  parseInput(PublishKcInput, rawInput);
   return runCommand(
     deps,
     ctx,
-    { operation: `kcs.publish:${kcId}`, key: headers.idempotencyKey, request: input, keyRequired: true },
+    { operation: `kcs.publish:${kcId}`, key: headers.idempotencyKey, sent: rawInput, keyRequired: true },
     async (tx) => {
       const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
       if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
@@ -375,7 +375,7 @@ export async function retireKc(
   return runCommand(
     deps,
     ctx,
-    { operation: `kcs.retire:${kcId}`, key: headers.idempotencyKey, request: {}, keyRequired: true },
+    { operation: `kcs.retire:${kcId}`, key: headers.idempotencyKey, sent: {}, keyRequired: true },
     async (tx) => {
       const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
       if (row.status !== 'active') return { value: await readKc(tx, ctx.tenantId, row), created: false };
@@ -407,7 +407,7 @@ export async function appendKcVersion(
   return runCommand(
     deps,
     ctx,
-    { operation: `kcs.versions.append:${kcId}`, key: idempotencyKey, request: input, keyRequired: true },
+    { operation: `kcs.versions.append:${kcId}`, key: idempotencyKey, sent: rawInput, keyRequired: true },
     async (tx) => {
       const row = await lockKc(tx, ctx.tenantId, kcId);
       if (!row) throw kcNotFound(kcId);

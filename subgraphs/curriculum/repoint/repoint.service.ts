@@ -95,7 +95,7 @@ export async function repointComponent(
   const call = {
     operation: `components.repoint:${componentId}`,
     key: idempotencyKey,
-    request: input,
+    sent: rawInput,
     keyRequired: true,
   };
   const replay = await storedReplay<ComponentTargetRepoint>(deps, ctx, call);

@@ -141,8 +141,9 @@ export async function importStandards(
   if (problems.length > 0)
     throw new DomainError('validation_failed', 'The package or its maps are inconsistent.', { fieldErrors: problems });
   const document = input.package.CFDocument;
-  const request = { checksum_sha256: checksum, standard_kc_maps: input.standard_kc_maps };
-  return runCommand(deps, ctx, { operation: 'standards.import', key: idempotencyKey, request }, async (tx) => {
+  // The package is compared through its checksum (the hash of its canonical JSON); the rest as sent.
+  const sent = { ...(rawInput as Record<string, unknown>), package: checksum };
+  return runCommand(deps, ctx, { operation: 'standards.import', key: idempotencyKey, sent }, async (tx) => {
     await lockKey(tx, `standards|${ctx.tenantId}|${document.identifier}`);
     const [frozen] = await tx
       .select()

@@ -264,7 +264,7 @@ export async function runSourceImport(
     };
   }
   const key = idempotencyKey ?? (input.importId === undefined ? undefined : `importId:${input.importId}`);
-  return runCommand(deps, ctx, { operation: 'events.source-import', key, request: rawInput }, async (tx) => ({
+  return runCommand(deps, ctx, { operation: 'events.source-import', key, sent: rawInput }, async (tx) => ({
     value: await materialize(tx, ctx, input, rows),
     created: false,
   }));

@@ -249,7 +249,7 @@ export async function recordEvents(
   const prepared = input.events.map((event, index) => prepareEvent(scope, event, `events.${index}`, raws[index]));
   requireNoErrors(prepared.flatMap((result) => result.errors));
   const events = prepared.map((result) => result.value as PreparedEvent);
-  return runCommand(deps, ctx, { operation: 'events.record', key: idempotencyKey, request: rawInput }, async (tx) => ({
+  return runCommand(deps, ctx, { operation: 'events.record', key: idempotencyKey, sent: rawInput }, async (tx) => ({
     value: { data: await insertEvents(tx, ctx, { events }) },
     created: true,
   }));

@@ -1,0 +1,38 @@
+import { describe, expect } from 'vitest';
+import { curriculumV1, http, newTenant, roots, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
+
+const it = platformTest();
+
+describe("a problem's type", () => {
+  it('is the same absolute URI scheme in every service, and GET on it documents the code', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const missing = [
+      await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/00000000-0000-4000-8000-000000000000`, {
+        token: caller.token,
+      }),
+      await http(platform, 'GET', `${curriculumV1}/components/nowhere`, { token: caller.token }),
+      await http(platform, 'GET', `${roots.events}/events/nowhere`, { token: caller.token }),
+    ];
+    expect(missing.map((reply) => reply.body.code)).toEqual([
+      'content.not_found',
+      'curriculum:not_found',
+      'events:not_found',
+    ]);
+    for (const { body } of missing) {
+      expect(body.type).toBe(`${platform.url}/problems/${encodeURIComponent(body.code)}`);
+      const documented = await http(platform, 'GET', new URL(body.type).pathname);
+      expect(documented.status).toBe(200);
+      expect(documented.body).toEqual({ code: body.code, status: 404, title: body.title, type: body.type });
+    }
+    const unknown = await http(platform, 'GET', '/problems/content.nothing_like_this');
+    expect(unknown.status).toBe(404);
+  });
+
+  it('is described in every served OpenAPI as an absolute URI', async ({ platform }) => {
+    for (const root of [roots.content, roots.curriculum, roots.events]) {
+      const description = await http(platform, 'GET', `${root}/openapi.json`);
+      expect(description.body.components.schemas.Problem.properties.type).toMatchObject({ format: 'uri' });
+    }
+  });
+});
