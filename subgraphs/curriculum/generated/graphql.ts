@@ -313,7 +313,7 @@ export type GateRemediation = {
   studentId: Scalars['String']['output'];
 };
 
-/** Rule 13: the kind of component each remediation category leads to. */
+/** The kind of component each remediation category leads to: a lesson after never_learned, a review after forgot, practice after careless. */
 export type GateRemediationMap = {
   __typename?: 'GateRemediationMap';
   careless: Scalars['String']['output'];
