@@ -175,6 +175,16 @@ describe('read-only records', () => {
   }) => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);
+    // Newer evidence of another tenant must not become this tenant's current trust.
+    const stranger = await newTenant(platform);
+    const strangerVersion = await eligibleVersion(platform, stranger);
+    const failed = await http(
+      platform,
+      'POST',
+      `${tenantRoot(stranger.tenantId)}/items/${strangerVersion.contentId}/versions/${strangerVersion.versionId}/qc-decisions`,
+      { token: (await sameTenant(platform, stranger)).token, body: { trust_status: 'failed', reason: 'broken' } },
+    );
+    expect(failed.status).toBe(201);
     const all = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/trust-status`, { token: caller.token });
     expect(all.body.data).toHaveLength(2);
     const trusted = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/trust-status?trust_status=trusted`, {

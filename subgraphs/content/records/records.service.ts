@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -197,9 +197,15 @@ export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { 
   const { db } = deps;
   const query = parseInput(TrustStatusQuery, rawQuery);
   const request = { ...query, filters: { trust_status: query.trust_status ?? null } };
-  const current = sql<TrustStatus>`coalesce((select ${trustEvidence.trustStatus} from ${trustEvidence}
-    where ${trustEvidence.tenantId} = ${versions.tenantId} and ${trustEvidence.versionId} = ${versions.versionId}
-    order by ${trustEvidence.evidenceSeq} desc limit 1), 'unknown')`;
+  // A query builder, not raw SQL: drizzle strips the table from columns written in a single-table selection,
+  // which would correlate the subquery with itself instead of with the outer version row.
+  const newestEvidence = db
+    .select({ trustStatus: trustEvidence.trustStatus })
+    .from(trustEvidence)
+    .where(and(eq(trustEvidence.tenantId, versions.tenantId), eq(trustEvidence.versionId, versions.versionId)))
+    .orderBy(desc(trustEvidence.evidenceSeq))
+    .limit(1);
+  const current = sql<TrustStatus>`coalesce((${newestEvidence}), 'unknown')`;
   const order = uniqueOrder<{ versionId: string }>(versions.versionId, (row) => row.versionId);
   const page = await keysetPage(deps.cursors, request, order, ({ after, orderBy, limit }) =>
     db
