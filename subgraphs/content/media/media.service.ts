@@ -7,6 +7,7 @@ import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { mediaAssets } from '../tables.ts';
 import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { MEDIA_KINDS } from '../vocabulary.ts';
@@ -130,13 +131,7 @@ export async function readMediaBytes(
   const [row] = await db
     .select()
     .from(mediaAssets)
-    .where(
-      and(
-        eq(mediaAssets.tenantId, ctx.tenantId),
-        eq(mediaAssets.contentId, contentId),
-        eq(mediaAssets.mediaId, mediaId),
-      ),
-    );
+    .where(tenantRows(mediaAssets, ctx.tenantId, { contentId, mediaId }));
   if (!row) throw notFound;
   return { bytes: row.bytes, mimeType: row.mimeType, sha256: row.sha256, fileName: row.fileName };
 }
