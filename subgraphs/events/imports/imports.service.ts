@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../../platform/config.ts';
@@ -7,6 +7,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import type { Database } from '../../../platform/db.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { ACCESS, boundaryOf, CHECKABLE, requireCheckable, requireWithinBoundary } from '../access.ts';
 import { deriveCaliper, requireNoErrors, type DerivedCaliper } from '../caliper.ts';
@@ -117,6 +118,27 @@ async function systemSource(tx: Database, ctx: RequestContext, sourceSystem: str
   return source.value.id;
 }
 
+/** Rows in slices of at most 200, one insert each, as the learning events are written. */
+function batches<T>(values: T[]): T[][] {
+  const slices: T[][] = [];
+  for (let start = 0; start < values.length; start += 200) slices.push(values.slice(start, start + 200));
+  return slices;
+}
+
+/** How many rows of `table` the import wrote, counted back inside its transaction. */
+async function importedCount(
+  tx: Database,
+  ctx: RequestContext,
+  table: typeof learningEvents | typeof attendanceEvents | typeof disciplineEvents,
+  importId: string,
+): Promise<number> {
+  const [{ value }] = await tx
+    .select({ value: count() })
+    .from(table)
+    .where(tenantRows(table, ctx.tenantId, { importId }));
+  return value;
+}
+
 async function materialize(
   tx: Database,
   ctx: RequestContext,
@@ -154,48 +176,33 @@ async function materialize(
         await insertEvents(tx, ctx, { events: prepared, importId: importUuid, fieldOf: (index) => `records.${index}` })
       ).map((event) => event.id),
     );
-    [{ value: materializedCount }] = await tx
-      .select({ value: count() })
-      .from(learningEvents)
-      .where(and(eq(learningEvents.tenantId, ctx.tenantId), eq(learningEvents.importId, importUuid)));
-  } else if (first === 'attendanceEvents') {
-    const values = (rows as NormalizedAttendance[]).map(({ resource: _resource, ...row }, index) => {
-      ids.push(randomUUID());
-      return {
-        ...row,
-        tenantId: ctx.tenantId,
-        attendanceEventId: ids[index],
-        sourceSystem: input.sourceSystem,
-        importId: importUuid,
-        rawPayload: input.records[index],
-        recordedAt,
-      };
-    });
-    for (let start = 0; start < values.length; start += 200)
-      await tx.insert(attendanceEvents).values(values.slice(start, start + 200));
-    [{ value: materializedCount }] = await tx
-      .select({ value: count() })
-      .from(attendanceEvents)
-      .where(and(eq(attendanceEvents.tenantId, ctx.tenantId), eq(attendanceEvents.importId, importUuid)));
+    materializedCount = await importedCount(tx, ctx, learningEvents, importUuid);
   } else {
-    const values = (rows as NormalizedDiscipline[]).map(({ resource: _resource, ...row }, index) => {
-      ids.push(randomUUID());
-      return {
-        ...row,
-        tenantId: ctx.tenantId,
-        disciplineEventId: ids[index],
-        sourceSystem: input.sourceSystem,
-        importId: importUuid,
-        rawPayload: input.records[index],
-        recordedAt,
-      };
+    ids.push(...rows.map(() => randomUUID()));
+    const provenance = (index: number) => ({
+      tenantId: ctx.tenantId,
+      sourceSystem: input.sourceSystem,
+      importId: importUuid,
+      rawPayload: input.records[index],
+      recordedAt,
     });
-    for (let start = 0; start < values.length; start += 200)
-      await tx.insert(disciplineEvents).values(values.slice(start, start + 200));
-    [{ value: materializedCount }] = await tx
-      .select({ value: count() })
-      .from(disciplineEvents)
-      .where(and(eq(disciplineEvents.tenantId, ctx.tenantId), eq(disciplineEvents.importId, importUuid)));
+    if (first === 'attendanceEvents') {
+      const values = (rows as NormalizedAttendance[]).map(({ resource: _resource, ...row }, index) => ({
+        ...row,
+        attendanceEventId: ids[index],
+        ...provenance(index),
+      }));
+      for (const batch of batches(values)) await tx.insert(attendanceEvents).values(batch);
+      materializedCount = await importedCount(tx, ctx, attendanceEvents, importUuid);
+    } else {
+      const values = (rows as NormalizedDiscipline[]).map(({ resource: _resource, ...row }, index) => ({
+        ...row,
+        disciplineEventId: ids[index],
+        ...provenance(index),
+      }));
+      for (const batch of batches(values)) await tx.insert(disciplineEvents).values(batch);
+      materializedCount = await importedCount(tx, ctx, disciplineEvents, importUuid);
+    }
   }
   // Accepted rows that do not materialize are a service failure: roll the whole import back.
   if (materializedCount !== rows.length)

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { eq, gte, lte, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -6,6 +6,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { sortedOrder, tablePage } from '../../../platform/keyset.ts';
 import { DomainError } from '../../../platform/errors.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import {
   ACCESS,
@@ -28,48 +29,16 @@ import { resolveDescriptor, type DescriptorName } from '../vocabulary.ts';
 type AttendanceRow = typeof attendanceEvents.$inferSelect;
 type DisciplineRow = typeof disciplineEvents.$inferSelect;
 
-function presentAttendance(row: AttendanceRow) {
-  return {
-    id: row.attendanceEventId,
-    studentId: row.studentId,
-    schoolId: row.schoolId,
-    classId: row.classId,
-    eventDate: row.eventDate,
-    category: row.category,
-    categoryDescriptor: row.categoryDescriptor,
-    durationDays: row.durationDays,
-    sessionName: row.sessionName,
-    schoolYear: row.schoolYear,
-    sourceSystem: row.sourceSystem,
-    sourceRecordId: row.sourceRecordId,
-    importId: row.importId,
-    recordedAt: isoTimestamp(row.recordedAt),
-  };
-}
-
-function presentDiscipline(row: DisciplineRow) {
-  return {
-    id: row.disciplineEventId,
-    incidentId: row.incidentId,
-    studentId: row.studentId,
-    schoolId: row.schoolId,
-    eventDate: row.eventDate,
-    incidentTime: row.incidentTime,
-    behavior: row.behavior,
-    behaviorDescriptor: row.behaviorDescriptor,
-    participationCode: row.participationCode,
-    participationCodeDescriptor: row.participationCodeDescriptor,
-    location: row.location,
-    locationDescriptor: row.locationDescriptor,
-    disciplineAction: row.disciplineAction,
-    disciplineActionDescriptor: row.disciplineActionDescriptor,
-    reporterDescription: row.reporterDescription,
-    reporterDescriptionDescriptor: row.reporterDescriptionDescriptor,
-    sourceSystem: row.sourceSystem,
-    sourceRecordId: row.sourceRecordId,
-    importId: row.importId,
-    recordedAt: isoTimestamp(row.recordedAt),
-  };
+/**
+ * A moment as presented: its row under its own id, without the tenant and without the raw payload,
+ * which is evidence only.
+ */
+function presentMoment<Row extends AttendanceRow | DisciplineRow>(
+  row: Row,
+  idColumn: keyof Row & ('attendanceEventId' | 'disciplineEventId'),
+) {
+  const { tenantId: _tenantId, [idColumn]: id, rawPayload: _rawPayload, recordedAt, ...fields } = row;
+  return { id: id as string, ...fields, recordedAt: isoTimestamp(recordedAt) };
 }
 
 const dateFilter = z
@@ -128,7 +97,6 @@ interface MomentView<Row, Query extends z.ZodType> {
   studentId: PgColumn;
   schoolId: PgColumn;
   eventDate: PgColumn;
-  tenantId: PgColumn;
   query: Query;
   /** Equality filters: query field to column. */
   equals: Record<string, PgColumn>;
@@ -143,7 +111,6 @@ const ATTENDANCE: MomentView<AttendanceRow, typeof ListAttendanceQuery> = {
   studentId: attendanceEvents.studentId,
   schoolId: attendanceEvents.schoolId,
   eventDate: attendanceEvents.eventDate,
-  tenantId: attendanceEvents.tenantId,
   query: ListAttendanceQuery,
   equals: {
     studentId: attendanceEvents.studentId,
@@ -152,7 +119,7 @@ const ATTENDANCE: MomentView<AttendanceRow, typeof ListAttendanceQuery> = {
     category: attendanceEvents.category,
   },
   idOf: (row) => row.attendanceEventId,
-  present: presentAttendance,
+  present: (row) => presentMoment(row, 'attendanceEventId'),
 };
 
 const DISCIPLINE: MomentView<DisciplineRow, typeof ListDisciplineQuery> = {
@@ -162,7 +129,6 @@ const DISCIPLINE: MomentView<DisciplineRow, typeof ListDisciplineQuery> = {
   studentId: disciplineEvents.studentId,
   schoolId: disciplineEvents.schoolId,
   eventDate: disciplineEvents.eventDate,
-  tenantId: disciplineEvents.tenantId,
   query: ListDisciplineQuery,
   equals: {
     studentId: disciplineEvents.studentId,
@@ -172,7 +138,7 @@ const DISCIPLINE: MomentView<DisciplineRow, typeof ListDisciplineQuery> = {
     location: disciplineEvents.location,
   },
   idOf: (row) => row.disciplineEventId,
-  present: presentDiscipline,
+  present: (row) => presentMoment(row, 'disciplineEventId'),
 };
 
 async function listMoments<Row, Query extends z.ZodType>(
@@ -192,7 +158,7 @@ async function listMoments<Row, Query extends z.ZodType>(
     filters: { ...equals, from, to },
   };
   const conditions: Array<SQL | undefined> = [
-    eq(view.tenantId, ctx.tenantId),
+    tenantRows(view.table, ctx.tenantId),
     ...boundaryConditions(
       boundaryOf(ctx.principal),
       {
@@ -227,7 +193,7 @@ async function getMoment<Row, Query extends z.ZodType>(
     ? ((await deps.db
         .select()
         .from(view.table)
-        .where(and(eq(view.tenantId, ctx.tenantId), inArray(view.id, [id.toLowerCase()])))) as Row[])
+        .where(tenantRows(view.table, ctx.tenantId, {}, eq(view.id, id.toLowerCase())))) as Row[])
     : [];
   if (rows.length === 0) throw new DomainError('not_found', `No ${view.what} ${id} in this tenant.`);
   const moment = view.present(rows[0]);
