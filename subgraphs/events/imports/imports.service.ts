@@ -179,7 +179,12 @@ async function materialize(
     materializedCount = await importedCount(tx, ctx, learningEvents, importUuid);
   } else {
     ids.push(...rows.map(() => randomUUID()));
-    const provenance = (index: number) => ({
+    // A moment row is the adapter's fields (less the resource tag) and where it came from.
+    const momentRow = <Row extends NormalizedAttendance | NormalizedDiscipline>(
+      { resource: _resource, ...row }: Row,
+      index: number,
+    ) => ({
+      ...row,
       tenantId: ctx.tenantId,
       sourceSystem: input.sourceSystem,
       importId: importUuid,
@@ -187,18 +192,16 @@ async function materialize(
       recordedAt,
     });
     if (first === 'attendanceEvents') {
-      const values = (rows as NormalizedAttendance[]).map(({ resource: _resource, ...row }, index) => ({
-        ...row,
+      const values = (rows as NormalizedAttendance[]).map((row, index) => ({
+        ...momentRow(row, index),
         attendanceEventId: ids[index],
-        ...provenance(index),
       }));
       for (const batch of batches(values)) await tx.insert(attendanceEvents).values(batch);
       materializedCount = await importedCount(tx, ctx, attendanceEvents, importUuid);
     } else {
-      const values = (rows as NormalizedDiscipline[]).map(({ resource: _resource, ...row }, index) => ({
-        ...row,
+      const values = (rows as NormalizedDiscipline[]).map((row, index) => ({
+        ...momentRow(row, index),
         disciplineEventId: ids[index],
-        ...provenance(index),
       }));
       for (const batch of batches(values)) await tx.insert(disciplineEvents).values(batch);
       materializedCount = await importedCount(tx, ctx, disciplineEvents, importUuid);

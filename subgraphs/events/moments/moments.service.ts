@@ -94,11 +94,8 @@ interface MomentView<Row, Query extends z.ZodType> {
   what: string;
   table: typeof attendanceEvents | typeof disciplineEvents;
   id: PgColumn;
-  studentId: PgColumn;
-  schoolId: PgColumn;
-  eventDate: PgColumn;
   query: Query;
-  /** Equality filters: query field to column. */
+  /** Equality filters besides studentId and schoolId, which every moment has: query field to column. */
   equals: Record<string, PgColumn>;
   idOf: (row: Row) => string;
   present: (row: Row) => MomentRecord;
@@ -108,13 +105,8 @@ const ATTENDANCE: MomentView<AttendanceRow, typeof ListAttendanceQuery> = {
   what: 'attendance event',
   table: attendanceEvents,
   id: attendanceEvents.attendanceEventId,
-  studentId: attendanceEvents.studentId,
-  schoolId: attendanceEvents.schoolId,
-  eventDate: attendanceEvents.eventDate,
   query: ListAttendanceQuery,
   equals: {
-    studentId: attendanceEvents.studentId,
-    schoolId: attendanceEvents.schoolId,
     classId: attendanceEvents.classId,
     category: attendanceEvents.category,
   },
@@ -126,13 +118,8 @@ const DISCIPLINE: MomentView<DisciplineRow, typeof ListDisciplineQuery> = {
   what: 'discipline event',
   table: disciplineEvents,
   id: disciplineEvents.disciplineEventId,
-  studentId: disciplineEvents.studentId,
-  schoolId: disciplineEvents.schoolId,
-  eventDate: disciplineEvents.eventDate,
   query: ListDisciplineQuery,
   equals: {
-    studentId: disciplineEvents.studentId,
-    schoolId: disciplineEvents.schoolId,
     behavior: disciplineEvents.behavior,
     participationCode: disciplineEvents.participationCode,
     location: disciplineEvents.location,
@@ -157,21 +144,30 @@ async function listMoments<Row, Query extends z.ZodType>(
     limit: pageSize as number | undefined,
     filters: { ...equals, from, to },
   };
+  const columns: Record<string, PgColumn> = {
+    studentId: view.table.studentId,
+    schoolId: view.table.schoolId,
+    ...view.equals,
+  };
   const conditions: Array<SQL | undefined> = [
     tenantRows(view.table, ctx.tenantId),
     ...boundaryConditions(
       boundaryOf(ctx.principal),
       {
-        studentIds: { column: view.studentId, field: 'studentId', requested: equals.studentId as string | undefined },
-        orgIds: { column: view.schoolId, field: 'schoolId', requested: equals.schoolId as string | undefined },
+        studentIds: {
+          column: view.table.studentId,
+          field: 'studentId',
+          requested: equals.studentId as string | undefined,
+        },
+        orgIds: { column: view.table.schoolId, field: 'schoolId', requested: equals.schoolId as string | undefined },
       },
       `${view.what}s`,
     ),
-    ...Object.entries(equals).map(([name, value]) => (value === undefined ? undefined : eq(view.equals[name], value))),
-    from ? gte(view.eventDate, from as string) : undefined,
-    to ? lte(view.eventDate, to as string) : undefined,
+    ...Object.entries(equals).map(([name, value]) => (value === undefined ? undefined : eq(columns[name], value))),
+    from ? gte(view.table.eventDate, from as string) : undefined,
+    to ? lte(view.table.eventDate, to as string) : undefined,
   ];
-  const order = sortedOrder<Row>({ sortColumn: view.eventDate, idColumn: view.id, descending: false }, (row) => [
+  const order = sortedOrder<Row>({ sortColumn: view.table.eventDate, idColumn: view.id, descending: false }, (row) => [
     view.present(row).eventDate,
     view.idOf(row),
   ]);
