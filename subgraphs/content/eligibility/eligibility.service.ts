@@ -5,13 +5,13 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
-import { items, trustEvidence, versionPublications, versions } from '../tables.ts';
+import { items, versionPublications, versions } from '../tables.ts';
 import { SEPARATELY_PUBLISHED_KINDS, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { SERVEABLE_TRUST, type ReleaseEligibility } from '../../../platform/contract.ts';
 import type { ContentVersion } from '../versions/versions.service.ts';
-import { versionNotFound } from '../queries.ts';
+import { versionNotFound, versionTrust } from '../queries.ts';
 
 /**
  * Release eligibility of exact versions. The one rule: release_eligible = serveable = the version is
@@ -37,10 +37,6 @@ export function isServeable(facts: EligibilityFacts): boolean {
   const trusted = facts.trustStatus !== null && SERVEABLE_TRUST.has(facts.trustStatus);
   return published && live && trusted;
 }
-
-const currentTrust = sql<TrustStatus | null>`(select ${trustEvidence.trustStatus} from ${trustEvidence}
-    where ${trustEvidence.tenantId} = ${versions.tenantId} and ${trustEvidence.versionId} = ${versions.versionId}
-    order by ${trustEvidence.evidenceSeq} desc limit 1)`;
 
 const publishedVersion = sql<boolean>`exists (select 1 from ${versionPublications}
     where ${versionPublications.tenantId} = ${versions.tenantId} and ${versionPublications.versionId} = ${versions.versionId})`;
@@ -73,7 +69,7 @@ function prepareEligibilityStatement(db: Database) {
       contentKind: items.contentKind,
       usageScope: items.usageScope,
       itemStatus: items.status,
-      trustStatus: currentTrust,
+      trustStatus: versionTrust,
       versionPublished: publishedVersion,
     })
     .from(versions)
@@ -131,7 +127,7 @@ async function findVersionsWithEligibility(
         content_version_id: row.version.versionId,
         content_kind: row.contentKind,
         usage_scope: row.usageScope,
-        trust_status: row.trustStatus ?? 'unknown',
+        trust_status: row.trustStatus,
         serveable,
         release_eligible: serveable,
         problem_code: serveable ? null : NOT_SERVEABLE,

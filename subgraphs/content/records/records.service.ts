@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -7,11 +7,17 @@ import { DomainError } from '../../../platform/errors.ts';
 import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
 import { keysetPage, presentPage, uniqueOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, parseInput, queryInteger, webUrl } from '../../../platform/validation.ts';
-import { curriculumLinks, externalLinks, policies, trustEvidence, versions } from '../tables.ts';
-import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES, type TrustStatus } from '../vocabulary.ts';
+import { curriculumLinks, externalLinks, policies, versions } from '../tables.ts';
+import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
-import { findVersionRows, itemNotFound, requireItemRow as requireItem, versionNotFound } from '../queries.ts';
+import {
+  findVersionRows,
+  itemNotFound,
+  requireItemRow as requireItem,
+  versionNotFound,
+  versionTrust,
+} from '../queries.ts';
 import { FRESHNESS_WINDOW_DAYS, MINIMUM_EVIDENCE, deriveEffectiveness } from './effectiveness.ts';
 
 /**
@@ -197,15 +203,6 @@ export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { 
   const { db } = deps;
   const query = parseInput(TrustStatusQuery, rawQuery);
   const request = { ...query, filters: { trust_status: query.trust_status ?? null } };
-  // A query builder, not raw SQL: drizzle strips the table from columns written in a single-table selection,
-  // which would correlate the subquery with itself instead of with the outer version row.
-  const newestEvidence = db
-    .select({ trustStatus: trustEvidence.trustStatus })
-    .from(trustEvidence)
-    .where(and(eq(trustEvidence.tenantId, versions.tenantId), eq(trustEvidence.versionId, versions.versionId)))
-    .orderBy(desc(trustEvidence.evidenceSeq))
-    .limit(1);
-  const current = sql<TrustStatus>`coalesce((${newestEvidence}), 'unknown')`;
   const order = uniqueOrder<{ versionId: string }>(versions.versionId, (row) => row.versionId);
   const page = await keysetPage(deps.cursors, request, order, ({ after, orderBy, limit }) =>
     db
@@ -213,14 +210,14 @@ export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { 
         versionId: versions.versionId,
         contentId: versions.contentId,
         versionNumber: versions.versionNumber,
-        trustStatus: current,
+        trustStatus: versionTrust,
       })
       .from(versions)
       .where(
         and(
           eq(versions.tenantId, ctx.tenantId),
           after,
-          query.trust_status ? sql`${current} = ${query.trust_status}` : undefined,
+          query.trust_status ? eq(versionTrust, query.trust_status) : undefined,
         ),
       )
       .orderBy(...orderBy)

@@ -10,11 +10,9 @@ import { items, policies, testServeAuthorizations, versionPublications, versions
 import type { TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
-import { ATTRIBUTION_INCOMPLETE, checkBank, type ActiveKcs } from '../references/bank-contract.ts';
+import { ATTRIBUTION_INCOMPLETE, bankMembersOf, checkBank, type ActiveKcs } from '../references/bank-contract.ts';
 import { kcRegistryView } from '../kc-tags/kc-tags.service.ts';
-import { bankMembersOf } from '../references/bank-members.service.ts';
-import { requireItemRow, versionNotFound } from '../queries.ts';
-import { currentTrust, lockTrust } from '../trust/trust.service.ts';
+import { currentTrust, lockTrust, requireItemRow, versionNotFound } from '../queries.ts';
 import { EligibilityQuery } from '../eligibility/eligibility.service.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { lockKey, type Database } from '../../../platform/db.ts';
+import type { Database } from '../../../platform/db.ts';
 import { SERVEABLE_TRUST } from '../../../platform/contract.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -12,7 +12,7 @@ import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
 import { trustEvidence, versions } from '../tables.ts';
 import type { ContentDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
-import { findItemRow, findVersionRows, itemNotFound, versionNotFound } from '../queries.ts';
+import { currentTrust, findItemRow, findVersionRows, itemNotFound, lockTrust, versionNotFound } from '../queries.ts';
 import type { TrustStatus } from '../vocabulary.ts';
 
 /**
@@ -52,22 +52,6 @@ export const QcDecisionInput = z
 export function trustTransitionAllowed(from: TrustStatus, to: TrustStatus): boolean {
   if (from === 'unknown') return to !== 'unknown';
   return to === 'failed' && SERVEABLE_TRUST.has(from);
-}
-
-/** The newest evidence of an exact version, unknown when there is none. */
-export async function currentTrust(db: Database, tenantId: string, versionId: string): Promise<TrustStatus> {
-  const [newest] = await db
-    .select({ status: trustEvidence.trustStatus })
-    .from(trustEvidence)
-    .where(and(eq(trustEvidence.tenantId, tenantId), eq(trustEvidence.versionId, versionId)))
-    .orderBy(desc(trustEvidence.evidenceSeq))
-    .limit(1);
-  return (newest?.status as TrustStatus | undefined) ?? 'unknown';
-}
-
-/** Holds the trust of one exact version for the rest of the transaction. */
-export async function lockTrust(tx: Database, tenantId: string, versionId: string): Promise<void> {
-  await lockKey(tx, `trust|${tenantId}|${versionId}`);
 }
 
 /**
