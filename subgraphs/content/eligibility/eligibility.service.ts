@@ -12,6 +12,7 @@ import type { ContentDeps } from '../deps.ts';
 import { SERVEABLE_TRUST, type ReleaseEligibility } from '../../../platform/contract.ts';
 import type { ContentVersion } from '../versions/versions.service.ts';
 import { versionNotFound, versionTrust } from '../queries.ts';
+import type { VersionKeys, VersionRead } from '../inputs.ts';
 
 /**
  * Release eligibility of exact versions. The one rule: release_eligible = serveable = the version is
@@ -138,11 +139,7 @@ async function findVersionsWithEligibility(
 }
 
 /** Access-checked batch behind the ContentVersion loader. */
-export async function loadVersionsWithEligibility(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { versionIds }: { versionIds: readonly string[] },
-) {
+export async function loadVersionsWithEligibility(deps: ContentDeps, ctx: RequestContext, { versionIds }: VersionKeys) {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const { db } = deps;
   return findVersionsWithEligibility(db, ctx.tenantId, versionIds);
@@ -162,7 +159,7 @@ export const EligibilityQuery = z
 export async function readReleaseEligibility(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, versionId, query: rawQuery }: { contentId: string; versionId: string; query: unknown },
+  { contentId, versionId, query: rawQuery }: VersionRead,
 ): Promise<ReleaseEligibility> {
   requireAccess(ctx.principal, ACCESS.read, 'read release eligibility');
   const { db } = deps;

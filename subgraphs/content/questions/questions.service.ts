@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -12,6 +12,8 @@ import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import type { QuestionProjection } from './canonical-xml.ts';
 import { resolveVersion } from '../queries.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemRead } from '../inputs.ts';
 
 /**
  * Reads of what a student sees and of a question version's projections. Answer keys leave the
@@ -110,7 +112,7 @@ async function slotRows(db: Database, tenantId: string, versionId: string): Prom
   return db
     .select()
     .from(answerSlots)
-    .where(and(eq(answerSlots.tenantId, tenantId), eq(answerSlots.versionId, versionId)))
+    .where(tenantRows(answerSlots, tenantId, { versionId }))
     .orderBy(asc(answerSlots.ordinal));
 }
 
@@ -121,7 +123,7 @@ export const StudentViewQuery = z
 export async function readStudentView(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read student views');
   const { db } = deps;
@@ -149,7 +151,7 @@ export const AnswerSlotsQuery = StudentViewQuery;
 export async function listAnswerSlots(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read answer slots');
   const { db } = deps;
@@ -161,11 +163,7 @@ export async function listAnswerSlots(
 
 export const VersionQuery = z.object({ version_id: versionIdParam }).strict();
 
-export async function listAnswerKeys(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
-) {
+export async function listAnswerKeys(deps: ContentDeps, ctx: RequestContext, { contentId, query: rawQuery }: ItemRead) {
   requireAccess(ctx.principal, ACCESS.answerKeys, 'read answer keys');
   const { db } = deps;
   const query = parseInput(VersionQuery, rawQuery);
@@ -182,7 +180,7 @@ export const ComponentsQuery = z
 export async function listAssessmentComponents(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read assessment components');
   const { db } = deps;
@@ -192,9 +190,10 @@ export async function listAssessmentComponents(
     .select()
     .from(assessmentComponents)
     .where(
-      and(
-        eq(assessmentComponents.tenantId, ctx.tenantId),
-        eq(assessmentComponents.versionId, version.versionId),
+      tenantRows(
+        assessmentComponents,
+        ctx.tenantId,
+        { versionId: version.versionId },
         ...(query.component_role ? [eq(assessmentComponents.componentRole, query.component_role)] : []),
       ),
     )
@@ -218,7 +217,7 @@ export async function listAssessmentComponents(
 export async function listScoringPlan(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read scoring plans');
   const { db } = deps;
@@ -227,7 +226,7 @@ export async function listScoringPlan(
   const rows = await db
     .select()
     .from(scoringPlans)
-    .where(and(eq(scoringPlans.tenantId, ctx.tenantId), eq(scoringPlans.versionId, version.versionId)))
+    .where(tenantRows(scoringPlans, ctx.tenantId, { versionId: version.versionId }))
     .orderBy(asc(scoringPlans.ordinal));
   return single(
     rows.map((row) => ({

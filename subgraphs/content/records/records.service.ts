@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -19,6 +19,8 @@ import {
   versionTrust,
 } from '../queries.ts';
 import { FRESHNESS_WINDOW_DAYS, MINIMUM_EVIDENCE, deriveEffectiveness } from './effectiveness.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemKey, ItemRead, ItemWrite, ListRead } from '../inputs.ts';
 
 /**
  * Small item records: the external link of an external_link item, the frozen curriculum-link
@@ -62,7 +64,7 @@ const presentLink = (row: LinkRow) => ({
 export async function putExternalLink(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, body: rawInput }: { contentId: string; body: unknown },
+  { contentId, body: rawInput }: ItemWrite,
 ) {
   requireAccess(ctx.principal, ACCESS.author, 'write external links');
   const { db } = deps;
@@ -86,7 +88,7 @@ export async function putExternalLink(
     updatedAt: ctx.now.toISOString(),
   };
   return db.transaction(async (tx) => {
-    const key = and(eq(externalLinks.tenantId, ctx.tenantId), eq(externalLinks.contentId, contentId));
+    const key = tenantRows(externalLinks, ctx.tenantId, { contentId });
     const [existing] = await tx.select({ id: externalLinks.contentId }).from(externalLinks).where(key).for('update');
     const [row] = existing
       ? await tx.update(externalLinks).set(values).where(key).returning()
@@ -99,14 +101,14 @@ export async function putExternalLink(
   });
 }
 
-export async function getExternalLink(deps: ContentDeps, ctx: RequestContext, { contentId }: { contentId: string }) {
+export async function getExternalLink(deps: ContentDeps, ctx: RequestContext, { contentId }: ItemKey) {
   requireAccess(ctx.principal, ACCESS.read, 'read external links');
   const { db } = deps;
   await requireItem(db, ctx.tenantId, contentId);
   const [row] = await db
     .select()
     .from(externalLinks)
-    .where(and(eq(externalLinks.tenantId, ctx.tenantId), eq(externalLinks.contentId, contentId)));
+    .where(tenantRows(externalLinks, ctx.tenantId, { contentId }));
   if (!row) throw new DomainError('not_found', `Content item ${contentId} has no external link.`);
   return presentLink(row);
 }
@@ -114,7 +116,7 @@ export async function getExternalLink(deps: ContentDeps, ctx: RequestContext, { 
 export async function listCurriculumLinks(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId }: { contentId: string },
+  { contentId }: ItemKey,
 ): Promise<Page<unknown>> {
   requireAccess(ctx.principal, ACCESS.read, 'read the curriculum-link archive');
   const { db } = deps;
@@ -122,7 +124,7 @@ export async function listCurriculumLinks(
   const rows = await db
     .select()
     .from(curriculumLinks)
-    .where(and(eq(curriculumLinks.tenantId, ctx.tenantId), eq(curriculumLinks.contentId, contentId)))
+    .where(tenantRows(curriculumLinks, ctx.tenantId, { contentId }))
     .orderBy(asc(curriculumLinks.archivedAt), asc(curriculumLinks.linkId));
   return {
     data: rows.map((row) => ({
@@ -147,7 +149,7 @@ export const EffectivenessQuery = z.object({ version_id: z.uuid().optional() }).
 export async function readEffectiveness(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read effectiveness');
   const query = parseInput(EffectivenessQuery, rawQuery);
@@ -198,7 +200,7 @@ export const TrustStatusQuery = z
   .strict();
 
 /** Current trust of every exact version of the tenant; versions without evidence are unknown. */
-export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { query: rawQuery }: { query: unknown }) {
+export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { query: rawQuery }: ListRead) {
   requireAccess(ctx.principal, ACCESS.read, 'read trust status');
   const { db } = deps;
   const query = parseInput(TrustStatusQuery, rawQuery);
@@ -214,8 +216,10 @@ export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { 
       })
       .from(versions)
       .where(
-        and(
-          eq(versions.tenantId, ctx.tenantId),
+        tenantRows(
+          versions,
+          ctx.tenantId,
+          {},
           after,
           query.trust_status ? eq(versionTrust, query.trust_status) : undefined,
         ),

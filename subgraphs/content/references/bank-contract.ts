@@ -3,6 +3,7 @@ import type { Database } from '../../../platform/db.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { contentReferences, items, kcTags, versionPublications, versions } from '../tables.ts';
 import { currentTrust, requireItemRow, resolveVersion } from '../queries.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 
 /**
  * Rule 7, the test bank member contract, in one place: used when a bank_member row is created or
@@ -29,7 +30,7 @@ async function versionOwner(db: Database, tenantId: string, versionId: string): 
   const [row] = await db
     .select({ contentId: versions.contentId })
     .from(versions)
-    .where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId)));
+    .where(tenantRows(versions, tenantId, { versionId }));
   return row?.contentId;
 }
 
@@ -55,7 +56,7 @@ export async function checkNotFrozen(
   const [published] = await db
     .select({ id: versionPublications.versionId })
     .from(versionPublications)
-    .where(and(eq(versionPublications.tenantId, tenantId), eq(versionPublications.versionId, parentVersionId)));
+    .where(tenantRows(versionPublications, tenantId, { versionId: parentVersionId }));
   const trust = await currentTrust(db, tenantId, parentVersionId);
   if (bank.status !== 'draft' || published || trust !== 'unknown') {
     throw new DomainError(
@@ -82,7 +83,7 @@ export async function checkMemberShape(
   const [form] = await db
     .select()
     .from(items)
-    .where(and(eq(items.tenantId, tenantId), eq(items.contentId, member.referencedContentId)));
+    .where(tenantRows(items, tenantId, { contentId: member.referencedContentId }));
   if (!form || form.contentKind !== 'test' || form.assessmentRole !== 'form')
     throw invalid('A bank_member targets an assessment_role=form test.');
   if ((await versionOwner(db, tenantId, member.referencedVersionId)) !== form.contentId)
@@ -112,10 +113,10 @@ export async function embeddedKcIds(
       ),
     )
     .where(
-      and(
-        eq(contentReferences.tenantId, tenantId),
-        eq(contentReferences.relationshipKind, 'embeds'),
-        eq(contentReferences.status, 'active'),
+      tenantRows(
+        contentReferences,
+        tenantId,
+        { relationshipKind: 'embeds', status: 'active' },
         inArray(
           contentReferences.parentVersionId,
           forms.map((form) => form.versionId),
@@ -159,13 +160,12 @@ export async function checkFormGraph(
       and(eq(items.tenantId, contentReferences.tenantId), eq(items.contentId, contentReferences.referencedContentId)),
     )
     .where(
-      and(
-        eq(contentReferences.tenantId, tenantId),
-        eq(contentReferences.contentId, formContentId),
-        eq(contentReferences.parentVersionId, formVersionId),
-        eq(contentReferences.relationshipKind, 'embeds'),
-        eq(contentReferences.status, 'active'),
-      ),
+      tenantRows(contentReferences, tenantId, {
+        contentId: formContentId,
+        parentVersionId: formVersionId,
+        relationshipKind: 'embeds',
+        status: 'active',
+      }),
     );
   if (embeds.length === 0) throw incomplete(`Form version ${formVersionId} embeds no questions.`);
   const ordinals = embeds.map((edge) => edge.ordinal);
@@ -179,7 +179,7 @@ export async function checkFormGraph(
   const tags = await db
     .select({ contentId: kcTags.contentId, kcId: kcTags.kcId })
     .from(kcTags)
-    .where(and(eq(kcTags.tenantId, tenantId), inArray(kcTags.contentId, questionIds), eq(kcTags.status, 'active')));
+    .where(tenantRows(kcTags, tenantId, { status: 'active' }, inArray(kcTags.contentId, questionIds)));
   const active = await activeKcs([...new Set(tags.map((tag) => tag.kcId))]);
   const taggedIds = new Set(tags.filter((tag) => active.has(tag.kcId)).map((tag) => tag.contentId));
   const untagged = questionIds.filter((id) => !taggedIds.has(id));
@@ -235,12 +235,11 @@ export async function bankMembersOf(
     .select()
     .from(contentReferences)
     .where(
-      and(
-        eq(contentReferences.tenantId, tenantId),
-        eq(contentReferences.contentId, contentId),
-        eq(contentReferences.parentVersionId, version.versionId),
-        eq(contentReferences.relationshipKind, 'bank_member'),
-      ),
+      tenantRows(contentReferences, tenantId, {
+        contentId,
+        parentVersionId: version.versionId,
+        relationshipKind: 'bank_member',
+      }),
     )
     .orderBy(asc(contentReferences.ordinal), asc(contentReferences.createdAt));
   const members: BankMember[] = [];
@@ -251,7 +250,7 @@ export async function bankMembersOf(
       : await db
           .select()
           .from(items)
-          .where(and(eq(items.tenantId, tenantId), inArray(items.contentId, formIds)));
+          .where(tenantRows(items, tenantId, {}, inArray(items.contentId, formIds)));
   const scopeOf = new Map(forms.map((form) => [form.contentId, form.usageScope]));
   // One registry question per KC of the whole bank, before the rows are judged one by one.
   const activeForms = rows.filter((row) => row.status === 'active' && row.referencedVersionId !== null);

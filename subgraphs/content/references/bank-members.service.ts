@@ -6,13 +6,14 @@ import type { ContentDeps } from '../deps.ts';
 import { VersionQuery } from '../questions/questions.service.ts';
 import { kcRegistryView } from '../kc-tags/kc-tags.service.ts';
 import { bankMembersOf, type TestBankMembers } from './bank-contract.ts';
+import type { ItemRead } from '../inputs.ts';
 
 /** GET /bank-members: the members and readiness of one exact bank version (bankMembersOf). */
 
 export async function readBankMembers(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ): Promise<TestBankMembers> {
   requireAccess(ctx.principal, ACCESS.read, 'read bank members');
   const query = parseInput(VersionQuery, rawQuery);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import { SERVEABLE_TRUST } from '../../../platform/contract.ts';
@@ -14,6 +14,8 @@ import type { ContentDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
 import { currentTrust, findItemRow, findVersionRows, itemNotFound, lockTrust, versionNotFound } from '../queries.ts';
 import type { TrustStatus } from '../vocabulary.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemRead } from '../inputs.ts';
 
 /**
  * Trust evidence of exact versions. Trust is set only at import or by a QC decision of a reviewer
@@ -132,11 +134,7 @@ export async function recordQcDecision(
 export const TrustQuery = z.object({ version_id: z.uuid().optional() }).strict();
 
 /** content_trust_evidence of one exact version (the newest by default): current status and history. */
-export async function readTrust(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
-) {
+export async function readTrust(deps: ContentDeps, ctx: RequestContext, { contentId, query: rawQuery }: ItemRead) {
   requireAccess(ctx.principal, ACCESS.read, 'read trust evidence');
   const { db } = deps;
   const query = parseInput(TrustQuery, rawQuery);
@@ -147,14 +145,12 @@ export async function readTrust(
   const [version] = await db
     .select({ id: versions.versionId })
     .from(versions)
-    .where(
-      and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), eq(versions.versionId, versionId)),
-    );
+    .where(tenantRows(versions, ctx.tenantId, { contentId, versionId }));
   if (!version) throw versionNotFound(contentId, versionId);
   const history = await db
     .select()
     .from(trustEvidence)
-    .where(and(eq(trustEvidence.tenantId, ctx.tenantId), eq(trustEvidence.versionId, versionId)))
+    .where(tenantRows(trustEvidence, ctx.tenantId, { versionId }))
     .orderBy(asc(trustEvidence.evidenceSeq));
   const evidence = history.map(presentTrustEvidence);
   return {
