@@ -4,7 +4,8 @@ import { lockKey, type Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { tenantRows } from '../../platform/tenant-rows.ts';
 import { isUuid } from '../../platform/validation.ts';
-import { items, trustEvidence, versions } from './tables.ts';
+import type { Page } from '../../platform/cursor.ts';
+import { contentReferences, items, trustEvidence, versions } from './tables.ts';
 import type { TrustStatus } from './vocabulary.ts';
 
 /**
@@ -15,6 +16,20 @@ import type { TrustStatus } from './vocabulary.ts';
 
 export type ItemRow = typeof items.$inferSelect;
 export type VersionRow = typeof versions.$inferSelect;
+
+/** Join condition: the item a version belongs to. */
+export const itemOfVersion = and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId));
+
+/** Join condition: the item a reference points at. */
+export const referencedItem = and(
+  eq(items.tenantId, contentReferences.tenantId),
+  eq(items.contentId, contentReferences.referencedContentId),
+);
+
+/** A list short enough to answer whole: one page, no cursor. */
+export function wholeList<T>(data: T[]): Page<T> {
+  return { data, next_cursor: null };
+}
 
 export function itemNotFound(contentId: string): DomainError {
   return new DomainError('not_found', `No content item ${contentId} in this tenant.`);

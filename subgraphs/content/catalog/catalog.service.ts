@@ -12,7 +12,7 @@ import { catalogFacets, facetAssignments } from '../tables.ts';
 import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { FACET_GRAINS, FACET_KEYS, FACET_STATUSES, FACET_VALUE_TYPES, xpBand } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow } from '../queries.ts';
+import { requireItemRow, wholeList } from '../queries.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import type { BodyWrite, ItemKey, ItemKeys } from '../inputs.ts';
 
@@ -84,9 +84,9 @@ export async function listFacets(deps: ContentDeps, ctx: RequestContext): Promis
   const rows = await db
     .select()
     .from(catalogFacets)
-    .where(eq(catalogFacets.tenantId, ctx.tenantId))
+    .where(tenantRows(catalogFacets, ctx.tenantId))
     .orderBy(asc(catalogFacets.facetKey));
-  return { data: rows.map(presentFacet), next_cursor: null };
+  return wholeList(rows.map(presentFacet));
 }
 
 export const FacetAssignmentInput = z
@@ -215,8 +215,5 @@ export async function listAssignments(
   requireAccess(ctx.principal, ACCESS.read, 'read facet assignments');
   const { db } = deps;
   await requireItemRow(db, ctx.tenantId, contentId);
-  return {
-    data: (await assignmentsOf(deps, ctx, { contentIds: [contentId] })).get(contentId) ?? [],
-    next_cursor: null,
-  };
+  return wholeList((await assignmentsOf(deps, ctx, { contentIds: [contentId] })).get(contentId) ?? []);
 }

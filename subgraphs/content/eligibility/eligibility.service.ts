@@ -11,7 +11,7 @@ import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { SERVEABLE_TRUST, type ReleaseEligibility } from '../../../platform/contract.ts';
 import type { ContentVersion } from '../versions/versions.service.ts';
-import { versionNotFound, versionTrust } from '../queries.ts';
+import { itemOfVersion, versionNotFound, versionTrust } from '../queries.ts';
 import type { VersionKeys, VersionRead } from '../inputs.ts';
 
 /**
@@ -74,7 +74,7 @@ function prepareEligibilityStatement(db: Database) {
       versionPublished: publishedVersion,
     })
     .from(versions)
-    .innerJoin(items, and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId)))
+    .innerJoin(items, itemOfVersion)
     .where(
       and(
         eq(versions.tenantId, sql.placeholder('tenantId')),

@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -141,7 +141,7 @@ export async function listKcTags(
   const query = parseInput(KcTagsQuery, rawQuery);
   await requireItemRow(db, ctx.tenantId, contentId);
   const request = { ...query, filters: { contentId } };
-  const conditions = [eq(kcTags.tenantId, ctx.tenantId), eq(kcTags.contentId, contentId)];
+  const conditions = [tenantRows(kcTags, ctx.tenantId, { contentId })];
   return presentPage(await tablePage(db, deps.cursors, kcTags, BY_KC, request, conditions), presentKcTag);
 }
 

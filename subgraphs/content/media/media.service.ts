@@ -12,7 +12,7 @@ import { mediaAssets } from '../tables.ts';
 import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { MEDIA_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow } from '../queries.ts';
+import { requireItemRow, wholeList } from '../queries.ts';
 import type { ItemKey } from '../inputs.ts';
 
 /**
@@ -116,7 +116,7 @@ export async function listMedia(
     .from(mediaAssets)
     .where(tenantRows(mediaAssets, ctx.tenantId, { contentId }))
     .orderBy(asc(mediaAssets.createdAt), asc(mediaAssets.mediaId));
-  return { data: rows.map((row) => presentMedia(row, deps.contentUrl())), next_cursor: null };
+  return wholeList(rows.map((row) => presentMedia(row, deps.contentUrl())));
 }
 
 /** The bytes behind a delivery_url, for a reader of the same tenant. */

@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -9,7 +8,7 @@ import { contentReferences, items, testSpecBlueprints, versionPublications, vers
 import type { ItemCommand } from '../deps.ts';
 import { SEPARATELY_PUBLISHED_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { itemNotFound, versionNotFound } from '../queries.ts';
+import { itemNotFound, referencedItem, versionNotFound } from '../queries.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 
 /**
@@ -118,10 +117,7 @@ async function publicationFailures(
     const members = await tx
       .select({ referencedVersionId: contentReferences.referencedVersionId, formStatus: items.status })
       .from(contentReferences)
-      .leftJoin(
-        items,
-        and(eq(items.tenantId, contentReferences.tenantId), eq(items.contentId, contentReferences.referencedContentId)),
-      )
+      .leftJoin(items, referencedItem)
       .where(
         tenantRows(contentReferences, tenantId, {
           contentId: item.contentId,

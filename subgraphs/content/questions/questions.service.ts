@@ -4,14 +4,13 @@ import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { allows, requireAccess } from '../../../platform/auth.ts';
-import type { Page } from '../../../platform/cursor.ts';
 import { parseInput, queryBoolean } from '../../../platform/validation.ts';
 import { answerSlots, assessmentComponents, scoringPlans } from '../tables.ts';
 import { COMPONENT_ROLES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import type { QuestionProjection } from './canonical-xml.ts';
-import { resolveVersion } from '../queries.ts';
+import { resolveVersion, wholeList } from '../queries.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import type { ItemRead } from '../inputs.ts';
 
@@ -144,8 +143,6 @@ export async function readStudentView(
   };
 }
 
-const single = <T>(data: T[]): Page<T> => ({ data, next_cursor: null });
-
 export const AnswerSlotsQuery = StudentViewQuery;
 
 export async function listAnswerSlots(
@@ -158,7 +155,7 @@ export async function listAnswerSlots(
   const query = parseInput(AnswerSlotsQuery, rawQuery);
   const withKeys = requireKeysAccess(ctx, query.includeAnswerKeys === true);
   const { version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
-  return single((await slotRows(db, ctx.tenantId, version.versionId)).map((row) => presentSlot(row, withKeys)));
+  return wholeList((await slotRows(db, ctx.tenantId, version.versionId)).map((row) => presentSlot(row, withKeys)));
 }
 
 export const VersionQuery = z.object({ version_id: versionIdParam }).strict();
@@ -168,7 +165,7 @@ export async function listAnswerKeys(deps: ContentDeps, ctx: RequestContext, { c
   const { db } = deps;
   const query = parseInput(VersionQuery, rawQuery);
   const { version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
-  return single(
+  return wholeList(
     (await slotRows(db, ctx.tenantId, version.versionId)).filter((row) => row.correctValues !== null).map(presentKey),
   );
 }
@@ -200,7 +197,7 @@ export async function listAssessmentComponents(
     .orderBy(asc(assessmentComponents.ordinal));
   // Distractor text would hint at the key; it is shown with the keys only.
   const withText = allows(ctx.principal, ACCESS.answerKeys);
-  return single(
+  return wholeList(
     rows.map((row) => ({
       component_id: row.componentId,
       content_id: row.contentId,
@@ -228,7 +225,7 @@ export async function listScoringPlan(
     .from(scoringPlans)
     .where(tenantRows(scoringPlans, ctx.tenantId, { versionId: version.versionId }))
     .orderBy(asc(scoringPlans.ordinal));
-  return single(
+  return wholeList(
     rows.map((row) => ({
       content_id: row.contentId,
       version_id: row.versionId,

@@ -17,6 +17,7 @@ import {
   requireItemRow as requireItem,
   versionNotFound,
   versionTrust,
+  wholeList,
 } from '../queries.ts';
 import { FRESHNESS_WINDOW_DAYS, MINIMUM_EVIDENCE, deriveEffectiveness } from './effectiveness.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
@@ -126,8 +127,8 @@ export async function listCurriculumLinks(
     .from(curriculumLinks)
     .where(tenantRows(curriculumLinks, ctx.tenantId, { contentId }))
     .orderBy(asc(curriculumLinks.archivedAt), asc(curriculumLinks.linkId));
-  return {
-    data: rows.map((row) => ({
+  return wholeList(
+    rows.map((row) => ({
       link_id: row.linkId,
       content_id: row.contentId,
       curriculum_node_id: row.curriculumNodeId,
@@ -135,8 +136,7 @@ export async function listCurriculumLinks(
       archived_at: isoTimestamp(row.archivedAt),
       frozen: true,
     })),
-    next_cursor: null,
-  };
+  );
 }
 
 export const EffectivenessQuery = z.object({ version_id: z.uuid().optional() }).strict();
@@ -177,18 +177,17 @@ export async function listPolicies(deps: ContentDeps, ctx: RequestContext): Prom
   const rows = await db
     .select()
     .from(policies)
-    .where(eq(policies.tenantId, ctx.tenantId))
+    .where(tenantRows(policies, ctx.tenantId))
     .orderBy(asc(policies.policyKey), asc(policies.provisionedAt));
-  return {
-    data: rows.map((row) => ({
+  return wholeList(
+    rows.map((row) => ({
       policy_id: row.policyId,
       policy_key: row.policyKey,
       status: row.status,
       value: row.value,
       provisioned_at: isoTimestamp(row.provisionedAt),
     })),
-    next_cursor: null,
-  };
+  );
 }
 
 export const TrustStatusQuery = z

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { contentReferences, items, kcTags, versionPublications, versions } from '../tables.ts';
-import { currentTrust, requireItemRow, resolveVersion } from '../queries.ts';
+import { currentTrust, referencedItem, requireItemRow, resolveVersion } from '../queries.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 
 /**
@@ -155,10 +155,7 @@ export async function checkFormGraph(
       kind: items.contentKind,
     })
     .from(contentReferences)
-    .leftJoin(
-      items,
-      and(eq(items.tenantId, contentReferences.tenantId), eq(items.contentId, contentReferences.referencedContentId)),
-    )
+    .leftJoin(items, referencedItem)
     .where(
       tenantRows(contentReferences, tenantId, {
         contentId: formContentId,

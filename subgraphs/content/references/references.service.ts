@@ -12,7 +12,7 @@ import { contentReferences, items, versions } from '../tables.ts';
 import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow } from '../queries.ts';
+import { requireItemRow, wholeList } from '../queries.ts';
 import {
   INVALID_MEMBER,
   checkBank,
@@ -234,5 +234,5 @@ export async function listReferences(
       ),
     )
     .orderBy(asc(contentReferences.createdAt), asc(contentReferences.referenceId));
-  return { data: rows.map(presentReference), next_cursor: null };
+  return wholeList(rows.map(presentReference));
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -12,7 +11,7 @@ import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { ATTRIBUTION_INCOMPLETE, bankMembersOf, checkBank, type ActiveKcs } from '../references/bank-contract.ts';
 import { kcRegistryView } from '../kc-tags/kc-tags.service.ts';
-import { currentTrust, lockTrust, requireItemRow, versionNotFound } from '../queries.ts';
+import { currentTrust, itemOfVersion, lockTrust, requireItemRow, versionNotFound } from '../queries.ts';
 import { EligibilityQuery } from '../eligibility/eligibility.service.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import type { BodyWrite, VersionRead } from '../inputs.ts';
@@ -47,7 +46,7 @@ async function versionFacts(
   const [row] = await db
     .select({ item: items })
     .from(versions)
-    .innerJoin(items, and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId)))
+    .innerJoin(items, itemOfVersion)
     .where(tenantRows(versions, tenantId, { versionId, contentId }));
   if (!row) throw versionNotFound(contentId, versionId);
   const [published] = await db

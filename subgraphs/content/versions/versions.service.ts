@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { eq, gt, sql } from 'drizzle-orm';
+import { gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -197,7 +197,7 @@ export async function listVersions(
   const query = parseInput(ListVersionsQuery, rawQuery);
   const request = { ...query, filters: { contentId } };
   if (!(await findItemRow(deps.db, ctx.tenantId, contentId))) throw itemNotFound(contentId);
-  const conditions = [eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId)];
+  const conditions = [tenantRows(versions, ctx.tenantId, { contentId })];
   const page = await tablePage(deps.db, deps.cursors, versions, BY_NUMBER, request, conditions);
   return presentPage(page, presentVersion);
 }
