@@ -34,6 +34,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The deployment's public origin, read per answer (the process learns its port once it listens). */
     publicOrigin: () => string;
+    /** 2xx bodies are checked against their route's response schema (tests, development). */
+    answerChecks: boolean;
   }
 }
 
@@ -58,6 +60,8 @@ export function createHttpApp(options: {
   bodyLimit?: number;
   /** Roots every problem's `type` URI. */
   publicOrigin: () => string;
+  /** Check 2xx bodies against their response schemas; on unless said otherwise (off in production). */
+  answerChecks?: boolean;
 }): FastifyInstance {
   const app = Fastify({
     logger: { level: options.logLevel, redact: ['req.headers.authorization'] },
@@ -81,6 +85,7 @@ export function createHttpApp(options: {
       logger.child({ ...bindings, traceId: traceIdOf(rawRequest as IncomingMessage) }, childOptions),
   });
   app.decorate('publicOrigin', options.publicOrigin);
+  app.decorate('answerChecks', options.answerChecks ?? true);
   app.decorateRequest('traceId', '');
   app.decorateReply('problemCode', '');
   app.decorateRequest('ctx', null);
@@ -303,8 +308,9 @@ function headersOf(route: RouteShape<z.ZodType, z.ZodType>): z.ZodObject | undef
 /**
  * Declares a documented route. Before the handler runs, the scope builds the caller's context (so an
  * unauthenticated call is 401 whatever else it sends), then params and headers are parsed by their
- * schemas with the field errors the services give. Query and body are parsed by the service. A 2xx
- * body is checked against the response schema before it is sent.
+ * schemas with the field errors the services give. Query and body are parsed by the service. Where
+ * answer checks are on (tests, development; off in production, where the check cost more CPU than
+ * the lookup it answered), a 2xx body is checked against the response schema before it is sent.
  */
 export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodType = AnyQuery>(
   app: FastifyInstance,
@@ -350,7 +356,7 @@ export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodTyp
         return route.handler(Object.assign(request as RouteRequest<P, Q>, { ctx }), reply);
       };
   const checkAnswer =
-    response === 'refused' || 'bytes' in response
+    response === 'refused' || 'bytes' in response || (app.hasDecorator('answerChecks') && !app.answerChecks)
       ? undefined
       : async (_request: FastifyRequest, reply: FastifyReply, payload: unknown) =>
           reply.statusCode < 300 ? response.parse(payload) : payload;
