@@ -31,3 +31,23 @@ describe('declareRoute answer checks', () => {
     expect([reply.statusCode, reply.json()]).toEqual([200, { name: 'a', extra: 1 }]);
   });
 });
+
+describe('trace ids', () => {
+  it('are 32 random hex digits, new for every request without a traceparent, across entropy batches', async () => {
+    const app = createHttpApp({ logLevel: 'silent', publicOrigin: () => 'http://localhost' });
+    const traceIds = new Set<string>();
+    for (let index = 0; index < 600; index += 1) {
+      const reply = await app.inject({ method: 'GET', url: '/nowhere' });
+      traceIds.add(reply.json().traceId);
+    }
+    const given = await app.inject({
+      method: 'GET',
+      url: '/nowhere',
+      headers: { traceparent: `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01` },
+    });
+    await app.close();
+    expect(traceIds.size).toBe(600);
+    expect([...traceIds].every((id) => /^[0-9a-f]{32}$/.test(id))).toBe(true);
+    expect(given.json().traceId).toBe('ab'.repeat(16));
+  });
+});
