@@ -4,18 +4,23 @@ import { parse as pgliteResults, protocol, type PGlite, type QueryOptions, type 
  * Named prepared statements for PGlite, the way postgres.js prepares them on PostgreSQL. PGlite's own
  * `query` parses, plans and describes every statement anew in five separate calls into the WASM
  * Postgres (and copies its whole parser table for each call when given parsers, as drizzle does).
- * Here each distinct SQL text is parsed once per database into a named statement; a later call is
- * one Bind/Describe/Execute/Sync round trip. Only the statement is reused, never a result: every
- * call reads the current rows.
+ * Here each distinct SQL text is parsed and described once per database into a named statement; a
+ * later call is one Bind/Execute/Sync round trip, its rows read with the columns described then
+ * (a statement's result columns cannot change: PostgreSQL refuses to run it after they would).
+ * Only the statement is reused, never a result: every call reads the current rows.
  */
 
 /** Bounds on distinct SQL texts kept prepared and on their length; others run unprepared. */
 const MAX_PREPARED = 2000;
 const MAX_PREPARED_LENGTH = 20_000;
 
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
+
 interface Prepared {
   name: string;
   parameterTypes: number[];
+  /** The statement's row description, read once when it is prepared: every execution returns these columns. */
+  rowDescription: BackendMessage | undefined;
 }
 
 /**
@@ -80,7 +85,11 @@ export function preparePgliteStatements(client: PGlite): void {
       protocol.serialize.parse({ name, text, types }),
       protocol.serialize.describe({ type: 'S', name }),
     ]);
-    const statement = { name, parameterTypes: pgliteResults.parseDescribeStatementResults(messages) };
+    const statement = {
+      name,
+      parameterTypes: pgliteResults.parseDescribeStatementResults(messages),
+      rowDescription: messages.find((message) => message.name === 'rowDescription'),
+    };
     prepared.set(text, statement);
     return statement;
   };
@@ -101,12 +110,12 @@ export function preparePgliteStatements(client: PGlite): void {
     });
     const messages = await run([
       protocol.serialize.bind({ statement: statement.name, values }),
-      protocol.serialize.describe({ type: 'P' }),
       protocol.serialize.execute({}),
     ]);
     if (!inTransaction) await client.syncToFs();
     const { parsers: _given, ...rest } = options ?? {};
-    return pgliteResults.parseResults(messages, parsersOf(options), rest)[0];
+    const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
+    return pgliteResults.parseResults(described, parsersOf(options), rest)[0];
   };
 
   const preparable = (text: string, options: QueryOptions | undefined) =>
