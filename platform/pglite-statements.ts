@@ -5,23 +5,22 @@ import { parse as pgliteResults, protocol, type PGlite, type QueryOptions, type 
  * `query` parses, plans and describes every statement anew in five separate calls into the WASM
  * Postgres (and copies its whole parser table for each call when given parsers, as drizzle does).
  * Here each distinct SQL text is parsed and described once per database into a named statement; a
- * later call is one Bind/Execute/Sync round trip, its rows read with the columns described then
- * (a statement's result columns cannot change: PostgreSQL refuses to run it after they would).
- * Only the statement is reused, never a result: every call reads the current rows.
+ * later call is one Bind/Execute/Sync round trip, its rows read with the row description kept. Only the statement is reused, never a result: every
+ * call reads the current rows.
  */
 
 /** Bounds on distinct SQL texts kept prepared and on their length; others run unprepared. */
 const MAX_PREPARED = 2000;
 const MAX_PREPARED_LENGTH = 20_000;
 
-type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
-
 interface Prepared {
   name: string;
   parameterTypes: number[];
-  /** The statement's row description, read once when it is prepared: every execution returns these columns. */
+  /** The statement's row shape, described once: a named statement's result columns cannot change. */
   rowDescription: BackendMessage | undefined;
 }
+
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
 
 /**
  * PGlite answers synchronously, so without a yield a request runs from its first statement to its
