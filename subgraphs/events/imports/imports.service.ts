@@ -16,6 +16,7 @@ import { insertEvents, type PreparedEvent } from '../learning/events.service.ts'
 import { createOrReplay } from '../sources/sources.service.ts';
 import { attendanceEvents, disciplineEvents, learningEvents, sourceImports } from '../tables.ts';
 import type { EventsDeps } from '../deps.ts';
+import type { CommandInput } from '../inputs.ts';
 import {
   ADAPTERS,
   adaptRow,
@@ -249,7 +250,7 @@ async function materialize(
 export async function runSourceImport(
   deps: EventsDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<ImportAnswer>> {
   requireAccess(ctx.principal, ACCESS.sourceImport, 'import source records');
   const input = parseInput(SourceImportInput, rawInput);

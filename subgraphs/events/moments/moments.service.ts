@@ -17,6 +17,7 @@ import {
   requireWithinBoundary,
 } from '../access.ts';
 import type { EventsDeps } from '../deps.ts';
+import type { ListInput } from '../inputs.ts';
 import { withStudentNames } from '../people.ts';
 import { attendanceEvents, disciplineEvents } from '../tables.ts';
 import { resolveDescriptor, type DescriptorName } from '../vocabulary.ts';
@@ -132,7 +133,7 @@ async function listMoments<Row, Query extends z.ZodType>(
   deps: EventsDeps,
   ctx: RequestContext,
   view: MomentView<Row, Query>,
-  { query: rawQuery }: { query: unknown },
+  { query: rawQuery }: ListInput,
 ) {
   requireAccess(ctx.principal, ACCESS.read, `read ${view.what}s`);
   const { cursor, pageSize, from, to, ...equals } = parseInput(view.query, rawQuery) as Record<
@@ -205,7 +206,6 @@ async function getMoment<Row, Query extends z.ZodType>(
   return { data: named };
 }
 
-type ListInput = { query: unknown };
 type GetInput = { id: string };
 
 export const listAttendanceEvents = (deps: EventsDeps, ctx: RequestContext, input: ListInput) =>
