@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../../platform/db.ts';
+import { prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -62,12 +62,9 @@ const versionHeaderColumns = {
   createdAt: versions.createdAt,
 };
 
-/**
- * The hottest statement of the platform (every pin read and every launch check), so it is built
- * once per database handle and reused, instead of being rebuilt for every call.
- */
-function prepareEligibilityStatement(db: Database) {
-  return db
+/** The hottest statement of the platform (every pin read and every launch check). */
+const eligibilityStatement = prepareOncePerDatabase((db) =>
+  db
     .select({
       version: versionHeaderColumns,
       contentKind: items.contentKind,
@@ -84,17 +81,8 @@ function prepareEligibilityStatement(db: Database) {
         sql`${versions.versionId} = any(${sql.placeholder('versionIds')}::uuid[])`,
       ),
     )
-    .prepare('content_versions_with_eligibility');
-}
-const eligibilityStatements = new WeakMap<Database, ReturnType<typeof prepareEligibilityStatement>>();
-function eligibilityStatement(db: Database) {
-  let statement = eligibilityStatements.get(db);
-  if (!statement) {
-    statement = prepareEligibilityStatement(db);
-    eligibilityStatements.set(db, statement);
-  }
-  return statement;
-}
+    .prepare('content_versions_with_eligibility'),
+);
 
 /**
  * Exact versions with their eligibility, in one SQL statement for any number of ids: the batch
