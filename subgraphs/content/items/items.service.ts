@@ -192,14 +192,7 @@ export async function createItem(
   return runCommand(deps, ctx, { operation: 'content.items.create', key, sent: body }, async (tx) => {
     const contentId = input.content_id ?? randomUUID();
     const now = ctx.now.toISOString();
-    const [existing] = await tx
-      .select({ contentId: items.contentId })
-      .from(items)
-      .where(tenantRows(items, ctx.tenantId, { contentId }));
-    if (existing) throw new DomainError('content.item_exists', `Content item ${contentId} already exists.`);
-    const version = await insertVersion(tx, ctx, { contentId, versionNumber: 1, studentView: { blocks: [] } });
-    if (input.content_kind === 'test_spec')
-      await insertBlueprint(tx, ctx, { contentId, blueprint: blueprintOf(input) });
+    const versionId = randomUUID();
     const [row] = await tx
       .insert(items)
       .values({
@@ -224,13 +217,20 @@ export async function createItem(
         sourceRecordId: input.source_record_id ?? null,
         sourceActivityRef: input.source_activity_ref ?? null,
         membershipRule: input.membership_rule ?? null,
-        latestVersionId: version.versionId,
+        latestVersionId: versionId,
         latestVersionNumber: 1,
         createdBy: ctx.principal.subject,
         createdAt: now,
         updatedAt: now,
       })
+      // The key says whether the id is taken (a concurrent create of it waits here), before
+      // anything else of the item is written.
+      .onConflictDoNothing({ target: [items.tenantId, items.contentId] })
       .returning();
+    if (!row) throw new DomainError('content.item_exists', `Content item ${contentId} already exists.`);
+    await insertVersion(tx, ctx, { versionId, contentId, versionNumber: 1, studentView: { blocks: [] } });
+    if (input.content_kind === 'test_spec')
+      await insertBlueprint(tx, ctx, { contentId, blueprint: blueprintOf(input) });
     return { value: presentItem(row), created: true };
   });
 }

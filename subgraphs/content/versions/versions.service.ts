@@ -87,6 +87,8 @@ export async function insertVersion(
   tx: Database,
   ctx: RequestContext,
   version: {
+    /** Given when a row written first names the version. */
+    versionId?: string;
     contentId: string;
     versionNumber: number;
     studentView: unknown;
@@ -99,7 +101,7 @@ export async function insertVersion(
     .insert(versions)
     .values({
       tenantId: ctx.tenantId,
-      versionId: randomUUID(),
+      versionId: version.versionId ?? randomUUID(),
       contentId: version.contentId,
       versionNumber: version.versionNumber,
       studentView: version.studentView,
