@@ -44,7 +44,7 @@ export const eventsIdempotency = idempotencyTable(eventsSchema);
 export const commitHeads = eventsSchema.table('commit_heads', {
   tenantId: text('tenant_id').primaryKey(),
   seq: bigint('seq', { mode: 'number' }).notNull(),
-  recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+  recordedAt: instant('recorded_at').notNull(),
 });
 
 /**
