@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { tenantRows } from '../../platform/tenant-rows.ts';
+import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { etagOf } from '../../platform/etag.ts';
@@ -43,7 +44,7 @@ export async function lockComponent(
   const [row] = await tx
     .select()
     .from(components)
-    .where(and(eq(components.tenantId, tenantId), eq(components.componentId, componentId)))
+    .where(tenantRows(components, tenantId, { componentId }))
     .for('update');
   return row;
 }
@@ -62,7 +63,7 @@ export async function findComponents(
   const rows = await db
     .select()
     .from(components)
-    .where(and(eq(components.tenantId, tenantId), inArray(components.componentId, [...new Set(componentIds)])));
+    .where(tenantRows(components, tenantId, {}, inArray(components.componentId, [...new Set(componentIds)])));
   return rows.map(presentComponent);
 }
 
@@ -79,8 +80,10 @@ export async function findChildren(
     .select()
     .from(components)
     .where(
-      and(
-        eq(components.tenantId, tenantId),
+      tenantRows(
+        components,
+        tenantId,
+        {},
         inArray(components.parentComponentId, [...new Set(parentIds)]),
         includeRetired ? undefined : eq(components.status, 'active'),
       ),
@@ -117,7 +120,7 @@ export async function findKcVersionRows(db: Database, tenantId: string, versionI
   return db
     .select()
     .from(kcVersions)
-    .where(and(eq(kcVersions.tenantId, tenantId), inArray(kcVersions.versionId, valid)));
+    .where(tenantRows(kcVersions, tenantId, {}, inArray(kcVersions.versionId, valid)));
 }
 
 /** Every KC named is an active registry KC of the tenant, share-locked so a concurrent retire waits for this write and then sees it. */
@@ -131,9 +134,10 @@ export async function requireActiveKcs(
     .select({ kcId: knowledgeComponents.kcId })
     .from(knowledgeComponents)
     .where(
-      and(
-        eq(knowledgeComponents.tenantId, tenantId),
-        eq(knowledgeComponents.status, 'active'),
+      tenantRows(
+        knowledgeComponents,
+        tenantId,
+        { status: 'active' },
         inArray(knowledgeComponents.kcId, [...new Set(fields.map((item) => item.kcId))]),
       ),
     )
@@ -158,8 +162,10 @@ export async function requireImportedFrameworks(
     .select({ id: standardsFrameworks.standardsFrameworkId })
     .from(standardsFrameworks)
     .where(
-      and(
-        eq(standardsFrameworks.tenantId, tenantId),
+      tenantRows(
+        standardsFrameworks,
+        tenantId,
+        {},
         inArray(standardsFrameworks.standardsFrameworkId, [...new Set(refs)]),
       ),
     );

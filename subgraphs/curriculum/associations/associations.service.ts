@@ -1,5 +1,6 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
-import { and, eq, gte, or } from 'drizzle-orm';
+import { eq, gte, or } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -91,7 +92,7 @@ export async function createAssociation(
             version: child.version + 1,
             updatedAt: ctx.now.toISOString(),
           })
-          .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.originId)));
+          .where(tenantRows(components, ctx.tenantId, { componentId: input.originId }));
         return { value: presentAssociation(edge), created: true };
       }
       await lockKey(tx, `alignment|${ctx.tenantId}|${input.associationType}|${input.originId}|${input.destinationId}`);
@@ -100,13 +101,12 @@ export async function createAssociation(
         .select()
         .from(associations)
         .where(
-          and(
-            eq(associations.tenantId, ctx.tenantId),
-            eq(associations.associationType, input.associationType),
-            eq(associations.originId, input.originId),
-            eq(associations.destinationId, input.destinationId),
-            eq(associations.status, 'active'),
-          ),
+          tenantRows(associations, ctx.tenantId, {
+            associationType: input.associationType,
+            originId: input.originId,
+            destinationId: input.destinationId,
+            status: 'active',
+          }),
         );
       if (same) return { value: presentAssociation(same), created: false };
       const now = ctx.now.toISOString();
@@ -144,7 +144,7 @@ async function findAssociation(
   const query = db
     .select()
     .from(associations)
-    .where(and(eq(associations.tenantId, tenantId), eq(associations.associationId, associationId)));
+    .where(tenantRows(associations, tenantId, { associationId }));
   const [row] = lock ? await query.for('update') : await query;
   return row;
 }
@@ -187,7 +187,7 @@ export async function patchAssociation(
       const [updated] = await tx
         .update(associations)
         .set({ sequenceNumber: input.sequence_number, version: row.version + 1, updatedAt: now })
-        .where(and(eq(associations.tenantId, ctx.tenantId), eq(associations.associationId, associationId)))
+        .where(tenantRows(associations, ctx.tenantId, { associationId }))
         .returning();
       if (row.associationType === 'isChildOf') {
         const child = await lockComponent(tx, ctx.tenantId, row.originId);
@@ -195,7 +195,7 @@ export async function patchAssociation(
         await tx
           .update(components)
           .set({ position: input.sequence_number, version: child.version + 1, updatedAt: now })
-          .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, row.originId)));
+          .where(tenantRows(components, ctx.tenantId, { componentId: row.originId }));
       }
       return { value: presentAssociation(updated), created: false };
     },

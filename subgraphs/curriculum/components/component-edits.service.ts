@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -88,7 +88,7 @@ async function readRow(db: Database, tenantId: string, componentId: string): Pro
   const [row] = await db
     .select()
     .from(components)
-    .where(and(eq(components.tenantId, tenantId), eq(components.componentId, componentId)));
+    .where(tenantRows(components, tenantId, { componentId }));
   if (!row) throw componentNotFound(componentId);
   return row;
 }
@@ -172,7 +172,7 @@ export async function patchComponent(
         version: row.version + 1,
         updatedAt: now,
       })
-      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+      .where(tenantRows(components, ctx.tenantId, { componentId }))
       .returning();
     await recordPinChange(tx, ctx, {
       componentId,
@@ -205,7 +205,7 @@ export async function retireComponent(
       const [updated] = await tx
         .update(components)
         .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
-        .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+        .where(tenantRows(components, ctx.tenantId, { componentId }))
         .returning();
       return { value: presentComponent(updated), created: false };
     },

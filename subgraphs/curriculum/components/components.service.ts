@@ -1,3 +1,4 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { and, eq, gte, inArray, isNull } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -103,7 +104,7 @@ export async function createComponent(
   const [prior] = await deps.db
     .select()
     .from(components)
-    .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.component_id)));
+    .where(tenantRows(components, ctx.tenantId, { componentId: input.component_id }));
   if (prior) requireRepostAllowed(prior, input, alpha);
   if (input.alpha.target_ref)
     await deps.content.requireEligible(ctx, input.alpha.target_ref, { draftBank: isDraftGate(input.kind, alpha) });
@@ -134,7 +135,7 @@ export async function createComponent(
       ? await tx
           .update(components)
           .set({ ...values, version: existing.version + 1 })
-          .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.component_id)))
+          .where(tenantRows(components, ctx.tenantId, { componentId: input.component_id }))
           .returning()
       : await tx
           .insert(components)

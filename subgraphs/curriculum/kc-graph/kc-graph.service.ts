@@ -1,6 +1,7 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { and, eq, gte, or, sql } from 'drizzle-orm';
+import { eq, gte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -95,11 +96,10 @@ export async function createPrerequisite(
         .select()
         .from(kcPrerequisites)
         .where(
-          and(
-            eq(kcPrerequisites.tenantId, ctx.tenantId),
-            eq(kcPrerequisites.prerequisiteKcId, input.prerequisite_kc_id),
-            eq(kcPrerequisites.dependentKcId, input.dependent_kc_id),
-          ),
+          tenantRows(kcPrerequisites, ctx.tenantId, {
+            prerequisiteKcId: input.prerequisite_kc_id,
+            dependentKcId: input.dependent_kc_id,
+          }),
         );
       if (existing?.status === 'active') return { value: presentPrerequisite(existing), created: false };
       if (await closesCycle(tx, ctx.tenantId, input.prerequisite_kc_id, input.dependent_kc_id)) {
@@ -272,7 +272,7 @@ export async function firmKcVersion(
   const [firm] = await tx
     .select({ id: kcFirmingEvents.firmingEventId })
     .from(kcFirmingEvents)
-    .where(and(eq(kcFirmingEvents.tenantId, ctx.tenantId), eq(kcFirmingEvents.kcVersionId, versionId)));
+    .where(tenantRows(kcFirmingEvents, ctx.tenantId, { kcVersionId: versionId }));
   if (firm)
     throw new DomainError(
       'curriculum:kc_version_already_firm',

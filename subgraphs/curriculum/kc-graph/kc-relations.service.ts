@@ -1,3 +1,4 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gte, inArray, or } from 'drizzle-orm';
 import { lockKey } from '../../../platform/db.ts';
@@ -71,9 +72,10 @@ export async function createRelation(
         .select()
         .from(kcRelations)
         .where(
-          and(
-            eq(kcRelations.tenantId, ctx.tenantId),
-            eq(kcRelations.relationType, input.relation_type),
+          tenantRows(
+            kcRelations,
+            ctx.tenantId,
+            { relationType: input.relation_type },
             SYMMETRIC_RELATION_TYPES.has(input.relation_type)
               ? or(
                   sameDirection,
@@ -128,9 +130,10 @@ export async function loadRelationsOf(
     .select()
     .from(kcRelations)
     .where(
-      and(
-        eq(kcRelations.tenantId, ctx.tenantId),
-        eq(kcRelations.status, 'active'),
+      tenantRows(
+        kcRelations,
+        ctx.tenantId,
+        { status: 'active' },
         or(inArray(kcRelations.fromKcId, ids), inArray(kcRelations.toKcId, ids)),
       ),
     )

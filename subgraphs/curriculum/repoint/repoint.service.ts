@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -103,7 +103,7 @@ export async function repointComponent(
   const [before] = await deps.db
     .select()
     .from(components)
-    .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)));
+    .where(tenantRows(components, ctx.tenantId, { componentId }));
   if (!before) throw componentNotFound(componentId);
   judgeAgainstRow(before, input);
   try {
@@ -121,7 +121,7 @@ export async function repointComponent(
     const [row] = await tx
       .select()
       .from(components)
-      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+      .where(tenantRows(components, ctx.tenantId, { componentId }))
       .for('update');
     judgeAgainstRow(row, input);
     const [updated] = await tx
@@ -131,7 +131,7 @@ export async function repointComponent(
         version: row.version + 1,
         updatedAt: ctx.now.toISOString(),
       })
-      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+      .where(tenantRows(components, ctx.tenantId, { componentId }))
       .returning();
     const audit = await appendPinAudit(tx, ctx, {
       componentId,

@@ -1,5 +1,6 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -148,7 +149,7 @@ export async function importStandards(
     const [frozen] = await tx
       .select()
       .from(standardsReleases)
-      .where(and(eq(standardsReleases.tenantId, ctx.tenantId), eq(standardsReleases.checksumSha256, checksum)));
+      .where(tenantRows(standardsReleases, ctx.tenantId, { checksumSha256: checksum }));
     if (frozen) return { value: await answerFrozenRelease(tx, ctx, frozen, input.standard_kc_maps), created: false };
     await requireActiveKcs(
       tx,
@@ -202,9 +203,10 @@ export async function importStandards(
       .update(standardKcMaps)
       .set({ retiredAt: now, updatedAt: now })
       .where(
-        and(
-          eq(standardKcMaps.tenantId, ctx.tenantId),
-          eq(standardKcMaps.standardsFrameworkId, framework.standardsFrameworkId),
+        tenantRows(
+          standardKcMaps,
+          ctx.tenantId,
+          { standardsFrameworkId: framework.standardsFrameworkId },
           isNull(standardKcMaps.retiredAt),
         ),
       );
@@ -239,7 +241,7 @@ async function answerFrozenRelease(
       relationship: standardKcMaps.relationship,
     })
     .from(standardKcMaps)
-    .where(and(eq(standardKcMaps.tenantId, ctx.tenantId), eq(standardKcMaps.sourceReleaseId, release.releaseId)));
+    .where(tenantRows(standardKcMaps, ctx.tenantId, { sourceReleaseId: release.releaseId }));
   const key = (map: { standard_id: string; kc_id: string; relationship: string }) =>
     `${map.standard_id}|${map.kc_id}|${map.relationship}`;
   const frozen = new Set(
@@ -257,12 +259,7 @@ async function answerFrozenRelease(
   const [framework] = await tx
     .select()
     .from(standardsFrameworks)
-    .where(
-      and(
-        eq(standardsFrameworks.tenantId, ctx.tenantId),
-        eq(standardsFrameworks.standardsFrameworkId, release.standardsFrameworkId),
-      ),
-    );
+    .where(tenantRows(standardsFrameworks, ctx.tenantId, { standardsFrameworkId: release.standardsFrameworkId }));
   return presentJob(release, framework);
 }
 
@@ -322,7 +319,7 @@ export async function getFramework(
   const [row] = await deps.db
     .select()
     .from(standardsFrameworks)
-    .where(and(eq(standardsFrameworks.tenantId, ctx.tenantId), frameworkIdMatches(frameworkId)));
+    .where(tenantRows(standardsFrameworks, ctx.tenantId, {}, frameworkIdMatches(frameworkId)));
   if (!row) throw new DomainError('not_found', `No standards framework ${frameworkId} in this tenant.`);
   return presentFramework(row);
 }
@@ -369,11 +366,7 @@ export async function loadStandardMapsOf(
     .select()
     .from(standardKcMaps)
     .where(
-      and(
-        eq(standardKcMaps.tenantId, ctx.tenantId),
-        isNull(standardKcMaps.retiredAt),
-        inArray(standardKcMaps.kcId, ids),
-      ),
+      tenantRows(standardKcMaps, ctx.tenantId, {}, isNull(standardKcMaps.retiredAt), inArray(standardKcMaps.kcId, ids)),
     )
     .orderBy(standardKcMaps.mapId);
   for (const row of rows) byKc.get(row.kcId)?.push(presentMap(row));
