@@ -1,15 +1,14 @@
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
-import { eq, gte, or } from 'drizzle-orm';
+import { eq, or } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
-import { pageInSortOrder } from '../../../platform/keyset.ts';
-import type { Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
+import { listRule, updatedSince } from '../lists.ts';
 import { associations, components } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
@@ -202,41 +201,21 @@ export async function patchAssociation(
   );
 }
 
-const SORT_COLUMNS = { association_id: associations.associationId, updated_at: associations.updatedAt } as const;
-
-export async function listAssociations(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<Association>> {
-  requireAccess(ctx.principal, ACCESS.read, 'list associations');
-  const query = parseInput(ListAssociationsQuery, rawQuery);
-  const sort = query.sort ?? 'association_id';
-  const keyset = {
-    sortColumn: SORT_COLUMNS[sort],
-    idColumn: associations.associationId,
-    descending: query.order === 'desc',
-  };
-  const keyOf = (row: AssociationRow) => [
-    sort === 'association_id' ? row.associationId : row.updatedAt,
-    row.associationId,
-  ];
-  return pageInSortOrder(
-    deps.db,
-    deps.cursors,
-    { table: associations, keyset, keyOf },
-    query,
-    [
-      eq(associations.tenantId, ctx.tenantId),
-      query.includeRetired ? undefined : eq(associations.status, 'active'),
-      query.associationType ? eq(associations.associationType, query.associationType) : undefined,
-      query.originId ? eq(associations.originId, query.originId) : undefined,
-      query.destinationId ? eq(associations.destinationId, query.destinationId) : undefined,
-      query.componentId
-        ? or(eq(associations.originId, query.componentId), eq(associations.destinationId, query.componentId))
-        : undefined,
-      query.updated_since ? gte(associations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-    ],
-    presentAssociation,
-  );
-}
+export const listAssociations = listRule({
+  reads: 'list associations',
+  query: ListAssociationsQuery,
+  table: associations,
+  id: 'associationId',
+  sorts: { association_id: 'associationId', updated_at: 'updatedAt' },
+  where: (query) => [
+    query.includeRetired ? undefined : eq(associations.status, 'active'),
+    query.associationType ? eq(associations.associationType, query.associationType) : undefined,
+    query.originId ? eq(associations.originId, query.originId) : undefined,
+    query.destinationId ? eq(associations.destinationId, query.destinationId) : undefined,
+    query.componentId
+      ? or(eq(associations.originId, query.componentId), eq(associations.destinationId, query.componentId))
+      : undefined,
+    updatedSince(associations.updatedAt, query.updated_since),
+  ],
+  present: presentAssociation,
+});

@@ -1,13 +1,12 @@
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gte, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
-import type { Page } from '../../../platform/cursor.ts';
-import { pageInIdOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
+import { listRule, updatedSince } from '../lists.ts';
 import { kcRelations } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
@@ -146,28 +145,18 @@ export async function loadRelationsOf(
   return byKc;
 }
 
-export async function listRelations(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<KcRelation>> {
-  requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
-  const query = parseInput(ListRelationsQuery, rawQuery);
-  const source = { table: kcRelations, idColumn: kcRelations.relationId, idOf: (row: RelationRow) => row.relationId };
-  return pageInIdOrder(
-    deps.db,
-    deps.cursors,
-    source,
-    query,
-    [
-      eq(kcRelations.tenantId, ctx.tenantId),
-      eq(kcRelations.status, 'active'),
-      query.kcId ? or(eq(kcRelations.fromKcId, query.kcId), eq(kcRelations.toKcId, query.kcId)) : undefined,
-      query.fromKcId ? eq(kcRelations.fromKcId, query.fromKcId) : undefined,
-      query.toKcId ? eq(kcRelations.toKcId, query.toKcId) : undefined,
-      query.relationType ? eq(kcRelations.relationType, query.relationType) : undefined,
-      query.updated_since ? gte(kcRelations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-    ],
-    presentRelation,
-  );
-}
+export const listRelations = listRule({
+  reads: 'read KC relations',
+  query: ListRelationsQuery,
+  table: kcRelations,
+  id: 'relationId',
+  where: (query) => [
+    eq(kcRelations.status, 'active'),
+    query.kcId ? or(eq(kcRelations.fromKcId, query.kcId), eq(kcRelations.toKcId, query.kcId)) : undefined,
+    query.fromKcId ? eq(kcRelations.fromKcId, query.fromKcId) : undefined,
+    query.toKcId ? eq(kcRelations.toKcId, query.toKcId) : undefined,
+    query.relationType ? eq(kcRelations.relationType, query.relationType) : undefined,
+    updatedSince(kcRelations.updatedAt, query.updated_since),
+  ],
+  present: presentRelation,
+});

@@ -1,14 +1,13 @@
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { createHash, randomUUID } from 'node:crypto';
-import { eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
-import type { Page } from '../../../platform/cursor.ts';
-import { pageInIdOrder, pageInSortOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
+import { listRule, updatedSince } from '../lists.ts';
 import { standardKcMaps, standardsFrameworks, standardsReleases } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
@@ -263,45 +262,19 @@ async function answerFrozenRelease(
   return presentJob(release, framework);
 }
 
-const SORT_COLUMNS = {
-  standards_framework_id: standardsFrameworks.standardsFrameworkId,
-  updated_at: standardsFrameworks.updatedAt,
-  title: standardsFrameworks.title,
-} as const;
-
-export async function listFrameworks(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<StandardsFramework>> {
-  requireAccess(ctx.principal, ACCESS.read, 'list standards frameworks');
-  const query = parseInput(ListFrameworksQuery, rawQuery);
-  const sort = query.sort ?? 'standards_framework_id';
-  const keyset = {
-    sortColumn: SORT_COLUMNS[sort],
-    idColumn: standardsFrameworks.standardsFrameworkId,
-    descending: query.order === 'desc',
-  };
-  const keyOf = (row: FrameworkRow) => [
-    sort === 'standards_framework_id' ? row.standardsFrameworkId : sort === 'title' ? row.title : row.updatedAt,
-    row.standardsFrameworkId,
-  ];
-  return pageInSortOrder(
-    deps.db,
-    deps.cursors,
-    { table: standardsFrameworks, keyset, keyOf },
-    query,
-    [
-      eq(standardsFrameworks.tenantId, ctx.tenantId),
-      query.frameworkId ? frameworkIdMatches(query.frameworkId) : undefined,
-      query.subjectId
-        ? sql`${standardsFrameworks.subjectIds} @> ${JSON.stringify([query.subjectId])}::jsonb`
-        : undefined,
-      query.updated_since ? gte(standardsFrameworks.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-    ],
-    presentFramework,
-  );
-}
+export const listFrameworks = listRule({
+  reads: 'list standards frameworks',
+  query: ListFrameworksQuery,
+  table: standardsFrameworks,
+  id: 'standardsFrameworkId',
+  sorts: { standards_framework_id: 'standardsFrameworkId', updated_at: 'updatedAt', title: 'title' },
+  where: (query) => [
+    query.frameworkId ? frameworkIdMatches(query.frameworkId) : undefined,
+    query.subjectId ? sql`${standardsFrameworks.subjectIds} @> ${JSON.stringify([query.subjectId])}::jsonb` : undefined,
+    updatedSince(standardsFrameworks.updatedAt, query.updated_since),
+  ],
+  present: presentFramework,
+});
 
 function frameworkIdMatches(frameworkId: string): SQL | undefined {
   const byIdentifier = eq(standardsFrameworks.frameworkIdentifier, frameworkId);
@@ -324,33 +297,23 @@ export async function getFramework(
   return presentFramework(row);
 }
 
-export async function listStandardKcMaps(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<StandardKcMap>> {
-  requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
-  const query = parseInput(ListMapsQuery, rawQuery);
-  const source = { table: standardKcMaps, idColumn: standardKcMaps.mapId, idOf: (row: MapRow) => row.mapId };
-  return pageInIdOrder(
-    deps.db,
-    deps.cursors,
-    source,
-    query,
-    [
-      eq(standardKcMaps.tenantId, ctx.tenantId),
-      // a release's maps stay readable as it froze them; without one, only the live maps
-      query.source_release_id
-        ? eq(standardKcMaps.sourceReleaseId, query.source_release_id)
-        : isNull(standardKcMaps.retiredAt),
-      query.standard_id ? eq(standardKcMaps.standardId, query.standard_id) : undefined,
-      query.kc_id ? eq(standardKcMaps.kcId, query.kc_id) : undefined,
-      query.relationship ? eq(standardKcMaps.relationship, query.relationship) : undefined,
-      query.updated_since ? gte(standardKcMaps.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-    ],
-    presentMap,
-  );
-}
+export const listStandardKcMaps = listRule({
+  reads: 'read standard-KC maps',
+  query: ListMapsQuery,
+  table: standardKcMaps,
+  id: 'mapId',
+  where: (query) => [
+    // a release's maps stay readable as it froze them; without one, only the live maps
+    query.source_release_id
+      ? eq(standardKcMaps.sourceReleaseId, query.source_release_id)
+      : isNull(standardKcMaps.retiredAt),
+    query.standard_id ? eq(standardKcMaps.standardId, query.standard_id) : undefined,
+    query.kc_id ? eq(standardKcMaps.kcId, query.kc_id) : undefined,
+    query.relationship ? eq(standardKcMaps.relationship, query.relationship) : undefined,
+    updatedSince(standardKcMaps.updatedAt, query.updated_since),
+  ],
+  present: presentMap,
+});
 
 /** Live maps of many KCs, for the KnowledgeComponent.standardMaps loader. */
 export async function loadStandardMapsOf(
