@@ -97,7 +97,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   };
   const services = hosted.map((name) => SERVICE_FACTORIES[name](runtime));
   for (const service of services) guardEntityRepresentations(service.schema);
-  const app = createHttpApp({ logLevel: config.logLevel, publicOrigin: () => runtime.config.publicOrigin });
+  const app = createHttpApp({
+    logLevel: config.logLevel,
+    publicOrigin: () => runtime.config.publicOrigin,
+    answerChecks: config.answerChecks,
+  });
   const metrics = new PlatformMetrics(database);
   metrics.install(app);
 

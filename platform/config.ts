@@ -36,6 +36,8 @@ export interface PlatformConfig {
   devMintPerMinute: number;
   /** PLATFORM_ENV (or NODE_ENV) is production: the defaults below turn to their production values. */
   production: boolean;
+  /** Check every 2xx REST body against its route's response schema before sending it (off in production). */
+  answerChecks: boolean;
   graphql: GraphQLSettings;
 }
 
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     devRoutes: switchFrom(env.DEV_ROUTES, !production, 'DEV_ROUTES'),
     devMintPerMinute: intFrom(env.DEV_MINT_PER_MINUTE, 10, 'DEV_MINT_PER_MINUTE'),
     production,
+    answerChecks: switchFrom(env.ANSWER_CHECKS, !production, 'ANSWER_CHECKS'),
     graphql: graphqlSettingsFrom(env, production),
   };
 }

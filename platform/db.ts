@@ -10,6 +10,23 @@ import { preparePgliteStatements } from './pglite-statements.ts';
 /** One handle type for both drivers: domain code never knows which one it runs on. */
 export type Database = PgDatabase<PgQueryResultHKT, Record<string, never>>;
 
+/**
+ * A statement built once per database handle (or transaction) and reused: on the hottest reads
+ * drizzle's query building cost more than the lookup itself. Only the statement is kept, never a
+ * result, so a write is seen by the very next read.
+ */
+export function prepareOncePerDatabase<T>(build: (db: Database) => T): (db: Database) => T {
+  const built = new WeakMap<Database, T>();
+  return (db) => {
+    let statement = built.get(db);
+    if (statement === undefined) {
+      statement = build(db);
+      built.set(db, statement);
+    }
+    return statement;
+  };
+}
+
 export interface DatabaseHandle {
   db: Database;
   driver: 'pglite' | 'postgres' | 'none';

@@ -68,6 +68,8 @@ class Measurer {
   readonly fragments = new Map<string, FragmentDefinitionNode>();
   private readonly spreads = new Map<string, Extent>();
   largestList = 0;
+  /** Whether a list size came from a variable, so the measure holds for these variables only. */
+  readVariables = false;
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -162,12 +164,17 @@ class Measurer {
         argument.value.kind === Kind.INT
           ? Number(argument.value.value)
           : argument.value.kind === Kind.VARIABLE
-            ? this.variables[argument.value.name.value]
+            ? this.variableValue(argument.value.name.value)
             : undefined;
       if (typeof value === 'number' && Number.isFinite(value)) size = Math.max(size ?? 0, value);
     }
     if (size !== undefined) this.largestList = Math.max(this.largestList, size);
     return size;
+  }
+
+  private variableValue(name: string): unknown {
+    this.readVariables = true;
+    return this.variables[name];
   }
 }
 
@@ -215,15 +222,46 @@ export function measureOperation(
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> = {},
 ): QueryMeasure {
+  return measureWithVariableUse(schema, document, operation, variables).measure;
+}
+
+function measureWithVariableUse(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): { measure: QueryMeasure; readVariables: boolean } {
   const measurer = new Measurer(schema, document, variables);
   const root = schema.getRootType(operation.operation) ?? undefined;
   const { depth, cost } = measurer.selections(operation.selectionSet, root, undefined, false);
-  return {
+  const measure = {
     depth,
     cost,
     aliases: countAliases(document),
     rootFields: countRootFields(operation.selectionSet, measurer.fragments),
     largestList: measurer.largestList,
+  };
+  return { measure, readVariables: measurer.readVariables };
+}
+
+/**
+ * Apollo hands over the same parsed document for the same query text, and a document's measure
+ * against one schema cannot change unless a list size comes from a variable: those are measured on
+ * every request, the others once per operation node.
+ */
+function operationMeasures() {
+  const known = new WeakMap<OperationDefinitionNode, { schema: GraphQLSchema; measure: QueryMeasure }>();
+  return (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Record<string, unknown>,
+  ): QueryMeasure => {
+    const cached = known.get(operation);
+    if (cached?.schema === schema) return cached.measure;
+    const { measure, readVariables } = measureWithVariableUse(schema, document, operation, variables);
+    if (!readVariables) known.set(operation, { schema, measure });
+    return measure;
   };
 }
 
@@ -283,6 +321,7 @@ export function documentSizeGuard(limits: QueryLimits) {
  * persisted-query hash the server does not know.
  */
 export function queryLimitsPlugin(limits: QueryLimits): ApolloServerPlugin<GraphContext> {
+  const measure = operationMeasures();
   return {
     async requestDidStart() {
       return {
@@ -293,7 +332,7 @@ export function queryLimitsPlugin(limits: QueryLimits): ApolloServerPlugin<Graph
               : 'The document has several operations: send operationName to choose one.';
             throw refusal(message, QUERY_REFUSAL_CODES.operationNotResolved, 400);
           }
-          const broken = limitBroken(measureOperation(schema, document, operation, request.variables ?? {}), limits);
+          const broken = limitBroken(measure(schema, document, operation, request.variables ?? {}), limits);
           if (broken) throw broken;
         },
         async willSendResponse({ response }) {

@@ -183,13 +183,17 @@ export function guardEntityRepresentations(schema: GraphQLSchema): void {
   const field = schema.getQueryType()?.getFields()._entities;
   const resolve = field?.resolve;
   if (!field || !resolve) return;
+  // The schema's key directives never change: each type's keys are read from them once.
+  const entityKeys = new Map<string, string[][]>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (isObjectType(type)) entityKeys.set(type.name, resolvableKeys(type));
+  }
   field.resolve = (source, args: { representations?: unknown }, context, info) => {
     const representations: unknown[] = Array.isArray(args.representations) ? args.representations : [];
     const fieldErrors = representations.flatMap((sent, index) => {
       const representation = (typeof sent === 'object' && sent !== null ? sent : {}) as Record<string, unknown>;
       const typename = representation.__typename;
-      const type = typeof typename === 'string' ? schema.getType(typename) : undefined;
-      const keys = type && isObjectType(type) ? resolvableKeys(type) : [];
+      const keys = (typeof typename === 'string' ? entityKeys.get(typename) : undefined) ?? [];
       if (keys.length === 0)
         return [
           {

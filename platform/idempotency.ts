@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { jsonb, primaryKey, text, timestamp, type PgSchema } from 'drizzle-orm/pg-core';
-import { lockKey, type Database } from './db.ts';
+import type { Database } from './db.ts';
 import { DomainError } from './errors.ts';
 
 /**
@@ -96,6 +96,10 @@ export async function storedAnswer<T>(
 /**
  * Runs `command` inside `tx` at most once per (tenant, operation, key) within the retention window.
  * Without a key the command simply runs. Must be called inside the command's transaction.
+ *
+ * The key is claimed first by inserting its record: a concurrent duplicate's insert waits on the
+ * uncommitted row, then finds it taken and reads the answer it stored (a new statement, so it sees
+ * the commit). Two statements on the way through: the claim and the answer.
  */
 export async function runIdempotent<T>(
   tx: Database,
@@ -109,20 +113,33 @@ export async function runIdempotent<T>(
       fieldErrors: [{ field: 'Idempotency-Key', message: 'invalid length' }],
     });
   }
-  await lockKey(tx, `idem|${call.tenantId}|${call.operation}|${call.key}`);
-  const replay = await storedAnswer<T>(tx, table, { ...call, key: call.key });
-  if (replay) return replay;
-  const result = await command();
-  const record = {
-    requestHash: requestHash(call.request),
-    response: sql`${JSON.stringify(result.value)}::jsonb`,
-    createdAt: sql`now()`,
-  };
-  await tx
+  const keyOf = and(
+    eq(table.tenantId, call.tenantId),
+    eq(table.operation, call.operation),
+    eq(table.idempotencyKey, call.key),
+  );
+  // Until the command answers, the record holds a JSON null; it never commits so.
+  const claim = { requestHash: requestHash(call.request), response: sql`'null'::jsonb`, createdAt: sql`now()` };
+  const claimed = await tx
     .insert(table)
-    .values({ tenantId: call.tenantId, operation: call.operation, idempotencyKey: call.key, ...record })
-    // A record past retention still holds the key's row; the new answer takes its place.
-    .onConflictDoUpdate({ target: [table.tenantId, table.operation, table.idempotencyKey], set: record });
+    .values({ tenantId: call.tenantId, operation: call.operation, idempotencyKey: call.key, ...claim })
+    // A record past retention still holds the key's row; this request takes it over.
+    .onConflictDoUpdate({
+      target: [table.tenantId, table.operation, table.idempotencyKey],
+      set: claim,
+      setWhere: sql`${table.createdAt} <= now() - ${RETENTION}`,
+    })
+    .returning({ key: table.idempotencyKey });
+  if (claimed.length === 0) {
+    const replay = await storedAnswer<T>(tx, table, { ...call, key: call.key });
+    if (!replay) throw new Error(`idempotency record ${call.operation} ${call.key} taken but not readable`);
+    return replay;
+  }
+  const result = await command();
+  await tx
+    .update(table)
+    .set({ response: sql`${JSON.stringify(result.value)}::jsonb` })
+    .where(keyOf);
   return { ...result, replayed: false };
 }
 

@@ -41,6 +41,45 @@ describe('PGlite prepared statements', () => {
     expect(result.rows).toEqual([['x', null, '2026-01-01 00:00:00+00']]);
   });
 
+  it('describes a statement once: every execution answers the columns a fresh query would', async () => {
+    const id = Math.floor(Math.random() * 1e6);
+    const returning = 'insert into t (id, label) values ($1, $2) returning id, label, amount';
+    const inserted = await client.query(returning, [id, 'described']);
+    expect(inserted.fields.map((field) => field.name)).toEqual(['id', 'label', 'amount']);
+    expect(inserted.rows).toEqual([{ id, label: 'described', amount: null }]);
+    const plain = await PGlite.create();
+    try {
+      await plain.exec('create table t (id int primary key, label text, amount numeric, at timestamptz)');
+      await plain.query('insert into t (id, label) values ($1, $2)', [id, 'described']);
+      for (let run = 0; run < 3; run += 1) {
+        const prepared = await client.query(select, [id]);
+        const fresh = await plain.query(select, [id]);
+        expect(prepared.fields).toEqual(fresh.fields);
+        expect(prepared.rows).toEqual(fresh.rows);
+      }
+    } finally {
+      await plain.close();
+    }
+    const updated = await client.query('update t set label = $2 where id = $1', [id, 'no rows back']);
+    expect([updated.rows, updated.affectedRows]).toEqual([[], 1]);
+  });
+
+  it('never answers a prepared statement with the columns of a table changed since', async () => {
+    const star = 'select * from t where id = $1';
+    const id = Math.floor(Math.random() * 1e6);
+    await client.query('insert into t (id, label) values ($1, $2)', [id, 'before']);
+    expect((await client.query(star, [id])).fields).toHaveLength(4);
+    await client.exec('alter table t add column extra text');
+    try {
+      const after = await client.query(star, [id]).catch((error: { code?: string }) => error);
+      // PostgreSQL refuses a prepared statement whose result type changed; were it answered, it would be in full.
+      if ('fields' in after) expect(after.fields).toHaveLength(5);
+      else expect(after.code).toBe('0A000');
+    } finally {
+      await client.exec('alter table t drop column extra');
+    }
+  });
+
   it('rolls a failed transaction back and keeps serving afterwards', async () => {
     const id = Math.floor(Math.random() * 1e6);
     await expect(

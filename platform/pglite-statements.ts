@@ -4,8 +4,8 @@ import { parse as pgliteResults, protocol, type PGlite, type QueryOptions, type 
  * Named prepared statements for PGlite, the way postgres.js prepares them on PostgreSQL. PGlite's own
  * `query` parses, plans and describes every statement anew in five separate calls into the WASM
  * Postgres (and copies its whole parser table for each call when given parsers, as drizzle does).
- * Here each distinct SQL text is parsed once per database into a named statement; a later call is
- * one Bind/Describe/Execute/Sync round trip. Only the statement is reused, never a result: every
+ * Here each distinct SQL text is parsed and described once per database into a named statement; a
+ * later call is one Bind/Execute/Sync round trip, its rows read with the row description kept. Only the statement is reused, never a result: every
  * call reads the current rows.
  */
 
@@ -16,7 +16,11 @@ const MAX_PREPARED_LENGTH = 20_000;
 interface Prepared {
   name: string;
   parameterTypes: number[];
+  /** The statement's row shape, described once: a named statement's result columns cannot change. */
+  rowDescription: BackendMessage | undefined;
 }
+
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
 
 /**
  * PGlite answers synchronously, so without a yield a request runs from its first statement to its
@@ -80,7 +84,11 @@ export function preparePgliteStatements(client: PGlite): void {
       protocol.serialize.parse({ name, text, types }),
       protocol.serialize.describe({ type: 'S', name }),
     ]);
-    const statement = { name, parameterTypes: pgliteResults.parseDescribeStatementResults(messages) };
+    const statement = {
+      name,
+      parameterTypes: pgliteResults.parseDescribeStatementResults(messages),
+      rowDescription: messages.find((message) => message.name === 'rowDescription'),
+    };
     prepared.set(text, statement);
     return statement;
   };
@@ -101,12 +109,12 @@ export function preparePgliteStatements(client: PGlite): void {
     });
     const messages = await run([
       protocol.serialize.bind({ statement: statement.name, values }),
-      protocol.serialize.describe({ type: 'P' }),
       protocol.serialize.execute({}),
     ]);
     if (!inTransaction) await client.syncToFs();
     const { parsers: _given, ...rest } = options ?? {};
-    return pgliteResults.parseResults(messages, parsersOf(options), rest)[0];
+    const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
+    return pgliteResults.parseResults(described, parsersOf(options), rest)[0];
   };
 
   const preparable = (text: string, options: QueryOptions | undefined) =>

@@ -46,11 +46,17 @@ export function webUrl() {
   return z.url({ protocol: /^https?$/ }).max(2048);
 }
 
+const POSTGRES_UTC_TIMESTAMP = /^([1-9]\d{3}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
+
 /** Timestamps leave the platform as ISO 8601 with a Z offset, whatever the driver returned. */
 export function isoTimestamp(value: string): string;
 export function isoTimestamp(value: string | null): string | null;
 export function isoTimestamp(value: string | null): string | null {
-  return value === null ? null : new Date(value).toISOString();
+  if (value === null) return null;
+  // PostgreSQL's text form in a UTC session, rewritten without building a Date (every read pays this).
+  const utc = POSTGRES_UTC_TIMESTAMP.exec(value);
+  if (utc) return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
+  return new Date(value).toISOString();
 }
 
 const uuid = z.uuid();

@@ -1,16 +1,35 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Database } from '../../platform/db.ts';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { lockKey, type Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
+import { tenantRows } from '../../platform/tenant-rows.ts';
 import { isUuid } from '../../platform/validation.ts';
-import { items, versions } from './tables.ts';
+import type { Page } from '../../platform/cursor.ts';
+import { contentReferences, items, trustEvidence, versions } from './tables.ts';
+import type { TrustStatus } from './vocabulary.ts';
 
 /**
- * Finders several content features share: an item or exact version by key, always within one
- * tenant. A malformed id matches nothing (it is the same 404 as an unknown one).
+ * Finders several content features share: an item or exact version by key and the trust of exact
+ * versions, always within one tenant. A malformed id matches nothing (it is the same 404 as an
+ * unknown one).
  */
 
 export type ItemRow = typeof items.$inferSelect;
 export type VersionRow = typeof versions.$inferSelect;
+
+/** Join condition: the item a version belongs to. */
+export const itemOfVersion = and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId));
+
+/** Join condition: the item a reference points at. */
+export const referencedItem = and(
+  eq(items.tenantId, contentReferences.tenantId),
+  eq(items.contentId, contentReferences.referencedContentId),
+);
+
+/** A list short enough to answer whole: one page, no cursor. */
+export function wholeList<T>(data: T[]): Page<T> {
+  return { data, next_cursor: null };
+}
 
 export function itemNotFound(contentId: string): DomainError {
   return new DomainError('not_found', `No content item ${contentId} in this tenant.`);
@@ -35,7 +54,7 @@ export async function requireItemRow(
   const query = db
     .select()
     .from(items)
-    .where(and(eq(items.tenantId, tenantId), eq(items.contentId, contentId)));
+    .where(tenantRows(items, tenantId, { contentId }));
   const [row] = options.lock ? await query.for('update') : await query;
   if (!row) throw itemNotFound(contentId);
   return row;
@@ -47,7 +66,7 @@ export async function findItemRows(db: Database, tenantId: string, contentIds: r
   return db
     .select()
     .from(items)
-    .where(and(eq(items.tenantId, tenantId), inArray(items.contentId, valid)));
+    .where(tenantRows(items, tenantId, {}, inArray(items.contentId, valid)));
 }
 
 export async function findVersionRows(
@@ -60,7 +79,7 @@ export async function findVersionRows(
   return db
     .select()
     .from(versions)
-    .where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, valid)));
+    .where(tenantRows(versions, tenantId, {}, inArray(versions.versionId, valid)));
 }
 
 /** The exact version a read is about: the one named, which must belong to the item, or the newest. */
@@ -71,7 +90,36 @@ export async function resolveVersion(db: Database, tenantId: string, contentId: 
   const [version] = await db
     .select()
     .from(versions)
-    .where(and(eq(versions.tenantId, tenantId), eq(versions.contentId, contentId), eq(versions.versionId, wanted)));
+    .where(tenantRows(versions, tenantId, { contentId, versionId: wanted }));
   if (!version) throw versionNotFound(contentId, wanted);
   return { item: { kind: item.contentKind, title: item.title, latestVersionId: item.latestVersionId }, version };
+}
+
+// A query builder, not raw SQL: drizzle strips the table from columns written in a single-table selection,
+// which would correlate the subquery with itself instead of with the enclosing version row.
+const newestEvidence = new QueryBuilder()
+  .select({ trustStatus: trustEvidence.trustStatus })
+  .from(trustEvidence)
+  .where(and(eq(trustEvidence.tenantId, versions.tenantId), eq(trustEvidence.versionId, versions.versionId)))
+  .orderBy(desc(trustEvidence.evidenceSeq))
+  .limit(1);
+
+/**
+ * The trust of the `versions` row of the enclosing query: its newest evidence (evidence is
+ * append-only), unknown when there is none. Every read of a version's trust selects this.
+ */
+export const versionTrust = sql<TrustStatus>`coalesce((${newestEvidence}), 'unknown')`;
+
+/** The trust of one exact version of the tenant; unknown when it has no evidence. */
+export async function currentTrust(db: Database, tenantId: string, versionId: string): Promise<TrustStatus> {
+  const [version] = await db
+    .select({ trustStatus: versionTrust })
+    .from(versions)
+    .where(tenantRows(versions, tenantId, { versionId }));
+  return version?.trustStatus ?? 'unknown';
+}
+
+/** Holds the trust of one exact version for the rest of the transaction. */
+export async function lockTrust(tx: Database, tenantId: string, versionId: string): Promise<void> {
+  await lockKey(tx, `trust|${tenantId}|${versionId}`);
 }

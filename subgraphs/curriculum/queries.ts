@@ -1,6 +1,6 @@
 import { tenantRows } from '../../platform/tenant-rows.ts';
-import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../platform/db.ts';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { prepareOncePerDatabase, type Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { etagOf } from '../../platform/etag.ts';
 import { isoTimestamp, isUuid } from '../../platform/validation.ts';
@@ -53,6 +53,20 @@ export function componentNotFound(componentId: string): DomainError {
   return new DomainError('not_found', `No component ${componentId} in this tenant.`);
 }
 
+/** The REST read of a component and the GraphQL component loader: the platform's hottest read. */
+const componentsById = prepareOncePerDatabase((db) =>
+  db
+    .select()
+    .from(components)
+    .where(
+      and(
+        eq(components.tenantId, sql.placeholder('tenantId')),
+        sql`${components.componentId} = any(${sql.placeholder('componentIds')}::text[])`,
+      ),
+    )
+    .prepare('curriculum_components_by_id'),
+);
+
 /** Batched read by id (retired included), for loaders and single reads. */
 export async function findComponents(
   db: Database,
@@ -60,10 +74,7 @@ export async function findComponents(
   componentIds: readonly string[],
 ): Promise<Component[]> {
   if (componentIds.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(components)
-    .where(tenantRows(components, tenantId, {}, inArray(components.componentId, [...new Set(componentIds)])));
+  const rows = await componentsById(db).execute({ tenantId, componentIds: [...new Set(componentIds)] });
   return rows.map(presentComponent);
 }
 

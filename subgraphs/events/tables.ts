@@ -39,9 +39,20 @@ export const activitySources = eventsSchema.table(
 export const eventsIdempotency = idempotencyTable(eventsSchema);
 
 /**
- * Immutable learning events. `seq` is the tenant's commit sequence, assigned under a per-tenant
- * advisory lock held until commit, so seq order is commit order and `recordedAt` never goes back:
- * a modifiedSince poller that keeps its high-watermark cannot miss a committed event.
+ * Each tenant's last commit sequence number and recordedAt. A batch advances it in the statement
+ * that inserts the events; the row lock then holds the next writer of the tenant until this batch
+ * commits, and only for that one statement plus the commit.
+ */
+export const commitHeads = eventsSchema.table('commit_heads', {
+  tenantId: text('tenant_id').primaryKey(),
+  seq: bigint('seq', { mode: 'number' }).notNull(),
+  recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+});
+
+/**
+ * Immutable learning events. `seq` is the tenant's commit sequence, taken from the tenant's
+ * commit head (whose row lock is held until commit), so seq order is commit order and `recordedAt`
+ * never goes back: a modifiedSince poller that keeps its high-watermark cannot miss a committed event.
  */
 export const learningEvents = eventsSchema.table(
   'learning_events',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { http, newTenant, sameTenant, tenantRoot, type Caller } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
 import { contentReferences } from '../../subgraphs/content/tables.ts';
-import { createItem, expectUnchanged } from './helpers.ts';
+import { bankMember, createBank, createItem, expectUnchanged } from './helpers.ts';
 import { registryKc, startFakeCurriculum, type FakeCurriculum } from './fake-curriculum.ts';
 
 let curriculum: FakeCurriculum;
@@ -58,18 +58,6 @@ async function formEmbedding(
   return form;
 }
 
-const member = (
-  bank: { latest_version_id: string },
-  form: { content_id: string; latest_version_id: string },
-  ordinal: number,
-) => ({
-  relationship_kind: 'bank_member',
-  referenced_content_id: form.content_id,
-  parent_version_id: bank.latest_version_id,
-  referenced_version_id: form.latest_version_id,
-  ordinal,
-});
-
 describe('bank_member references (rule 7)', () => {
   it('creates members in exact order and multiplicity, reads them with readiness, retires with audit, then publishes', async ({
     platform,
@@ -78,15 +66,12 @@ describe('bank_member references (rule 7)', () => {
     const root = tenantRoot(caller.tenantId);
     const form = await formEmbedding(caller, [await taggedQuestion(caller), await taggedQuestion(caller)]);
     const canary = await formEmbedding(caller, [await taggedQuestion(caller)], { usage_scope: 'held_out_canary' });
-    const bank = await createItem(platform, caller, {
-      content_kind: 'test_bank',
-      membership_rule: 'same_blueprint_fixed_forms',
-    });
-    const first = await reference(caller, bank.content_id, member(bank, form, 1));
+    const bank = await createBank(platform, caller);
+    const first = await reference(caller, bank.content_id, bankMember(bank, form, 1));
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ relationship_kind: 'bank_member', status: 'active', ordinal: 1 });
-    expect((await reference(caller, bank.content_id, member(bank, form, 2))).status).toBe(201);
-    expect((await reference(caller, bank.content_id, member(bank, canary, 3))).status).toBe(201);
+    expect((await reference(caller, bank.content_id, bankMember(bank, form, 2))).status).toBe(201);
+    expect((await reference(caller, bank.content_id, bankMember(bank, canary, 3))).status).toBe(201);
     const members = await http(platform, 'GET', `${root}/items/${bank.content_id}/bank-members`, {
       token: caller.token,
     });
@@ -129,7 +114,7 @@ describe('bank_member references (rule 7)', () => {
     expect(published.status).toBe(201);
     // Published: membership is frozen, in both directions.
     await expectUnchanged(platform, caller, `/items/${bank.content_id}/references`, async () => {
-      const frozen = await reference(caller, bank.content_id, member(bank, form, 4));
+      const frozen = await reference(caller, bank.content_id, bankMember(bank, form, 4));
       expect([frozen.status, frozen.body.code]).toEqual([409, 'content.bank_membership_frozen']);
       const frozenRetire = await http(
         platform,
@@ -161,40 +146,50 @@ describe('bank_member references (rule 7)', () => {
       content_kind: 'test_bank',
       membership_rule: 'pp100_adaptive_shards',
     });
-    expect((await reference(caller, bank.content_id, member(bank, form, 1))).status).toBe(201);
+    expect((await reference(caller, bank.content_id, bankMember(bank, form, 1))).status).toBe(201);
     const cases: Array<[string, { content_id: string }, Record<string, unknown>, string]> = [
-      ['target is a question', bank, member(bank, question, 2), 'content.invalid_test_bank_member_contract'],
-      ['parent is a form', form, { ...member(form, form, 2) }, 'content.invalid_test_bank_member_contract'],
-      ['native QTI adaptive bank', adaptive, member(adaptive, form, 1), 'content.invalid_test_bank_member_contract'],
-      ['no membership rule', noRule, member(noRule, form, 1), 'content.invalid_test_bank_member_contract'],
+      ['target is a question', bank, bankMember(bank, question, 2), 'content.invalid_test_bank_member_contract'],
+      ['parent is a form', form, { ...bankMember(form, form, 2) }, 'content.invalid_test_bank_member_contract'],
+      [
+        'native QTI adaptive bank',
+        adaptive,
+        bankMember(adaptive, form, 1),
+        'content.invalid_test_bank_member_contract',
+      ],
+      ['no membership rule', noRule, bankMember(noRule, form, 1), 'content.invalid_test_bank_member_contract'],
       [
         'omitted parent version',
         bank,
-        { ...member(bank, form, 2), parent_version_id: undefined },
+        { ...bankMember(bank, form, 2), parent_version_id: undefined },
         'content.invalid_test_bank_member_contract',
       ],
       [
         'null referenced version',
         bank,
-        { ...member(bank, form, 2), referenced_version_id: null },
+        { ...bankMember(bank, form, 2), referenced_version_id: null },
         'content.invalid_test_bank_member_contract',
       ],
       [
         'wrong-owner parent version',
         bank,
-        { ...member(bank, form, 2), parent_version_id: otherBank.latest_version_id },
+        { ...bankMember(bank, form, 2), parent_version_id: otherBank.latest_version_id },
         'content.invalid_test_bank_member_contract',
       ],
       [
         'wrong-owner form version',
         bank,
-        { ...member(bank, form, 2), referenced_version_id: question.latest_version_id },
+        { ...bankMember(bank, form, 2), referenced_version_id: question.latest_version_id },
         'content.invalid_test_bank_member_contract',
       ],
-      ['index taken', bank, member(bank, form, 1), 'content.invalid_test_bank_member_contract'],
-      ['index zero', bank, member(bank, form, 0), 'content.invalid_test_bank_member_contract'],
-      ['form embeds nothing', bank, member(bank, emptyForm, 2), 'content.bank_kc_attribution_incomplete'],
-      ['question without active tag', bank, member(bank, untaggedForm, 2), 'content.bank_kc_attribution_incomplete'],
+      ['index taken', bank, bankMember(bank, form, 1), 'content.invalid_test_bank_member_contract'],
+      ['index zero', bank, bankMember(bank, form, 0), 'content.invalid_test_bank_member_contract'],
+      ['form embeds nothing', bank, bankMember(bank, emptyForm, 2), 'content.bank_kc_attribution_incomplete'],
+      [
+        'question without active tag',
+        bank,
+        bankMember(bank, untaggedForm, 2),
+        'content.bank_kc_attribution_incomplete',
+      ],
     ];
     for (const [name, parent, body, code] of cases) {
       await expectUnchanged(platform, caller, `/items/${parent.content_id}/references`, async () => {
@@ -217,7 +212,7 @@ describe('bank_member references (rule 7)', () => {
       createdBy: 'import',
       createdAt: new Date().toISOString(),
     });
-    const refusedAmbiguous = await reference(caller, bank.content_id, member(bank, ambiguous, 3));
+    const refusedAmbiguous = await reference(caller, bank.content_id, bankMember(bank, ambiguous, 3));
     expect([refusedAmbiguous.status, refusedAmbiguous.body.code]).toEqual([
       409,
       'content.bank_kc_attribution_incomplete',
@@ -230,7 +225,7 @@ describe('bank_member references (rule 7)', () => {
       `${root}/items/${otherBank.content_id}/versions/${otherBank.latest_version_id}/qc-decisions`,
       { token: reviewer.token, body: { trust_status: 'degraded', reason: 'x' } },
     );
-    const frozen = await reference(caller, otherBank.content_id, member(otherBank, form, 1));
+    const frozen = await reference(caller, otherBank.content_id, bankMember(otherBank, form, 1));
     expect([frozen.status, frozen.body.code]).toEqual([409, 'content.bank_membership_frozen']);
     // A retired bank is frozen too.
     const retiredBank = await createItem(platform, caller, {
@@ -238,7 +233,7 @@ describe('bank_member references (rule 7)', () => {
       membership_rule: 'pp100_adaptive_shards',
       status: 'retired',
     });
-    expect((await reference(caller, retiredBank.content_id, member(retiredBank, form, 1))).body.code).toBe(
+    expect((await reference(caller, retiredBank.content_id, bankMember(retiredBank, form, 1))).body.code).toBe(
       'content.bank_membership_frozen',
     );
   });
@@ -249,11 +244,8 @@ describe('bank_member references (rule 7)', () => {
     const caller = await newTenant(platform);
     const question = await taggedQuestion(caller);
     const form = await formEmbedding(caller, [question]);
-    const bank = await createItem(platform, caller, {
-      content_kind: 'test_bank',
-      membership_rule: 'same_blueprint_fixed_forms',
-    });
-    expect((await reference(caller, bank.content_id, member(bank, form, 1))).status).toBe(201);
+    const bank = await createBank(platform, caller);
+    expect((await reference(caller, bank.content_id, bankMember(bank, form, 1))).status).toBe(201);
     const tags = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${question.content_id}/kc-tags`, {
       token: caller.token,
     });
@@ -268,7 +260,7 @@ describe('bank_member references (rule 7)', () => {
     const unanswered = await http(platform, 'GET', membersUrl, { token: caller.token });
     expect([unanswered.status, unanswered.body.code]).toEqual([503, 'content.kc_registry_unavailable']);
     await expectUnchanged(platform, caller, `/items/${bank.content_id}/references`, async () => {
-      const refused = await reference(caller, bank.content_id, member(bank, form, 2));
+      const refused = await reference(caller, bank.content_id, bankMember(bank, form, 2));
       expect([refused.status, refused.body.code]).toEqual([503, 'content.kc_registry_unavailable']);
     });
     curriculum.kcs.set(kcId, registryKc(kcId, { status: 'retired', retired_at: new Date().toISOString() }));
@@ -279,11 +271,8 @@ describe('bank_member references (rule 7)', () => {
   it('fails GET /bank-members with the typed 409 when a stored row is malformed', async ({ platform }) => {
     const caller = await newTenant(platform);
     const form = await formEmbedding(caller, [await taggedQuestion(caller)]);
-    const bank = await createItem(platform, caller, {
-      content_kind: 'test_bank',
-      membership_rule: 'same_blueprint_fixed_forms',
-    });
-    expect((await reference(caller, bank.content_id, member(bank, form, 1))).status).toBe(201);
+    const bank = await createBank(platform, caller);
+    expect((await reference(caller, bank.content_id, bankMember(bank, form, 1))).status).toBe(201);
     await platform.runtime.database.db.insert(contentReferences).values({
       tenantId: caller.tenantId,
       referenceId: randomUUID(),

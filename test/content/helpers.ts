@@ -13,6 +13,51 @@ export async function createItem(platform: TestPlatform, caller: Caller, body: R
   return created.body as Record<string, any> & { content_id: string; latest_version_id: string; etag: string };
 }
 
+/** A POST under the caller's tenant root, as the caller. */
+export async function postAs(platform: TestPlatform, caller: Caller, path: string, body: unknown) {
+  return http(platform, 'POST', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token, body });
+}
+
+export type ExactVersion = { content_id: string; latest_version_id: string };
+
+/** A draft test bank whose membership rule takes bank_member rows. */
+export async function createBank(platform: TestPlatform, caller: Caller) {
+  return createItem(platform, caller, { content_kind: 'test_bank', membership_rule: 'same_blueprint_fixed_forms' });
+}
+
+/** The bank_member reference that puts an exact form version at `ordinal` of an exact bank version. */
+export function bankMember(bank: { latest_version_id: string }, form: ExactVersion, ordinal: number) {
+  return {
+    relationship_kind: 'bank_member',
+    referenced_content_id: form.content_id,
+    parent_version_id: bank.latest_version_id,
+    referenced_version_id: form.latest_version_id,
+    ordinal,
+  };
+}
+
+/** A test form whose exact version embeds one new question tagged with the KC `kcId`. */
+export async function formTaggedWith(
+  platform: TestPlatform,
+  caller: Caller,
+  kcId: string,
+  formExtra: Record<string, unknown> = {},
+) {
+  const question = await createItem(platform, caller, { content_kind: 'question' });
+  const tag = await postAs(platform, caller, `/items/${question.content_id}/kc-tags`, { kc_id: kcId, weight: 1 });
+  expect(tag.status).toBe(201);
+  const form = await createItem(platform, caller, { content_kind: 'test', ...formExtra });
+  const embeds = await postAs(platform, caller, `/items/${form.content_id}/references`, {
+    relationship_kind: 'embeds',
+    referenced_content_id: question.content_id,
+    parent_version_id: form.latest_version_id,
+    referenced_version_id: question.latest_version_id,
+    ordinal: 1,
+  });
+  expect(embeds.status).toBe(201);
+  return { question, form, embedsId: embeds.body.reference_id as string };
+}
+
 export async function appendVersion(
   platform: TestPlatform,
   caller: Caller,

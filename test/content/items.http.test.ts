@@ -425,3 +425,29 @@ describe('GET {tenant_root}/items?content_ids=', () => {
     }
   });
 });
+
+describe('POST {tenant_root}/items with a chosen content_id', () => {
+  it('creates it once when creates of one id race under different keys; the others are 409 item_exists', async ({
+    platform,
+  }) => {
+    const author = await newTenant(platform);
+    const contentId = randomUUID();
+    const replies = await Promise.all(
+      Array.from({ length: 4 }, (_, index) =>
+        http(platform, 'POST', `${tenantRoot(author.tenantId)}/items`, {
+          token: author.token,
+          headers: { 'idempotency-key': randomUUID() },
+          body: { content_kind: 'article', title: `Racer ${index}`, content_id: contentId },
+        }),
+      ),
+    );
+    expect(replies.map((reply) => reply.status).sort()).toEqual([201, 409, 409, 409]);
+    expect(replies.filter((reply) => reply.status === 409).map((reply) => reply.body.code)).toEqual(
+      Array(3).fill('content.item_exists'),
+    );
+    const versions = await http(platform, 'GET', `${tenantRoot(author.tenantId)}/items/${contentId}/versions`, {
+      token: author.token,
+    });
+    expect(versions.body.data).toHaveLength(1);
+  });
+});

@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { curriculumV1, http, newTenant, tenantRoot, type Caller } from '../kit.ts';
-import { platformTest, type TestPlatform } from '../platform-test.ts';
+import { curriculumV1, http, newTenant, tenantRoot } from '../kit.ts';
+import { platformTest } from '../platform-test.ts';
 import { createKc } from '../curriculum/helpers.ts';
-import { createItem } from './helpers.ts';
+import { bankMember, createBank, formTaggedWith, postAs } from './helpers.ts';
 
 /** The embedded curriculum answers content's registry questions: the whole path is real. */
 const it = platformTest();
-
-async function post(platform: TestPlatform, caller: Caller, path: string, body: unknown) {
-  return http(platform, 'POST', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token, body });
-}
 
 describe('a KC tag counts for bank attribution only while its KC is active in the registry', () => {
   it('stops counting a tag once the KC is retired through curriculum: readiness drops and new members are refused', async ({
@@ -18,31 +14,11 @@ describe('a KC tag counts for bank attribution only while its KC is active in th
   }) => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
-    const question = await createItem(platform, caller, { content_kind: 'question' });
-    expect(
-      (await post(platform, caller, `/items/${question.content_id}/kc-tags`, { kc_id: kc.kc_id, weight: 1 })).status,
-    ).toBe(201);
-    const form = await createItem(platform, caller, { content_kind: 'test' });
-    const embeds = await post(platform, caller, `/items/${form.content_id}/references`, {
-      relationship_kind: 'embeds',
-      referenced_content_id: question.content_id,
-      parent_version_id: form.latest_version_id,
-      referenced_version_id: question.latest_version_id,
-      ordinal: 1,
-    });
-    expect(embeds.status).toBe(201);
-    const bank = await createItem(platform, caller, {
-      content_kind: 'test_bank',
-      membership_rule: 'same_blueprint_fixed_forms',
-    });
-    const member = (ordinal: number) => ({
-      relationship_kind: 'bank_member',
-      referenced_content_id: form.content_id,
-      parent_version_id: bank.latest_version_id,
-      referenced_version_id: form.latest_version_id,
-      ordinal,
-    });
-    expect((await post(platform, caller, `/items/${bank.content_id}/references`, member(1))).status).toBe(201);
+    const { question, form } = await formTaggedWith(platform, caller, kc.kc_id);
+    const bank = await createBank(platform, caller);
+    const addMember = (ordinal: number) =>
+      postAs(platform, caller, `/items/${bank.content_id}/references`, bankMember(bank, form, ordinal));
+    expect((await addMember(1)).status).toBe(201);
     const membersUrl = `${tenantRoot(caller.tenantId)}/items/${bank.content_id}/bank-members`;
     const before = await http(platform, 'GET', membersUrl, { token: caller.token });
     expect(before.body.readiness).toMatchObject({ member_count: 1, ready_count: 1 });
@@ -57,7 +33,7 @@ describe('a KC tag counts for bank attribution only while its KC is active in th
     expect(after.body.readiness).toMatchObject({ member_count: 1, ready_count: 0 });
     expect(after.body.members[0]).toMatchObject({ ready: false });
     expect(after.body.members[0].not_ready_reason).toContain(question.content_id);
-    const refused = await post(platform, caller, `/items/${bank.content_id}/references`, member(2));
+    const refused = await addMember(2);
     expect([refused.status, refused.body.code]).toEqual([409, 'content.bank_kc_attribution_incomplete']);
     // The tag row itself is content's record and stays; it only stops counting.
     const tags = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items/${question.content_id}/kc-tags`, {

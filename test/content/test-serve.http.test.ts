@@ -5,7 +5,7 @@ import { startTestPlatform, http, newTenant, sameTenant, roots, tenantRoot, type
 import { filePlatform, platformTest, type TestPlatform } from '../platform-test.ts';
 import { items, policies, testServeAuthorizations } from '../../subgraphs/content/tables.ts';
 import { json, startFakeService } from '../fake-service.ts';
-import { createItem } from './helpers.ts';
+import { bankMember, createBank, createItem, formTaggedWith, postAs, type ExactVersion } from './helpers.ts';
 import { registryKc, startFakeCurriculum, type FakeCurriculum } from './fake-curriculum.ts';
 
 let curriculum: FakeCurriculum;
@@ -21,50 +21,24 @@ let brokenPlatform: TestPlatform | undefined;
 const platformInUse = () => brokenPlatform ?? filePlatform();
 
 async function post(caller: Caller, path: string, body: unknown) {
-  return http(platformInUse(), 'POST', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token, body });
+  return postAs(platformInUse(), caller, path, body);
 }
 
 /** A form whose exact version embeds one question with an active KC tag, as a member of the bank. */
-async function addMember(
-  caller: Caller,
-  bank: { content_id: string; latest_version_id: string },
-  ordinal: number,
-  formExtra: Record<string, unknown> = {},
-) {
-  const question = await createItem(platformInUse(), caller, { content_kind: 'question' });
+async function addMember(caller: Caller, bank: ExactVersion, ordinal: number, formExtra: Record<string, unknown> = {}) {
   const kcId = randomUUID();
   curriculum.kcs.set(kcId, registryKc(kcId));
-  expect((await post(caller, `/items/${question.content_id}/kc-tags`, { kc_id: kcId, weight: 1 })).status).toBe(201);
-  const form = await createItem(platformInUse(), caller, { content_kind: 'test', ...formExtra });
-  const embeds = await post(caller, `/items/${form.content_id}/references`, {
-    relationship_kind: 'embeds',
-    referenced_content_id: question.content_id,
-    parent_version_id: form.latest_version_id,
-    referenced_version_id: question.latest_version_id,
-    ordinal: 1,
-  });
-  expect(embeds.status).toBe(201);
+  const tagged = await formTaggedWith(platformInUse(), caller, kcId, formExtra);
   expect(
-    (
-      await post(caller, `/items/${bank.content_id}/references`, {
-        relationship_kind: 'bank_member',
-        referenced_content_id: form.content_id,
-        parent_version_id: bank.latest_version_id,
-        referenced_version_id: form.latest_version_id,
-        ordinal,
-      })
-    ).status,
+    (await post(caller, `/items/${bank.content_id}/references`, bankMember(bank, tagged.form, ordinal))).status,
   ).toBe(201);
-  return { form, embedsId: embeds.body.reference_id as string };
+  return tagged;
 }
 
 /** A draft bank whose exact version holds one complete, tagged form; persons of each reality. */
 async function scenario(formExtra: Record<string, unknown> = {}) {
   const caller = await newTenant(platformInUse());
-  const bank = await createItem(platformInUse(), caller, {
-    content_kind: 'test_bank',
-    membership_rule: 'same_blueprint_fixed_forms',
-  });
+  const bank = await createBank(platformInUse(), caller);
   const { form } = await addMember(caller, bank, 1, formExtra);
   const operator = await sameTenant(platformInUse(), caller, { scopes: [], roles: ['operator'] });
   for (const [personId, reality] of [

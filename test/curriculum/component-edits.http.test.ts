@@ -60,6 +60,8 @@ describe('PATCH /components/{id}: mutable fields', () => {
     const caller = await newTenant(platform);
     const kc = await createKc(platform, caller);
     const lesson = await course(caller);
+    // Read first, so the read's reused statement is the one that must see the change below.
+    expect((await readComponent(platform, caller, 'lesson-1')).body).toMatchObject({ name: 'First', version: 1 });
     const idempotencyKey = randomUUID();
     const body = {
       name: 'Renamed',
@@ -75,7 +77,12 @@ describe('PATCH /components/{id}: mutable fields', () => {
     const bySource = await http(platform, 'GET', `${componentsUrl}?sourceCourseRef=vendor-7`, { token: caller.token });
     expect(bySource.body.data.map((row: any) => row.component_id)).toEqual(['lesson-1']);
     expect(changed.headers.get('etag')).toBe(changed.body.etag);
-    expect((await readComponent(platform, caller, 'lesson-1')).headers.get('etag')).toBe(changed.body.etag);
+    const reread = await readComponent(platform, caller, 'lesson-1');
+    expect([reread.headers.get('etag'), reread.body.name, reread.body.version]).toEqual([
+      changed.body.etag,
+      'Renamed',
+      2,
+    ]);
     const replay = await patch(caller, 'lesson-1', lesson.etag, body, idempotencyKey);
     expect([replay.status, replay.headers.get('idempotency-replayed'), replay.body.version]).toEqual([200, 'true', 2]);
     expectProblem(

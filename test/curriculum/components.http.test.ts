@@ -281,6 +281,31 @@ describe('POST /components', () => {
     expect((await tenantRowCounts(platform, caller.tenantId)).associations).toBe(1);
   });
 
+  it('parallel creates of one id, with and without a parent, create it once and refuse the other request', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    await createComponent(platform, caller, { component_id: 'c', kind: 'course' });
+    const bodies = [{}, { parent_component_id: 'c' }, {}, { parent_component_id: 'c' }].map((parent) => ({
+      component_id: 'u',
+      kind: 'unit',
+      ...parent,
+    }));
+    const replies = await Promise.all(bodies.map((body) => post(caller, body)));
+    const statuses = replies.map((reply) => reply.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    const winner = bodies[statuses.indexOf(201)];
+    // The same request as the winner is answered unchanged; the other shape is refused.
+    bodies.forEach((body, index) => {
+      if (index === statuses.indexOf(201)) return;
+      const same = body.parent_component_id === winner.parent_component_id;
+      expect([statuses[index], replies[index].body.code]).toEqual(
+        same ? [200, undefined] : [409, 'curriculum:component_exists'],
+      );
+    });
+    expect((await tenantRowCounts(platform, caller.tenantId)).associations).toBe(winner.parent_component_id ? 1 : 0);
+  });
+
   it('needs a token, curriculum:write, and keeps tenants apart', async ({ platform }) => {
     const caller = await newTenant(platform);
     expectProblem(

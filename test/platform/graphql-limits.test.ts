@@ -122,6 +122,23 @@ describe('the gateway refuses abusive operations before executing them', () => {
     expect(within.status).toBe(200);
   });
 
+  it('a measure is kept per operation of a document, and one read from variables is taken on every request', async () => {
+    const paged = 'query($n: Int) { kcs(limit: $n) { data { kcId } } }';
+    const within = await send(platform, { query: paged, variables: { n: LIMITS.maxListSize } });
+    expect(within.status).toBe(200);
+    const over = await send(platform, { query: paged, variables: { n: LIMITS.maxListSize + 1 } });
+    expect([over.status, codeOf(over)]).toEqual([400, 'GRAPHQL_LIST_TOO_LARGE']);
+    const document = `query Small { __typename } query Deep ${parentChildrenChain(12)}`;
+    for (const [operationName, status] of [
+      ['Small', 200],
+      ['Deep', 400],
+      ['Small', 200],
+      ['Deep', 400],
+    ] as const) {
+      expect((await send(platform, { query: document, operationName })).status).toBe(status);
+    }
+  });
+
   it('an oversized document is 413 and a persisted-query miss is 400, not 5xx', async () => {
     const oversized = await send(platform, { query: aliased(2000) });
     expect([oversized.status, codeOf(oversized)]).toEqual([413, 'GRAPHQL_DOCUMENT_TOO_LARGE']);

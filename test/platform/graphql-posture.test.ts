@@ -58,6 +58,9 @@ describe('the production switch', () => {
     expect(loadConfig({ PLATFORM_ENV: 'production' }).devRoutes).toBe(false);
     expect(loadConfig({ PLATFORM_ENV: 'production', DEV_ROUTES: 'on' }).devRoutes).toBe(true);
     expect(loadConfig({}).devRoutes).toBe(true);
+    expect(loadConfig({ PLATFORM_ENV: 'production' }).answerChecks).toBe(false);
+    expect(loadConfig({ PLATFORM_ENV: 'production', ANSWER_CHECKS: 'on' }).answerChecks).toBe(true);
+    expect(loadConfig({}).answerChecks).toBe(true);
     expect(graphqlSettingsFrom({}, true)).toMatchObject({
       introspection: false,
       sandbox: false,

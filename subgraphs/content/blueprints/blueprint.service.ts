@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { isUuid } from '../../../platform/validation.ts';
 import type { Database } from '../../../platform/db.ts';
@@ -9,6 +8,8 @@ import { testSpecBlueprints } from '../tables.ts';
 import { DOK_LEVELS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemKey } from '../inputs.ts';
 
 /**
  * test_spec blueprints: the seven fields, all required, written once with the item in the item's
@@ -105,15 +106,11 @@ async function findBlueprintRow(db: Database, tenantId: string, contentId: strin
   const [row] = await db
     .select()
     .from(testSpecBlueprints)
-    .where(and(eq(testSpecBlueprints.tenantId, tenantId), eq(testSpecBlueprints.contentId, contentId)));
+    .where(tenantRows(testSpecBlueprints, tenantId, { contentId }));
   return row;
 }
 
-export async function getBlueprint(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId }: { contentId: string },
-): Promise<TestSpec> {
+export async function getBlueprint(deps: ContentDeps, ctx: RequestContext, { contentId }: ItemKey): Promise<TestSpec> {
   requireAccess(ctx.principal, ACCESS.read, 'read blueprints');
   // Items other than test_specs have no blueprint: the same 404 as an unknown item.
   const row = isUuid(contentId) ? await findBlueprintRow(deps.db, ctx.tenantId, contentId) : undefined;

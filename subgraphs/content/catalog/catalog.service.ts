@@ -12,7 +12,9 @@ import { catalogFacets, facetAssignments } from '../tables.ts';
 import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { FACET_GRAINS, FACET_KEYS, FACET_STATUSES, FACET_VALUE_TYPES, xpBand } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow } from '../queries.ts';
+import { requireItemRow, wholeList } from '../queries.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { BodyWrite, ItemKey, ItemKeys } from '../inputs.ts';
 
 /**
  * Catalog facets: a tenant defines each of the twelve facet keys once (value type, grain), then
@@ -52,7 +54,7 @@ export type CatalogFacet = ReturnType<typeof presentFacet>;
 export async function defineFacet(
   deps: ContentDeps,
   ctx: RequestContext,
-  { body: rawInput }: { body: unknown },
+  { body: rawInput }: BodyWrite,
 ): Promise<CatalogFacet> {
   requireAccess(ctx.principal, ACCESS.author, 'define catalog facets');
   const { db } = deps;
@@ -82,9 +84,9 @@ export async function listFacets(deps: ContentDeps, ctx: RequestContext): Promis
   const rows = await db
     .select()
     .from(catalogFacets)
-    .where(eq(catalogFacets.tenantId, ctx.tenantId))
+    .where(tenantRows(catalogFacets, ctx.tenantId))
     .orderBy(asc(catalogFacets.facetKey));
-  return { data: rows.map(presentFacet), next_cursor: null };
+  return wholeList(rows.map(presentFacet));
 }
 
 export const FacetAssignmentInput = z
@@ -147,7 +149,7 @@ export const assignFacet: ItemCommand<FacetAssignment> = async (deps, ctx, { con
     const [facet] = await tx
       .select()
       .from(catalogFacets)
-      .where(and(eq(catalogFacets.tenantId, ctx.tenantId), eq(catalogFacets.facetKey, input.facet_key)));
+      .where(tenantRows(catalogFacets, ctx.tenantId, { facetKey: input.facet_key }));
     const refuse = (field: string, message: string) =>
       new DomainError('validation_failed', `The ${input.facet_key} assignment is refused: ${message}.`, {
         fieldErrors: [{ field, message }],
@@ -175,14 +177,7 @@ export const assignFacet: ItemCommand<FacetAssignment> = async (deps, ctx, { con
     const [existing] = await tx
       .select()
       .from(facetAssignments)
-      .where(
-        and(
-          eq(facetAssignments.tenantId, ctx.tenantId),
-          eq(facetAssignments.contentId, contentId),
-          eq(facetAssignments.facetKey, input.facet_key),
-          eq(facetAssignments.facetValue, value),
-        ),
-      );
+      .where(tenantRows(facetAssignments, ctx.tenantId, { contentId, facetKey: input.facet_key, facetValue: value }));
     return { value: presentAssignment(existing, facet.valueType), created: false };
   });
 };
@@ -191,7 +186,7 @@ export const assignFacet: ItemCommand<FacetAssignment> = async (deps, ctx, { con
 export async function assignmentsOf(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentIds }: { contentIds: readonly string[] },
+  { contentIds }: ItemKeys,
 ): Promise<Map<string, FacetAssignment[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read facet assignments');
   const { db } = deps;
@@ -205,7 +200,7 @@ export async function assignmentsOf(
       catalogFacets,
       and(eq(catalogFacets.tenantId, facetAssignments.tenantId), eq(catalogFacets.facetKey, facetAssignments.facetKey)),
     )
-    .where(and(eq(facetAssignments.tenantId, ctx.tenantId), inArray(facetAssignments.contentId, valid)))
+    .where(tenantRows(facetAssignments, ctx.tenantId, {}, inArray(facetAssignments.contentId, valid)))
     .orderBy(asc(facetAssignments.facetKey), asc(facetAssignments.createdAt), asc(facetAssignments.assignmentId));
   for (const row of rows)
     found.get(row.assignment.contentId)?.push(presentAssignment(row.assignment, row.valueType ?? 'text'));
@@ -215,13 +210,10 @@ export async function assignmentsOf(
 export async function listAssignments(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId }: { contentId: string },
+  { contentId }: ItemKey,
 ): Promise<Page<FacetAssignment>> {
   requireAccess(ctx.principal, ACCESS.read, 'read facet assignments');
   const { db } = deps;
   await requireItemRow(db, ctx.tenantId, contentId);
-  return {
-    data: (await assignmentsOf(deps, ctx, { contentIds: [contentId] })).get(contentId) ?? [],
-    next_cursor: null,
-  };
+  return wholeList((await assignmentsOf(deps, ctx, { contentIds: [contentId] })).get(contentId) ?? []);
 }

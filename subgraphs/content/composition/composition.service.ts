@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -9,6 +9,8 @@ import { assessmentComponents, interactiveCompositions, items, versions } from '
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { requireItemRow } from '../queries.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemKey, ItemWrite } from '../inputs.ts';
 
 /**
  * Interactive composition (rule 9): the ordered question bindings of an interactive item, replaced
@@ -115,9 +117,7 @@ async function resolutionErrors(db: Database, tenantId: string, composition: Com
   const itemRows = await db
     .select({ contentId: items.contentId, kind: items.contentKind })
     .from(items)
-    .where(
-      and(eq(items.tenantId, tenantId), inArray(items.contentId, [...new Set(refs.map((ref) => ref.content_id))])),
-    );
+    .where(tenantRows(items, tenantId, {}, inArray(items.contentId, [...new Set(refs.map((ref) => ref.content_id))])));
   const kindOf = new Map(itemRows.map((row) => [row.contentId, row.kind]));
   const versionIds = refs.flatMap((ref) => (ref.version_id ? [ref.version_id] : []));
   const versionOwner = new Map(
@@ -127,7 +127,7 @@ async function resolutionErrors(db: Database, tenantId: string, composition: Com
           await db
             .select({ id: versions.versionId, contentId: versions.contentId })
             .from(versions)
-            .where(and(eq(versions.tenantId, tenantId), inArray(versions.versionId, versionIds)))
+            .where(tenantRows(versions, tenantId, {}, inArray(versions.versionId, versionIds)))
         ).map((row) => [row.id, row.contentId]),
   );
   const componentIds = refs.flatMap((ref) => (ref.assessment_component_id ? [ref.assessment_component_id] : []));
@@ -143,7 +143,7 @@ async function resolutionErrors(db: Database, tenantId: string, composition: Com
             })
             .from(assessmentComponents)
             .where(
-              and(eq(assessmentComponents.tenantId, tenantId), inArray(assessmentComponents.componentId, componentIds)),
+              tenantRows(assessmentComponents, tenantId, {}, inArray(assessmentComponents.componentId, componentIds)),
             )
         ).map((row) => [row.id, row]),
   );
@@ -172,11 +172,7 @@ async function resolutionErrors(db: Database, tenantId: string, composition: Com
   return errors;
 }
 
-export async function putComposition(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, body: rawInput }: { contentId: string; body: unknown },
-) {
+export async function putComposition(deps: ContentDeps, ctx: RequestContext, { contentId, body: rawInput }: ItemWrite) {
   requireAccess(ctx.principal, ACCESS.author, 'compose interactive items');
   const { db } = deps;
   const input = parseInput(CompositionInput, rawInput);
@@ -189,10 +185,7 @@ export async function putComposition(
     errors.push(...(await resolutionErrors(tx, ctx.tenantId, input)));
     if (errors.length > 0)
       throw new DomainError('validation_failed', 'The interactive composition is not valid.', { fieldErrors: errors });
-    const key = and(
-      eq(interactiveCompositions.tenantId, ctx.tenantId),
-      eq(interactiveCompositions.contentId, contentId),
-    );
+    const key = tenantRows(interactiveCompositions, ctx.tenantId, { contentId });
     const [existing] = await tx
       .select({ revision: interactiveCompositions.revision })
       .from(interactiveCompositions)
@@ -213,14 +206,14 @@ export async function putComposition(
   });
 }
 
-export async function getComposition(deps: ContentDeps, ctx: RequestContext, { contentId }: { contentId: string }) {
+export async function getComposition(deps: ContentDeps, ctx: RequestContext, { contentId }: ItemKey) {
   requireAccess(ctx.principal, ACCESS.read, 'read interactive compositions');
   const { db } = deps;
   await requireItemRow(db, ctx.tenantId, contentId);
   const [row] = await db
     .select()
     .from(interactiveCompositions)
-    .where(and(eq(interactiveCompositions.tenantId, ctx.tenantId), eq(interactiveCompositions.contentId, contentId)));
+    .where(tenantRows(interactiveCompositions, ctx.tenantId, { contentId }));
   if (!row) throw new DomainError('not_found', `Content item ${contentId} has no interactive composition.`);
   return presentComposition(row);
 }

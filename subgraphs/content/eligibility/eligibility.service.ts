@@ -1,17 +1,18 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../../platform/db.ts';
+import { prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
-import { items, trustEvidence, versionPublications, versions } from '../tables.ts';
+import { items, versionPublications, versions } from '../tables.ts';
 import { SEPARATELY_PUBLISHED_KINDS, type TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { SERVEABLE_TRUST, type ReleaseEligibility } from '../../../platform/contract.ts';
 import type { ContentVersion } from '../versions/versions.service.ts';
-import { versionNotFound } from '../queries.ts';
+import { itemOfVersion, versionNotFound, versionTrust } from '../queries.ts';
+import type { VersionKeys, VersionRead } from '../inputs.ts';
 
 /**
  * Release eligibility of exact versions. The one rule: release_eligible = serveable = the version is
@@ -38,10 +39,6 @@ export function isServeable(facts: EligibilityFacts): boolean {
   return published && live && trusted;
 }
 
-const currentTrust = sql<TrustStatus | null>`(select ${trustEvidence.trustStatus} from ${trustEvidence}
-    where ${trustEvidence.tenantId} = ${versions.tenantId} and ${trustEvidence.versionId} = ${versions.versionId}
-    order by ${trustEvidence.evidenceSeq} desc limit 1)`;
-
 const publishedVersion = sql<boolean>`exists (select 1 from ${versionPublications}
     where ${versionPublications.tenantId} = ${versions.tenantId} and ${versionPublications.versionId} = ${versions.versionId})`;
 
@@ -62,39 +59,27 @@ const versionHeaderColumns = {
   createdAt: versions.createdAt,
 };
 
-/**
- * The hottest statement of the platform (every pin read and every launch check), so it is built
- * once per database handle and reused, instead of being rebuilt for every call.
- */
-function prepareEligibilityStatement(db: Database) {
-  return db
+/** The hottest statement of the platform (every pin read and every launch check). */
+const eligibilityStatement = prepareOncePerDatabase((db) =>
+  db
     .select({
       version: versionHeaderColumns,
       contentKind: items.contentKind,
       usageScope: items.usageScope,
       itemStatus: items.status,
-      trustStatus: currentTrust,
+      trustStatus: versionTrust,
       versionPublished: publishedVersion,
     })
     .from(versions)
-    .innerJoin(items, and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId)))
+    .innerJoin(items, itemOfVersion)
     .where(
       and(
         eq(versions.tenantId, sql.placeholder('tenantId')),
         sql`${versions.versionId} = any(${sql.placeholder('versionIds')}::uuid[])`,
       ),
     )
-    .prepare('content_versions_with_eligibility');
-}
-const eligibilityStatements = new WeakMap<Database, ReturnType<typeof prepareEligibilityStatement>>();
-function eligibilityStatement(db: Database) {
-  let statement = eligibilityStatements.get(db);
-  if (!statement) {
-    statement = prepareEligibilityStatement(db);
-    eligibilityStatements.set(db, statement);
-  }
-  return statement;
-}
+    .prepare('content_versions_with_eligibility'),
+);
 
 /**
  * Exact versions with their eligibility, in one SQL statement for any number of ids: the batch
@@ -131,7 +116,7 @@ async function findVersionsWithEligibility(
         content_version_id: row.version.versionId,
         content_kind: row.contentKind,
         usage_scope: row.usageScope,
-        trust_status: row.trustStatus ?? 'unknown',
+        trust_status: row.trustStatus,
         serveable,
         release_eligible: serveable,
         problem_code: serveable ? null : NOT_SERVEABLE,
@@ -142,11 +127,7 @@ async function findVersionsWithEligibility(
 }
 
 /** Access-checked batch behind the ContentVersion loader. */
-export async function loadVersionsWithEligibility(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { versionIds }: { versionIds: readonly string[] },
-) {
+export async function loadVersionsWithEligibility(deps: ContentDeps, ctx: RequestContext, { versionIds }: VersionKeys) {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const { db } = deps;
   return findVersionsWithEligibility(db, ctx.tenantId, versionIds);
@@ -166,7 +147,7 @@ export const EligibilityQuery = z
 export async function readReleaseEligibility(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, versionId, query: rawQuery }: { contentId: string; versionId: string; query: unknown },
+  { contentId, versionId, query: rawQuery }: VersionRead,
 ): Promise<ReleaseEligibility> {
   requireAccess(ctx.principal, ACCESS.read, 'read release eligibility');
   const { db } = deps;

@@ -9,7 +9,7 @@ import type { ContentPublication as ContentPublicationModel } from '../publish/p
 import type { CatalogFacet as CatalogFacetModel, FacetAssignment as FacetAssignmentModel } from '../catalog/catalog.service.ts';
 import type { ContentReference as ContentReferenceModel } from '../references/references.service.ts';
 import type { TestSpec as TestSpecModel } from '../blueprints/blueprint.service.ts';
-import type { TestBankMembers as TestBankMembersModel, BankMember as BankMemberModel } from '../references/bank-members.service.ts';
+import type { TestBankMembers as TestBankMembersModel, BankMember as BankMemberModel } from '../references/bank-contract.ts';
 import type { StudentViewAnswer as StudentViewAnswerModel, TrustAnswer as TrustAnswerModel, EffectivenessAnswer as EffectivenessAnswerModel } from '../resolvers/ContentItem.ts';
 import type { GraphContext } from '../../../platform/graphql.ts';
 export type Maybe<T> = T | null;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -37,6 +37,8 @@ import { findItemRow, findItemRows, itemNotFound, requireItemRow, type ItemRow }
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { BLUEPRINT_FIELDS, Blueprint, insertBlueprint } from '../blueprints/blueprint.service.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemKey, ItemKeys, ListRead } from '../inputs.ts';
 
 /**
  * Content items: metadata commands only. Invariants: an item always has at least one version
@@ -190,14 +192,7 @@ export async function createItem(
   return runCommand(deps, ctx, { operation: 'content.items.create', key, sent: body }, async (tx) => {
     const contentId = input.content_id ?? randomUUID();
     const now = ctx.now.toISOString();
-    const [existing] = await tx
-      .select({ contentId: items.contentId })
-      .from(items)
-      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)));
-    if (existing) throw new DomainError('content.item_exists', `Content item ${contentId} already exists.`);
-    const version = await insertVersion(tx, ctx, { contentId, versionNumber: 1, studentView: { blocks: [] } });
-    if (input.content_kind === 'test_spec')
-      await insertBlueprint(tx, ctx, { contentId, blueprint: blueprintOf(input) });
+    const versionId = randomUUID();
     const [row] = await tx
       .insert(items)
       .values({
@@ -222,13 +217,20 @@ export async function createItem(
         sourceRecordId: input.source_record_id ?? null,
         sourceActivityRef: input.source_activity_ref ?? null,
         membershipRule: input.membership_rule ?? null,
-        latestVersionId: version.versionId,
+        latestVersionId: versionId,
         latestVersionNumber: 1,
         createdBy: ctx.principal.subject,
         createdAt: now,
         updatedAt: now,
       })
+      // The key says whether the id is taken (a concurrent create of it waits here), before
+      // anything else of the item is written.
+      .onConflictDoNothing({ target: [items.tenantId, items.contentId] })
       .returning();
+    if (!row) throw new DomainError('content.item_exists', `Content item ${contentId} already exists.`);
+    await insertVersion(tx, ctx, { versionId, contentId, versionNumber: 1, studentView: { blocks: [] } });
+    if (input.content_kind === 'test_spec')
+      await insertBlueprint(tx, ctx, { contentId, blueprint: blueprintOf(input) });
     return { value: presentItem(row), created: true };
   });
 }
@@ -237,18 +239,14 @@ export async function createItem(
 export async function loadItems(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentIds }: { contentIds: readonly string[] },
+  { contentIds }: ItemKeys,
 ): Promise<Map<string, ContentItem>> {
   requireAccess(ctx.principal, ACCESS.service, 'read content items');
   const rows = await findItemRows(deps.db, ctx.tenantId, contentIds);
   return new Map(rows.map((row) => [row.contentId, presentItem(row)]));
 }
 
-export async function getItem(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId }: { contentId: string },
-): Promise<ContentItem> {
+export async function getItem(deps: ContentDeps, ctx: RequestContext, { contentId }: ItemKey): Promise<ContentItem> {
   requireAccess(ctx.principal, ACCESS.service, 'read content items');
   const row = await findItemRow(deps.db, ctx.tenantId, contentId);
   if (!row) throw itemNotFound(contentId);
@@ -332,7 +330,7 @@ export async function patchItem(
     const [updated] = await tx
       .update(items)
       .set({ ...changes, rowVersion: sql`${items.rowVersion} + 1`, updatedAt: ctx.now.toISOString() })
-      .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
+      .where(tenantRows(items, ctx.tenantId, { contentId }))
       .returning();
     return presentItem(updated);
   });
@@ -394,7 +392,7 @@ export const ListItemsQuery = z
 export async function listItems(
   deps: ContentDeps,
   ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
+  { query: rawQuery }: ListRead,
 ): Promise<Page<ContentItem>> {
   requireAccess(ctx.principal, ACCESS.service, 'list content items');
   const query = parseInput(ListItemsQuery, rawQuery) as z.infer<typeof ListItemsQuery> &

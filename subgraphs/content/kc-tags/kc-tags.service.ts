@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -13,6 +13,8 @@ import type { ContentDeps } from '../deps.ts';
 import { requireItemRow } from '../queries.ts';
 import type { KcLookup } from '../curriculum-client.ts';
 import type { ActiveKcs } from '../references/bank-contract.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemKeys, ItemRead, ItemWrite } from '../inputs.ts';
 
 /**
  * Weighted KC tags: links from an item to active KCs of curriculum's governed registry. The
@@ -76,7 +78,7 @@ export function kcRegistryView(deps: ContentDeps, ctx: RequestContext): { active
 export async function tagKc(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, body: rawInput }: { contentId: string; body: unknown },
+  { contentId, body: rawInput }: ItemWrite,
 ): Promise<{ value: ContentKcTag; created: boolean }> {
   requireAccess(ctx.principal, ACCESS.linkKc, 'tag content with KCs');
   const input = parseInput(KcTagInput, rawInput);
@@ -100,7 +102,7 @@ export async function tagKc(
   const now = ctx.now.toISOString();
   return deps.db.transaction(async (tx) => {
     await lockKey(tx, `kc-tag|${ctx.tenantId}|${contentId}|${input.kc_id}`);
-    const key = and(eq(kcTags.tenantId, ctx.tenantId), eq(kcTags.contentId, contentId), eq(kcTags.kcId, input.kc_id));
+    const key = tenantRows(kcTags, ctx.tenantId, { contentId, kcId: input.kc_id });
     const [existing] = await tx.select({ kcId: kcTags.kcId }).from(kcTags).where(key).for('update');
     const [row] = existing
       ? await tx
@@ -132,14 +134,14 @@ export const KcTagsQuery = z
 export async function listKcTags(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ): Promise<Page<ContentKcTag>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
   const { db } = deps;
   const query = parseInput(KcTagsQuery, rawQuery);
   await requireItemRow(db, ctx.tenantId, contentId);
   const request = { ...query, filters: { contentId } };
-  const conditions = [eq(kcTags.tenantId, ctx.tenantId), eq(kcTags.contentId, contentId)];
+  const conditions = [tenantRows(kcTags, ctx.tenantId, { contentId })];
   return presentPage(await tablePage(db, deps.cursors, kcTags, BY_KC, request, conditions), presentKcTag);
 }
 
@@ -149,7 +151,7 @@ const BY_KC = uniqueOrder<KcTagRow>(kcTags.kcId, (row) => row.kcId);
 export async function activeKcTagsOf(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentIds }: { contentIds: readonly string[] },
+  { contentIds }: ItemKeys,
 ): Promise<Map<string, ContentKcTag[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
   const { db } = deps;
@@ -159,7 +161,7 @@ export async function activeKcTagsOf(
   const rows = await db
     .select()
     .from(kcTags)
-    .where(and(eq(kcTags.tenantId, ctx.tenantId), inArray(kcTags.contentId, valid), eq(kcTags.status, 'active')))
+    .where(tenantRows(kcTags, ctx.tenantId, { status: 'active' }, inArray(kcTags.contentId, valid)))
     .orderBy(asc(kcTags.kcId));
   for (const row of rows) found.get(row.contentId)?.push(presentKcTag(row));
   return found;

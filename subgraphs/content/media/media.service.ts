@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, asc, eq, getTableColumns } from 'drizzle-orm';
+import { asc, getTableColumns } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -12,7 +12,8 @@ import { mediaAssets } from '../tables.ts';
 import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { MEDIA_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow } from '../queries.ts';
+import { requireItemRow, wholeList } from '../queries.ts';
+import type { ItemKey } from '../inputs.ts';
 
 /**
  * Media of an item: uploaded bytes kept by content, delivered only through an authenticated
@@ -105,7 +106,7 @@ const { bytes: _bytes, ...mediaColumns } = getTableColumns(mediaAssets);
 export async function listMedia(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId }: { contentId: string },
+  { contentId }: ItemKey,
 ): Promise<Page<MediaAsset>> {
   requireAccess(ctx.principal, ACCESS.read, 'read media');
   const { db } = deps;
@@ -113,9 +114,9 @@ export async function listMedia(
   const rows = await db
     .select(mediaColumns)
     .from(mediaAssets)
-    .where(and(eq(mediaAssets.tenantId, ctx.tenantId), eq(mediaAssets.contentId, contentId)))
+    .where(tenantRows(mediaAssets, ctx.tenantId, { contentId }))
     .orderBy(asc(mediaAssets.createdAt), asc(mediaAssets.mediaId));
-  return { data: rows.map((row) => presentMedia(row, deps.contentUrl())), next_cursor: null };
+  return wholeList(rows.map((row) => presentMedia(row, deps.contentUrl())));
 }
 
 /** The bytes behind a delivery_url, for a reader of the same tenant. */

@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -9,7 +8,8 @@ import { contentReferences, items, testSpecBlueprints, versionPublications, vers
 import type { ItemCommand } from '../deps.ts';
 import { SEPARATELY_PUBLISHED_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { itemNotFound, versionNotFound } from '../queries.ts';
+import { itemNotFound, referencedItem, versionNotFound } from '../queries.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 
 /**
  * Publication of one exact test_spec or test_bank version. The server runs every structural and
@@ -49,26 +49,18 @@ export const publishVersion: ItemCommand<ContentPublication> = async (
       const [item] = await tx
         .select()
         .from(items)
-        .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
+        .where(tenantRows(items, ctx.tenantId, { contentId }))
         .for('update');
       if (!item) throw itemNotFound(contentId);
       const [version] = await tx
         .select({ versionId: versions.versionId })
         .from(versions)
-        .where(
-          and(
-            eq(versions.tenantId, ctx.tenantId),
-            eq(versions.contentId, contentId),
-            eq(versions.versionId, input.version_id),
-          ),
-        );
+        .where(tenantRows(versions, ctx.tenantId, { contentId, versionId: input.version_id }));
       if (!version) throw versionNotFound(contentId, input.version_id);
       const [existing] = await tx
         .select()
         .from(versionPublications)
-        .where(
-          and(eq(versionPublications.tenantId, ctx.tenantId), eq(versionPublications.versionId, input.version_id)),
-        );
+        .where(tenantRows(versionPublications, ctx.tenantId, { versionId: input.version_id }));
       if (existing) return { value: presentPublication(existing, item.contentKind), created: false };
       const failures = await publicationFailures(tx, ctx.tenantId, item, input.version_id);
       if (failures.length > 0) {
@@ -117,7 +109,7 @@ async function publicationFailures(
     const [blueprint] = await tx
       .select({ id: testSpecBlueprints.contentId })
       .from(testSpecBlueprints)
-      .where(and(eq(testSpecBlueprints.tenantId, tenantId), eq(testSpecBlueprints.contentId, item.contentId)));
+      .where(tenantRows(testSpecBlueprints, tenantId, { contentId: item.contentId }));
     if (!blueprint) failures.push({ field: 'blueprint', message: 'the test_spec has no blueprint' });
   } else {
     if (item.membershipRule === null)
@@ -125,18 +117,14 @@ async function publicationFailures(
     const members = await tx
       .select({ referencedVersionId: contentReferences.referencedVersionId, formStatus: items.status })
       .from(contentReferences)
-      .leftJoin(
-        items,
-        and(eq(items.tenantId, contentReferences.tenantId), eq(items.contentId, contentReferences.referencedContentId)),
-      )
+      .leftJoin(items, referencedItem)
       .where(
-        and(
-          eq(contentReferences.tenantId, tenantId),
-          eq(contentReferences.contentId, item.contentId),
-          eq(contentReferences.parentVersionId, versionId),
-          eq(contentReferences.relationshipKind, 'bank_member'),
-          eq(contentReferences.status, 'active'),
-        ),
+        tenantRows(contentReferences, tenantId, {
+          contentId: item.contentId,
+          parentVersionId: versionId,
+          relationshipKind: 'bank_member',
+          status: 'active',
+        }),
       );
     if (members.length === 0)
       failures.push({ field: 'bank_members', message: 'the bank version has no active bank_member' });

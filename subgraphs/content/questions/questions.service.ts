@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { allows, requireAccess } from '../../../platform/auth.ts';
-import type { Page } from '../../../platform/cursor.ts';
 import { parseInput, queryBoolean } from '../../../platform/validation.ts';
 import { answerSlots, assessmentComponents, scoringPlans } from '../tables.ts';
 import { COMPONENT_ROLES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import type { QuestionProjection } from './canonical-xml.ts';
-import { resolveVersion } from '../queries.ts';
+import { resolveVersion, wholeList } from '../queries.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemRead } from '../inputs.ts';
 
 /**
  * Reads of what a student sees and of a question version's projections. Answer keys leave the
@@ -110,7 +111,7 @@ async function slotRows(db: Database, tenantId: string, versionId: string): Prom
   return db
     .select()
     .from(answerSlots)
-    .where(and(eq(answerSlots.tenantId, tenantId), eq(answerSlots.versionId, versionId)))
+    .where(tenantRows(answerSlots, tenantId, { versionId }))
     .orderBy(asc(answerSlots.ordinal));
 }
 
@@ -121,7 +122,7 @@ export const StudentViewQuery = z
 export async function readStudentView(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read student views');
   const { db } = deps;
@@ -142,35 +143,29 @@ export async function readStudentView(
   };
 }
 
-const single = <T>(data: T[]): Page<T> => ({ data, next_cursor: null });
-
 export const AnswerSlotsQuery = StudentViewQuery;
 
 export async function listAnswerSlots(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read answer slots');
   const { db } = deps;
   const query = parseInput(AnswerSlotsQuery, rawQuery);
   const withKeys = requireKeysAccess(ctx, query.includeAnswerKeys === true);
   const { version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
-  return single((await slotRows(db, ctx.tenantId, version.versionId)).map((row) => presentSlot(row, withKeys)));
+  return wholeList((await slotRows(db, ctx.tenantId, version.versionId)).map((row) => presentSlot(row, withKeys)));
 }
 
 export const VersionQuery = z.object({ version_id: versionIdParam }).strict();
 
-export async function listAnswerKeys(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
-) {
+export async function listAnswerKeys(deps: ContentDeps, ctx: RequestContext, { contentId, query: rawQuery }: ItemRead) {
   requireAccess(ctx.principal, ACCESS.answerKeys, 'read answer keys');
   const { db } = deps;
   const query = parseInput(VersionQuery, rawQuery);
   const { version } = await resolveVersion(db, ctx.tenantId, contentId, query.version_id);
-  return single(
+  return wholeList(
     (await slotRows(db, ctx.tenantId, version.versionId)).filter((row) => row.correctValues !== null).map(presentKey),
   );
 }
@@ -182,7 +177,7 @@ export const ComponentsQuery = z
 export async function listAssessmentComponents(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read assessment components');
   const { db } = deps;
@@ -192,16 +187,17 @@ export async function listAssessmentComponents(
     .select()
     .from(assessmentComponents)
     .where(
-      and(
-        eq(assessmentComponents.tenantId, ctx.tenantId),
-        eq(assessmentComponents.versionId, version.versionId),
+      tenantRows(
+        assessmentComponents,
+        ctx.tenantId,
+        { versionId: version.versionId },
         ...(query.component_role ? [eq(assessmentComponents.componentRole, query.component_role)] : []),
       ),
     )
     .orderBy(asc(assessmentComponents.ordinal));
   // Distractor text would hint at the key; it is shown with the keys only.
   const withText = allows(ctx.principal, ACCESS.answerKeys);
-  return single(
+  return wholeList(
     rows.map((row) => ({
       component_id: row.componentId,
       content_id: row.contentId,
@@ -218,7 +214,7 @@ export async function listAssessmentComponents(
 export async function listScoringPlan(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read scoring plans');
   const { db } = deps;
@@ -227,9 +223,9 @@ export async function listScoringPlan(
   const rows = await db
     .select()
     .from(scoringPlans)
-    .where(and(eq(scoringPlans.tenantId, ctx.tenantId), eq(scoringPlans.versionId, version.versionId)))
+    .where(tenantRows(scoringPlans, ctx.tenantId, { versionId: version.versionId }))
     .orderBy(asc(scoringPlans.ordinal));
-  return single(
+  return wholeList(
     rows.map((row) => ({
       content_id: row.contentId,
       version_id: row.versionId,

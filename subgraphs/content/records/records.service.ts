@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -7,12 +7,21 @@ import { DomainError } from '../../../platform/errors.ts';
 import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
 import { keysetPage, presentPage, uniqueOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, parseInput, queryInteger, webUrl } from '../../../platform/validation.ts';
-import { curriculumLinks, externalLinks, policies, trustEvidence, versions } from '../tables.ts';
-import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES, type TrustStatus } from '../vocabulary.ts';
+import { curriculumLinks, externalLinks, policies, versions } from '../tables.ts';
+import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
-import { findVersionRows, itemNotFound, requireItemRow as requireItem, versionNotFound } from '../queries.ts';
+import {
+  findVersionRows,
+  itemNotFound,
+  requireItemRow as requireItem,
+  versionNotFound,
+  versionTrust,
+  wholeList,
+} from '../queries.ts';
 import { FRESHNESS_WINDOW_DAYS, MINIMUM_EVIDENCE, deriveEffectiveness } from './effectiveness.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemKey, ItemRead, ItemWrite, ListRead } from '../inputs.ts';
 
 /**
  * Small item records: the external link of an external_link item, the frozen curriculum-link
@@ -56,7 +65,7 @@ const presentLink = (row: LinkRow) => ({
 export async function putExternalLink(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, body: rawInput }: { contentId: string; body: unknown },
+  { contentId, body: rawInput }: ItemWrite,
 ) {
   requireAccess(ctx.principal, ACCESS.author, 'write external links');
   const { db } = deps;
@@ -80,7 +89,7 @@ export async function putExternalLink(
     updatedAt: ctx.now.toISOString(),
   };
   return db.transaction(async (tx) => {
-    const key = and(eq(externalLinks.tenantId, ctx.tenantId), eq(externalLinks.contentId, contentId));
+    const key = tenantRows(externalLinks, ctx.tenantId, { contentId });
     const [existing] = await tx.select({ id: externalLinks.contentId }).from(externalLinks).where(key).for('update');
     const [row] = existing
       ? await tx.update(externalLinks).set(values).where(key).returning()
@@ -93,14 +102,14 @@ export async function putExternalLink(
   });
 }
 
-export async function getExternalLink(deps: ContentDeps, ctx: RequestContext, { contentId }: { contentId: string }) {
+export async function getExternalLink(deps: ContentDeps, ctx: RequestContext, { contentId }: ItemKey) {
   requireAccess(ctx.principal, ACCESS.read, 'read external links');
   const { db } = deps;
   await requireItem(db, ctx.tenantId, contentId);
   const [row] = await db
     .select()
     .from(externalLinks)
-    .where(and(eq(externalLinks.tenantId, ctx.tenantId), eq(externalLinks.contentId, contentId)));
+    .where(tenantRows(externalLinks, ctx.tenantId, { contentId }));
   if (!row) throw new DomainError('not_found', `Content item ${contentId} has no external link.`);
   return presentLink(row);
 }
@@ -108,7 +117,7 @@ export async function getExternalLink(deps: ContentDeps, ctx: RequestContext, { 
 export async function listCurriculumLinks(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId }: { contentId: string },
+  { contentId }: ItemKey,
 ): Promise<Page<unknown>> {
   requireAccess(ctx.principal, ACCESS.read, 'read the curriculum-link archive');
   const { db } = deps;
@@ -116,10 +125,10 @@ export async function listCurriculumLinks(
   const rows = await db
     .select()
     .from(curriculumLinks)
-    .where(and(eq(curriculumLinks.tenantId, ctx.tenantId), eq(curriculumLinks.contentId, contentId)))
+    .where(tenantRows(curriculumLinks, ctx.tenantId, { contentId }))
     .orderBy(asc(curriculumLinks.archivedAt), asc(curriculumLinks.linkId));
-  return {
-    data: rows.map((row) => ({
+  return wholeList(
+    rows.map((row) => ({
       link_id: row.linkId,
       content_id: row.contentId,
       curriculum_node_id: row.curriculumNodeId,
@@ -127,8 +136,7 @@ export async function listCurriculumLinks(
       archived_at: isoTimestamp(row.archivedAt),
       frozen: true,
     })),
-    next_cursor: null,
-  };
+  );
 }
 
 export const EffectivenessQuery = z.object({ version_id: z.uuid().optional() }).strict();
@@ -141,7 +149,7 @@ export const EffectivenessQuery = z.object({ version_id: z.uuid().optional() }).
 export async function readEffectiveness(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read effectiveness');
   const query = parseInput(EffectivenessQuery, rawQuery);
@@ -169,18 +177,17 @@ export async function listPolicies(deps: ContentDeps, ctx: RequestContext): Prom
   const rows = await db
     .select()
     .from(policies)
-    .where(eq(policies.tenantId, ctx.tenantId))
+    .where(tenantRows(policies, ctx.tenantId))
     .orderBy(asc(policies.policyKey), asc(policies.provisionedAt));
-  return {
-    data: rows.map((row) => ({
+  return wholeList(
+    rows.map((row) => ({
       policy_id: row.policyId,
       policy_key: row.policyKey,
       status: row.status,
       value: row.value,
       provisioned_at: isoTimestamp(row.provisionedAt),
     })),
-    next_cursor: null,
-  };
+  );
 }
 
 export const TrustStatusQuery = z
@@ -192,20 +199,11 @@ export const TrustStatusQuery = z
   .strict();
 
 /** Current trust of every exact version of the tenant; versions without evidence are unknown. */
-export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { query: rawQuery }: { query: unknown }) {
+export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { query: rawQuery }: ListRead) {
   requireAccess(ctx.principal, ACCESS.read, 'read trust status');
   const { db } = deps;
   const query = parseInput(TrustStatusQuery, rawQuery);
   const request = { ...query, filters: { trust_status: query.trust_status ?? null } };
-  // A query builder, not raw SQL: drizzle strips the table from columns written in a single-table selection,
-  // which would correlate the subquery with itself instead of with the outer version row.
-  const newestEvidence = db
-    .select({ trustStatus: trustEvidence.trustStatus })
-    .from(trustEvidence)
-    .where(and(eq(trustEvidence.tenantId, versions.tenantId), eq(trustEvidence.versionId, versions.versionId)))
-    .orderBy(desc(trustEvidence.evidenceSeq))
-    .limit(1);
-  const current = sql<TrustStatus>`coalesce((${newestEvidence}), 'unknown')`;
   const order = uniqueOrder<{ versionId: string }>(versions.versionId, (row) => row.versionId);
   const page = await keysetPage(deps.cursors, request, order, ({ after, orderBy, limit }) =>
     db
@@ -213,14 +211,16 @@ export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { 
         versionId: versions.versionId,
         contentId: versions.contentId,
         versionNumber: versions.versionNumber,
-        trustStatus: current,
+        trustStatus: versionTrust,
       })
       .from(versions)
       .where(
-        and(
-          eq(versions.tenantId, ctx.tenantId),
+        tenantRows(
+          versions,
+          ctx.tenantId,
+          {},
           after,
-          query.trust_status ? sql`${current} = ${query.trust_status}` : undefined,
+          query.trust_status ? eq(versionTrust, query.trust_status) : undefined,
         ),
       )
       .orderBy(...orderBy)

@@ -1,12 +1,13 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { contentReferences, items, kcTags, versionPublications, versions } from '../tables.ts';
-import { currentTrust } from '../trust/trust.service.ts';
+import { currentTrust, referencedItem, requireItemRow, resolveVersion } from '../queries.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 
 /**
  * Rule 7, the test bank member contract, in one place: used when a bank_member row is created or
- * retired, when GET /bank-members validates every row, and by test-serve authorization.
+ * retired, when bankMembersOf validates every row (GET /bank-members and test-serve authorization).
  */
 
 export const INVALID_MEMBER = 'content.invalid_test_bank_member_contract';
@@ -29,7 +30,7 @@ async function versionOwner(db: Database, tenantId: string, versionId: string): 
   const [row] = await db
     .select({ contentId: versions.contentId })
     .from(versions)
-    .where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId)));
+    .where(tenantRows(versions, tenantId, { versionId }));
   return row?.contentId;
 }
 
@@ -55,7 +56,7 @@ export async function checkNotFrozen(
   const [published] = await db
     .select({ id: versionPublications.versionId })
     .from(versionPublications)
-    .where(and(eq(versionPublications.tenantId, tenantId), eq(versionPublications.versionId, parentVersionId)));
+    .where(tenantRows(versionPublications, tenantId, { versionId: parentVersionId }));
   const trust = await currentTrust(db, tenantId, parentVersionId);
   if (bank.status !== 'draft' || published || trust !== 'unknown') {
     throw new DomainError(
@@ -82,7 +83,7 @@ export async function checkMemberShape(
   const [form] = await db
     .select()
     .from(items)
-    .where(and(eq(items.tenantId, tenantId), eq(items.contentId, member.referencedContentId)));
+    .where(tenantRows(items, tenantId, { contentId: member.referencedContentId }));
   if (!form || form.contentKind !== 'test' || form.assessmentRole !== 'form')
     throw invalid('A bank_member targets an assessment_role=form test.');
   if ((await versionOwner(db, tenantId, member.referencedVersionId)) !== form.contentId)
@@ -112,10 +113,10 @@ export async function embeddedKcIds(
       ),
     )
     .where(
-      and(
-        eq(contentReferences.tenantId, tenantId),
-        eq(contentReferences.relationshipKind, 'embeds'),
-        eq(contentReferences.status, 'active'),
+      tenantRows(
+        contentReferences,
+        tenantId,
+        { relationshipKind: 'embeds', status: 'active' },
         inArray(
           contentReferences.parentVersionId,
           forms.map((form) => form.versionId),
@@ -154,18 +155,14 @@ export async function checkFormGraph(
       kind: items.contentKind,
     })
     .from(contentReferences)
-    .leftJoin(
-      items,
-      and(eq(items.tenantId, contentReferences.tenantId), eq(items.contentId, contentReferences.referencedContentId)),
-    )
+    .leftJoin(items, referencedItem)
     .where(
-      and(
-        eq(contentReferences.tenantId, tenantId),
-        eq(contentReferences.contentId, formContentId),
-        eq(contentReferences.parentVersionId, formVersionId),
-        eq(contentReferences.relationshipKind, 'embeds'),
-        eq(contentReferences.status, 'active'),
-      ),
+      tenantRows(contentReferences, tenantId, {
+        contentId: formContentId,
+        parentVersionId: formVersionId,
+        relationshipKind: 'embeds',
+        status: 'active',
+      }),
     );
   if (embeds.length === 0) throw incomplete(`Form version ${formVersionId} embeds no questions.`);
   const ordinals = embeds.map((edge) => edge.ordinal);
@@ -179,11 +176,125 @@ export async function checkFormGraph(
   const tags = await db
     .select({ contentId: kcTags.contentId, kcId: kcTags.kcId })
     .from(kcTags)
-    .where(and(eq(kcTags.tenantId, tenantId), inArray(kcTags.contentId, questionIds), eq(kcTags.status, 'active')));
+    .where(tenantRows(kcTags, tenantId, { status: 'active' }, inArray(kcTags.contentId, questionIds)));
   const active = await activeKcs([...new Set(tags.map((tag) => tag.kcId))]);
   const taggedIds = new Set(tags.filter((tag) => active.has(tag.kcId)).map((tag) => tag.contentId));
   const untagged = questionIds.filter((id) => !taggedIds.has(id));
   if (untagged.length > 0)
     throw incomplete(`Embedded question(s) ${untagged.join(', ')} have no active KC tag to an active registry KC.`);
   return { question_count: embeds.length, tagged_question_count: embeds.length };
+}
+
+export interface BankMember {
+  reference_id: string;
+  ordinal: number;
+  form_content_id: string;
+  form_version_id: string;
+  usage_scope: string;
+  practice_eligible: boolean;
+  ready: boolean;
+  question_count: number;
+  not_ready_reason: string | null;
+}
+
+export interface TestBankMembers {
+  content_id: string;
+  version_id: string;
+  membership_rule: string | null;
+  members: BankMember[];
+  readiness: {
+    member_count: number;
+    ready_count: number;
+    practice_eligible_ready_count: number;
+    question_count: number;
+  };
+}
+
+/**
+ * The bank_member rows of one exact bank version in exact graph order and multiplicity, each
+ * validated (a malformed current or historical row fails the read with the typed 409), with
+ * readiness: a member is ready when its form's question graph is complete and tagged. Routine
+ * practice selects only practice_eligible ready members. GET /bank-members and test-serve judge
+ * a bank alike through this.
+ */
+export async function bankMembersOf(
+  db: Database,
+  tenantId: string,
+  contentId: string,
+  versionId: string | undefined,
+  activeKcs: ActiveKcs,
+): Promise<TestBankMembers> {
+  const { version } = await resolveVersion(db, tenantId, contentId, versionId);
+  const bank = await requireItemRow(db, tenantId, contentId);
+  if (bank.contentKind !== 'test_bank')
+    throw new DomainError('not_found', `Content item ${contentId} is a ${bank.contentKind}, not a test_bank.`);
+  const rows = await db
+    .select()
+    .from(contentReferences)
+    .where(
+      tenantRows(contentReferences, tenantId, {
+        contentId,
+        parentVersionId: version.versionId,
+        relationshipKind: 'bank_member',
+      }),
+    )
+    .orderBy(asc(contentReferences.ordinal), asc(contentReferences.createdAt));
+  const members: BankMember[] = [];
+  const formIds = [...new Set(rows.map((row) => row.referencedContentId))];
+  const forms =
+    formIds.length === 0
+      ? []
+      : await db
+          .select()
+          .from(items)
+          .where(tenantRows(items, tenantId, {}, inArray(items.contentId, formIds)));
+  const scopeOf = new Map(forms.map((form) => [form.contentId, form.usageScope]));
+  // One registry question per KC of the whole bank, before the rows are judged one by one.
+  const activeForms = rows.filter((row) => row.status === 'active' && row.referencedVersionId !== null);
+  await activeKcs(
+    await embeddedKcIds(
+      db,
+      tenantId,
+      activeForms.map((row) => ({ contentId: row.referencedContentId, versionId: row.referencedVersionId! })),
+    ),
+  );
+  for (const row of rows) {
+    await checkMemberShape(db, tenantId, bank, row);
+    if (row.status !== 'active') continue;
+    let ready = true;
+    let questionCount = 0;
+    let reason: string | null = null;
+    try {
+      questionCount = (await checkFormGraph(db, tenantId, row.referencedContentId, row.referencedVersionId!, activeKcs))
+        .question_count;
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== ATTRIBUTION_INCOMPLETE) throw error;
+      ready = false;
+      reason = error.message;
+    }
+    const usageScope = scopeOf.get(row.referencedContentId) ?? 'unknown';
+    members.push({
+      reference_id: row.referenceId,
+      ordinal: row.ordinal!,
+      form_content_id: row.referencedContentId,
+      form_version_id: row.referencedVersionId!,
+      usage_scope: usageScope,
+      practice_eligible: usageScope === 'practice_eligible',
+      ready,
+      question_count: questionCount,
+      not_ready_reason: reason,
+    });
+  }
+  return {
+    content_id: contentId,
+    version_id: version.versionId,
+    membership_rule: bank.membershipRule,
+    members,
+    readiness: {
+      member_count: members.length,
+      ready_count: members.filter((member) => member.ready).length,
+      practice_eligible_ready_count: members.filter((member) => member.ready && member.practice_eligible).length,
+      question_count: members.reduce((sum, member) => sum + member.question_count, 0),
+    },
+  };
 }

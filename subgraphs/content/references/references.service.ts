@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -12,7 +12,7 @@ import { contentReferences, items, versions } from '../tables.ts';
 import type { ContentDeps, ItemCommand } from '../deps.ts';
 import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow } from '../queries.ts';
+import { requireItemRow, wholeList } from '../queries.ts';
 import {
   INVALID_MEMBER,
   checkBank,
@@ -22,6 +22,8 @@ import {
   embeddedKcIds,
 } from './bank-contract.ts';
 import { kcRegistryView } from '../kc-tags/kc-tags.service.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemRead } from '../inputs.ts';
 
 /**
  * Typed relationships between items. Rows are never deleted: DELETE soft-retires and the row,
@@ -67,7 +69,7 @@ async function ownedBy(tx: Database, tenantId: string, versionId: string, conten
   const [row] = await tx
     .select({ contentId: versions.contentId })
     .from(versions)
-    .where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId)));
+    .where(tenantRows(versions, tenantId, { versionId }));
   return row?.contentId === contentId;
 }
 
@@ -105,14 +107,13 @@ export const createReference: ItemCommand<ContentReference> = async (
           .select({ id: contentReferences.referenceId })
           .from(contentReferences)
           .where(
-            and(
-              eq(contentReferences.tenantId, ctx.tenantId),
-              eq(contentReferences.contentId, contentId),
-              eq(contentReferences.parentVersionId, shape.parentVersionId!),
-              eq(contentReferences.relationshipKind, 'bank_member'),
-              eq(contentReferences.status, 'active'),
-              eq(contentReferences.ordinal, shape.ordinal!),
-            ),
+            tenantRows(contentReferences, ctx.tenantId, {
+              contentId,
+              parentVersionId: shape.parentVersionId!,
+              relationshipKind: 'bank_member',
+              status: 'active',
+              ordinal: shape.ordinal!,
+            }),
           );
         if (taken)
           throw new DomainError(
@@ -133,7 +134,7 @@ export const createReference: ItemCommand<ContentReference> = async (
         const [target] = await tx
           .select({ id: items.contentId })
           .from(items)
-          .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, input.referenced_content_id)));
+          .where(tenantRows(items, ctx.tenantId, { contentId: input.referenced_content_id }));
         if (!target)
           fieldErrors.push({ field: 'referenced_content_id', message: 'no such content item in this tenant' });
         if (shape.parentVersionId && !(await ownedBy(tx, ctx.tenantId, shape.parentVersionId, contentId))) {
@@ -185,11 +186,7 @@ export async function retireReference(
       `No reference ${referenceId} of content item ${contentId} in this tenant.`,
     );
     if (!isUuid(referenceId)) throw notFound;
-    const key = and(
-      eq(contentReferences.tenantId, ctx.tenantId),
-      eq(contentReferences.contentId, contentId),
-      eq(contentReferences.referenceId, referenceId),
-    );
+    const key = tenantRows(contentReferences, ctx.tenantId, { contentId, referenceId });
     const [row] = await tx.select().from(contentReferences).where(key);
     if (!row) throw notFound;
     if (row.status === 'retired') return presentReference(row);
@@ -218,7 +215,7 @@ export const ReferencesQuery = z
 export async function listReferences(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ): Promise<Page<ContentReference>> {
   requireAccess(ctx.principal, ACCESS.read, 'read references');
   const { db } = deps;
@@ -228,13 +225,14 @@ export async function listReferences(
     .select()
     .from(contentReferences)
     .where(
-      and(
-        eq(contentReferences.tenantId, ctx.tenantId),
-        eq(contentReferences.contentId, contentId),
+      tenantRows(
+        contentReferences,
+        ctx.tenantId,
+        { contentId },
         ...(query.relationship_kind ? [eq(contentReferences.relationshipKind, query.relationship_kind)] : []),
         ...(query.status ? [eq(contentReferences.status, query.status)] : []),
       ),
     )
     .orderBy(asc(contentReferences.createdAt), asc(contentReferences.referenceId));
-  return { data: rows.map(presentReference), next_cursor: null };
+  return wholeList(rows.map(presentReference));
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -10,12 +9,12 @@ import { items, policies, testServeAuthorizations, versionPublications, versions
 import type { TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
-import { ATTRIBUTION_INCOMPLETE, checkBank, type ActiveKcs } from '../references/bank-contract.ts';
+import { ATTRIBUTION_INCOMPLETE, bankMembersOf, checkBank, type ActiveKcs } from '../references/bank-contract.ts';
 import { kcRegistryView } from '../kc-tags/kc-tags.service.ts';
-import { bankMembersOf } from '../references/bank-members.service.ts';
-import { requireItemRow, versionNotFound } from '../queries.ts';
-import { currentTrust, lockTrust } from '../trust/trust.service.ts';
+import { currentTrust, itemOfVersion, lockTrust, requireItemRow, versionNotFound } from '../queries.ts';
 import { EligibilityQuery } from '../eligibility/eligibility.service.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { BodyWrite, VersionRead } from '../inputs.ts';
 
 /**
  * Test-serve (rule 8): a demo and test-cohort authorization, separate from release eligibility.
@@ -47,13 +46,13 @@ async function versionFacts(
   const [row] = await db
     .select({ item: items })
     .from(versions)
-    .innerJoin(items, and(eq(items.tenantId, versions.tenantId), eq(items.contentId, versions.contentId)))
-    .where(and(eq(versions.tenantId, tenantId), eq(versions.versionId, versionId), eq(versions.contentId, contentId)));
+    .innerJoin(items, itemOfVersion)
+    .where(tenantRows(versions, tenantId, { versionId, contentId }));
   if (!row) throw versionNotFound(contentId, versionId);
   const [published] = await db
     .select({ id: versionPublications.versionId })
     .from(versionPublications)
-    .where(and(eq(versionPublications.tenantId, tenantId), eq(versionPublications.versionId, versionId)));
+    .where(tenantRows(versionPublications, tenantId, { versionId }));
   return {
     item: row.item,
     trustStatus: await currentTrust(db, tenantId, versionId),
@@ -78,9 +77,7 @@ async function versionReasons(
   const blocks = await db
     .select({ value: policies.value })
     .from(policies)
-    .where(
-      and(eq(policies.tenantId, tenantId), eq(policies.policyKey, 'test_serve_block'), eq(policies.status, 'active')),
-    );
+    .where(tenantRows(policies, tenantId, { policyKey: 'test_serve_block', status: 'active' }));
   if (blocks.some((block) => (block.value as { content_id?: string }).content_id === item.contentId))
     reasons.push({ field, message: 'blocked by policy' });
   return reasons;
@@ -91,13 +88,7 @@ async function activeGrant(db: Database, ctx: RequestContext): Promise<string | 
   const grants = await db
     .select({ policyId: policies.policyId, value: policies.value })
     .from(policies)
-    .where(
-      and(
-        eq(policies.tenantId, ctx.tenantId),
-        eq(policies.policyKey, 'test_serve_grant'),
-        eq(policies.status, 'active'),
-      ),
-    );
+    .where(tenantRows(policies, ctx.tenantId, { policyKey: 'test_serve_grant', status: 'active' }));
   const mine = grants.filter((grant) => {
     const subjects = (grant.value as { subjects?: unknown }).subjects;
     return !Array.isArray(subjects) || subjects.includes(ctx.principal.subject);
@@ -135,7 +126,7 @@ export const TestServeEligibilityQuery = EligibilityQuery.extend({
 export async function readTestServeEligibility(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, versionId, query: rawQuery }: { contentId: string; versionId: string; query: unknown },
+  { contentId, versionId, query: rawQuery }: VersionRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read test-serve eligibility');
   const query = parseInput(TestServeEligibilityQuery, rawQuery);
@@ -228,11 +219,7 @@ async function checkSelection(
  * both versions' trust, revalidates every fact and appends the receipt, so no change can land
  * between the check and the receipt.
  */
-export async function authorizeTestServe(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { body: rawInput }: { body: unknown },
-) {
+export async function authorizeTestServe(deps: ContentDeps, ctx: RequestContext, { body: rawInput }: BodyWrite) {
   requireAccess(ctx.principal, ACCESS.read, 'authorize test serving');
   const input = parseInput(TestServeAuthorizationInput, rawInput);
   const registry = kcRegistryView(deps, ctx);

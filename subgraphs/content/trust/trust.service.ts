@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import { z } from 'zod';
-import { lockKey, type Database } from '../../../platform/db.ts';
+import type { Database } from '../../../platform/db.ts';
 import { SERVEABLE_TRUST } from '../../../platform/contract.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -12,8 +12,10 @@ import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
 import { trustEvidence, versions } from '../tables.ts';
 import type { ContentDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
-import { findItemRow, findVersionRows, itemNotFound, versionNotFound } from '../queries.ts';
+import { currentTrust, findItemRow, findVersionRows, itemNotFound, lockTrust, versionNotFound } from '../queries.ts';
 import type { TrustStatus } from '../vocabulary.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemRead } from '../inputs.ts';
 
 /**
  * Trust evidence of exact versions. Trust is set only at import or by a QC decision of a reviewer
@@ -52,22 +54,6 @@ export const QcDecisionInput = z
 export function trustTransitionAllowed(from: TrustStatus, to: TrustStatus): boolean {
   if (from === 'unknown') return to !== 'unknown';
   return to === 'failed' && SERVEABLE_TRUST.has(from);
-}
-
-/** The newest evidence of an exact version, unknown when there is none. */
-export async function currentTrust(db: Database, tenantId: string, versionId: string): Promise<TrustStatus> {
-  const [newest] = await db
-    .select({ status: trustEvidence.trustStatus })
-    .from(trustEvidence)
-    .where(and(eq(trustEvidence.tenantId, tenantId), eq(trustEvidence.versionId, versionId)))
-    .orderBy(desc(trustEvidence.evidenceSeq))
-    .limit(1);
-  return (newest?.status as TrustStatus | undefined) ?? 'unknown';
-}
-
-/** Holds the trust of one exact version for the rest of the transaction. */
-export async function lockTrust(tx: Database, tenantId: string, versionId: string): Promise<void> {
-  await lockKey(tx, `trust|${tenantId}|${versionId}`);
 }
 
 /**
@@ -148,11 +134,7 @@ export async function recordQcDecision(
 export const TrustQuery = z.object({ version_id: z.uuid().optional() }).strict();
 
 /** content_trust_evidence of one exact version (the newest by default): current status and history. */
-export async function readTrust(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
-) {
+export async function readTrust(deps: ContentDeps, ctx: RequestContext, { contentId, query: rawQuery }: ItemRead) {
   requireAccess(ctx.principal, ACCESS.read, 'read trust evidence');
   const { db } = deps;
   const query = parseInput(TrustQuery, rawQuery);
@@ -163,14 +145,12 @@ export async function readTrust(
   const [version] = await db
     .select({ id: versions.versionId })
     .from(versions)
-    .where(
-      and(eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId), eq(versions.versionId, versionId)),
-    );
+    .where(tenantRows(versions, ctx.tenantId, { contentId, versionId }));
   if (!version) throw versionNotFound(contentId, versionId);
   const history = await db
     .select()
     .from(trustEvidence)
-    .where(and(eq(trustEvidence.tenantId, ctx.tenantId), eq(trustEvidence.versionId, versionId)))
+    .where(tenantRows(trustEvidence, ctx.tenantId, { versionId }))
     .orderBy(asc(trustEvidence.evidenceSeq));
   const evidence = history.map(presentTrustEvidence);
   return {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { gt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -17,6 +17,8 @@ import { ACCESS } from '../access.ts';
 import { findItemRow, findVersionRows, itemNotFound, versionNotFound, type VersionRow } from '../queries.ts';
 import { projectCanonicalXml } from '../questions/canonical-xml.ts';
 import { insertProjections } from '../questions/questions.service.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import type { ItemRead, VersionKey, VersionKeys } from '../inputs.ts';
 
 /**
  * Exact content versions. Invariants: versions are only ever inserted (the database refuses UPDATE
@@ -85,6 +87,8 @@ export async function insertVersion(
   tx: Database,
   ctx: RequestContext,
   version: {
+    /** Given when a row written first names the version. */
+    versionId?: string;
     contentId: string;
     versionNumber: number;
     studentView: unknown;
@@ -97,7 +101,7 @@ export async function insertVersion(
     .insert(versions)
     .values({
       tenantId: ctx.tenantId,
-      versionId: randomUUID(),
+      versionId: version.versionId ?? randomUUID(),
       contentId: version.contentId,
       versionNumber: version.versionNumber,
       studentView: version.studentView,
@@ -129,7 +133,7 @@ export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { co
           latestVersionId: items.latestVersionId,
         })
         .from(items)
-        .where(and(eq(items.tenantId, ctx.tenantId), eq(items.contentId, contentId)))
+        .where(tenantRows(items, ctx.tenantId, { contentId }))
         .for('update');
       if (!item) throw itemNotFound(contentId);
       if (input.canonical_xml !== undefined && item.kind !== 'question') {
@@ -153,11 +157,7 @@ export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { co
           updatedAt: ctx.now.toISOString(),
         })
         .where(
-          and(
-            eq(items.tenantId, ctx.tenantId),
-            eq(items.contentId, contentId),
-            gt(sql`${row.versionNumber}`, items.latestVersionNumber),
-          ),
+          tenantRows(items, ctx.tenantId, { contentId }, gt(sql`${row.versionNumber}`, items.latestVersionNumber)),
         );
       return { value: presentVersion(row), created: true };
     },
@@ -167,7 +167,7 @@ export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { co
 export async function getVersion(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, versionId }: { contentId: string; versionId: string },
+  { contentId, versionId }: VersionKey,
 ): Promise<ContentVersion> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const [row] = await findVersionRows(deps.db, ctx.tenantId, [versionId]);
@@ -179,7 +179,7 @@ export async function getVersion(
 export async function loadVersions(
   deps: ContentDeps,
   ctx: RequestContext,
-  { versionIds }: { versionIds: readonly string[] },
+  { versionIds }: VersionKeys,
 ): Promise<Map<string, ContentVersion>> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const rows = await findVersionRows(deps.db, ctx.tenantId, [...new Set(versionIds)]);
@@ -193,13 +193,13 @@ export const ListVersionsQuery = z
 export async function listVersions(
   deps: ContentDeps,
   ctx: RequestContext,
-  { contentId, query: rawQuery }: { contentId: string; query: unknown },
+  { contentId, query: rawQuery }: ItemRead,
 ): Promise<Page<ContentVersion>> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const query = parseInput(ListVersionsQuery, rawQuery);
   const request = { ...query, filters: { contentId } };
   if (!(await findItemRow(deps.db, ctx.tenantId, contentId))) throw itemNotFound(contentId);
-  const conditions = [eq(versions.tenantId, ctx.tenantId), eq(versions.contentId, contentId)];
+  const conditions = [tenantRows(versions, ctx.tenantId, { contentId })];
   const page = await tablePage(deps.db, deps.cursors, versions, BY_NUMBER, request, conditions);
   return presentPage(page, presentVersion);
 }

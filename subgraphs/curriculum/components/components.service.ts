@@ -107,48 +107,74 @@ export async function createComponent(
   if (prior) requireRepostAllowed(prior, input, alpha);
   if (input.alpha.target_ref)
     await deps.content.requireEligible(ctx, input.alpha.target_ref, { draftBank: isDraftGate(input.kind, alpha) });
-  return deps.db.transaction(async (tx) => {
-    // A row lock cannot hold an id that does not exist yet; concurrent creates of one id queue here.
-    await lockKey(tx, `component|${ctx.tenantId}|${input.component_id}`);
-    await assertReferences(tx, ctx, input);
-    const existing = await lockComponent(tx, ctx.tenantId, input.component_id);
-    if (existing) requireRepostAllowed(existing, input, alpha);
-    if (existing?.status === 'active') return { value: presentComponent(existing), created: false, replayed: false };
-    const position = input.parent_component_id ? await placeUnderParent(tx, ctx, input) : (input.position ?? null);
-    const now = ctx.now.toISOString();
-    const values = {
-      kind: input.kind,
-      documentId: input.document_id ?? null,
-      parentComponentId: input.parent_component_id ?? null,
-      position,
-      name: input.name ?? null,
-      humanCodingScheme: input.human_coding_scheme ?? null,
-      studentId: input.student_id ?? null,
-      alpha,
-      ...filterColumnsOf(alpha),
-      status: 'active',
-      updatedAt: now,
-      retiredAt: null,
-    };
-    const [row] = existing
-      ? await tx
-          .update(components)
-          .set({ ...values, version: existing.version + 1 })
-          .where(tenantRows(components, ctx.tenantId, { componentId: input.component_id }))
-          .returning()
-      : await tx
-          .insert(components)
-          .values({ ...values, tenantId: ctx.tenantId, componentId: input.component_id, version: 1, createdAt: now })
-          .returning();
-    await recordPinChange(tx, ctx, {
+  const now = ctx.now.toISOString();
+  const values = (position: number | null) => ({
+    kind: input.kind,
+    documentId: input.document_id ?? null,
+    parentComponentId: input.parent_component_id ?? null,
+    position,
+    name: input.name ?? null,
+    humanCodingScheme: input.human_coding_scheme ?? null,
+    studentId: input.student_id ?? null,
+    alpha,
+    ...filterColumnsOf(alpha),
+    status: 'active',
+    updatedAt: now,
+    retiredAt: null,
+  });
+  const insertNew = (tx: Database, position: number | null) =>
+    tx
+      .insert(components)
+      .values({
+        ...values(position),
+        tenantId: ctx.tenantId,
+        componentId: input.component_id,
+        version: 1,
+        createdAt: now,
+      })
+      // The key queues a concurrent create of the same id until it commits, then says it is taken.
+      .onConflictDoNothing({ target: [components.tenantId, components.componentId] })
+      .returning();
+  const recordPin = (tx: Database, existing: ComponentRow | undefined) =>
+    recordPinChange(tx, ctx, {
       componentId: input.component_id,
       operation: 'create',
       previous: existing ? currentPin(existing) : undefined,
       target: input.alpha.target_ref,
     });
+  return deps.db.transaction(async (tx) => {
+    await assertReferences(tx, ctx, input);
+    // An id that did not exist a moment ago, with no parent to place it under: inserted straight away.
+    if (!prior && !input.parent_component_id) {
+      const [created] = await insertNew(tx, input.position ?? null);
+      if (created) {
+        await recordPin(tx, undefined);
+        return { value: presentComponent(created), created: true, replayed: false };
+      }
+    }
+    // A row lock cannot hold an id that does not exist yet; creates of one id with a parent, and
+    // re-POSTs, queue here.
+    await lockKey(tx, `component|${ctx.tenantId}|${input.component_id}`);
+    const existing = await lockComponent(tx, ctx.tenantId, input.component_id);
+    if (existing) requireRepostAllowed(existing, input, alpha);
+    if (existing?.status === 'active') return { value: presentComponent(existing), created: false, replayed: false };
+    const position = input.parent_component_id ? await placeUnderParent(tx, ctx, input) : (input.position ?? null);
+    const [row] = existing
+      ? await tx
+          .update(components)
+          .set({ ...values(position), version: existing.version + 1 })
+          .where(tenantRows(components, ctx.tenantId, { componentId: input.component_id }))
+          .returning()
+      : await insertNew(tx, position);
+    // Taken meanwhile by a create without a parent: a different request for the same id.
+    if (!row) throw componentExists(input.component_id);
+    await recordPin(tx, existing);
     return { value: presentComponent(row), created: !existing, replayed: false };
   });
 }
+
+const componentExists = (componentId: string) =>
+  new DomainError('curriculum:component_exists', `Component ${componentId} already exists; change it with PATCH.`);
 
 /**
  * The state table: a create, and a re-POST that reactivates, yield a draft; publishing is the PATCH
@@ -168,10 +194,7 @@ function requireDraftOnCreate(input: ComponentInput): void {
 function requireRepostAllowed(existing: ComponentRow, input: ComponentInput, alpha: Record<string, unknown>): void {
   if (existing.status === 'active') {
     if (sameDefinition(existing, input, alpha)) return;
-    throw new DomainError(
-      'curriculum:component_exists',
-      `Component ${input.component_id} already exists; change it with PATCH.`,
-    );
+    throw componentExists(input.component_id);
   }
   const changed = [
     ...(existing.kind !== input.kind ? [{ field: 'kind', message: `stays ${existing.kind}` }] : []),

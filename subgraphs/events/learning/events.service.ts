@@ -5,7 +5,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { tablePage, uniqueOrder } from '../../../platform/keyset.ts';
-import { lockKey, type Database } from '../../../platform/db.ts';
+import type { Database } from '../../../platform/db.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
@@ -28,7 +28,7 @@ import {
 } from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
-import { learningEvents } from '../tables.ts';
+import { commitHeads, learningEvents } from '../tables.ts';
 import { findSourceRows } from '../queries.ts';
 import { PLAYER_EXTENSION_NAMESPACE } from '../vocabulary.ts';
 import type { EventsDeps } from '../deps.ts';
@@ -173,8 +173,10 @@ async function sourceIris(db: Database, tenantId: string, ids: string[]): Promis
 }
 
 /**
- * Stores prepared events in the caller's transaction. The advisory lock is held to commit, so the
- * next writer of the tenant takes its seq and recordedAt only after this batch is visible.
+ * Stores prepared events in the caller's transaction. Each statement advances the tenant's commit
+ * head and inserts its rows together; the head's row lock is held to commit, so the next writer of
+ * the tenant takes its seq and recordedAt only after this batch is visible, and waits for no more
+ * than this one statement and the commit.
  */
 export async function insertEvents(
   tx: Database,
@@ -197,23 +199,9 @@ export async function insertEvents(
         ],
   );
   requireNoErrors(unknown, UNPROCESSABLE, 'Events name activity sources this tenant has not registered.');
-  await lockKey(tx, `events.commit-sequence|${ctx.tenantId}`);
-  const [head] = await tx
-    .select({
-      seq: sql<string>`coalesce(max(${learningEvents.seq}), 0)::text`,
-      // Epoch milliseconds, truncated like the stored values: to_char(... at time zone 'UTC') cost
-      // PGlite about 4 ms per batch, most of a POST /events.
-      at: sql<string>`floor(extract(epoch from greatest(clock_timestamp(), coalesce(max(${learningEvents.recordedAt}), clock_timestamp()))) * 1000)::bigint::text`,
-    })
-    .from(learningEvents)
-    .where(eq(learningEvents.tenantId, ctx.tenantId));
-  const firstSeq = Number(head.seq) + 1;
-  const recordedAt = new Date(Number(head.at)).toISOString();
-  const rows: EventRow[] = events.map((event, index) => ({
+  const rows = events.map((event) => ({
     tenantId: ctx.tenantId,
     eventId: event.eventId,
-    seq: firstSeq + index,
-    recordedAt,
     kind: event.kind,
     studentId: event.studentId,
     contentId: event.contentId,
@@ -230,10 +218,48 @@ export async function insertEvents(
     rawPayload: event.rawPayload,
     importId: options.importId ?? null,
   }));
+  const committed = new Map<string, { seq: number; recordedAt: string }>();
   for (let start = 0; start < rows.length; start += 200) {
-    await tx.insert(learningEvents).values(rows.slice(start, start + 200));
+    const chunk = rows.slice(start, start + 200);
+    const head = advanceCommitHead(tx, ctx.tenantId, chunk.length);
+    const inserted = await tx
+      .with(head)
+      .insert(learningEvents)
+      .values(
+        chunk.map((row, index) => ({
+          ...row,
+          seq: sql`(select ${head.lastSeq} from ${head}) - ${chunk.length - 1 - index}`,
+          recordedAt: sql`(select ${head.recordedAt} from ${head})`,
+        })),
+      )
+      .returning({ eventId: learningEvents.eventId, seq: learningEvents.seq, recordedAt: learningEvents.recordedAt });
+    for (const row of inserted) committed.set(row.eventId, row);
   }
-  return rows.map((row) => presentEvent(row, iris.get(row.activitySourceId) ?? null));
+  return rows.map((row) =>
+    presentEvent({ ...row, ...(committed.get(row.eventId) as EventRow) }, iris.get(row.activitySourceId) ?? null),
+  );
+}
+
+/**
+ * The tenant's commit head moved `count` past its last seq, as a CTE: the first batch of a tenant
+ * makes the row, later ones wait on its lock and read the committed head (never a stale snapshot).
+ * recordedAt is the clock truncated to milliseconds, never earlier than the tenant's last one.
+ */
+function advanceCommitHead(tx: Database, tenantId: string, count: number) {
+  const clock = sql`date_trunc('milliseconds', clock_timestamp())`;
+  return tx.$with('head').as(
+    tx
+      .insert(commitHeads)
+      .values({ tenantId, seq: count, recordedAt: clock })
+      .onConflictDoUpdate({
+        target: commitHeads.tenantId,
+        set: {
+          seq: sql`${commitHeads.seq} + ${count}`,
+          recordedAt: sql`greatest(${clock}, ${commitHeads.recordedAt})`,
+        },
+      })
+      .returning({ lastSeq: commitHeads.seq, recordedAt: commitHeads.recordedAt }),
+  );
 }
 
 /** POST /events: a batch is stored whole or not at all; an Idempotency-Key replays the first answer. */

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createHttpApp, declareRoute } from './http.ts';
+
+/** A route whose handler answers a member its response schema does not declare. */
+async function answerWithUndeclaredMember(answerChecks: boolean | undefined) {
+  const app = createHttpApp({ logLevel: 'silent', publicOrigin: () => 'http://localhost', answerChecks });
+  declareRoute(app, 'test', {
+    method: 'GET',
+    url: '/thing',
+    summary: 'A thing',
+    public: true,
+    response: z.strictObject({ name: z.string() }),
+    handler: async () => ({ name: 'a', extra: 1 }),
+  });
+  const reply = await app.inject({ method: 'GET', url: '/thing' });
+  await app.close();
+  return reply;
+}
+
+describe('declareRoute answer checks', () => {
+  it('refuses to send a 2xx body its response schema does not describe, by default and when on', async () => {
+    for (const answerChecks of [undefined, true]) {
+      const reply = await answerWithUndeclaredMember(answerChecks);
+      expect([reply.statusCode, reply.json().code]).toEqual([500, 'internal_error']);
+    }
+  });
+
+  it('sends the body as the route built it when off (production)', async () => {
+    const reply = await answerWithUndeclaredMember(false);
+    expect([reply.statusCode, reply.json()]).toEqual([200, { name: 'a', extra: 1 }]);
+  });
+});
+
+describe('trace ids', () => {
+  it('are 32 random hex digits, new for every request without a traceparent, across entropy batches', async () => {
+    const app = createHttpApp({ logLevel: 'silent', publicOrigin: () => 'http://localhost' });
+    const traceIds = new Set<string>();
+    for (let index = 0; index < 600; index += 1) {
+      const reply = await app.inject({ method: 'GET', url: '/nowhere' });
+      traceIds.add(reply.json().traceId);
+    }
+    const given = await app.inject({
+      method: 'GET',
+      url: '/nowhere',
+      headers: { traceparent: `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01` },
+    });
+    await app.close();
+    expect(traceIds.size).toBe(600);
+    expect([...traceIds].every((id) => /^[0-9a-f]{32}$/.test(id))).toBe(true);
+    expect(given.json().traceId).toBe('ab'.repeat(16));
+  });
+});

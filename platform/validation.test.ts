@@ -1,0 +1,35 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isoTimestamp } from './validation.ts';
+
+/** A timestamp as PostgreSQL prints it in a UTC session: microseconds, trailing zeros dropped. */
+function postgresText(date: Date, micros: number): string {
+  const [day, time] = date.toISOString().slice(0, 19).split('T');
+  const fraction = String(date.getUTCMilliseconds() * 1000 + micros)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
+  return `${day} ${time}${fraction ? `.${fraction}` : ''}+00`;
+}
+
+describe('isoTimestamp', () => {
+  it('reads PostgreSQL UTC text exactly as a Date would', () => {
+    const dates = fc.date({
+      min: new Date('1000-01-01T00:00:00Z'),
+      max: new Date('9999-12-31T23:59:59Z'),
+      noInvalidDate: true,
+    });
+    fc.assert(
+      fc.property(dates, fc.integer({ min: 0, max: 999 }), (date, micros) => {
+        const text = postgresText(date, micros);
+        expect(isoTimestamp(text)).toBe(new Date(text).toISOString());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('leaves other offsets and forms to Date', () => {
+    expect(isoTimestamp('2026-11-24 05:10:00.5+01')).toBe('2026-11-24T04:10:00.500Z');
+    expect(isoTimestamp('2026-11-24T04:10:00.123Z')).toBe('2026-11-24T04:10:00.123Z');
+    expect(isoTimestamp(null)).toBeNull();
+  });
+});
