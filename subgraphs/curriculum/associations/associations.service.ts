@@ -11,10 +11,10 @@ import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.t
 import { listRule, updatedSince } from '../lists.ts';
 import { associations, components } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { CommandInput, WriteHeaders } from '../rule-inputs.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { activeParentEdge, lockContainment, placeChild, type AssociationRow } from '../containment.ts';
-import type { ComponentWriteHeaders } from '../components/component-edits.schema.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
 import { componentNotFound, lockComponent } from '../queries.ts';
 
@@ -55,7 +55,7 @@ async function requireActiveOrigin(tx: Database, ctx: RequestContext, originId: 
 export async function createAssociation(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<Association>> {
   requireAccess(ctx.principal, ACCESS.write, 'create associations');
   const input = parseInput(CreateAssociationInput, rawInput);
@@ -163,7 +163,7 @@ export async function getAssociation(
 export async function patchAssociation(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { associationId, body: rawInput, ...headers }: { associationId: string; body: unknown } & ComponentWriteHeaders,
+  { associationId, body: rawInput, ...headers }: { associationId: string; body: unknown } & WriteHeaders,
 ): Promise<CommandResult<Association>> {
   requireAccess(ctx.principal, ACCESS.write, 'reorder associations');
   const input = parseInput(PatchAssociationInput, rawInput);

@@ -14,9 +14,10 @@ import { lockContainment, placeChild, retireFromContainment, syncEdgeSequence } 
 import type { TargetRef } from '../content-client.ts';
 import { GATE_RENDERER } from '../renderers.ts';
 import { ComponentInput } from './components.schema.ts';
-import { PatchComponentInput, type ComponentWriteHeaders } from './component-edits.schema.ts';
+import { PatchComponentInput } from './component-edits.schema.ts';
 import { assertReferences, filterColumnsOf, isDraftGate, normalizedAlpha } from './components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { WriteHeaders } from '../rule-inputs.ts';
 import { type Component, type ComponentRow, componentNotFound, lockComponent, presentComponent } from '../queries.ts';
 
 /**
@@ -117,7 +118,7 @@ async function lockForEdit(
 export async function patchComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { componentId, body: rawInput, ...headers }: { componentId: string; body: unknown } & ComponentWriteHeaders,
+  { componentId, body: rawInput, ...headers }: { componentId: string; body: unknown } & WriteHeaders,
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'change components');
   const patch = parseInput(PatchComponentInput, rawInput);
@@ -188,7 +189,7 @@ export async function patchComponent(
 export async function retireComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { componentId, ...headers }: { componentId: string } & ComponentWriteHeaders,
+  { componentId, ...headers }: { componentId: string } & WriteHeaders,
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'retire components');
   return runCommand(

@@ -14,6 +14,7 @@ import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions } from '../tables.t
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { CommandInput } from '../rule-inputs.ts';
 import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import {
   CreateFirmingEventInput,
@@ -77,7 +78,7 @@ async function closesCycle(
 export async function createPrerequisite(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<KcPrerequisite>> {
   requireAccess(ctx.principal, ACCESS.write, 'add KC prerequisites');
   const input = parseInput(CreatePrerequisiteInput, rawInput);
@@ -183,7 +184,7 @@ async function requireVersion(tx: Database, tenantId: string, versionId: string)
 export async function createReviewDecision(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<KcReviewDecision>> {
   requireAccess(ctx.principal, ACCESS.write, 'record KC review decisions');
   const input = parseInput(CreateReviewDecisionInput, rawInput);
@@ -281,7 +282,7 @@ export async function firmKcVersion(
 export async function createFirmingEvent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<KcFirmingEvent>> {
   requireAccess(ctx.principal, ACCESS.write, 'record KC firming events');
   const input = parseInput(CreateFirmingEventInput, rawInput);

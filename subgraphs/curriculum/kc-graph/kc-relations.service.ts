@@ -11,6 +11,7 @@ import { kcRelations } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { CommandInput, KcIdsInput } from '../rule-inputs.ts';
 import { requireActiveKcs } from '../queries.ts';
 import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import { CreateRelationInput, ListRelationsQuery, SYMMETRIC_RELATION_TYPES } from './kc-graph.schema.ts';
@@ -50,7 +51,7 @@ const RELATIONS: KcEdgeStore<RelationRow, KcRelation> = {
 export async function createRelation(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<KcRelation>> {
   requireAccess(ctx.principal, ACCESS.write, 'relate KCs');
   const input = parseInput(CreateRelationInput, rawInput);
@@ -119,7 +120,7 @@ export const retireRelation = (
 export async function loadRelationsOf(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { kcIds }: { kcIds: readonly string[] },
+  { kcIds }: KcIdsInput,
 ): Promise<Map<string, KcRelation[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
   const byKc = new Map<string, KcRelation[]>(kcIds.map((id) => [id, []]));

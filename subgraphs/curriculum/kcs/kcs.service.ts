@@ -21,6 +21,7 @@ import {
   standardKcMaps,
 } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { CommandInput, KcIdsInput, ListInput } from '../rule-inputs.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
@@ -121,7 +122,7 @@ function identityOf(input: { definition: string; source_kc_id?: string | null; a
 export async function createKc(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'create KCs');
   const input = parseInput(CreateKcInput, rawInput);
@@ -206,7 +207,7 @@ async function readKc(db: Database, tenantId: string, row: KcRow): Promise<Knowl
 export async function loadKcs(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { kcIds }: { kcIds: readonly string[] },
+  { kcIds }: KcIdsInput,
 ): Promise<KnowledgeComponent[]> {
   requireAccess(ctx.principal, ACCESS.read, 'read KCs');
   const valid = [...new Set(kcIds.filter(isUuid))];
@@ -239,7 +240,7 @@ export async function getKc(
 export async function listKcs(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
+  { query: rawQuery }: ListInput,
 ): Promise<Page<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.read, 'list KCs');
   const query = parseInput(ListKcsQuery, rawQuery);

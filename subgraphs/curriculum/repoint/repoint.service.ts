@@ -12,6 +12,7 @@ import { appendPinAudit, currentPin, requirePinMayMove, samePin } from '../pins.
 import { RENDERER_REGISTRY, resolveRenderer, type RendererRow } from '../renderers.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { ListInput } from '../rule-inputs.ts';
 import { RendererQuery, RepointInput } from './repoint.schema.ts';
 import { type Component, type ComponentRow, componentNotFound, presentComponent } from '../queries.ts';
 
@@ -147,7 +148,7 @@ export async function repointComponent(
 export function readRendererRegistry(
   _deps: CurriculumDeps,
   ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
+  { query: rawQuery }: ListInput,
 ): { data: readonly RendererRow[] } {
   requireAccess(ctx.principal, ACCESS.read, 'read the renderer registry');
   const query = parseInput(RendererQuery, rawQuery);

@@ -12,6 +12,7 @@ import { standardKcMaps, standardsFrameworks, standardsReleases } from '../table
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { CommandInput, KcIdsInput } from '../rule-inputs.ts';
 import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery, type CasePackage } from './standards.schema.ts';
 import { requireActiveKcs } from '../queries.ts';
 
@@ -123,7 +124,7 @@ const INSERT_CHUNK = 1000;
 export async function importStandards(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<StandardsImportJob>> {
   requireAccess(ctx.principal, ACCESS.import, 'import standards frameworks');
   const input = parseInput(ImportStandardsInput, rawInput);
@@ -319,7 +320,7 @@ export const listStandardKcMaps = listRule({
 export async function loadStandardMapsOf(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { kcIds }: { kcIds: readonly string[] },
+  { kcIds }: KcIdsInput,
 ): Promise<Map<string, StandardKcMap[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
   const byKc = new Map<string, StandardKcMap[]>(kcIds.map((id) => [id, []]));
