@@ -6,9 +6,22 @@ import { DomainError } from './errors.ts';
  * compared inside the write transaction, after the row is locked, so a stale tag never wins a race.
  */
 export function etagOf(resourceId: string, version: number): string {
-  const digest = createHash('sha256').update(`${resourceId}\u0000${version}`).digest('base64url').slice(0, 22);
-  return `"${digest}"`;
+  const identity = `${resourceId}\u0000${version}`;
+  let etag = etags.get(identity);
+  if (etag === undefined) {
+    etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`;
+    if (etags.size >= MAX_KEPT_ETAGS) etags.clear();
+    etags.set(identity, etag);
+  }
+  return etag;
 }
+
+/**
+ * Tags already hashed, by identity and version: every read of a row hashes the same pair until the
+ * row changes, and a change advances the version, so a kept tag can never be a stale one.
+ */
+const etags = new Map<string, string>();
+const MAX_KEPT_ETAGS = 10_000;
 
 /** 428 when the conditional header is missing: checked first, before any read or outside call. */
 export function requirePrecondition(header: string | undefined, headerName = 'If-Match'): asserts header is string {

@@ -68,13 +68,15 @@ export interface ServiceClientOptions {
 }
 
 /**
- * GET on another service's published API for the request's tenant: a service token of `caller`
- * with `scopes`, the tenant and request id forwarded, the timeout.
+ * Calls on another service's published API for the request's tenant: a service token of `caller`
+ * with `scopes`, the tenant and request id forwarded, the timeout. `post` sends `body` as JSON.
  */
-export function serviceGet(options: ServiceClientOptions, caller: string, scopes: string[]) {
+export function serviceCalls(options: ServiceClientOptions, caller: string, scopes: string[]) {
   const serviceToken = serviceTokens(options.auth, caller, scopes);
-  return async (ctx: RequestContext, path: string): Promise<ServiceCallResult> =>
+  const send = async (ctx: RequestContext, path: string, method: 'GET' | 'POST', body?: unknown) =>
     callService(`${options.baseUrl()}${path}`, {
+      method,
+      body,
       timeoutMs: options.timeoutMs,
       headers: {
         authorization: `Bearer ${await serviceToken(ctx.tenantId)}`,
@@ -82,6 +84,16 @@ export function serviceGet(options: ServiceClientOptions, caller: string, scopes
         'x-request-id': ctx.requestId,
       },
     });
+  return {
+    get: (ctx: RequestContext, path: string): Promise<ServiceCallResult> => send(ctx, path, 'GET'),
+    post: (ctx: RequestContext, path: string, body: unknown): Promise<ServiceCallResult> =>
+      send(ctx, path, 'POST', body),
+  };
+}
+
+/** GET on another service's published API, as `serviceCalls` makes it. */
+export function serviceGet(options: ServiceClientOptions, caller: string, scopes: string[]) {
+  return serviceCalls(options, caller, scopes).get;
 }
 
 /** The caller's own problems for a service that does not answer as it publishes. */

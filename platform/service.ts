@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import swagger from '@fastify/swagger';
@@ -17,6 +19,7 @@ import {
   useRequestContext,
   type RequestContextBuilder,
 } from './http.ts';
+import { subgraphSchema } from './graphql.ts';
 import { describeService } from './openapi.ts';
 import { sweepIdempotencyRecords, type IdempotencyTable } from './idempotency.ts';
 import { FixedWindowLimiter } from './rate-limit.ts';
@@ -57,8 +60,24 @@ export interface ServiceDefinition {
   requestContext?: RequestContextBuilder;
 }
 
+/** A service's subgraph schema: its SDL, schema/<name>.graphql, with its resolvers. */
+export function serviceSchema(name: ServiceName, resolvers: object): GraphQLSchema {
+  const sdl = fs.readFileSync(fileURLToPath(new URL(`../schema/${name}.graphql`, import.meta.url)), 'utf8');
+  return subgraphSchema(sdl, resolvers);
+}
+
+/** A service's `routes`: each feature registers its documented REST paths over the service's deps. */
+export function featureRoutes<Deps>(
+  deps: Deps,
+  features: Array<(app: FastifyInstance, deps: Deps) => void>,
+): ServiceDefinition['routes'] {
+  return (app) => {
+    for (const register of features) register(app, deps);
+  };
+}
+
 /** The mint answer of the snake_case services (content, curriculum). */
-export function snakeCaseMintResponse(minted: MintedToken): Record<string, unknown> {
+function snakeCaseMintResponse(minted: MintedToken): Record<string, unknown> {
   return {
     token: minted.token,
     token_type: 'Bearer',
@@ -69,13 +88,16 @@ export function snakeCaseMintResponse(minted: MintedToken): Record<string, unkno
 }
 
 /** The mint answer of the snake_case services. */
-export const SnakeCaseMintResponse = z.strictObject({
+const SnakeCaseMintResponse = z.strictObject({
   token: z.string(),
   token_type: z.literal('Bearer'),
   expires_in: z.number().int().describe('Seconds'),
   tenant_id: z.string(),
   subject: z.string(),
 });
+
+/** The mint of the snake_case services (content, curriculum): the answer and its shape. */
+export const snakeCaseMint = { mintResponse: snakeCaseMintResponse, mintResponseSchema: SnakeCaseMintResponse };
 
 const ServiceDescriptor = z.strictObject({
   service: z.string(),

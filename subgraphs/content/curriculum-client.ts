@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Authenticator } from '../../platform/auth.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { callService, serviceTokens } from '../../platform/service-client.ts';
+import { serviceGet, type ServiceClientOptions } from '../../platform/service-client.ts';
 
 /**
  * Content's only way to curriculum: its published reads GET .../v1/kcs/{kcId} (the governed KC
@@ -55,18 +54,9 @@ const TreeAnswer: z.ZodType<TreeNode> = z.lazy(() =>
 
 const RETIRED = new Set(['retired', 'soft_retired', 'soft-retired']);
 
-/** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
-export function httpCurriculumClient(options: {
-  baseUrl: () => string;
-  timeoutMs: number;
-  auth: Authenticator;
-}): CurriculumClient {
-  const serviceToken = serviceTokens(options.auth, 'content', ['curriculum:read']);
-  const get = async (ctx: RequestContext, path: string) =>
-    callService(`${options.baseUrl()}/alpha/curriculum/v1/${path}`, {
-      timeoutMs: options.timeoutMs,
-      headers: { authorization: `Bearer ${await serviceToken(ctx.tenantId)}`, 'x-request-id': ctx.requestId },
-    });
+export function httpCurriculumClient(options: ServiceClientOptions): CurriculumClient {
+  const curriculumGet = serviceGet(options, 'content', ['curriculum:read']);
+  const get = (ctx: RequestContext, path: string) => curriculumGet(ctx, `/alpha/curriculum/v1/${path}`);
   return {
     async lookupKc(ctx, kcId) {
       const result = await get(ctx, `kcs/${encodeURIComponent(kcId)}`);

@@ -1,14 +1,12 @@
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { contentIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import {
-  SnakeCaseMintResponse,
-  snakeCaseMintResponse,
+  featureRoutes,
+  serviceSchema,
+  snakeCaseMint,
   type PlatformRuntime,
   type ServiceDefinition,
 } from '../../platform/service.ts';
-import { subgraphSchema } from '../../platform/graphql.ts';
 import { tenantContext } from './http.ts';
 import { CONTENT_NAMESPACE } from './errors.ts';
 import { contentResolvers } from './resolvers/index.ts';
@@ -27,11 +25,6 @@ import { referenceRoutes } from './references/references.routes.ts';
 import { testServeRoutes } from './test-serve/test-serve.routes.ts';
 import { compositionRoutes } from './composition/composition.routes.ts';
 
-export const CONTENT_SDL = fs.readFileSync(
-  fileURLToPath(new URL('../../schema/content.graphql', import.meta.url)),
-  'utf8',
-);
-
 /** The content service: its subgraph and its documented REST paths over the same functions. */
 export function contentService(runtime: PlatformRuntime): ServiceDefinition {
   const deps = contentDeps(runtime);
@@ -41,24 +34,23 @@ export function contentService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Items, append-only exact versions, release eligibility and trust.',
     root: SERVICE_ROOTS.content,
     namespace: CONTENT_NAMESPACE,
-    schema: subgraphSchema(CONTENT_SDL, contentResolvers(deps)),
-    routes(app) {
-      itemRoutes(app, deps);
-      versionRoutes(app, deps);
-      eligibilityRoutes(app, deps);
-      trustRoutes(app, deps);
-      publishRoutes(app, deps);
-      questionRoutes(app, deps);
-      kcTagRoutes(app, deps);
-      catalogRoutes(app, deps);
-      recordRoutes(app, deps);
-      mediaRoutes(app, deps);
-      referenceRoutes(app, deps);
-      testServeRoutes(app, deps);
-      compositionRoutes(app, deps);
-    },
-    mintResponse: snakeCaseMintResponse,
-    mintResponseSchema: SnakeCaseMintResponse,
+    schema: serviceSchema('content', contentResolvers(deps)),
+    routes: featureRoutes(deps, [
+      itemRoutes,
+      versionRoutes,
+      eligibilityRoutes,
+      trustRoutes,
+      publishRoutes,
+      questionRoutes,
+      kcTagRoutes,
+      catalogRoutes,
+      recordRoutes,
+      mediaRoutes,
+      referenceRoutes,
+      testServeRoutes,
+      compositionRoutes,
+    ]),
+    ...snakeCaseMint,
     idempotency: contentIdempotency,
     requestContext: (request) => tenantContext(runtime, request),
   };

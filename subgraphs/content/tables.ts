@@ -7,12 +7,11 @@ import {
   integer,
   jsonb,
   pgSchema,
-  primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { creation, instant, tenantTables } from '../../platform/columns.ts';
 import { idempotencyTable } from '../../platform/idempotency.ts';
 
 /**
@@ -20,16 +19,17 @@ import { idempotencyTable } from '../../platform/idempotency.ts';
  * reads these tables: they are reached only through content's published API.
  */
 export const contentSchema = pgSchema('content');
+const contentTable = tenantTables(contentSchema);
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => Buffer.from(value),
 });
 
-export const items = contentSchema.table(
+export const items = contentTable(
   'items',
+  ['contentId'],
   {
-    tenantId: text('tenant_id').notNull(),
     contentId: uuid('content_id').notNull(),
     contentKind: text('content_kind').notNull(),
     subtype: text('subtype'),
@@ -55,22 +55,20 @@ export const items = contentSchema.table(
     latestVersionNumber: integer('latest_version_number').notNull().default(0),
     /** Advances on every metadata change; the ETag is derived from it. */
     rowVersion: integer('row_version').notNull().default(1),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...creation(),
+    updatedAt: instant('updated_at').notNull(),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.contentId] }),
     index('items_tenant_kind_idx').on(table.tenantId, table.contentKind),
     index('items_tenant_updated_idx').on(table.tenantId, table.updatedAt, table.contentId),
   ],
 );
 
 /** Append-only: a database trigger refuses UPDATE and DELETE (see the migration). */
-export const versions = contentSchema.table(
+export const versions = contentTable(
   'versions',
+  ['versionId'],
   {
-    tenantId: text('tenant_id').notNull(),
     versionId: uuid('version_id').notNull(),
     contentId: uuid('content_id').notNull(),
     versionNumber: integer('version_number').notNull(),
@@ -78,33 +76,24 @@ export const versions = contentSchema.table(
     canonicalXml: text('canonical_xml'),
     supersedesVersionId: uuid('supersedes_version_id'),
     contentHash: text('content_hash').notNull(),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...creation(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.versionId] }),
-    uniqueIndex('versions_item_number_idx').on(table.tenantId, table.contentId, table.versionNumber),
-  ],
+  (table) => [uniqueIndex('versions_item_number_idx').on(table.tenantId, table.contentId, table.versionNumber)],
 );
 
 /** Publication of one exact test_spec or test_bank version (other kinds follow the item status). */
-export const versionPublications = contentSchema.table(
-  'version_publications',
-  {
-    tenantId: text('tenant_id').notNull(),
-    versionId: uuid('version_id').notNull(),
-    contentId: uuid('content_id').notNull(),
-    publishedBy: text('published_by').notNull(),
-    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'string' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.versionId] })],
-);
+export const versionPublications = contentTable('version_publications', ['versionId'], {
+  versionId: uuid('version_id').notNull(),
+  contentId: uuid('content_id').notNull(),
+  publishedBy: text('published_by').notNull(),
+  publishedAt: instant('published_at').notNull(),
+});
 
 /** Append-only trust evidence of exact versions; the newest row of a version is its trust. */
-export const trustEvidence = contentSchema.table(
+export const trustEvidence = contentTable(
   'trust_evidence',
+  ['evidenceSeq'],
   {
-    tenantId: text('tenant_id').notNull(),
     evidenceSeq: bigserial('evidence_seq', { mode: 'number' }).notNull(),
     evidenceId: uuid('evidence_id').notNull(),
     contentId: uuid('content_id').notNull(),
@@ -114,59 +103,46 @@ export const trustEvidence = contentSchema.table(
     source: text('source').notNull(),
     decidedBy: text('decided_by').notNull(),
     reason: text('reason'),
-    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+    recordedAt: instant('recorded_at').notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.evidenceSeq] }),
-    index('trust_version_idx').on(table.tenantId, table.versionId, table.evidenceSeq),
-  ],
+  (table) => [index('trust_version_idx').on(table.tenantId, table.versionId, table.evidenceSeq)],
 );
 
 export const contentIdempotency = idempotencyTable(contentSchema);
 
 /** The test_spec sidecar: the seven blueprint fields, written once with the item. */
-export const testSpecBlueprints = contentSchema.table(
-  'test_spec_blueprints',
-  {
-    tenantId: text('tenant_id').notNull(),
-    contentId: uuid('content_id').notNull(),
-    kcCoverage: jsonb('kc_coverage').notNull(),
-    itemTypeMix: jsonb('item_type_mix').notNull(),
-    difficultyConstraints: jsonb('difficulty_constraints').notNull(),
-    passingRule: jsonb('passing_rule').notNull(),
-    minForms: integer('min_forms').notNull(),
-    maxItemOverlap: doublePrecision('max_item_overlap').notNull(),
-    enemyItemRule: jsonb('enemy_item_rule').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.contentId] })],
-);
+export const testSpecBlueprints = contentTable('test_spec_blueprints', ['contentId'], {
+  contentId: uuid('content_id').notNull(),
+  kcCoverage: jsonb('kc_coverage').notNull(),
+  itemTypeMix: jsonb('item_type_mix').notNull(),
+  difficultyConstraints: jsonb('difficulty_constraints').notNull(),
+  passingRule: jsonb('passing_rule').notNull(),
+  minForms: integer('min_forms').notNull(),
+  maxItemOverlap: doublePrecision('max_item_overlap').notNull(),
+  enemyItemRule: jsonb('enemy_item_rule').notNull(),
+  createdAt: instant('created_at').notNull(),
+});
 
 /**
  * Projections of a question version's canonical_xml, written in the same transaction as the
  * version and never changed afterwards (a new canonical_xml is a new version).
  */
-export const answerSlots = contentSchema.table(
-  'answer_slots',
-  {
-    tenantId: text('tenant_id').notNull(),
-    versionId: uuid('version_id').notNull(),
-    responseIdentifier: text('response_identifier').notNull(),
-    contentId: uuid('content_id').notNull(),
-    ordinal: integer('ordinal').notNull(),
-    interactionType: text('interaction_type').notNull(),
-    qtiCardinality: text('qti_cardinality').notNull(),
-    qtiBaseType: text('qti_base_type'),
-    choices: jsonb('choices').notNull(),
-    correctValues: jsonb('correct_values'),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.versionId, table.responseIdentifier] })],
-);
+export const answerSlots = contentTable('answer_slots', ['versionId', 'responseIdentifier'], {
+  versionId: uuid('version_id').notNull(),
+  responseIdentifier: text('response_identifier').notNull(),
+  contentId: uuid('content_id').notNull(),
+  ordinal: integer('ordinal').notNull(),
+  interactionType: text('interaction_type').notNull(),
+  qtiCardinality: text('qti_cardinality').notNull(),
+  qtiBaseType: text('qti_base_type'),
+  choices: jsonb('choices').notNull(),
+  correctValues: jsonb('correct_values'),
+});
 
-export const assessmentComponents = contentSchema.table(
+export const assessmentComponents = contentTable(
   'assessment_components',
+  ['componentId'],
   {
-    tenantId: text('tenant_id').notNull(),
     versionId: uuid('version_id').notNull(),
     componentId: uuid('component_id').notNull(),
     contentId: uuid('content_id').notNull(),
@@ -176,85 +152,65 @@ export const assessmentComponents = contentSchema.table(
     parentIdentifier: text('parent_identifier'),
     text: text('text'),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.componentId] }),
-    index('assessment_components_version_idx').on(table.tenantId, table.versionId, table.ordinal),
-  ],
+  (table) => [index('assessment_components_version_idx').on(table.tenantId, table.versionId, table.ordinal)],
 );
 
-export const scoringPlans = contentSchema.table(
-  'scoring_plans',
-  {
-    tenantId: text('tenant_id').notNull(),
-    versionId: uuid('version_id').notNull(),
-    ordinal: integer('ordinal').notNull(),
-    contentId: uuid('content_id').notNull(),
-    scoringRuleScope: text('scoring_rule_scope').notNull(),
-    identifier: text('identifier').notNull(),
-    qtiCardinality: text('qti_cardinality'),
-    qtiBaseType: text('qti_base_type'),
-    template: text('template'),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.versionId, table.ordinal] })],
-);
+export const scoringPlans = contentTable('scoring_plans', ['versionId', 'ordinal'], {
+  versionId: uuid('version_id').notNull(),
+  ordinal: integer('ordinal').notNull(),
+  contentId: uuid('content_id').notNull(),
+  scoringRuleScope: text('scoring_rule_scope').notNull(),
+  identifier: text('identifier').notNull(),
+  qtiCardinality: text('qti_cardinality'),
+  qtiBaseType: text('qti_base_type'),
+  template: text('template'),
+});
 
 /** Tenant catalog facet definitions (one per key of the twelve). */
-export const catalogFacets = contentSchema.table(
-  'catalog_facets',
-  {
-    tenantId: text('tenant_id').notNull(),
-    facetKey: text('facet_key').notNull(),
-    valueType: text('value_type').notNull(),
-    grain: text('grain').notNull(),
-    status: text('status').notNull(),
-    allowedValues: jsonb('allowed_values'),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.facetKey] })],
-);
+export const catalogFacets = contentTable('catalog_facets', ['facetKey'], {
+  facetKey: text('facet_key').notNull(),
+  valueType: text('value_type').notNull(),
+  grain: text('grain').notNull(),
+  status: text('status').notNull(),
+  allowedValues: jsonb('allowed_values'),
+  createdBy: text('created_by').notNull(),
+  createdAt: instant('created_at').notNull(),
+});
 
 /** Facet values of items; facet_value is stored as text, typed by the facet's value_type. */
-export const facetAssignments = contentSchema.table(
+export const facetAssignments = contentTable(
   'facet_assignments',
+  ['assignmentId'],
   {
-    tenantId: text('tenant_id').notNull(),
     assignmentId: uuid('assignment_id').notNull(),
     contentId: uuid('content_id').notNull(),
     facetKey: text('facet_key').notNull(),
     facetValue: text('facet_value').notNull(),
     provenance: jsonb('provenance'),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...creation(),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.assignmentId] }),
     uniqueIndex('facet_assignments_value_idx').on(table.tenantId, table.contentId, table.facetKey, table.facetValue),
     index('facet_assignments_filter_idx').on(table.tenantId, table.facetKey, table.facetValue),
   ],
 );
 
 /** Weighted links to active KCs of the curriculum registry; replaced in place, never to CASE ids. */
-export const kcTags = contentSchema.table(
-  'kc_tags',
-  {
-    tenantId: text('tenant_id').notNull(),
-    contentId: uuid('content_id').notNull(),
-    kcId: text('kc_id').notNull(),
-    weight: doublePrecision('weight').notNull(),
-    status: text('status').notNull(),
-    taggedBy: text('tagged_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.contentId, table.kcId] })],
-);
+export const kcTags = contentTable('kc_tags', ['contentId', 'kcId'], {
+  contentId: uuid('content_id').notNull(),
+  kcId: text('kc_id').notNull(),
+  weight: doublePrecision('weight').notNull(),
+  status: text('status').notNull(),
+  taggedBy: text('tagged_by').notNull(),
+  createdAt: instant('created_at').notNull(),
+  updatedAt: instant('updated_at').notNull(),
+});
 
 /** Relationships between items; soft-retired, never deleted (the row is the audit). */
-export const contentReferences = contentSchema.table(
+export const contentReferences = contentTable(
   'content_references',
+  ['referenceId'],
   {
-    tenantId: text('tenant_id').notNull(),
     referenceId: uuid('reference_id').notNull(),
     contentId: uuid('content_id').notNull(),
     relationshipKind: text('relationship_kind').notNull(),
@@ -263,36 +219,27 @@ export const contentReferences = contentSchema.table(
     referencedVersionId: uuid('referenced_version_id'),
     ordinal: integer('ordinal'),
     status: text('status').notNull(),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...creation(),
     retiredBy: text('retired_by'),
-    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
+    retiredAt: instant('retired_at'),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.referenceId] }),
-    index('content_references_parent_idx').on(table.tenantId, table.contentId, table.createdAt),
-  ],
+  (table) => [index('content_references_parent_idx').on(table.tenantId, table.contentId, table.createdAt)],
 );
 
-export const externalLinks = contentSchema.table(
-  'external_links',
-  {
-    tenantId: text('tenant_id').notNull(),
-    contentId: uuid('content_id').notNull(),
-    url: text('url').notNull(),
-    externalOpenPolicy: text('external_open_policy').notNull(),
-    provider: text('provider'),
-    title: text('title'),
-    updatedBy: text('updated_by').notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.contentId] })],
-);
+export const externalLinks = contentTable('external_links', ['contentId'], {
+  contentId: uuid('content_id').notNull(),
+  url: text('url').notNull(),
+  externalOpenPolicy: text('external_open_policy').notNull(),
+  provider: text('provider'),
+  title: text('title'),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: instant('updated_at').notNull(),
+});
 
-export const mediaAssets = contentSchema.table(
+export const mediaAssets = contentTable(
   'media_assets',
+  ['mediaId'],
   {
-    tenantId: text('tenant_id').notNull(),
     mediaId: uuid('media_id').notNull(),
     contentId: uuid('content_id').notNull(),
     mediaKind: text('media_kind').notNull(),
@@ -301,30 +248,23 @@ export const mediaAssets = contentSchema.table(
     byteSize: integer('byte_size').notNull(),
     sha256: text('sha256').notNull(),
     bytes: bytea('bytes').notNull(),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...creation(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.mediaId] }),
-    index('media_assets_item_idx').on(table.tenantId, table.contentId, table.createdAt),
-  ],
+  (table) => [index('media_assets_item_idx').on(table.tenantId, table.contentId, table.createdAt)],
 );
 
 /** Frozen archive of legacy content-to-curriculum links: read-only, no write path. */
-export const curriculumLinks = contentSchema.table(
+export const curriculumLinks = contentTable(
   'curriculum_links',
+  ['linkId'],
   {
-    tenantId: text('tenant_id').notNull(),
     linkId: uuid('link_id').notNull(),
     contentId: uuid('content_id').notNull(),
     curriculumNodeId: text('curriculum_node_id').notNull(),
     curriculumLinkKind: text('curriculum_link_kind').notNull(),
-    archivedAt: timestamp('archived_at', { withTimezone: true, mode: 'string' }).notNull(),
+    archivedAt: instant('archived_at').notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.linkId] }),
-    index('curriculum_links_node_idx').on(table.tenantId, table.curriculumNodeId),
-  ],
+  (table) => [index('curriculum_links_node_idx').on(table.tenantId, table.curriculumNodeId)],
 );
 
 /**
@@ -332,53 +272,40 @@ export const curriculumLinks = contentSchema.table(
  * operator task outside the documented API; a test_serve_grant row is the server-side grant of
  * rule 8.
  */
-export const policies = contentSchema.table(
+export const policies = contentTable(
   'policies',
+  ['policyId'],
   {
-    tenantId: text('tenant_id').notNull(),
     policyId: uuid('policy_id').notNull(),
     policyKey: text('policy_key').notNull(),
     status: text('status').notNull(),
     value: jsonb('value').notNull(),
     provisionedBy: text('provisioned_by').notNull(),
-    provisionedAt: timestamp('provisioned_at', { withTimezone: true, mode: 'string' }).notNull(),
+    provisionedAt: instant('provisioned_at').notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.policyId] }),
-    index('policies_key_idx').on(table.tenantId, table.policyKey),
-  ],
+  (table) => [index('policies_key_idx').on(table.tenantId, table.policyKey)],
 );
 
 /** Immutable receipts of test-serve authorizations. */
-export const testServeAuthorizations = contentSchema.table(
-  'test_serve_authorizations',
-  {
-    tenantId: text('tenant_id').notNull(),
-    authorizationId: uuid('authorization_id').notNull(),
-    bankContentId: uuid('bank_content_id').notNull(),
-    bankVersionId: uuid('bank_version_id').notNull(),
-    formContentId: uuid('form_content_id').notNull(),
-    formVersionId: uuid('form_version_id').notNull(),
-    testIdentityId: text('test_identity_id').notNull(),
-    personReality: text('person_reality').notNull(),
-    grantPolicyId: uuid('grant_policy_id').notNull(),
-    producerSurface: text('producer_surface'),
-    authorizedBy: text('authorized_by').notNull(),
-    authorizedAt: timestamp('authorized_at', { withTimezone: true, mode: 'string' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.authorizationId] })],
-);
+export const testServeAuthorizations = contentTable('test_serve_authorizations', ['authorizationId'], {
+  authorizationId: uuid('authorization_id').notNull(),
+  bankContentId: uuid('bank_content_id').notNull(),
+  bankVersionId: uuid('bank_version_id').notNull(),
+  formContentId: uuid('form_content_id').notNull(),
+  formVersionId: uuid('form_version_id').notNull(),
+  testIdentityId: text('test_identity_id').notNull(),
+  personReality: text('person_reality').notNull(),
+  grantPolicyId: uuid('grant_policy_id').notNull(),
+  producerSurface: text('producer_surface'),
+  authorizedBy: text('authorized_by').notNull(),
+  authorizedAt: instant('authorized_at').notNull(),
+});
 
 /** The ordered bindings of an interactive item, replaced as a whole. */
-export const interactiveCompositions = contentSchema.table(
-  'interactive_compositions',
-  {
-    tenantId: text('tenant_id').notNull(),
-    contentId: uuid('content_id').notNull(),
-    composition: jsonb('composition').notNull(),
-    revision: integer('revision').notNull(),
-    updatedBy: text('updated_by').notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.contentId] })],
-);
+export const interactiveCompositions = contentTable('interactive_compositions', ['contentId'], {
+  contentId: uuid('content_id').notNull(),
+  composition: jsonb('composition').notNull(),
+  revision: integer('revision').notNull(),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: instant('updated_at').notNull(),
+});

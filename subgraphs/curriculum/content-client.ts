@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { Authenticator } from '../../platform/auth.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { answersReleaseEligible, ReleaseEligibilityAnswer, type ReleaseEligibility } from '../../platform/contract.ts';
 import { DomainError } from '../../platform/errors.ts';
-import { callService, serviceTokens, type ServiceCallResult } from '../../platform/service-client.ts';
+import { serviceCalls, type ServiceCallResult, type ServiceClientOptions } from '../../platform/service-client.ts';
 
 /**
  * Curriculum's only way to content: the published release-eligibility read, over HTTP with a
@@ -37,53 +36,63 @@ export interface ContentEligibilityClient {
   ): Promise<ReleaseEligibility>;
 }
 
-/** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
-export function httpContentClient(options: {
-  baseUrl: () => string;
-  timeoutMs: number;
-  auth: Authenticator;
-}): ContentEligibilityClient {
-  const serviceToken = serviceTokens(options.auth, 'curriculum', ['read:content']);
+export function httpContentClient(options: ServiceClientOptions): ContentEligibilityClient {
+  const content = contentCalls(options);
   return {
     async requireEligible(ctx, target, { practiceEligible = false, draftBank = false } = {}) {
-      const url =
-        `${options.baseUrl()}/tenants/${encodeURIComponent(ctx.tenantId)}/alpha/content/items/` +
-        `${encodeURIComponent(target.content_id)}/versions/${encodeURIComponent(target.content_version_id)}/release-eligibility`;
-      const result = await callService(url, {
-        timeoutMs: options.timeoutMs,
-        headers: { authorization: `Bearer ${await serviceToken(ctx.tenantId)}`, 'x-request-id': ctx.requestId },
-      });
+      const result = await content.get(
+        ctx,
+        `/items/${encodeURIComponent(target.content_id)}/versions/${encodeURIComponent(target.content_version_id)}/release-eligibility`,
+      );
       if (!result.ok || result.status >= 500) throw unanswered(result, 'the eligibility check');
       if (result.status === 200) {
         const answer = ReleaseEligibilityAnswer.safeParse(result.body);
         if (!answer.success) throw invalidAnswer('The content service answered without the eight eligibility fields.');
         return draftBank ? judgeDraftBank(target, answer.data) : judge(target, answer.data, practiceEligible);
       }
-      const problem = ProblemAnswer.safeParse(result.body);
-      if (!problem.success)
-        throw invalidAnswer(`The content service answered ${result.status} without a typed problem.`);
-      if (result.status === 404 || problem.data.code === 'content.not_found') {
+      const problem = refusalOf(ProblemAnswer, result.status, result.body);
+      if (result.status === 404 || problem.code === 'content.not_found') {
         throw notServeable(
           target,
           `Content version ${target.content_version_id} of ${target.content_id} does not exist in this tenant.`,
           'content.not_found',
         );
       }
-      if (problem.data.code === 'content.version_not_serveable') {
-        if (draftBank && problem.data.eligibility) return judgeDraftBank(target, problem.data.eligibility);
-        if (problem.data.eligibility) checkIdentity(target, problem.data.eligibility);
+      if (problem.code === 'content.version_not_serveable') {
+        if (draftBank && problem.eligibility) return judgeDraftBank(target, problem.eligibility);
+        if (problem.eligibility) checkIdentity(target, problem.eligibility);
         throw notServeable(
           target,
           `Content version ${target.content_version_id} is not release eligible.`,
-          problem.data.code,
+          problem.code,
         );
       }
       throw new DomainError(
         'curriculum:content_unavailable',
-        `The content service refused the eligibility check (${problem.data.code}); nothing was written.`,
+        `The content service refused the eligibility check (${problem.code}); nothing was written.`,
       );
     },
   };
+}
+
+/**
+ * Calls on content's published API for the request's tenant (paths below /alpha/content), as
+ * curriculum's service: a service token with read:content.
+ */
+export function contentCalls(options: ServiceClientOptions) {
+  const calls = serviceCalls(options, 'curriculum', ['read:content']);
+  const root = (ctx: RequestContext) => `/tenants/${encodeURIComponent(ctx.tenantId)}/alpha/content`;
+  return {
+    get: (ctx: RequestContext, path: string) => calls.get(ctx, `${root(ctx)}${path}`),
+    post: (ctx: RequestContext, path: string, body: unknown) => calls.post(ctx, `${root(ctx)}${path}`, body),
+  };
+}
+
+/** The typed problem of a refusal content answered; a refusal without one is an answer off contract. */
+export function refusalOf<T extends z.ZodType>(schema: T, status: number, body: unknown): z.output<T> {
+  const problem = schema.safeParse(body);
+  if (!problem.success) throw invalidAnswer(`The content service answered ${status} without a typed problem.`);
+  return problem.data;
 }
 
 /** The problem of a call content did not answer usably: no answer, a body that is not JSON, or a 5xx. */

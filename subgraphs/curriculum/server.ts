@@ -1,14 +1,12 @@
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { curriculumIdempotency } from './tables.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import {
-  SnakeCaseMintResponse,
-  snakeCaseMintResponse,
+  featureRoutes,
+  serviceSchema,
+  snakeCaseMint,
   type PlatformRuntime,
   type ServiceDefinition,
 } from '../../platform/service.ts';
-import { subgraphSchema } from '../../platform/graphql.ts';
 import { CURRICULUM_NAMESPACE } from './errors.ts';
 import { curriculumResolvers } from './resolvers/index.ts';
 import { componentRoutes } from './components/components.routes.ts';
@@ -24,11 +22,6 @@ import { gateRoutes } from './gates/gates.routes.ts';
 import { ingestRoutes } from './ingest/ingest.routes.ts';
 import { curriculumDeps } from './deps.ts';
 
-export const CURRICULUM_SDL = fs.readFileSync(
-  fileURLToPath(new URL('../../schema/curriculum.graphql', import.meta.url)),
-  'utf8',
-);
-
 /** The curriculum service: its subgraph and its documented REST paths over the same functions. */
 export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
   const deps = curriculumDeps(runtime);
@@ -38,22 +31,21 @@ export function curriculumService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Component trees, the KC registry and exact content pins checked against the content service.',
     root: SERVICE_ROOTS.curriculum,
     namespace: CURRICULUM_NAMESPACE,
-    schema: subgraphSchema(CURRICULUM_SDL, curriculumResolvers(deps)),
-    routes(app) {
-      componentRoutes(app, deps);
-      kcRoutes(app, deps);
-      kcGraphRoutes(app, deps);
-      associationRoutes(app, deps);
-      repointRoutes(app, deps);
-      standardsRoutes(app, deps);
-      gateRoutes(app, deps);
-      ingestRoutes(app, deps);
-      approvalRoutes(app, deps);
-      nextLessonRoutes(app, deps);
-      placementRoutes(app, deps);
-    },
-    mintResponse: snakeCaseMintResponse,
-    mintResponseSchema: SnakeCaseMintResponse,
+    schema: serviceSchema('curriculum', curriculumResolvers(deps)),
+    routes: featureRoutes(deps, [
+      componentRoutes,
+      kcRoutes,
+      kcGraphRoutes,
+      associationRoutes,
+      repointRoutes,
+      standardsRoutes,
+      gateRoutes,
+      ingestRoutes,
+      approvalRoutes,
+      nextLessonRoutes,
+      placementRoutes,
+    ]),
+    ...snakeCaseMint,
     idempotency: curriculumIdempotency,
   };
 }

@@ -7,12 +7,11 @@ import {
   integer,
   jsonb,
   pgSchema,
-  primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { changeTimes, creation, instant, lifecycle, tenantTables } from '../../platform/columns.ts';
 import { idempotencyTable } from '../../platform/idempotency.ts';
 
 /**
@@ -20,11 +19,12 @@ import { idempotencyTable } from '../../platform/idempotency.ts';
  * here: pins hold exact ids only, and eligibility is asked of content's API each time.
  */
 export const curriculumSchema = pgSchema('curriculum');
+const curriculumTable = tenantTables(curriculumSchema);
 
-export const components = curriculumSchema.table(
+export const components = curriculumTable(
   'components',
+  ['componentId'],
   {
-    tenantId: text('tenant_id').notNull(),
     componentId: text('component_id').notNull(),
     kind: text('kind').notNull(),
     documentId: uuid('document_id'),
@@ -39,15 +39,9 @@ export const components = curriculumSchema.table(
     subjectId: text('subject_id'),
     /** The producer's course this component came from (alpha.source_course_ref), for the sourceCourseRef filter. */
     sourceCourseRef: text('source_course_ref'),
-    status: text('status').notNull(),
-    /** Advances on every change, reactivation included; the ETag is derived from it. */
-    version: integer('version').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
-    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
+    ...lifecycle(),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.componentId] }),
     index('components_parent_idx').on(table.tenantId, table.parentComponentId, table.position),
     index('components_kind_idx').on(table.tenantId, table.kind, table.componentId),
     index('components_updated_idx').on(table.tenantId, table.updatedAt, table.componentId),
@@ -61,23 +55,18 @@ export const components = curriculumSchema.table(
 );
 
 /** CASE-style associations between components: isChildOf containment and framework alignment. */
-export const associations = curriculumSchema.table(
+export const associations = curriculumTable(
   'associations',
+  ['associationId'],
   {
-    tenantId: text('tenant_id').notNull(),
     associationId: uuid('association_id').notNull(),
     associationType: text('association_type').notNull(),
     originId: text('origin_id').notNull(),
     destinationId: text('destination_id').notNull(),
     sequenceNumber: integer('sequence_number'),
-    status: text('status').notNull(),
-    version: integer('version').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
-    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
+    ...lifecycle(),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.associationId] }),
     index('associations_origin_idx').on(table.tenantId, table.originId, table.associationType),
     index('associations_destination_idx').on(table.tenantId, table.destinationId, table.associationType),
     // One active parent per child, held by the database as well as by the rule.
@@ -88,10 +77,10 @@ export const associations = curriculumSchema.table(
 );
 
 /** The governed KC registry: identity rows (versions are appended in their own table). */
-export const knowledgeComponents = curriculumSchema.table(
+export const knowledgeComponents = curriculumTable(
   'knowledge_components',
+  ['kcId'],
   {
-    tenantId: text('tenant_id').notNull(),
     kcId: uuid('kc_id').notNull(),
     storedAs: text('stored_as').notNull(),
     definition: text('definition').notNull(),
@@ -103,12 +92,10 @@ export const knowledgeComponents = curriculumSchema.table(
     status: text('status').notNull(),
     currentVersionId: uuid('current_version_id'),
     version: integer('version').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
-    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
+    ...changeTimes(),
+    retiredAt: instant('retired_at'),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.kcId] }),
     // source_kc_id is provenance of one identity only: it can never be reused by another kc_id.
     uniqueIndex('knowledge_components_source_idx')
       .on(table.tenantId, table.sourceKcId)
@@ -118,39 +105,33 @@ export const knowledgeComponents = curriculumSchema.table(
 );
 
 /** Immutable numbered KC versions (the database refuses UPDATE and DELETE). Firmness is derived from firming events. */
-export const kcVersions = curriculumSchema.table(
+export const kcVersions = curriculumTable(
   'kc_versions',
+  ['versionId'],
   {
-    tenantId: text('tenant_id').notNull(),
     versionId: uuid('version_id').notNull(),
     kcId: uuid('kc_id').notNull(),
     versionNumber: integer('version_number').notNull(),
     definition: text('definition').notNull(),
     alpha: jsonb('alpha').notNull(),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...creation(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.versionId] }),
-    uniqueIndex('kc_versions_number_idx').on(table.tenantId, table.kcId, table.versionNumber),
-  ],
+  (table) => [uniqueIndex('kc_versions_number_idx').on(table.tenantId, table.kcId, table.versionNumber)],
 );
 
 /** Edges of the one acyclic prerequisite graph: prerequisite_kc_id must be learned before dependent_kc_id. */
-export const kcPrerequisites = curriculumSchema.table(
+export const kcPrerequisites = curriculumTable(
   'kc_prerequisites',
+  ['prerequisiteId'],
   {
-    tenantId: text('tenant_id').notNull(),
     prerequisiteId: uuid('prerequisite_id').notNull(),
     prerequisiteKcId: uuid('prerequisite_kc_id').notNull(),
     dependentKcId: uuid('dependent_kc_id').notNull(),
     status: text('status').notNull(),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...creation(),
+    updatedAt: instant('updated_at').notNull(),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.prerequisiteId] }),
     uniqueIndex('kc_prerequisites_pair_idx').on(table.tenantId, table.prerequisiteKcId, table.dependentKcId),
     index('kc_prerequisites_dependent_idx').on(table.tenantId, table.dependentKcId),
   ],
@@ -160,72 +141,64 @@ export const kcPrerequisites = curriculumSchema.table(
  * Typed KC relations other than prerequisites, a store of their own: they never enter the acyclic
  * prerequisite graph. Symmetric types are stored once, whichever direction was sent first.
  */
-export const kcRelations = curriculumSchema.table(
+export const kcRelations = curriculumTable(
   'kc_relations',
+  ['relationId'],
   {
-    tenantId: text('tenant_id').notNull(),
     relationId: uuid('relation_id').notNull(),
     relationType: text('relation_type').notNull(),
     fromKcId: uuid('from_kc_id').notNull(),
     toKcId: uuid('to_kc_id').notNull(),
     status: text('status').notNull(),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...creation(),
+    updatedAt: instant('updated_at').notNull(),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.relationId] }),
     uniqueIndex('kc_relations_triple_idx').on(table.tenantId, table.fromKcId, table.toKcId, table.relationType),
     index('kc_relations_to_idx').on(table.tenantId, table.toKcId),
   ],
 );
 
 /** Immutable review decisions on exact KC versions. */
-export const kcReviewDecisions = curriculumSchema.table(
+export const kcReviewDecisions = curriculumTable(
   'kc_review_decisions',
+  ['decisionId'],
   {
-    tenantId: text('tenant_id').notNull(),
     decisionId: uuid('decision_id').notNull(),
     kcId: uuid('kc_id').notNull(),
     kcVersionId: uuid('kc_version_id').notNull(),
     decision: text('decision').notNull(),
     reason: text('reason'),
     reviewerRef: text('reviewer_ref').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    createdAt: instant('created_at').notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.decisionId] }),
-    index('kc_review_decisions_version_idx').on(table.tenantId, table.kcVersionId),
-  ],
+  (table) => [index('kc_review_decisions_version_idx').on(table.tenantId, table.kcVersionId)],
 );
 
 /** Immutable evidence that firms an exact draft KC version; at most one per version. */
-export const kcFirmingEvents = curriculumSchema.table(
+export const kcFirmingEvents = curriculumTable(
   'kc_firming_events',
+  ['firmingEventId'],
   {
-    tenantId: text('tenant_id').notNull(),
     firmingEventId: uuid('firming_event_id').notNull(),
     kcId: uuid('kc_id').notNull(),
     kcVersionId: uuid('kc_version_id').notNull(),
     source: text('source').notNull(),
     evidence: jsonb('evidence').notNull(),
     recordedBy: text('recorded_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    createdAt: instant('created_at').notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.firmingEventId] }),
-    uniqueIndex('kc_firming_events_version_idx').on(table.tenantId, table.kcVersionId),
-  ],
+  (table) => [uniqueIndex('kc_firming_events_version_idx').on(table.tenantId, table.kcVersionId)],
 );
 
 /**
  * Imported standards frameworks (CASE CFDocuments), one row per CFDocument identifier; each import
  * of a new checksum appends a frozen release and advances current_release_id.
  */
-export const standardsFrameworks = curriculumSchema.table(
+export const standardsFrameworks = curriculumTable(
   'standards_frameworks',
+  ['standardsFrameworkId'],
   {
-    tenantId: text('tenant_id').notNull(),
     standardsFrameworkId: uuid('standards_framework_id').notNull(),
     frameworkIdentifier: text('framework_identifier').notNull(),
     title: text('title').notNull(),
@@ -237,21 +210,19 @@ export const standardsFrameworks = curriculumSchema.table(
     caseVersion: text('case_version'),
     currentReleaseId: uuid('current_release_id').notNull(),
     currentChecksum: text('current_checksum').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...changeTimes(),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.standardsFrameworkId] }),
     uniqueIndex('standards_frameworks_identifier_idx').on(table.tenantId, table.frameworkIdentifier),
     index('standards_frameworks_updated_idx').on(table.tenantId, table.updatedAt, table.standardsFrameworkId),
   ],
 );
 
 /** Frozen standards releases, addressed by the SHA-256 of their canonical package (the database refuses UPDATE and DELETE). */
-export const standardsReleases = curriculumSchema.table(
+export const standardsReleases = curriculumTable(
   'standards_releases',
+  ['releaseId'],
   {
-    tenantId: text('tenant_id').notNull(),
     releaseId: uuid('release_id').notNull(),
     standardsFrameworkId: uuid('standards_framework_id').notNull(),
     checksumSha256: text('checksum_sha256').notNull(),
@@ -260,22 +231,19 @@ export const standardsReleases = curriculumSchema.table(
     associationCount: integer('association_count').notNull(),
     mapCount: integer('map_count').notNull(),
     importedBy: text('imported_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    createdAt: instant('created_at').notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.releaseId] }),
-    uniqueIndex('standards_releases_checksum_idx').on(table.tenantId, table.checksumSha256),
-  ],
+  (table) => [uniqueIndex('standards_releases_checksum_idx').on(table.tenantId, table.checksumSha256)],
 );
 
 /**
  * Standard-to-KC maps, pinned to the release they came with; not associations. A newer release of
  * the framework retires them. match_type is a legacy column that no response carries.
  */
-export const standardKcMaps = curriculumSchema.table(
+export const standardKcMaps = curriculumTable(
   'standard_kc_maps',
+  ['mapId'],
   {
-    tenantId: text('tenant_id').notNull(),
     mapId: uuid('map_id').notNull(),
     sourceReleaseId: uuid('source_release_id').notNull(),
     standardsFrameworkId: uuid('standards_framework_id').notNull(),
@@ -283,12 +251,10 @@ export const standardKcMaps = curriculumSchema.table(
     kcId: uuid('kc_id').notNull(),
     relationship: text('relationship').notNull(),
     matchType: text('match_type'),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'string' }).notNull(),
-    retiredAt: timestamp('retired_at', { withTimezone: true, mode: 'string' }),
+    ...changeTimes(),
+    retiredAt: instant('retired_at'),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.mapId] }),
     uniqueIndex('standard_kc_maps_pair_idx').on(table.tenantId, table.sourceReleaseId, table.standardId, table.kcId),
     index('standard_kc_maps_kc_idx')
       .on(table.tenantId, table.kcId)
@@ -297,29 +263,24 @@ export const standardKcMaps = curriculumSchema.table(
 );
 
 /** One immutable audit row per accepted pin operation (create, attach, repoint). */
-export const pinAudit = curriculumSchema.table(
-  'pin_audit',
-  {
-    tenantId: text('tenant_id').notNull(),
-    auditSeq: bigserial('audit_seq', { mode: 'number' }).notNull(),
-    componentId: text('component_id').notNull(),
-    operation: text('operation').notNull(),
-    previousTargetRef: jsonb('previous_target_ref'),
-    targetRef: jsonb('target_ref').notNull(),
-    actor: text('actor').notNull(),
-    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.auditSeq] })],
-);
+export const pinAudit = curriculumTable('pin_audit', ['auditSeq'], {
+  auditSeq: bigserial('audit_seq', { mode: 'number' }).notNull(),
+  componentId: text('component_id').notNull(),
+  operation: text('operation').notNull(),
+  previousTargetRef: jsonb('previous_target_ref'),
+  targetRef: jsonb('target_ref').notNull(),
+  actor: text('actor').notNull(),
+  recordedAt: instant('recorded_at').notNull(),
+});
 
 /**
  * Vendor course ingest runs (rule 14), one per source_system and producer_batch_id: the request's
  * digest, so a same-run retry is recognized, and the per-row outcome a producer reads back.
  */
-export const sourceIngestJobs = curriculumSchema.table(
+export const sourceIngestJobs = curriculumTable(
   'source_ingest_jobs',
+  ['jobId'],
   {
-    tenantId: text('tenant_id').notNull(),
     jobId: uuid('job_id').notNull(),
     sourceSystem: text('source_system').notNull(),
     producerBatchId: text('producer_batch_id').notNull(),
@@ -327,13 +288,9 @@ export const sourceIngestJobs = curriculumSchema.table(
     status: text('status').notNull(),
     courses: jsonb('courses').notNull(),
     rows: jsonb('rows').notNull(),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...creation(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.jobId] }),
-    uniqueIndex('source_ingest_jobs_run_idx').on(table.tenantId, table.sourceSystem, table.producerBatchId),
-  ],
+  (table) => [uniqueIndex('source_ingest_jobs_run_idx').on(table.tenantId, table.sourceSystem, table.producerBatchId)],
 );
 
 export const curriculumIdempotency = idempotencyTable(curriculumSchema);
@@ -343,10 +300,10 @@ export const curriculumIdempotency = idempotencyTable(curriculumSchema);
  * course graph and KC-version set they approved and that graph itself. Immutable (the database
  * refuses UPDATE and DELETE); routing compares the current digests with the latest one.
  */
-export const courseApprovals = curriculumSchema.table(
+export const courseApprovals = curriculumTable(
   'course_approvals',
+  ['approvalId'],
   {
-    tenantId: text('tenant_id').notNull(),
     approvalId: uuid('approval_id').notNull(),
     courseId: text('course_id').notNull(),
     sequence: integer('sequence').notNull(),
@@ -362,12 +319,9 @@ export const courseApprovals = curriculumSchema.table(
     /** The first routable node of the approved graph, where routing starts while the revision holds. */
     routeComponentId: text('route_component_id'),
     recordedBy: text('recorded_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    createdAt: instant('created_at').notNull(),
   },
-  (table) => [
-    primaryKey({ columns: [table.tenantId, table.approvalId] }),
-    uniqueIndex('course_approvals_sequence_idx').on(table.tenantId, table.courseId, table.sequence),
-  ],
+  (table) => [uniqueIndex('course_approvals_sequence_idx').on(table.tenantId, table.courseId, table.sequence)],
 );
 
 /**
@@ -375,28 +329,18 @@ export const courseApprovals = curriculumSchema.table(
  * whenever a field of the canonical course graph changes anywhere in the course (drizzle migration
  * 0012): routing compares it with the approval's instead of re-digesting the whole course.
  */
-export const courseGraphRevisions = curriculumSchema.table(
-  'course_graph_revisions',
-  {
-    tenantId: text('tenant_id').notNull(),
-    courseId: text('course_id').notNull(),
-    revision: bigint('revision', { mode: 'number' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.courseId] })],
-);
+export const courseGraphRevisions = curriculumTable('course_graph_revisions', ['courseId'], {
+  courseId: text('course_id').notNull(),
+  revision: bigint('revision', { mode: 'number' }).notNull(),
+});
 
 /** The complete exact KC-version snapshot of an approval, one row per KC; immutable like the approval. */
-export const courseApprovalKcVersions = curriculumSchema.table(
-  'course_approval_kc_versions',
-  {
-    tenantId: text('tenant_id').notNull(),
-    approvalId: uuid('approval_id').notNull(),
-    kcId: uuid('kc_id').notNull(),
-    kcVersionId: uuid('kc_version_id').notNull(),
-    versionNumber: integer('version_number').notNull(),
-    firmingEventId: uuid('firming_event_id').notNull(),
-    /** True when this approval's transaction firmed the version; false when it was firm already. */
-    firmedByApproval: boolean('firmed_by_approval').notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.approvalId, table.kcId] })],
-);
+export const courseApprovalKcVersions = curriculumTable('course_approval_kc_versions', ['approvalId', 'kcId'], {
+  approvalId: uuid('approval_id').notNull(),
+  kcId: uuid('kc_id').notNull(),
+  kcVersionId: uuid('kc_version_id').notNull(),
+  versionNumber: integer('version_number').notNull(),
+  firmingEventId: uuid('firming_event_id').notNull(),
+  /** True when this approval's transaction firmed the version; false when it was firm already. */
+  firmedByApproval: boolean('firmed_by_approval').notNull(),
+});

@@ -1,5 +1,6 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Database } from '../../platform/db.ts';
+import { tenantRows } from '../../platform/tenant-rows.ts';
 import { isUuid } from '../../platform/validation.ts';
 import { activitySources } from './tables.ts';
 
@@ -14,5 +15,5 @@ export async function findSourceRows(db: Database, tenantId: string, ids: readon
   return db
     .select()
     .from(activitySources)
-    .where(and(eq(activitySources.tenantId, tenantId), inArray(activitySources.sourceId, valid)));
+    .where(tenantRows(activitySources, tenantId, {}, inArray(activitySources.sourceId, valid)));
 }

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { eventsIdempotency } from './tables.ts';
 import { DEMO_TENANT } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { contextFor } from '../../platform/context.ts';
-import type { PlatformRuntime, ServiceDefinition } from '../../platform/service.ts';
-import { subgraphSchema } from '../../platform/graphql.ts';
+import { featureRoutes, serviceSchema, type PlatformRuntime, type ServiceDefinition } from '../../platform/service.ts';
 import { eventsContext } from './http.ts';
 import { EVENTS_NAMESPACE } from './errors.ts';
 import { sourceRoutes } from './sources/sources.routes.ts';
@@ -16,11 +13,6 @@ import { momentRoutes } from './moments/moments.routes.ts';
 import { eventsDeps } from './deps.ts';
 import { ensureDemoSource } from './sources/sources.service.ts';
 import { eventsResolvers } from './resolvers.ts';
-
-export const EVENTS_SDL = fs.readFileSync(
-  fileURLToPath(new URL('../../schema/events.graphql', import.meta.url)),
-  'utf8',
-);
 
 /** What a demo token may and may not do at the events boundary. */
 const IDENTITY_BOUNDARY_CONTRACT = {
@@ -53,13 +45,8 @@ export function eventsService(runtime: PlatformRuntime): ServiceDefinition {
     description: 'Immutable learning events over Caliper 1.2, source imports, attendance and discipline views.',
     root: SERVICE_ROOTS.events,
     namespace: EVENTS_NAMESPACE,
-    schema: subgraphSchema(EVENTS_SDL, eventsResolvers(reads)),
-    routes(app) {
-      sourceRoutes(app, reads);
-      eventRoutes(app, reads);
-      importRoutes(app, reads);
-      momentRoutes(app, reads);
-    },
+    schema: serviceSchema('events', eventsResolvers(reads)),
+    routes: featureRoutes(reads, [sourceRoutes, eventRoutes, importRoutes, momentRoutes]),
     async mintResponse(minted) {
       const principal = await runtime.auth.authenticate(`Bearer ${minted.token}`);
       const source = await ensureDemoSource(reads, contextFor(principal, { requestId: 'mint', traceId: 'mint' }));

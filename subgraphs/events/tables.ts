@@ -6,31 +6,29 @@ import {
   integer,
   jsonb,
   pgSchema,
-  primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { creation, instant, tenantTables } from '../../platform/columns.ts';
 import { idempotencyTable } from '../../platform/idempotency.ts';
 
 /** The events service's own schema; every key starts with tenant_id. */
 export const eventsSchema = pgSchema('events');
+const eventsTable = tenantTables(eventsSchema);
 
 /** Registry of activity sources; the natural key is tenant plus sourceIri. */
-export const activitySources = eventsSchema.table(
+export const activitySources = eventsTable(
   'activity_sources',
+  ['sourceId'],
   {
-    tenantId: text('tenant_id').notNull(),
     sourceId: uuid('source_id').notNull(),
     sourceIri: text('source_iri').notNull(),
     name: text('name').notNull(),
     status: text('status').notNull(),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
+    ...creation(),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.sourceId] }),
     uniqueIndex('activity_sources_iri_idx').on(table.tenantId, table.sourceIri),
     index('activity_sources_created_idx').on(table.tenantId, table.createdAt, table.sourceId),
   ],
@@ -46,7 +44,7 @@ export const eventsIdempotency = idempotencyTable(eventsSchema);
 export const commitHeads = eventsSchema.table('commit_heads', {
   tenantId: text('tenant_id').primaryKey(),
   seq: bigint('seq', { mode: 'number' }).notNull(),
-  recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+  recordedAt: instant('recorded_at').notNull(),
 });
 
 /**
@@ -54,19 +52,19 @@ export const commitHeads = eventsSchema.table('commit_heads', {
  * commit head (whose row lock is held until commit), so seq order is commit order and `recordedAt`
  * never goes back: a modifiedSince poller that keeps its high-watermark cannot miss a committed event.
  */
-export const learningEvents = eventsSchema.table(
+export const learningEvents = eventsTable(
   'learning_events',
+  ['eventId'],
   {
-    tenantId: text('tenant_id').notNull(),
     eventId: uuid('event_id').notNull(),
     seq: bigint('seq', { mode: 'number' }).notNull(),
-    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+    recordedAt: instant('recorded_at').notNull(),
     kind: text('kind').notNull(),
     studentId: text('student_id'),
     contentId: text('content_id'),
     orgId: text('org_id'),
     activitySourceId: uuid('activity_source_id').notNull(),
-    happenedAt: timestamp('happened_at', { withTimezone: true, mode: 'string' }).notNull(),
+    happenedAt: instant('happened_at').notNull(),
     sourceEventId: text('source_event_id'),
     eventType: text('event_type').notNull(),
     profile: text('profile').notNull(),
@@ -79,7 +77,6 @@ export const learningEvents = eventsSchema.table(
     importId: uuid('import_id'),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.eventId] }),
     uniqueIndex('learning_events_seq_idx').on(table.tenantId, table.seq),
     index('learning_events_recorded_idx').on(table.tenantId, table.recordedAt),
     index('learning_events_student_idx').on(table.tenantId, table.studentId, table.seq),
@@ -88,10 +85,10 @@ export const learningEvents = eventsSchema.table(
 );
 
 /** School-records attendance moments, descriptor fields resolved at import. */
-export const attendanceEvents = eventsSchema.table(
+export const attendanceEvents = eventsTable(
   'attendance_events',
+  ['attendanceEventId'],
   {
-    tenantId: text('tenant_id').notNull(),
     attendanceEventId: uuid('attendance_event_id').notNull(),
     studentId: text('student_id').notNull(),
     schoolId: text('school_id').notNull(),
@@ -107,20 +104,19 @@ export const attendanceEvents = eventsSchema.table(
     importId: uuid('import_id').notNull(),
     /** The producer's row, including the free-text reason; never part of a response. */
     rawPayload: jsonb('raw_payload').notNull(),
-    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+    recordedAt: instant('recorded_at').notNull(),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.attendanceEventId] }),
     index('attendance_events_date_idx').on(table.tenantId, table.eventDate, table.attendanceEventId),
     index('attendance_events_student_idx').on(table.tenantId, table.studentId, table.eventDate),
   ],
 );
 
 /** School-records discipline moments; narratives and reporter names stay in the raw payload. */
-export const disciplineEvents = eventsSchema.table(
+export const disciplineEvents = eventsTable(
   'discipline_events',
+  ['disciplineEventId'],
   {
-    tenantId: text('tenant_id').notNull(),
     disciplineEventId: uuid('discipline_event_id').notNull(),
     incidentId: text('incident_id').notNull(),
     studentId: text('student_id').notNull(),
@@ -141,29 +137,23 @@ export const disciplineEvents = eventsSchema.table(
     sourceRecordId: text('source_record_id'),
     importId: uuid('import_id').notNull(),
     rawPayload: jsonb('raw_payload').notNull(),
-    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'string' }).notNull(),
+    recordedAt: instant('recorded_at').notNull(),
   },
   (table) => [
-    primaryKey({ columns: [table.tenantId, table.disciplineEventId] }),
     index('discipline_events_date_idx').on(table.tenantId, table.eventDate, table.disciplineEventId),
     index('discipline_events_student_idx').on(table.tenantId, table.studentId, table.eventDate),
   ],
 );
 
 /** One row per materialized source import. */
-export const sourceImports = eventsSchema.table(
-  'source_imports',
-  {
-    tenantId: text('tenant_id').notNull(),
-    importId: uuid('import_id').notNull(),
-    label: text('label'),
-    sourceSystem: text('source_system').notNull(),
-    adapter: text('adapter').notNull(),
-    status: text('status').notNull(),
-    acceptedCount: integer('accepted_count').notNull(),
-    materializedCount: integer('materialized_count').notNull(),
-    createdBy: text('created_by').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true, mode: 'string' }).notNull(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.importId] })],
-);
+export const sourceImports = eventsTable('source_imports', ['importId'], {
+  importId: uuid('import_id').notNull(),
+  label: text('label'),
+  sourceSystem: text('source_system').notNull(),
+  adapter: text('adapter').notNull(),
+  status: text('status').notNull(),
+  acceptedCount: integer('accepted_count').notNull(),
+  materializedCount: integer('materialized_count').notNull(),
+  createdBy: text('created_by').notNull(),
+  createdAt: instant('created_at').notNull(),
+});

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEMO_TENANT, requireAccess } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
 import { DomainError, registerProblems } from '../../platform/errors.ts';
 import { declareRoute, installProblemHandlers, requestContextOf, useRequestContext } from '../../platform/http.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
+import { tenantRows } from '../../platform/tenant-rows.ts';
 import { parseInput } from '../../platform/validation.ts';
 import { persons } from './tables.ts';
 
@@ -54,13 +54,8 @@ const PersonResponse = z.strictObject({
 });
 
 type PersonRow = typeof persons.$inferSelect;
-const present = (row: PersonRow) => ({
-  personId: row.personId,
-  givenName: row.givenName,
-  familyName: row.familyName,
-  reality: row.reality,
-  status: row.status,
-});
+/** A person as answered: the row without its tenant and its creation time. */
+const present = ({ tenantId: _tenantId, createdAt: _createdAt, ...person }: PersonRow) => person;
 
 export async function mountPeopleStandIn(app: FastifyInstance, runtime: PlatformRuntime): Promise<void> {
   const { db } = runtime.database;
@@ -88,7 +83,7 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
           const [row] = await db
             .select()
             .from(persons)
-            .where(and(eq(persons.tenantId, ctx.tenantId), eq(persons.personId, personId)));
+            .where(tenantRows(persons, ctx.tenantId, { personId }));
           if (!row) throw new DomainError('people:not_found', `No person ${personId} in this tenant.`);
           return present(row);
         },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CursorCodec, pageOf } from '../../platform/cursor.ts';
@@ -129,6 +130,15 @@ describe('ETags', () => {
       expect.objectContaining({ code: 'precondition_failed' }),
     );
     expect(() => checkIfMatch(undefined, current)).toThrow(expect.objectContaining({ code: 'precondition_required' }));
+  });
+
+  it('kept tags are the hash of their own identity and version, never an older version', () => {
+    const first = Array.from({ length: 12_000 }, (_, version) => etagOf('c-2', version));
+    expect(new Set(first).size).toBe(12_000);
+    // Asked again after the kept tags were cleared and refilled: the same tag for the same pair.
+    expect(Array.from({ length: 12_000 }, (_, version) => etagOf('c-2', version))).toEqual(first);
+    expect(etagOf('c-2', 12_000)).not.toBe(etagOf('c-2', 11_999));
+    expect(etagOf('c-1', 2)).toBe(`"${createHash('sha256').update('c-1\u00002').digest('base64url').slice(0, 22)}"`);
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PageResponse, Timestamp } from '../../../platform/openapi.ts';
+import { PageResponse } from '../../../platform/openapi.ts';
+import { GovernedRowFields } from '../governed.responses.ts';
 
 export const AssociationResponse = z.strictObject({
   association_id: z.string(),
@@ -8,11 +9,7 @@ export const AssociationResponse = z.strictObject({
   destinationId: z.string(),
   sequence_number: z.number().int().nullable(),
   status: z.string(),
-  version: z.number().int(),
-  etag: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  retired_at: Timestamp.nullable(),
+  ...GovernedRowFields,
 });
 
 export const AssociationPageResponse = PageResponse(AssociationResponse);

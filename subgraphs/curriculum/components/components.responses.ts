@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { JsonObject, PageResponse, Timestamp } from '../../../platform/openapi.ts';
+import { JsonObject, PageResponse } from '../../../platform/openapi.ts';
+import { GovernedRowFields } from '../governed.responses.ts';
 
 /** Answer schemas of components: they describe the REST answers and check them before they are sent. */
 
@@ -14,11 +15,7 @@ export const ComponentResponse = z.strictObject({
   student_id: z.string().optional().describe('Only on personalized course roots'),
   alpha: JsonObject,
   status: z.string(),
-  version: z.number().int(),
-  etag: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  retired_at: Timestamp.nullable(),
+  ...GovernedRowFields,
 });
 
 export const ComponentPageResponse = PageResponse(ComponentResponse);

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { Authenticator } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { callService, serviceTokens } from '../../../platform/service-client.ts';
-import { invalidAnswer, unanswered, type TargetRef } from '../content-client.ts';
+import type { ServiceClientOptions } from '../../../platform/service-client.ts';
+import { contentCalls, invalidAnswer, refusalOf, unanswered, type TargetRef } from '../content-client.ts';
 
 /**
  * The two content reads a mastery gate needs besides release eligibility: the bank-members read of
@@ -50,43 +49,30 @@ export interface ContentBanksClient {
   authorizeTestServe(ctx: RequestContext, selection: TestServeSelection): Promise<TestServeAuthorization>;
 }
 
-export function httpContentBanksClient(options: {
-  baseUrl: () => string;
-  timeoutMs: number;
-  auth: Authenticator;
-}): ContentBanksClient {
-  const serviceToken = serviceTokens(options.auth, 'curriculum', ['read:content']);
-  const call = async (ctx: RequestContext, path: string, body?: unknown) =>
-    callService(`${options.baseUrl()}/tenants/${encodeURIComponent(ctx.tenantId)}/alpha/content${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      body,
-      timeoutMs: options.timeoutMs,
-      headers: { authorization: `Bearer ${await serviceToken(ctx.tenantId)}`, 'x-request-id': ctx.requestId },
-    });
+export function httpContentBanksClient(options: ServiceClientOptions): ContentBanksClient {
+  const content = contentCalls(options);
   return {
     async members(ctx, bank) {
       const path = `/items/${encodeURIComponent(bank.content_id)}/bank-members?version_id=${encodeURIComponent(bank.content_version_id)}`;
-      const result = await call(ctx, path);
+      const result = await content.get(ctx, path);
       if (!result.ok || result.status >= 500) throw unanswered(result, 'the bank-members read');
       if (result.status === 200) {
         const answer = BankMembers.safeParse(result.body);
         if (!answer.success) throw invalidAnswer('The content service answered bank members without their fields.');
         return answer.data;
       }
-      const problem = Problem.safeParse(result.body);
-      if (!problem.success)
-        throw invalidAnswer(`The content service answered ${result.status} without a typed problem.`);
+      const problem = refusalOf(Problem, result.status, result.body);
       throw new DomainError(
         'curriculum:target_not_serveable',
-        `Content refused the members of bank version ${bank.content_version_id} (${problem.data.code}).`,
+        `Content refused the members of bank version ${bank.content_version_id} (${problem.code}).`,
         {
-          fieldErrors: [{ field: 'alpha.target_ref.content_version_id', message: problem.data.code }],
+          fieldErrors: [{ field: 'alpha.target_ref.content_version_id', message: problem.code }],
           extensions: { target_ref: bank },
         },
       );
     },
     async authorizeTestServe(ctx, { bank, form, testIdentityId }) {
-      const result = await call(ctx, '/test-serve-authorizations', {
+      const result = await content.post(ctx, '/test-serve-authorizations', {
         bank_content_id: bank.content_id,
         bank_version_id: bank.content_version_id,
         form_content_id: form.content_id,
@@ -105,14 +91,12 @@ export function httpContentBanksClient(options: {
         }
         return answer.data;
       }
-      const problem = Problem.safeParse(result.body);
-      if (!problem.success)
-        throw invalidAnswer(`The content service answered ${result.status} without a typed problem.`);
+      const problem = refusalOf(Problem, result.status, result.body);
       throw new DomainError(
         'curriculum:gate_not_launchable',
-        `Content did not authorize test-serving this draft gate (${problem.data.code}).`,
+        `Content did not authorize test-serving this draft gate (${problem.code}).`,
         {
-          fieldErrors: problem.data.fieldErrors,
+          fieldErrors: problem.fieldErrors,
         },
       );
     },

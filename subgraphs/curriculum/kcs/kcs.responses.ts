@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JsonObject, PageResponse, Timestamp } from '../../../platform/openapi.ts';
+import { GovernedRowFields } from '../governed.responses.ts';
 
 export const KcVersionResponse = z.strictObject({
   version_id: z.string(),
@@ -23,11 +24,7 @@ export const KcResponse = z.strictObject({
   status: z.string(),
   current_version_id: z.string().nullable(),
   current_version: KcVersionResponse.optional(),
-  version: z.number().int(),
-  etag: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  retired_at: Timestamp.nullable(),
+  ...GovernedRowFields,
 });
 
 export const KcPageResponse = PageResponse(KcResponse);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, eq } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../../platform/config.ts';
@@ -7,6 +7,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import type { Database } from '../../../platform/db.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { ACCESS, boundaryOf, CHECKABLE, requireCheckable, requireWithinBoundary } from '../access.ts';
 import { deriveCaliper, requireNoErrors, type DerivedCaliper } from '../caliper.ts';
@@ -15,6 +16,7 @@ import { insertEvents, type PreparedEvent } from '../learning/events.service.ts'
 import { createOrReplay } from '../sources/sources.service.ts';
 import { attendanceEvents, disciplineEvents, learningEvents, sourceImports } from '../tables.ts';
 import type { EventsDeps } from '../deps.ts';
+import type { CommandInput } from '../inputs.ts';
 import {
   ADAPTERS,
   adaptRow,
@@ -117,6 +119,27 @@ async function systemSource(tx: Database, ctx: RequestContext, sourceSystem: str
   return source.value.id;
 }
 
+/** Rows in slices of at most 200, one insert each, as the learning events are written. */
+function batches<T>(values: T[]): T[][] {
+  const slices: T[][] = [];
+  for (let start = 0; start < values.length; start += 200) slices.push(values.slice(start, start + 200));
+  return slices;
+}
+
+/** How many rows of `table` the import wrote, counted back inside its transaction. */
+async function importedCount(
+  tx: Database,
+  ctx: RequestContext,
+  table: typeof learningEvents | typeof attendanceEvents | typeof disciplineEvents,
+  importId: string,
+): Promise<number> {
+  const [{ value }] = await tx
+    .select({ value: count() })
+    .from(table)
+    .where(tenantRows(table, ctx.tenantId, { importId }));
+  return value;
+}
+
 async function materialize(
   tx: Database,
   ctx: RequestContext,
@@ -154,48 +177,36 @@ async function materialize(
         await insertEvents(tx, ctx, { events: prepared, importId: importUuid, fieldOf: (index) => `records.${index}` })
       ).map((event) => event.id),
     );
-    [{ value: materializedCount }] = await tx
-      .select({ value: count() })
-      .from(learningEvents)
-      .where(and(eq(learningEvents.tenantId, ctx.tenantId), eq(learningEvents.importId, importUuid)));
-  } else if (first === 'attendanceEvents') {
-    const values = (rows as NormalizedAttendance[]).map(({ resource: _resource, ...row }, index) => {
-      ids.push(randomUUID());
-      return {
-        ...row,
-        tenantId: ctx.tenantId,
-        attendanceEventId: ids[index],
-        sourceSystem: input.sourceSystem,
-        importId: importUuid,
-        rawPayload: input.records[index],
-        recordedAt,
-      };
-    });
-    for (let start = 0; start < values.length; start += 200)
-      await tx.insert(attendanceEvents).values(values.slice(start, start + 200));
-    [{ value: materializedCount }] = await tx
-      .select({ value: count() })
-      .from(attendanceEvents)
-      .where(and(eq(attendanceEvents.tenantId, ctx.tenantId), eq(attendanceEvents.importId, importUuid)));
+    materializedCount = await importedCount(tx, ctx, learningEvents, importUuid);
   } else {
-    const values = (rows as NormalizedDiscipline[]).map(({ resource: _resource, ...row }, index) => {
-      ids.push(randomUUID());
-      return {
-        ...row,
-        tenantId: ctx.tenantId,
-        disciplineEventId: ids[index],
-        sourceSystem: input.sourceSystem,
-        importId: importUuid,
-        rawPayload: input.records[index],
-        recordedAt,
-      };
+    ids.push(...rows.map(() => randomUUID()));
+    // A moment row is the adapter's fields (less the resource tag) and where it came from.
+    const momentRow = <Row extends NormalizedAttendance | NormalizedDiscipline>(
+      { resource: _resource, ...row }: Row,
+      index: number,
+    ) => ({
+      ...row,
+      tenantId: ctx.tenantId,
+      sourceSystem: input.sourceSystem,
+      importId: importUuid,
+      rawPayload: input.records[index],
+      recordedAt,
     });
-    for (let start = 0; start < values.length; start += 200)
-      await tx.insert(disciplineEvents).values(values.slice(start, start + 200));
-    [{ value: materializedCount }] = await tx
-      .select({ value: count() })
-      .from(disciplineEvents)
-      .where(and(eq(disciplineEvents.tenantId, ctx.tenantId), eq(disciplineEvents.importId, importUuid)));
+    if (first === 'attendanceEvents') {
+      const values = (rows as NormalizedAttendance[]).map((row, index) => ({
+        ...momentRow(row, index),
+        attendanceEventId: ids[index],
+      }));
+      for (const batch of batches(values)) await tx.insert(attendanceEvents).values(batch);
+      materializedCount = await importedCount(tx, ctx, attendanceEvents, importUuid);
+    } else {
+      const values = (rows as NormalizedDiscipline[]).map((row, index) => ({
+        ...momentRow(row, index),
+        disciplineEventId: ids[index],
+      }));
+      for (const batch of batches(values)) await tx.insert(disciplineEvents).values(batch);
+      materializedCount = await importedCount(tx, ctx, disciplineEvents, importUuid);
+    }
   }
   // Accepted rows that do not materialize are a service failure: roll the whole import back.
   if (materializedCount !== rows.length)
@@ -239,7 +250,7 @@ async function materialize(
 export async function runSourceImport(
   deps: EventsDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<ImportAnswer>> {
   requireAccess(ctx.principal, ACCESS.sourceImport, 'import source records');
   const input = parseInput(SourceImportInput, rawInput);

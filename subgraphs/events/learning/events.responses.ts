@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JsonObject, Timestamp } from '../../../platform/openapi.ts';
+import { EventsPage, One } from '../envelopes.ts';
 
 const EntityRef = z
   .object({ id: z.string(), type: z.string() })
@@ -31,11 +32,8 @@ const NamedEventResponse = EventResponse.extend({
 });
 
 export const RecordedEventsResponse = z.strictObject({ data: z.array(EventResponse) });
-export const EventPageResponse = z.strictObject({
-  data: z.array(NamedEventResponse),
-  nextCursor: z.string().nullable(),
-});
-export const OneEventResponse = z.strictObject({ data: NamedEventResponse });
+export const EventPageResponse = EventsPage(NamedEventResponse);
+export const OneEventResponse = One(NamedEventResponse);
 
 export const EventTallyResponse = z.strictObject({
   contentId: z.string(),

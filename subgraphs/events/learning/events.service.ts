@@ -32,6 +32,7 @@ import { commitHeads, learningEvents } from '../tables.ts';
 import { findSourceRows } from '../queries.ts';
 import { PLAYER_EXTENSION_NAMESPACE } from '../vocabulary.ts';
 import type { EventsDeps } from '../deps.ts';
+import type { CommandInput, ListInput } from '../inputs.ts';
 
 /**
  * Immutable learning events. Invariants: ids are server-issued; a stored event never changes; the
@@ -266,7 +267,7 @@ function advanceCommitHead(tx: Database, tenantId: string, count: number) {
 export async function recordEvents(
   deps: EventsDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<{ data: EventProjection[] }>> {
   requireAccess(ctx.principal, ACCESS.write, 'record events');
   const input = parseInput(RecordEventsInput, rawInput);
@@ -352,7 +353,7 @@ function eventBoundary(ctx: RequestContext, requested: { studentId?: string; org
   );
 }
 
-export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: { query: unknown }) {
+export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: ListInput) {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const query = parseInput(ListEventsQuery, rawQuery);
   const { cursor, pageSize, ...filters } = query;
@@ -453,7 +454,7 @@ export const TallyEventsQuery = z
  * has, with the first and last happenedAt and the last commit. Counting only; what the counts mean
  * (effectiveness) is the content service's derivation, not this service's.
  */
-export async function tallyEvents(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: { query: unknown }) {
+export async function tallyEvents(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: ListInput) {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const query = parseInput(TallyEventsQuery, rawQuery);
   const e = learningEvents;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from '../../../platform/openapi.ts';
+import { EventsPage, One } from '../envelopes.ts';
 
 const studentName = z.string().nullable().describe('From the people service; null when it does not answer');
 
@@ -45,13 +46,7 @@ const DisciplineResponse = z.strictObject({
   recordedAt: Timestamp,
 });
 
-export const AttendancePageResponse = z.strictObject({
-  data: z.array(AttendanceResponse),
-  nextCursor: z.string().nullable(),
-});
-export const OneAttendanceResponse = z.strictObject({ data: AttendanceResponse });
-export const DisciplinePageResponse = z.strictObject({
-  data: z.array(DisciplineResponse),
-  nextCursor: z.string().nullable(),
-});
-export const OneDisciplineResponse = z.strictObject({ data: DisciplineResponse });
+export const AttendancePageResponse = EventsPage(AttendanceResponse);
+export const OneAttendanceResponse = One(AttendanceResponse);
+export const DisciplinePageResponse = EventsPage(DisciplineResponse);
+export const OneDisciplineResponse = One(DisciplineResponse);

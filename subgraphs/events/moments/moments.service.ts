@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { eq, gte, lte, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -6,6 +6,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { sortedOrder, tablePage } from '../../../platform/keyset.ts';
 import { DomainError } from '../../../platform/errors.ts';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import {
   ACCESS,
@@ -16,6 +17,7 @@ import {
   requireWithinBoundary,
 } from '../access.ts';
 import type { EventsDeps } from '../deps.ts';
+import type { ListInput } from '../inputs.ts';
 import { withStudentNames } from '../people.ts';
 import { attendanceEvents, disciplineEvents } from '../tables.ts';
 import { resolveDescriptor, type DescriptorName } from '../vocabulary.ts';
@@ -28,48 +30,16 @@ import { resolveDescriptor, type DescriptorName } from '../vocabulary.ts';
 type AttendanceRow = typeof attendanceEvents.$inferSelect;
 type DisciplineRow = typeof disciplineEvents.$inferSelect;
 
-function presentAttendance(row: AttendanceRow) {
-  return {
-    id: row.attendanceEventId,
-    studentId: row.studentId,
-    schoolId: row.schoolId,
-    classId: row.classId,
-    eventDate: row.eventDate,
-    category: row.category,
-    categoryDescriptor: row.categoryDescriptor,
-    durationDays: row.durationDays,
-    sessionName: row.sessionName,
-    schoolYear: row.schoolYear,
-    sourceSystem: row.sourceSystem,
-    sourceRecordId: row.sourceRecordId,
-    importId: row.importId,
-    recordedAt: isoTimestamp(row.recordedAt),
-  };
-}
-
-function presentDiscipline(row: DisciplineRow) {
-  return {
-    id: row.disciplineEventId,
-    incidentId: row.incidentId,
-    studentId: row.studentId,
-    schoolId: row.schoolId,
-    eventDate: row.eventDate,
-    incidentTime: row.incidentTime,
-    behavior: row.behavior,
-    behaviorDescriptor: row.behaviorDescriptor,
-    participationCode: row.participationCode,
-    participationCodeDescriptor: row.participationCodeDescriptor,
-    location: row.location,
-    locationDescriptor: row.locationDescriptor,
-    disciplineAction: row.disciplineAction,
-    disciplineActionDescriptor: row.disciplineActionDescriptor,
-    reporterDescription: row.reporterDescription,
-    reporterDescriptionDescriptor: row.reporterDescriptionDescriptor,
-    sourceSystem: row.sourceSystem,
-    sourceRecordId: row.sourceRecordId,
-    importId: row.importId,
-    recordedAt: isoTimestamp(row.recordedAt),
-  };
+/**
+ * A moment as presented: its row under its own id, without the tenant and without the raw payload,
+ * which is evidence only.
+ */
+function presentMoment<Row extends AttendanceRow | DisciplineRow>(
+  row: Row,
+  idColumn: keyof Row & ('attendanceEventId' | 'disciplineEventId'),
+) {
+  const { tenantId: _tenantId, [idColumn]: id, rawPayload: _rawPayload, recordedAt, ...fields } = row;
+  return { id: id as string, ...fields, recordedAt: isoTimestamp(recordedAt) };
 }
 
 const dateFilter = z
@@ -125,12 +95,8 @@ interface MomentView<Row, Query extends z.ZodType> {
   what: string;
   table: typeof attendanceEvents | typeof disciplineEvents;
   id: PgColumn;
-  studentId: PgColumn;
-  schoolId: PgColumn;
-  eventDate: PgColumn;
-  tenantId: PgColumn;
   query: Query;
-  /** Equality filters: query field to column. */
+  /** Equality filters besides studentId and schoolId, which every moment has: query field to column. */
   equals: Record<string, PgColumn>;
   idOf: (row: Row) => string;
   present: (row: Row) => MomentRecord;
@@ -140,46 +106,34 @@ const ATTENDANCE: MomentView<AttendanceRow, typeof ListAttendanceQuery> = {
   what: 'attendance event',
   table: attendanceEvents,
   id: attendanceEvents.attendanceEventId,
-  studentId: attendanceEvents.studentId,
-  schoolId: attendanceEvents.schoolId,
-  eventDate: attendanceEvents.eventDate,
-  tenantId: attendanceEvents.tenantId,
   query: ListAttendanceQuery,
   equals: {
-    studentId: attendanceEvents.studentId,
-    schoolId: attendanceEvents.schoolId,
     classId: attendanceEvents.classId,
     category: attendanceEvents.category,
   },
   idOf: (row) => row.attendanceEventId,
-  present: presentAttendance,
+  present: (row) => presentMoment(row, 'attendanceEventId'),
 };
 
 const DISCIPLINE: MomentView<DisciplineRow, typeof ListDisciplineQuery> = {
   what: 'discipline event',
   table: disciplineEvents,
   id: disciplineEvents.disciplineEventId,
-  studentId: disciplineEvents.studentId,
-  schoolId: disciplineEvents.schoolId,
-  eventDate: disciplineEvents.eventDate,
-  tenantId: disciplineEvents.tenantId,
   query: ListDisciplineQuery,
   equals: {
-    studentId: disciplineEvents.studentId,
-    schoolId: disciplineEvents.schoolId,
     behavior: disciplineEvents.behavior,
     participationCode: disciplineEvents.participationCode,
     location: disciplineEvents.location,
   },
   idOf: (row) => row.disciplineEventId,
-  present: presentDiscipline,
+  present: (row) => presentMoment(row, 'disciplineEventId'),
 };
 
 async function listMoments<Row, Query extends z.ZodType>(
   deps: EventsDeps,
   ctx: RequestContext,
   view: MomentView<Row, Query>,
-  { query: rawQuery }: { query: unknown },
+  { query: rawQuery }: ListInput,
 ) {
   requireAccess(ctx.principal, ACCESS.read, `read ${view.what}s`);
   const { cursor, pageSize, from, to, ...equals } = parseInput(view.query, rawQuery) as Record<
@@ -191,21 +145,30 @@ async function listMoments<Row, Query extends z.ZodType>(
     limit: pageSize as number | undefined,
     filters: { ...equals, from, to },
   };
+  const columns: Record<string, PgColumn> = {
+    studentId: view.table.studentId,
+    schoolId: view.table.schoolId,
+    ...view.equals,
+  };
   const conditions: Array<SQL | undefined> = [
-    eq(view.tenantId, ctx.tenantId),
+    tenantRows(view.table, ctx.tenantId),
     ...boundaryConditions(
       boundaryOf(ctx.principal),
       {
-        studentIds: { column: view.studentId, field: 'studentId', requested: equals.studentId as string | undefined },
-        orgIds: { column: view.schoolId, field: 'schoolId', requested: equals.schoolId as string | undefined },
+        studentIds: {
+          column: view.table.studentId,
+          field: 'studentId',
+          requested: equals.studentId as string | undefined,
+        },
+        orgIds: { column: view.table.schoolId, field: 'schoolId', requested: equals.schoolId as string | undefined },
       },
       `${view.what}s`,
     ),
-    ...Object.entries(equals).map(([name, value]) => (value === undefined ? undefined : eq(view.equals[name], value))),
-    from ? gte(view.eventDate, from as string) : undefined,
-    to ? lte(view.eventDate, to as string) : undefined,
+    ...Object.entries(equals).map(([name, value]) => (value === undefined ? undefined : eq(columns[name], value))),
+    from ? gte(view.table.eventDate, from as string) : undefined,
+    to ? lte(view.table.eventDate, to as string) : undefined,
   ];
-  const order = sortedOrder<Row>({ sortColumn: view.eventDate, idColumn: view.id, descending: false }, (row) => [
+  const order = sortedOrder<Row>({ sortColumn: view.table.eventDate, idColumn: view.id, descending: false }, (row) => [
     view.present(row).eventDate,
     view.idOf(row),
   ]);
@@ -227,7 +190,7 @@ async function getMoment<Row, Query extends z.ZodType>(
     ? ((await deps.db
         .select()
         .from(view.table)
-        .where(and(eq(view.tenantId, ctx.tenantId), inArray(view.id, [id.toLowerCase()])))) as Row[])
+        .where(tenantRows(view.table, ctx.tenantId, {}, eq(view.id, id.toLowerCase())))) as Row[])
     : [];
   if (rows.length === 0) throw new DomainError('not_found', `No ${view.what} ${id} in this tenant.`);
   const moment = view.present(rows[0]);
@@ -243,7 +206,6 @@ async function getMoment<Row, Query extends z.ZodType>(
   return { data: named };
 }
 
-type ListInput = { query: unknown };
 type GetInput = { id: string };
 
 export const listAttendanceEvents = (deps: EventsDeps, ctx: RequestContext, input: ListInput) =>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from '../../../platform/openapi.ts';
+import { EventsPage, One } from '../envelopes.ts';
 
 export const SourceResponse = z.strictObject({
   id: z.string(),
@@ -9,5 +10,5 @@ export const SourceResponse = z.strictObject({
   createdAt: Timestamp,
 });
 
-export const SourcePageResponse = z.strictObject({ data: z.array(SourceResponse), nextCursor: z.string().nullable() });
-export const OneSourceResponse = z.strictObject({ data: SourceResponse });
+export const SourcePageResponse = EventsPage(SourceResponse);
+export const OneSourceResponse = One(SourceResponse);

@@ -13,6 +13,7 @@ import { parseInput, queryInteger, isoTimestamp } from '../../../platform/valida
 import { activitySources } from '../tables.ts';
 import { findSourceRows, type SourceRow } from '../queries.ts';
 import type { EventsDeps } from '../deps.ts';
+import type { ListInput } from '../inputs.ts';
 import { ACCESS, boundaryOf, CHECKABLE, requireCheckable } from '../access.ts';
 
 /**
@@ -106,7 +107,7 @@ export const ListSourcesQuery = z
   })
   .strict();
 
-export async function listSources(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: { query: unknown }) {
+export async function listSources(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: ListInput) {
   requireSourceAccess(ctx, ACCESS.read, 'read activity sources');
   const query = parseInput(ListSourcesQuery, rawQuery);
   const request = { cursor: query.cursor, limit: query.pageSize, filters: { status: query.status } };
