@@ -1,5 +1,6 @@
+import { tenantRows } from '../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../platform/db.ts';
 import { lockKey } from '../../platform/db.ts';
 import type { RequestContext } from '../../platform/context.ts';
@@ -24,7 +25,7 @@ async function requireActiveParent(tx: Database, tenantId: string, parentId: str
   const [parent] = await tx
     .select({ status: components.status })
     .from(components)
-    .where(and(eq(components.tenantId, tenantId), eq(components.componentId, parentId)))
+    .where(tenantRows(components, tenantId, { componentId: parentId }))
     .for('update');
   if (!parent || parent.status !== 'active') {
     throw new DomainError('curriculum:parent_not_found', `Parent component ${parentId} does not exist or is retired.`, {
@@ -54,14 +55,7 @@ export async function activeParentEdge(
   const [edge] = await tx
     .select()
     .from(associations)
-    .where(
-      and(
-        eq(associations.tenantId, tenantId),
-        eq(associations.associationType, 'isChildOf'),
-        eq(associations.originId, childId),
-        eq(associations.status, 'active'),
-      ),
-    )
+    .where(tenantRows(associations, tenantId, { associationType: 'isChildOf', originId: childId, status: 'active' }))
     .for('update');
   return edge;
 }
@@ -70,13 +64,7 @@ async function nextPosition(tx: Database, tenantId: string, parentId: string): P
   const [last] = await tx
     .select({ max: sql<number | null>`max(${components.position})` })
     .from(components)
-    .where(
-      and(
-        eq(components.tenantId, tenantId),
-        eq(components.parentComponentId, parentId),
-        eq(components.status, 'active'),
-      ),
-    );
+    .where(tenantRows(components, tenantId, { parentComponentId: parentId, status: 'active' }));
   return Number(last?.max ?? -1) + 1;
 }
 
@@ -105,23 +93,20 @@ export async function placeChild(
   }
   const at = position ?? (await nextPosition(tx, ctx.tenantId, parentId));
   const now = ctx.now.toISOString();
-  await tx
-    .delete(associations)
-    .where(
-      and(
-        eq(associations.tenantId, ctx.tenantId),
-        eq(associations.associationType, 'isChildOf'),
-        eq(associations.originId, childId),
-        eq(associations.destinationId, parentId),
-        eq(associations.status, 'retired'),
-      ),
-    );
+  await tx.delete(associations).where(
+    tenantRows(associations, ctx.tenantId, {
+      associationType: 'isChildOf',
+      originId: childId,
+      destinationId: parentId,
+      status: 'retired',
+    }),
+  );
   const current = await activeParentEdge(tx, ctx.tenantId, childId);
   if (current) {
     const [moved] = await tx
       .update(associations)
       .set({ destinationId: parentId, sequenceNumber: at, version: current.version + 1, updatedAt: now })
-      .where(and(eq(associations.tenantId, ctx.tenantId), eq(associations.associationId, current.associationId)))
+      .where(tenantRows(associations, ctx.tenantId, { associationId: current.associationId }))
       .returning();
     return { edge: moved, position: at };
   }
@@ -155,23 +140,17 @@ export async function retireFromContainment(tx: Database, ctx: RequestContext, c
     .update(associations)
     .set({ status: 'retired', retiredAt: now, updatedAt: now, version: sql`${associations.version} + 1` })
     .where(
-      and(
-        eq(associations.tenantId, ctx.tenantId),
-        eq(associations.associationType, 'isChildOf'),
-        eq(associations.status, 'active'),
+      tenantRows(
+        associations,
+        ctx.tenantId,
+        { associationType: 'isChildOf', status: 'active' },
         sql`(${associations.originId} = ${componentId} or ${associations.destinationId} = ${componentId})`,
       ),
     );
   await tx
     .update(components)
     .set({ parentComponentId: null, position: null, version: sql`${components.version} + 1`, updatedAt: now })
-    .where(
-      and(
-        eq(components.tenantId, ctx.tenantId),
-        eq(components.parentComponentId, componentId),
-        eq(components.status, 'active'),
-      ),
-    );
+    .where(tenantRows(components, ctx.tenantId, { parentComponentId: componentId, status: 'active' }));
 }
 
 /** Keeps a child's edge sequence_number equal to its position. */
@@ -186,5 +165,5 @@ export async function syncEdgeSequence(
   await tx
     .update(associations)
     .set({ sequenceNumber: position, version: edge.version + 1, updatedAt: ctx.now.toISOString() })
-    .where(and(eq(associations.tenantId, ctx.tenantId), eq(associations.associationId, edge.associationId)));
+    .where(tenantRows(associations, ctx.tenantId, { associationId: edge.associationId }));
 }

@@ -1,3 +1,4 @@
+import { tenantRows } from '../../platform/tenant-rows.ts';
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { prepareOncePerDatabase, type Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
@@ -43,7 +44,7 @@ export async function lockComponent(
   const [row] = await tx
     .select()
     .from(components)
-    .where(and(eq(components.tenantId, tenantId), eq(components.componentId, componentId)))
+    .where(tenantRows(components, tenantId, { componentId }))
     .for('update');
   return row;
 }
@@ -90,8 +91,10 @@ export async function findChildren(
     .select()
     .from(components)
     .where(
-      and(
-        eq(components.tenantId, tenantId),
+      tenantRows(
+        components,
+        tenantId,
+        {},
         inArray(components.parentComponentId, [...new Set(parentIds)]),
         includeRetired ? undefined : eq(components.status, 'active'),
       ),
@@ -128,7 +131,7 @@ export async function findKcVersionRows(db: Database, tenantId: string, versionI
   return db
     .select()
     .from(kcVersions)
-    .where(and(eq(kcVersions.tenantId, tenantId), inArray(kcVersions.versionId, valid)));
+    .where(tenantRows(kcVersions, tenantId, {}, inArray(kcVersions.versionId, valid)));
 }
 
 /** Every KC named is an active registry KC of the tenant, share-locked so a concurrent retire waits for this write and then sees it. */
@@ -142,9 +145,10 @@ export async function requireActiveKcs(
     .select({ kcId: knowledgeComponents.kcId })
     .from(knowledgeComponents)
     .where(
-      and(
-        eq(knowledgeComponents.tenantId, tenantId),
-        eq(knowledgeComponents.status, 'active'),
+      tenantRows(
+        knowledgeComponents,
+        tenantId,
+        { status: 'active' },
         inArray(knowledgeComponents.kcId, [...new Set(fields.map((item) => item.kcId))]),
       ),
     )
@@ -169,8 +173,10 @@ export async function requireImportedFrameworks(
     .select({ id: standardsFrameworks.standardsFrameworkId })
     .from(standardsFrameworks)
     .where(
-      and(
-        eq(standardsFrameworks.tenantId, tenantId),
+      tenantRows(
+        standardsFrameworks,
+        tenantId,
+        {},
         inArray(standardsFrameworks.standardsFrameworkId, [...new Set(refs)]),
       ),
     );

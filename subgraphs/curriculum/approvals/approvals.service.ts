@@ -1,5 +1,6 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -250,12 +251,11 @@ export async function listApprovals(
     .select({ componentId: components.componentId })
     .from(components)
     .where(
-      and(
-        eq(components.tenantId, ctx.tenantId),
-        eq(components.componentId, input.courseId),
-        eq(components.kind, 'course'),
+      tenantRows(
+        components,
+        ctx.tenantId,
+        { componentId: input.courseId, kind: 'course', status: 'active' },
         isNull(components.parentComponentId),
-        eq(components.status, 'active'),
       ),
     );
   if (!course) throw courseNotFound(input.courseId);

@@ -1,3 +1,4 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -30,8 +31,10 @@ export async function readCourseSubtree(db: Database, tenantId: string, courseId
     .select()
     .from(components)
     .where(
-      and(
-        eq(components.tenantId, tenantId),
+      tenantRows(
+        components,
+        tenantId,
+        {},
         inArray(components.componentId, descendantsOf(tenantId, courseId, { activeOnly: true })),
       ),
     );
@@ -43,7 +46,7 @@ export async function readGraphRevision(db: Database, tenantId: string, courseId
   const [row] = await db
     .select({ revision: courseGraphRevisions.revision })
     .from(courseGraphRevisions)
-    .where(and(eq(courseGraphRevisions.tenantId, tenantId), eq(courseGraphRevisions.courseId, courseId)));
+    .where(tenantRows(courseGraphRevisions, tenantId, { courseId }));
   return Number(row?.revision ?? 0);
 }
 
@@ -94,7 +97,7 @@ export async function readKcStates(
     .from(knowledgeComponents)
     .leftJoin(kcVersions, currentVersionJoin)
     .leftJoin(kcFirmingEvents, currentFirmingJoin)
-    .where(and(eq(knowledgeComponents.tenantId, tenantId), inArray(knowledgeComponents.kcId, [...kcIds])));
+    .where(tenantRows(knowledgeComponents, tenantId, {}, inArray(knowledgeComponents.kcId, [...kcIds])));
   return new Map(rows.map((row) => [row.kc_id, row]));
 }
 
@@ -205,13 +208,7 @@ export async function findLatestApproval(db: Database, tenantId: string, courseI
     )
     .leftJoin(kcVersions, currentVersionJoin)
     .leftJoin(kcFirmingEvents, currentFirmingJoin)
-    .where(
-      and(
-        eq(courseApprovals.tenantId, tenantId),
-        eq(courseApprovals.courseId, courseId),
-        sql`${courseApprovals.sequence} = ${latestSequence}`,
-      ),
-    );
+    .where(tenantRows(courseApprovals, tenantId, { courseId }, sql`${courseApprovals.sequence} = ${latestSequence}`));
   const [latest] = groupApprovalRows(rows);
   if (!latest) return undefined;
   const kcStates = new Map<string, KcState>();
@@ -248,8 +245,10 @@ async function latestApprovalRows(db: Database, tenantId: string, courseIds: rea
     .from(courseApprovals)
     .leftJoin(courseApprovalKcVersions, snapshotJoin)
     .where(
-      and(
-        eq(courseApprovals.tenantId, tenantId),
+      tenantRows(
+        courseApprovals,
+        tenantId,
+        {},
         inArray(courseApprovals.courseId, ids),
         sql`(${courseApprovals.courseId}, ${courseApprovals.sequence}) in (
           select course_id, max(sequence) from ${courseApprovals}
@@ -270,7 +269,7 @@ export async function findApprovals(
     .select({ approval: approvalColumns, kc: courseApprovalKcVersions })
     .from(courseApprovals)
     .leftJoin(courseApprovalKcVersions, snapshotJoin)
-    .where(and(eq(courseApprovals.tenantId, tenantId), inArray(courseApprovals.approvalId, [...approvalIds])))
+    .where(tenantRows(courseApprovals, tenantId, {}, inArray(courseApprovals.approvalId, [...approvalIds])))
     .orderBy(asc(courseApprovals.sequence));
   return groupApprovalRows(rows).map(({ approval, snapshot }) => presentApproval(approval, snapshot));
 }

@@ -1,20 +1,20 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
-import { and, eq, gte, or } from 'drizzle-orm';
+import { eq, or } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
-import { pageInSortOrder } from '../../../platform/keyset.ts';
-import type { Page } from '../../../platform/cursor.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
+import { listRule, updatedSince } from '../lists.ts';
 import { associations, components } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { CommandInput, WriteHeaders } from '../rule-inputs.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { activeParentEdge, lockContainment, placeChild, type AssociationRow } from '../containment.ts';
-import type { ComponentWriteHeaders } from '../components/component-edits.schema.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
 import { componentNotFound, lockComponent } from '../queries.ts';
 
@@ -55,7 +55,7 @@ async function requireActiveOrigin(tx: Database, ctx: RequestContext, originId: 
 export async function createAssociation(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<Association>> {
   requireAccess(ctx.principal, ACCESS.write, 'create associations');
   const input = parseInput(CreateAssociationInput, rawInput);
@@ -91,7 +91,7 @@ export async function createAssociation(
             version: child.version + 1,
             updatedAt: ctx.now.toISOString(),
           })
-          .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.originId)));
+          .where(tenantRows(components, ctx.tenantId, { componentId: input.originId }));
         return { value: presentAssociation(edge), created: true };
       }
       await lockKey(tx, `alignment|${ctx.tenantId}|${input.associationType}|${input.originId}|${input.destinationId}`);
@@ -100,13 +100,12 @@ export async function createAssociation(
         .select()
         .from(associations)
         .where(
-          and(
-            eq(associations.tenantId, ctx.tenantId),
-            eq(associations.associationType, input.associationType),
-            eq(associations.originId, input.originId),
-            eq(associations.destinationId, input.destinationId),
-            eq(associations.status, 'active'),
-          ),
+          tenantRows(associations, ctx.tenantId, {
+            associationType: input.associationType,
+            originId: input.originId,
+            destinationId: input.destinationId,
+            status: 'active',
+          }),
         );
       if (same) return { value: presentAssociation(same), created: false };
       const now = ctx.now.toISOString();
@@ -144,7 +143,7 @@ async function findAssociation(
   const query = db
     .select()
     .from(associations)
-    .where(and(eq(associations.tenantId, tenantId), eq(associations.associationId, associationId)));
+    .where(tenantRows(associations, tenantId, { associationId }));
   const [row] = lock ? await query.for('update') : await query;
   return row;
 }
@@ -164,7 +163,7 @@ export async function getAssociation(
 export async function patchAssociation(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { associationId, body: rawInput, ...headers }: { associationId: string; body: unknown } & ComponentWriteHeaders,
+  { associationId, body: rawInput, ...headers }: { associationId: string; body: unknown } & WriteHeaders,
 ): Promise<CommandResult<Association>> {
   requireAccess(ctx.principal, ACCESS.write, 'reorder associations');
   const input = parseInput(PatchAssociationInput, rawInput);
@@ -187,7 +186,7 @@ export async function patchAssociation(
       const [updated] = await tx
         .update(associations)
         .set({ sequenceNumber: input.sequence_number, version: row.version + 1, updatedAt: now })
-        .where(and(eq(associations.tenantId, ctx.tenantId), eq(associations.associationId, associationId)))
+        .where(tenantRows(associations, ctx.tenantId, { associationId }))
         .returning();
       if (row.associationType === 'isChildOf') {
         const child = await lockComponent(tx, ctx.tenantId, row.originId);
@@ -195,48 +194,28 @@ export async function patchAssociation(
         await tx
           .update(components)
           .set({ position: input.sequence_number, version: child.version + 1, updatedAt: now })
-          .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, row.originId)));
+          .where(tenantRows(components, ctx.tenantId, { componentId: row.originId }));
       }
       return { value: presentAssociation(updated), created: false };
     },
   );
 }
 
-const SORT_COLUMNS = { association_id: associations.associationId, updated_at: associations.updatedAt } as const;
-
-export async function listAssociations(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<Association>> {
-  requireAccess(ctx.principal, ACCESS.read, 'list associations');
-  const query = parseInput(ListAssociationsQuery, rawQuery);
-  const sort = query.sort ?? 'association_id';
-  const keyset = {
-    sortColumn: SORT_COLUMNS[sort],
-    idColumn: associations.associationId,
-    descending: query.order === 'desc',
-  };
-  const keyOf = (row: AssociationRow) => [
-    sort === 'association_id' ? row.associationId : row.updatedAt,
-    row.associationId,
-  ];
-  return pageInSortOrder(
-    deps.db,
-    deps.cursors,
-    { table: associations, keyset, keyOf },
-    query,
-    [
-      eq(associations.tenantId, ctx.tenantId),
-      query.includeRetired ? undefined : eq(associations.status, 'active'),
-      query.associationType ? eq(associations.associationType, query.associationType) : undefined,
-      query.originId ? eq(associations.originId, query.originId) : undefined,
-      query.destinationId ? eq(associations.destinationId, query.destinationId) : undefined,
-      query.componentId
-        ? or(eq(associations.originId, query.componentId), eq(associations.destinationId, query.componentId))
-        : undefined,
-      query.updated_since ? gte(associations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-    ],
-    presentAssociation,
-  );
-}
+export const listAssociations = listRule({
+  reads: 'list associations',
+  query: ListAssociationsQuery,
+  table: associations,
+  id: 'associationId',
+  sorts: { association_id: 'associationId', updated_at: 'updatedAt' },
+  where: (query) => [
+    query.includeRetired ? undefined : eq(associations.status, 'active'),
+    query.associationType ? eq(associations.associationType, query.associationType) : undefined,
+    query.originId ? eq(associations.originId, query.originId) : undefined,
+    query.destinationId ? eq(associations.destinationId, query.destinationId) : undefined,
+    query.componentId
+      ? or(eq(associations.originId, query.componentId), eq(associations.destinationId, query.componentId))
+      : undefined,
+    updatedSince(associations.updatedAt, query.updated_since),
+  ],
+  present: presentAssociation,
+});

@@ -29,8 +29,3 @@ export const PatchComponentInput = z
     }
   });
 export type PatchComponentInput = z.infer<typeof PatchComponentInput>;
-
-export interface ComponentWriteHeaders {
-  ifMatch: string | undefined;
-  idempotencyKey: string | undefined;
-}

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -14,9 +14,10 @@ import { lockContainment, placeChild, retireFromContainment, syncEdgeSequence } 
 import type { TargetRef } from '../content-client.ts';
 import { GATE_RENDERER } from '../renderers.ts';
 import { ComponentInput } from './components.schema.ts';
-import { PatchComponentInput, type ComponentWriteHeaders } from './component-edits.schema.ts';
+import { PatchComponentInput } from './component-edits.schema.ts';
 import { assertReferences, filterColumnsOf, isDraftGate, normalizedAlpha } from './components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { WriteHeaders } from '../rule-inputs.ts';
 import { type Component, type ComponentRow, componentNotFound, lockComponent, presentComponent } from '../queries.ts';
 
 /**
@@ -88,7 +89,7 @@ async function readRow(db: Database, tenantId: string, componentId: string): Pro
   const [row] = await db
     .select()
     .from(components)
-    .where(and(eq(components.tenantId, tenantId), eq(components.componentId, componentId)));
+    .where(tenantRows(components, tenantId, { componentId }));
   if (!row) throw componentNotFound(componentId);
   return row;
 }
@@ -117,7 +118,7 @@ async function lockForEdit(
 export async function patchComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { componentId, body: rawInput, ...headers }: { componentId: string; body: unknown } & ComponentWriteHeaders,
+  { componentId, body: rawInput, ...headers }: { componentId: string; body: unknown } & WriteHeaders,
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'change components');
   const patch = parseInput(PatchComponentInput, rawInput);
@@ -172,7 +173,7 @@ export async function patchComponent(
         version: row.version + 1,
         updatedAt: now,
       })
-      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+      .where(tenantRows(components, ctx.tenantId, { componentId }))
       .returning();
     await recordPinChange(tx, ctx, {
       componentId,
@@ -188,7 +189,7 @@ export async function patchComponent(
 export async function retireComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { componentId, ...headers }: { componentId: string } & ComponentWriteHeaders,
+  { componentId, ...headers }: { componentId: string } & WriteHeaders,
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'retire components');
   return runCommand(
@@ -205,7 +206,7 @@ export async function retireComponent(
       const [updated] = await tx
         .update(components)
         .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
-        .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+        .where(tenantRows(components, ctx.tenantId, { componentId }))
         .returning();
       return { value: presentComponent(updated), created: false };
     },

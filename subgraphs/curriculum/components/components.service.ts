@@ -1,13 +1,13 @@
-import { and, eq, gte, inArray, isNull } from 'drizzle-orm';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
-import { pageInSortOrder } from '../../../platform/keyset.ts';
-import type { Page } from '../../../platform/cursor.ts';
 import { parseInput } from '../../../platform/validation.ts';
+import { listRule, updatedSince } from '../lists.ts';
 import { components } from '../tables.ts';
 import { currentPin, recordPinChange } from '../pins.ts';
 import type { CurriculumDeps } from '../deps.ts';
@@ -103,7 +103,7 @@ export async function createComponent(
   const [prior] = await deps.db
     .select()
     .from(components)
-    .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.component_id)));
+    .where(tenantRows(components, ctx.tenantId, { componentId: input.component_id }));
   if (prior) requireRepostAllowed(prior, input, alpha);
   if (input.alpha.target_ref)
     await deps.content.requireEligible(ctx, input.alpha.target_ref, { draftBank: isDraftGate(input.kind, alpha) });
@@ -163,7 +163,7 @@ export async function createComponent(
       ? await tx
           .update(components)
           .set({ ...values(position), version: existing.version + 1 })
-          .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, input.component_id)))
+          .where(tenantRows(components, ctx.tenantId, { componentId: input.component_id }))
           .returning()
       : await insertNew(tx, position);
     // Taken meanwhile by a create without a parent: a different request for the same id.
@@ -261,48 +261,31 @@ export async function loadChildren(
   return findChildren(deps.db, ctx.tenantId, parentIds, includeRetired);
 }
 
-const SORT_COLUMNS = { component_id: components.componentId, updated_at: components.updatedAt } as const;
-
-export async function listComponents(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<Component>> {
-  requireAccess(ctx.principal, ACCESS.read, 'list components');
-  const query = parseInput(ListComponentsQuery, rawQuery);
-  const sort = query.sort ?? 'component_id';
-  const keyset = {
-    sortColumn: SORT_COLUMNS[sort],
-    idColumn: components.componentId,
-    descending: query.order === 'desc',
-  };
-  const keyOf = (row: ComponentRow) => [sort === 'component_id' ? row.componentId : row.updatedAt, row.componentId];
-  return pageInSortOrder(
-    deps.db,
-    deps.cursors,
-    { table: components, keyset, keyOf },
-    query,
-    [
-      eq(components.tenantId, ctx.tenantId),
-      query.includeRetired ? undefined : eq(components.status, 'active'),
-      query.kind ? eq(components.kind, query.kind) : undefined,
-      query.parentId ? eq(components.parentComponentId, query.parentId) : undefined,
-      query.studentId
-        ? and(
-            eq(components.studentId, query.studentId),
-            eq(components.kind, 'course'),
-            isNull(components.parentComponentId),
-          )
-        : undefined,
-      query.subjectId ? eq(components.subjectId, query.subjectId) : undefined,
-      query.sourceCourseRef ? eq(components.sourceCourseRef, query.sourceCourseRef) : undefined,
-      query.publicationStatus ? eq(components.publicationStatus, query.publicationStatus) : undefined,
-      query.updated_since ? gte(components.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-      query.courseId ? inArray(components.componentId, descendantsOf(ctx.tenantId, query.courseId)) : undefined,
-    ],
-    presentComponent,
-  );
-}
+export const listComponents = listRule({
+  reads: 'list components',
+  query: ListComponentsQuery,
+  table: components,
+  id: 'componentId',
+  sorts: { component_id: 'componentId', updated_at: 'updatedAt' },
+  where: (query, ctx) => [
+    query.includeRetired ? undefined : eq(components.status, 'active'),
+    query.kind ? eq(components.kind, query.kind) : undefined,
+    query.parentId ? eq(components.parentComponentId, query.parentId) : undefined,
+    query.studentId
+      ? and(
+          eq(components.studentId, query.studentId),
+          eq(components.kind, 'course'),
+          isNull(components.parentComponentId),
+        )
+      : undefined,
+    query.subjectId ? eq(components.subjectId, query.subjectId) : undefined,
+    query.sourceCourseRef ? eq(components.sourceCourseRef, query.sourceCourseRef) : undefined,
+    query.publicationStatus ? eq(components.publicationStatus, query.publicationStatus) : undefined,
+    updatedSince(components.updatedAt, query.updated_since),
+    query.courseId ? inArray(components.componentId, descendantsOf(ctx.tenantId, query.courseId)) : undefined,
+  ],
+  present: presentComponent,
+});
 
 export interface ComponentTree extends Component {
   children: ComponentTree[];

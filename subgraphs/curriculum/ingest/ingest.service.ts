@@ -1,5 +1,5 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -369,7 +369,7 @@ async function stage(tx: Database, ctx: RequestContext, node: PlannedNode): Prom
     await tx
       .update(components)
       .set({ ...values, version: existing.version + 1 })
-      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, node.componentId)));
+      .where(tenantRows(components, ctx.tenantId, { componentId: node.componentId }));
   } else {
     await tx
       .insert(components)
@@ -426,7 +426,7 @@ async function publishBottomUp(tx: Database, ctx: RequestContext, nodes: Planned
     await tx
       .update(components)
       .set({ alpha, publicationStatus: 'published', version: row.version + 1, updatedAt: ctx.now.toISOString() })
-      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, node.componentId)));
+      .where(tenantRows(components, ctx.tenantId, { componentId: node.componentId }));
   }
 }
 
@@ -467,13 +467,7 @@ async function findJob(
   const [job] = await db
     .select()
     .from(sourceIngestJobs)
-    .where(
-      and(
-        eq(sourceIngestJobs.tenantId, tenantId),
-        eq(sourceIngestJobs.sourceSystem, sourceSystem),
-        eq(sourceIngestJobs.producerBatchId, batchId),
-      ),
-    );
+    .where(tenantRows(sourceIngestJobs, tenantId, { sourceSystem, producerBatchId: batchId }));
   return job;
 }
 
@@ -562,7 +556,7 @@ export async function getIngestJob(
     ? await deps.db
         .select()
         .from(sourceIngestJobs)
-        .where(and(eq(sourceIngestJobs.tenantId, ctx.tenantId), eq(sourceIngestJobs.jobId, input.jobId)))
+        .where(tenantRows(sourceIngestJobs, ctx.tenantId, { jobId: input.jobId }))
     : [];
   if (!job) throw new DomainError('not_found', `No source ingest job ${input.jobId} in this tenant.`);
   return presentJob(job);

@@ -1,4 +1,5 @@
-import { and, eq } from 'drizzle-orm';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import { eq } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -35,7 +36,7 @@ async function findEdge<Row, View>(
     ? await db
         .select()
         .from(store.table)
-        .where(and(eq(store.table.tenantId, tenantId), eq(store.idColumn, edgeId)))
+        .where(tenantRows(store.table, tenantId, {}, eq(store.idColumn, edgeId)))
     : [];
   if (!row) throw new DomainError('not_found', `No ${store.noun} ${edgeId} in this tenant.`);
   return store.present(row as Row);
@@ -61,7 +62,7 @@ export async function reactivateEdge<Row, View>(
   const [reactivated] = await tx
     .update(store.table)
     .set({ status: 'active', updatedAt: ctx.now.toISOString() })
-    .where(and(eq(store.table.tenantId, ctx.tenantId), eq(store.idColumn, edgeId)))
+    .where(tenantRows(store.table, ctx.tenantId, {}, eq(store.idColumn, edgeId)))
     .returning();
   return store.present(reactivated as Row);
 }
@@ -83,9 +84,7 @@ export async function retireEdge<Row, View>(
         ? await tx
             .update(store.table)
             .set({ status: 'retired', updatedAt: ctx.now.toISOString() })
-            .where(
-              and(eq(store.table.tenantId, ctx.tenantId), eq(store.idColumn, edgeId), eq(store.table.status, 'active')),
-            )
+            .where(tenantRows(store.table, ctx.tenantId, { status: 'active' }, eq(store.idColumn, edgeId)))
             .returning()
         : [];
       return {

@@ -1,19 +1,20 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { and, eq, gte, or, sql } from 'drizzle-orm';
+import { eq, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
-import type { Page } from '../../../platform/cursor.ts';
-import { pageInIdOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { listRule, updatedSince, type ColumnKey } from '../lists.ts';
 import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { CommandInput } from '../rule-inputs.ts';
 import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import {
   CreateFirmingEventInput,
@@ -77,7 +78,7 @@ async function closesCycle(
 export async function createPrerequisite(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<KcPrerequisite>> {
   requireAccess(ctx.principal, ACCESS.write, 'add KC prerequisites');
   const input = parseInput(CreatePrerequisiteInput, rawInput);
@@ -95,11 +96,10 @@ export async function createPrerequisite(
         .select()
         .from(kcPrerequisites)
         .where(
-          and(
-            eq(kcPrerequisites.tenantId, ctx.tenantId),
-            eq(kcPrerequisites.prerequisiteKcId, input.prerequisite_kc_id),
-            eq(kcPrerequisites.dependentKcId, input.dependent_kc_id),
-          ),
+          tenantRows(kcPrerequisites, ctx.tenantId, {
+            prerequisiteKcId: input.prerequisite_kc_id,
+            dependentKcId: input.dependent_kc_id,
+          }),
         );
       if (existing?.status === 'active') return { value: presentPrerequisite(existing), created: false };
       if (await closesCycle(tx, ctx.tenantId, input.prerequisite_kc_id, input.dependent_kc_id)) {
@@ -139,36 +139,22 @@ export const retirePrerequisite = (
   { id, idempotencyKey }: { id: string; idempotencyKey: string | undefined },
 ) => retireEdge(deps, ctx, PREREQUISITES, id, idempotencyKey);
 
-export async function listPrerequisites(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<KcPrerequisite>> {
-  requireAccess(ctx.principal, ACCESS.read, 'read KC prerequisites');
-  const query = parseInput(ListPrerequisitesQuery, rawQuery);
-  const source = {
-    table: kcPrerequisites,
-    idColumn: kcPrerequisites.prerequisiteId,
-    idOf: (row: PrerequisiteRow) => row.prerequisiteId,
-  };
-  return pageInIdOrder(
-    deps.db,
-    deps.cursors,
-    source,
-    query,
-    [
-      eq(kcPrerequisites.tenantId, ctx.tenantId),
-      eq(kcPrerequisites.status, 'active'),
-      query.kcId
-        ? or(eq(kcPrerequisites.prerequisiteKcId, query.kcId), eq(kcPrerequisites.dependentKcId, query.kcId))
-        : undefined,
-      query.prerequisiteKcId ? eq(kcPrerequisites.prerequisiteKcId, query.prerequisiteKcId) : undefined,
-      query.dependentKcId ? eq(kcPrerequisites.dependentKcId, query.dependentKcId) : undefined,
-      query.updated_since ? gte(kcPrerequisites.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-    ],
-    presentPrerequisite,
-  );
-}
+export const listPrerequisites = listRule({
+  reads: 'read KC prerequisites',
+  query: ListPrerequisitesQuery,
+  table: kcPrerequisites,
+  id: 'prerequisiteId',
+  where: (query) => [
+    eq(kcPrerequisites.status, 'active'),
+    query.kcId
+      ? or(eq(kcPrerequisites.prerequisiteKcId, query.kcId), eq(kcPrerequisites.dependentKcId, query.kcId))
+      : undefined,
+    query.prerequisiteKcId ? eq(kcPrerequisites.prerequisiteKcId, query.prerequisiteKcId) : undefined,
+    query.dependentKcId ? eq(kcPrerequisites.dependentKcId, query.dependentKcId) : undefined,
+    updatedSince(kcPrerequisites.updatedAt, query.updated_since),
+  ],
+  present: presentPrerequisite,
+});
 
 type ReviewRow = typeof kcReviewDecisions.$inferSelect;
 function presentReview(row: ReviewRow) {
@@ -198,7 +184,7 @@ async function requireVersion(tx: Database, tenantId: string, versionId: string)
 export async function createReviewDecision(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<KcReviewDecision>> {
   requireAccess(ctx.principal, ACCESS.write, 'record KC review decisions');
   const input = parseInput(CreateReviewDecisionInput, rawInput);
@@ -226,14 +212,12 @@ export async function createReviewDecision(
   );
 }
 
-export const listReviewDecisions = (deps: CurriculumDeps, ctx: RequestContext, input: { query: unknown }) =>
-  listByVersion(deps, ctx, input, {
-    what: 'KC review decisions',
-    table: kcReviewDecisions,
-    idColumn: kcReviewDecisions.decisionId,
-    idOf: (row: ReviewRow) => row.decisionId,
-    present: presentReview,
-  });
+export const listReviewDecisions = listByVersion(
+  'read KC review decisions',
+  kcReviewDecisions,
+  'decisionId',
+  presentReview,
+);
 
 type FirmingRow = typeof kcFirmingEvents.$inferSelect;
 function presentFirming(row: FirmingRow) {
@@ -272,7 +256,7 @@ export async function firmKcVersion(
   const [firm] = await tx
     .select({ id: kcFirmingEvents.firmingEventId })
     .from(kcFirmingEvents)
-    .where(and(eq(kcFirmingEvents.tenantId, ctx.tenantId), eq(kcFirmingEvents.kcVersionId, versionId)));
+    .where(tenantRows(kcFirmingEvents, ctx.tenantId, { kcVersionId: versionId }));
   if (firm)
     throw new DomainError(
       'curriculum:kc_version_already_firm',
@@ -298,7 +282,7 @@ export async function firmKcVersion(
 export async function createFirmingEvent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<KcFirmingEvent>> {
   requireAccess(ctx.principal, ACCESS.write, 'record KC firming events');
   const input = parseInput(CreateFirmingEventInput, rawInput);
@@ -326,33 +310,22 @@ export async function createFirmingEvent(
   );
 }
 
-export const listFirmingEvents = (deps: CurriculumDeps, ctx: RequestContext, input: { query: unknown }) =>
-  listByVersion(deps, ctx, input, {
-    what: 'KC firming events',
-    table: kcFirmingEvents,
-    idColumn: kcFirmingEvents.firmingEventId,
-    idOf: (row: FirmingRow) => row.firmingEventId,
-    present: presentFirming,
-  });
+export const listFirmingEvents = listByVersion(
+  'read KC firming events',
+  kcFirmingEvents,
+  'firmingEventId',
+  presentFirming,
+);
 
-/** The review decisions or firming events of the tenant, of one KC version when asked, in id order. */
-async function listByVersion<Row, T>(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-  log: {
-    what: string;
-    table: typeof kcReviewDecisions | typeof kcFirmingEvents;
-    idColumn: AnyPgColumn;
-    idOf: (row: Row) => string;
-    present: (row: Row) => T;
-  },
-): Promise<Page<T>> {
-  requireAccess(ctx.principal, ACCESS.read, `read ${log.what}`);
-  const query = parseInput(ListByVersionQuery, rawQuery);
-  const conditions = [
-    eq(log.table.tenantId, ctx.tenantId),
-    query.kc_version_id ? eq(log.table.kcVersionId, query.kc_version_id) : undefined,
+/** Review decisions and firming events: all of the tenant's, or those of one KC version when asked, in id order. */
+function listByVersion<Table extends typeof kcReviewDecisions | typeof kcFirmingEvents, T>(
+  reads: string,
+  table: Table,
+  id: ColumnKey<Table>,
+  present: (row: Table['$inferSelect']) => T,
+) {
+  const where = (query: z.output<typeof ListByVersionQuery>) => [
+    query.kc_version_id ? eq(table.kcVersionId, query.kc_version_id) : undefined,
   ];
-  return pageInIdOrder(deps.db, deps.cursors, log, query, conditions, log.present);
+  return listRule({ reads, query: ListByVersionQuery, table, id, where, present });
 }

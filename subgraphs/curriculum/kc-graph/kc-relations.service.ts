@@ -1,16 +1,17 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gte, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
-import type { Page } from '../../../platform/cursor.ts';
-import { pageInIdOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
+import { listRule, updatedSince } from '../lists.ts';
 import { kcRelations } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { CommandInput, KcIdsInput } from '../rule-inputs.ts';
 import { requireActiveKcs } from '../queries.ts';
 import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import { CreateRelationInput, ListRelationsQuery, SYMMETRIC_RELATION_TYPES } from './kc-graph.schema.ts';
@@ -50,7 +51,7 @@ const RELATIONS: KcEdgeStore<RelationRow, KcRelation> = {
 export async function createRelation(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<KcRelation>> {
   requireAccess(ctx.principal, ACCESS.write, 'relate KCs');
   const input = parseInput(CreateRelationInput, rawInput);
@@ -71,9 +72,10 @@ export async function createRelation(
         .select()
         .from(kcRelations)
         .where(
-          and(
-            eq(kcRelations.tenantId, ctx.tenantId),
-            eq(kcRelations.relationType, input.relation_type),
+          tenantRows(
+            kcRelations,
+            ctx.tenantId,
+            { relationType: input.relation_type },
             SYMMETRIC_RELATION_TYPES.has(input.relation_type)
               ? or(
                   sameDirection,
@@ -118,7 +120,7 @@ export const retireRelation = (
 export async function loadRelationsOf(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { kcIds }: { kcIds: readonly string[] },
+  { kcIds }: KcIdsInput,
 ): Promise<Map<string, KcRelation[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
   const byKc = new Map<string, KcRelation[]>(kcIds.map((id) => [id, []]));
@@ -128,9 +130,10 @@ export async function loadRelationsOf(
     .select()
     .from(kcRelations)
     .where(
-      and(
-        eq(kcRelations.tenantId, ctx.tenantId),
-        eq(kcRelations.status, 'active'),
+      tenantRows(
+        kcRelations,
+        ctx.tenantId,
+        { status: 'active' },
         or(inArray(kcRelations.fromKcId, ids), inArray(kcRelations.toKcId, ids)),
       ),
     )
@@ -143,28 +146,18 @@ export async function loadRelationsOf(
   return byKc;
 }
 
-export async function listRelations(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<KcRelation>> {
-  requireAccess(ctx.principal, ACCESS.read, 'read KC relations');
-  const query = parseInput(ListRelationsQuery, rawQuery);
-  const source = { table: kcRelations, idColumn: kcRelations.relationId, idOf: (row: RelationRow) => row.relationId };
-  return pageInIdOrder(
-    deps.db,
-    deps.cursors,
-    source,
-    query,
-    [
-      eq(kcRelations.tenantId, ctx.tenantId),
-      eq(kcRelations.status, 'active'),
-      query.kcId ? or(eq(kcRelations.fromKcId, query.kcId), eq(kcRelations.toKcId, query.kcId)) : undefined,
-      query.fromKcId ? eq(kcRelations.fromKcId, query.fromKcId) : undefined,
-      query.toKcId ? eq(kcRelations.toKcId, query.toKcId) : undefined,
-      query.relationType ? eq(kcRelations.relationType, query.relationType) : undefined,
-      query.updated_since ? gte(kcRelations.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-    ],
-    presentRelation,
-  );
-}
+export const listRelations = listRule({
+  reads: 'read KC relations',
+  query: ListRelationsQuery,
+  table: kcRelations,
+  id: 'relationId',
+  where: (query) => [
+    eq(kcRelations.status, 'active'),
+    query.kcId ? or(eq(kcRelations.fromKcId, query.kcId), eq(kcRelations.toKcId, query.kcId)) : undefined,
+    query.fromKcId ? eq(kcRelations.fromKcId, query.fromKcId) : undefined,
+    query.toKcId ? eq(kcRelations.toKcId, query.toKcId) : undefined,
+    query.relationType ? eq(kcRelations.relationType, query.relationType) : undefined,
+    updatedSince(kcRelations.updatedAt, query.updated_since),
+  ],
+  present: presentRelation,
+});

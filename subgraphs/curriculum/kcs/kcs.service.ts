@@ -1,3 +1,4 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../platform/db.ts';
@@ -20,6 +21,7 @@ import {
   standardKcMaps,
 } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { CommandInput, KcIdsInput, ListInput } from '../rule-inputs.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
@@ -79,7 +81,7 @@ async function lockKc(tx: Database, tenantId: string, kcId: string): Promise<KcR
   const [row] = await tx
     .select()
     .from(knowledgeComponents)
-    .where(and(eq(knowledgeComponents.tenantId, tenantId), eq(knowledgeComponents.kcId, kcId)))
+    .where(tenantRows(knowledgeComponents, tenantId, { kcId }))
     .for('update');
   return row;
 }
@@ -120,7 +122,7 @@ function identityOf(input: { definition: string; source_kc_id?: string | null; a
 export async function createKc(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.write, 'create KCs');
   const input = parseInput(CreateKcInput, rawInput);
@@ -142,9 +144,7 @@ export async function createKc(
       const [taken] = await tx
         .select({ kcId: knowledgeComponents.kcId })
         .from(knowledgeComponents)
-        .where(
-          and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.sourceKcId, input.source_kc_id)),
-        );
+        .where(tenantRows(knowledgeComponents, ctx.tenantId, { sourceKcId: input.source_kc_id }));
       if (taken) {
         throw new DomainError(
           'curriculum:source_kc_id_taken',
@@ -185,7 +185,7 @@ async function firmingOf(db: Database, tenantId: string, versionIds: string[]): 
   const rows = await db
     .select({ versionId: kcFirmingEvents.kcVersionId, eventId: kcFirmingEvents.firmingEventId })
     .from(kcFirmingEvents)
-    .where(and(eq(kcFirmingEvents.tenantId, tenantId), inArray(kcFirmingEvents.kcVersionId, versionIds)));
+    .where(tenantRows(kcFirmingEvents, tenantId, {}, inArray(kcFirmingEvents.kcVersionId, versionIds)));
   return new Map(rows.map((row) => [row.versionId, row.eventId]));
 }
 
@@ -207,7 +207,7 @@ async function readKc(db: Database, tenantId: string, row: KcRow): Promise<Knowl
 export async function loadKcs(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { kcIds }: { kcIds: readonly string[] },
+  { kcIds }: KcIdsInput,
 ): Promise<KnowledgeComponent[]> {
   requireAccess(ctx.principal, ACCESS.read, 'read KCs');
   const valid = [...new Set(kcIds.filter(isUuid))];
@@ -215,7 +215,7 @@ export async function loadKcs(
   const rows = await deps.db
     .select()
     .from(knowledgeComponents)
-    .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), inArray(knowledgeComponents.kcId, valid)));
+    .where(tenantRows(knowledgeComponents, ctx.tenantId, {}, inArray(knowledgeComponents.kcId, valid)));
   const versions = await findKcVersionRows(
     deps.db,
     ctx.tenantId,
@@ -240,7 +240,7 @@ export async function getKc(
 export async function listKcs(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
+  { query: rawQuery }: ListInput,
 ): Promise<Page<KnowledgeComponent>> {
   requireAccess(ctx.principal, ACCESS.read, 'list KCs');
   const query = parseInput(ListKcsQuery, rawQuery);
@@ -302,7 +302,7 @@ export async function publishKc(
       const [updated] = await tx
         .update(knowledgeComponents)
         .set({ publicationStatus: 'published', version: row.version + 1, updatedAt: ctx.now.toISOString() })
-        .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)))
+        .where(tenantRows(knowledgeComponents, ctx.tenantId, { kcId }))
         .returning();
       return { value: await readKc(tx, ctx.tenantId, updated), created: false };
     },
@@ -315,9 +315,10 @@ async function activeReferences(tx: Database, tenantId: string, kcId: string) {
     .select({ id: kcPrerequisites.prerequisiteId })
     .from(kcPrerequisites)
     .where(
-      and(
-        eq(kcPrerequisites.tenantId, tenantId),
-        eq(kcPrerequisites.status, 'active'),
+      tenantRows(
+        kcPrerequisites,
+        tenantId,
+        { status: 'active' },
         or(eq(kcPrerequisites.prerequisiteKcId, kcId), eq(kcPrerequisites.dependentKcId, kcId)),
       ),
     );
@@ -325,23 +326,25 @@ async function activeReferences(tx: Database, tenantId: string, kcId: string) {
     .select({ id: kcRelations.relationId })
     .from(kcRelations)
     .where(
-      and(
-        eq(kcRelations.tenantId, tenantId),
-        eq(kcRelations.status, 'active'),
+      tenantRows(
+        kcRelations,
+        tenantId,
+        { status: 'active' },
         or(eq(kcRelations.fromKcId, kcId), eq(kcRelations.toKcId, kcId)),
       ),
     );
   const standardMaps = await tx
     .select({ id: standardKcMaps.mapId })
     .from(standardKcMaps)
-    .where(and(eq(standardKcMaps.tenantId, tenantId), eq(standardKcMaps.kcId, kcId), isNull(standardKcMaps.retiredAt)));
+    .where(tenantRows(standardKcMaps, tenantId, { kcId }, isNull(standardKcMaps.retiredAt)));
   const referencing = await tx
     .select({ componentId: components.componentId, alpha: components.alpha })
     .from(components)
     .where(
-      and(
-        eq(components.tenantId, tenantId),
-        eq(components.status, 'active'),
+      tenantRows(
+        components,
+        tenantId,
+        { status: 'active' },
         or(
           sql`${components.alpha}->'scope_kc_refs' @> ${JSON.stringify([kcId])}::jsonb`,
           sql`${components.alpha}->'remediation_entries' @> ${JSON.stringify([{ kc_ref: kcId }])}::jsonb`,
@@ -389,7 +392,7 @@ export async function retireKc(
       const [updated] = await tx
         .update(knowledgeComponents)
         .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
-        .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)))
+        .where(tenantRows(knowledgeComponents, ctx.tenantId, { kcId }))
         .returning();
       return { value: await readKc(tx, ctx.tenantId, updated), created: false };
     },
@@ -415,7 +418,7 @@ export async function appendKcVersion(
       const [last] = await tx
         .select({ number: sql<number>`max(${kcVersions.versionNumber})` })
         .from(kcVersions)
-        .where(and(eq(kcVersions.tenantId, ctx.tenantId), eq(kcVersions.kcId, kcId)));
+        .where(tenantRows(kcVersions, ctx.tenantId, { kcId }));
       const definition = input.definition ?? row.definition;
       const alpha = input.alpha ?? row.alpha;
       const version = await insertVersion(tx, ctx, kcId, Number(last?.number ?? 0) + 1, definition, alpha);
@@ -431,7 +434,7 @@ export async function appendKcVersion(
           version: row.version + 1,
           updatedAt: ctx.now.toISOString(),
         })
-        .where(and(eq(knowledgeComponents.tenantId, ctx.tenantId), eq(knowledgeComponents.kcId, kcId)));
+        .where(tenantRows(knowledgeComponents, ctx.tenantId, { kcId }));
       return { value: presentKcVersion(version, null), created: true };
     },
   );

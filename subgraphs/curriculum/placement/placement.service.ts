@@ -1,4 +1,5 @@
-import { and, asc, eq, isNull, or } from 'drizzle-orm';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
+import { asc, eq, isNull, or } from 'drizzle-orm';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -52,12 +53,11 @@ export async function placementCandidates(
     .select()
     .from(components)
     .where(
-      and(
-        eq(components.tenantId, ctx.tenantId),
-        eq(components.kind, 'course'),
+      tenantRows(
+        components,
+        ctx.tenantId,
+        { kind: 'course', status: 'active', publicationStatus: 'published' },
         isNull(components.parentComponentId),
-        eq(components.status, 'active'),
-        eq(components.publicationStatus, 'published'),
         subjectId !== undefined ? eq(components.subjectId, subjectId) : undefined,
         query.studentId !== undefined
           ? or(isNull(components.studentId), eq(components.studentId, query.studentId))

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -12,6 +12,7 @@ import { appendPinAudit, currentPin, requirePinMayMove, samePin } from '../pins.
 import { RENDERER_REGISTRY, resolveRenderer, type RendererRow } from '../renderers.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { ListInput } from '../rule-inputs.ts';
 import { RendererQuery, RepointInput } from './repoint.schema.ts';
 import { type Component, type ComponentRow, componentNotFound, presentComponent } from '../queries.ts';
 
@@ -103,7 +104,7 @@ export async function repointComponent(
   const [before] = await deps.db
     .select()
     .from(components)
-    .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)));
+    .where(tenantRows(components, ctx.tenantId, { componentId }));
   if (!before) throw componentNotFound(componentId);
   judgeAgainstRow(before, input);
   try {
@@ -121,7 +122,7 @@ export async function repointComponent(
     const [row] = await tx
       .select()
       .from(components)
-      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+      .where(tenantRows(components, ctx.tenantId, { componentId }))
       .for('update');
     judgeAgainstRow(row, input);
     const [updated] = await tx
@@ -131,7 +132,7 @@ export async function repointComponent(
         version: row.version + 1,
         updatedAt: ctx.now.toISOString(),
       })
-      .where(and(eq(components.tenantId, ctx.tenantId), eq(components.componentId, componentId)))
+      .where(tenantRows(components, ctx.tenantId, { componentId }))
       .returning();
     const audit = await appendPinAudit(tx, ctx, {
       componentId,
@@ -147,7 +148,7 @@ export async function repointComponent(
 export function readRendererRegistry(
   _deps: CurriculumDeps,
   ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
+  { query: rawQuery }: ListInput,
 ): { data: readonly RendererRow[] } {
   requireAccess(ctx.principal, ACCESS.read, 'read the renderer registry');
   const query = parseInput(RendererQuery, rawQuery);

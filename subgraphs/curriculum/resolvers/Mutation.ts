@@ -1,4 +1,4 @@
-import { commandValue, requestContextOf } from '../../../platform/graphql.ts';
+import { commandValue, requestContextOf, type GraphContext } from '../../../platform/graphql.ts';
 import { snakeKeys } from '../../../platform/naming.ts';
 import { createComponent } from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
@@ -17,137 +17,68 @@ import { ingestVendorCourse } from '../ingest/ingest.service.ts';
 import { approveCourse } from '../approvals/approvals.service.ts';
 import type { MutationResolvers } from '../generated/graphql.ts';
 import { kcInputOf, snakeKeepingValues } from './inputs.ts';
+import type { CurriculumRule } from '../rule-inputs.ts';
 
-const ctxOf = requestContextOf;
+/** A create whose arguments besides its Idempotency-Key are the REST body's fields. */
+const argsAsBody = ({ idempotencyKey, ...fields }: { idempotencyKey: string } & Record<string, unknown>) => ({
+  body: snakeKeys(fields),
+  idempotencyKey,
+});
+
+/** A KC graph edge addressed by its id. */
+const edgeOf = (id: string, idempotencyKey: string | null | undefined) => ({
+  id,
+  idempotencyKey: idempotencyKey ?? undefined,
+});
 
 export function mutationResolvers(deps: CurriculumDeps): MutationResolvers {
+  /** A mutation answered by a command rule: its arguments become the rule's input, its answer the command's value. */
+  const command =
+    <Args, Input, T>(rule: CurriculumRule<Input, { value: T }>, inputOf: (args: Args) => Input) =>
+    (_root: unknown, args: Args, context: GraphContext) =>
+      commandValue(rule(deps, requestContextOf(context), inputOf(args)));
   return {
-    createComponent: (_root, args, context) =>
-      commandValue(createComponent(deps, ctxOf(context), { body: snakeKeys(args.input) })),
-    updateComponent: (_root, args, context) =>
-      commandValue(
-        patchComponent(deps, ctxOf(context), {
-          componentId: args.componentId,
-          body: snakeKeys(args.input),
-          ifMatch: args.ifMatch,
-          idempotencyKey: args.idempotencyKey,
-        }),
-      ),
-    retireComponent: (_root, args, context) =>
-      commandValue(
-        retireComponent(deps, ctxOf(context), {
-          componentId: args.componentId,
-          ifMatch: args.ifMatch,
-          idempotencyKey: args.idempotencyKey,
-        }),
-      ),
-    repointComponent: (_root, args, context) =>
-      commandValue(
-        repointComponent(deps, ctxOf(context), {
-          componentId: args.componentId,
-          body: snakeKeys(args.input),
-          idempotencyKey: args.idempotencyKey,
-        }),
-      ),
-    createAssociation: async (_root, args, context) => {
+    createComponent: command(createComponent, (args) => ({ body: snakeKeys(args.input) })),
+    updateComponent: command(patchComponent, ({ input, ...args }) => ({ ...args, body: snakeKeys(input) })),
+    retireComponent: command(retireComponent, (args) => args),
+    repointComponent: command(repointComponent, ({ input, ...args }) => ({ ...args, body: snakeKeys(input) })),
+    createAssociation: command(createAssociation, (args) => {
       const { sequenceNumber, ...names } = args.input;
       const body = {
         ...names,
         ...(sequenceNumber !== undefined && sequenceNumber !== null ? { sequence_number: sequenceNumber } : {}),
       };
-      return commandValue(
-        createAssociation(deps, ctxOf(context), { body, idempotencyKey: args.idempotencyKey ?? undefined }),
-      );
-    },
-    reorderAssociation: (_root, args, context) =>
-      commandValue(
-        patchAssociation(deps, ctxOf(context), {
-          associationId: args.associationId,
-          body: { sequence_number: args.sequenceNumber },
-          ifMatch: args.ifMatch,
-          idempotencyKey: args.idempotencyKey,
-        }),
-      ),
-    createKc: (_root, args, context) =>
-      commandValue(
-        createKc(deps, ctxOf(context), {
-          body: kcInputOf(args.input),
-          idempotencyKey: args.idempotencyKey ?? undefined,
-        }),
-      ),
-    publishKc: (_root, args, context) =>
-      commandValue(
-        publishKc(deps, ctxOf(context), {
-          kcId: args.kcId,
-          body: { publication_status: 'published' },
-          ifMatch: args.ifMatch,
-          idempotencyKey: args.idempotencyKey,
-        }),
-      ),
-    retireKc: (_root, args, context) =>
-      commandValue(
-        retireKc(deps, ctxOf(context), {
-          kcId: args.kcId,
-          ifMatch: args.ifMatch,
-          idempotencyKey: args.idempotencyKey,
-        }),
-      ),
-    appendKcVersion: (_root, args, context) =>
-      commandValue(
-        appendKcVersion(deps, ctxOf(context), {
-          kcId: args.kcId,
-          body: kcInputOf(args.input ?? undefined),
-          idempotencyKey: args.idempotencyKey,
-        }),
-      ),
-    createKcPrerequisite: (_root, args, context) =>
-      commandValue(
-        createPrerequisite(deps, ctxOf(context), {
-          body: { prerequisite_kc_id: args.prerequisiteKcId, dependent_kc_id: args.dependentKcId },
-          idempotencyKey: args.idempotencyKey,
-        }),
-      ),
-    retireKcPrerequisite: (_root, args, context) =>
-      commandValue(
-        retirePrerequisite(deps, ctxOf(context), {
-          id: args.prerequisiteId,
-          idempotencyKey: args.idempotencyKey ?? undefined,
-        }),
-      ),
-    createKcRelation: (_root, { idempotencyKey, ...input }, context) =>
-      commandValue(createRelation(deps, ctxOf(context), { body: snakeKeys(input), idempotencyKey })),
-    retireKcRelation: (_root, args, context) =>
-      commandValue(
-        retireRelation(deps, ctxOf(context), {
-          id: args.relationId,
-          idempotencyKey: args.idempotencyKey ?? undefined,
-        }),
-      ),
-    recordKcReviewDecision: (_root, { idempotencyKey, ...input }, context) =>
-      commandValue(createReviewDecision(deps, ctxOf(context), { body: snakeKeys(input), idempotencyKey })),
-    recordKcFirmingEvent: (_root, { idempotencyKey, ...input }, context) =>
-      commandValue(
-        createFirmingEvent(deps, ctxOf(context), {
-          body: snakeKeepingValues(input, ['evidence']),
-          idempotencyKey,
-        }),
-      ),
-    approveCourse: async (_root, args, context) => {
-      const { provenance, ...rest } = args.input;
-      const body = { ...(snakeKeys(rest) as Record<string, unknown>), provenance };
-      return commandValue(
-        approveCourse(deps, ctxOf(context), {
-          courseId: args.courseId,
-          body,
-          idempotencyKey: args.idempotencyKey,
-        }),
-      );
-    },
-    ingestVendorCourse: (_root, args, context) =>
-      commandValue(
-        ingestVendorCourse(deps, ctxOf(context), {
-          body: snakeKeepingValues(args.input, ['records', 'courses', 'courseComponents', 'componentResources']),
-        }),
-      ),
+      return { body, idempotencyKey: args.idempotencyKey ?? undefined };
+    }),
+    reorderAssociation: command(patchAssociation, ({ sequenceNumber, ...args }) => ({
+      ...args,
+      body: { sequence_number: sequenceNumber },
+    })),
+    createKc: command(createKc, (args) => ({
+      body: kcInputOf(args.input),
+      idempotencyKey: args.idempotencyKey ?? undefined,
+    })),
+    publishKc: command(publishKc, (args) => ({ ...args, body: { publication_status: 'published' } })),
+    retireKc: command(retireKc, (args) => args),
+    appendKcVersion: command(appendKcVersion, ({ input, ...args }) => ({
+      ...args,
+      body: kcInputOf(input ?? undefined),
+    })),
+    createKcPrerequisite: command(createPrerequisite, argsAsBody),
+    retireKcPrerequisite: command(retirePrerequisite, (args) => edgeOf(args.prerequisiteId, args.idempotencyKey)),
+    createKcRelation: command(createRelation, argsAsBody),
+    retireKcRelation: command(retireRelation, (args) => edgeOf(args.relationId, args.idempotencyKey)),
+    recordKcReviewDecision: command(createReviewDecision, argsAsBody),
+    recordKcFirmingEvent: command(createFirmingEvent, ({ idempotencyKey, ...input }) => ({
+      body: snakeKeepingValues(input, ['evidence']),
+      idempotencyKey,
+    })),
+    approveCourse: command(approveCourse, ({ input: { provenance, ...rest }, ...args }) => ({
+      ...args,
+      body: { ...(snakeKeys(rest) as Record<string, unknown>), provenance },
+    })),
+    ingestVendorCourse: command(ingestVendorCourse, (args) => ({
+      body: snakeKeepingValues(args.input, ['records', 'courses', 'courseComponents', 'componentResources']),
+    })),
   };
 }

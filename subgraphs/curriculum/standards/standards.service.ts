@@ -1,17 +1,18 @@
+import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
-import type { Page } from '../../../platform/cursor.ts';
-import { pageInIdOrder, pageInSortOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
+import { listRule, updatedSince } from '../lists.ts';
 import { standardKcMaps, standardsFrameworks, standardsReleases } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import type { CommandInput, KcIdsInput } from '../rule-inputs.ts';
 import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery, type CasePackage } from './standards.schema.ts';
 import { requireActiveKcs } from '../queries.ts';
 
@@ -123,7 +124,7 @@ const INSERT_CHUNK = 1000;
 export async function importStandards(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: { body: unknown; idempotencyKey: string | undefined },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<StandardsImportJob>> {
   requireAccess(ctx.principal, ACCESS.import, 'import standards frameworks');
   const input = parseInput(ImportStandardsInput, rawInput);
@@ -148,7 +149,7 @@ export async function importStandards(
     const [frozen] = await tx
       .select()
       .from(standardsReleases)
-      .where(and(eq(standardsReleases.tenantId, ctx.tenantId), eq(standardsReleases.checksumSha256, checksum)));
+      .where(tenantRows(standardsReleases, ctx.tenantId, { checksumSha256: checksum }));
     if (frozen) return { value: await answerFrozenRelease(tx, ctx, frozen, input.standard_kc_maps), created: false };
     await requireActiveKcs(
       tx,
@@ -202,9 +203,10 @@ export async function importStandards(
       .update(standardKcMaps)
       .set({ retiredAt: now, updatedAt: now })
       .where(
-        and(
-          eq(standardKcMaps.tenantId, ctx.tenantId),
-          eq(standardKcMaps.standardsFrameworkId, framework.standardsFrameworkId),
+        tenantRows(
+          standardKcMaps,
+          ctx.tenantId,
+          { standardsFrameworkId: framework.standardsFrameworkId },
           isNull(standardKcMaps.retiredAt),
         ),
       );
@@ -239,7 +241,7 @@ async function answerFrozenRelease(
       relationship: standardKcMaps.relationship,
     })
     .from(standardKcMaps)
-    .where(and(eq(standardKcMaps.tenantId, ctx.tenantId), eq(standardKcMaps.sourceReleaseId, release.releaseId)));
+    .where(tenantRows(standardKcMaps, ctx.tenantId, { sourceReleaseId: release.releaseId }));
   const key = (map: { standard_id: string; kc_id: string; relationship: string }) =>
     `${map.standard_id}|${map.kc_id}|${map.relationship}`;
   const frozen = new Set(
@@ -257,54 +259,23 @@ async function answerFrozenRelease(
   const [framework] = await tx
     .select()
     .from(standardsFrameworks)
-    .where(
-      and(
-        eq(standardsFrameworks.tenantId, ctx.tenantId),
-        eq(standardsFrameworks.standardsFrameworkId, release.standardsFrameworkId),
-      ),
-    );
+    .where(tenantRows(standardsFrameworks, ctx.tenantId, { standardsFrameworkId: release.standardsFrameworkId }));
   return presentJob(release, framework);
 }
 
-const SORT_COLUMNS = {
-  standards_framework_id: standardsFrameworks.standardsFrameworkId,
-  updated_at: standardsFrameworks.updatedAt,
-  title: standardsFrameworks.title,
-} as const;
-
-export async function listFrameworks(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<StandardsFramework>> {
-  requireAccess(ctx.principal, ACCESS.read, 'list standards frameworks');
-  const query = parseInput(ListFrameworksQuery, rawQuery);
-  const sort = query.sort ?? 'standards_framework_id';
-  const keyset = {
-    sortColumn: SORT_COLUMNS[sort],
-    idColumn: standardsFrameworks.standardsFrameworkId,
-    descending: query.order === 'desc',
-  };
-  const keyOf = (row: FrameworkRow) => [
-    sort === 'standards_framework_id' ? row.standardsFrameworkId : sort === 'title' ? row.title : row.updatedAt,
-    row.standardsFrameworkId,
-  ];
-  return pageInSortOrder(
-    deps.db,
-    deps.cursors,
-    { table: standardsFrameworks, keyset, keyOf },
-    query,
-    [
-      eq(standardsFrameworks.tenantId, ctx.tenantId),
-      query.frameworkId ? frameworkIdMatches(query.frameworkId) : undefined,
-      query.subjectId
-        ? sql`${standardsFrameworks.subjectIds} @> ${JSON.stringify([query.subjectId])}::jsonb`
-        : undefined,
-      query.updated_since ? gte(standardsFrameworks.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-    ],
-    presentFramework,
-  );
-}
+export const listFrameworks = listRule({
+  reads: 'list standards frameworks',
+  query: ListFrameworksQuery,
+  table: standardsFrameworks,
+  id: 'standardsFrameworkId',
+  sorts: { standards_framework_id: 'standardsFrameworkId', updated_at: 'updatedAt', title: 'title' },
+  where: (query) => [
+    query.frameworkId ? frameworkIdMatches(query.frameworkId) : undefined,
+    query.subjectId ? sql`${standardsFrameworks.subjectIds} @> ${JSON.stringify([query.subjectId])}::jsonb` : undefined,
+    updatedSince(standardsFrameworks.updatedAt, query.updated_since),
+  ],
+  present: presentFramework,
+});
 
 function frameworkIdMatches(frameworkId: string): SQL | undefined {
   const byIdentifier = eq(standardsFrameworks.frameworkIdentifier, frameworkId);
@@ -322,44 +293,34 @@ export async function getFramework(
   const [row] = await deps.db
     .select()
     .from(standardsFrameworks)
-    .where(and(eq(standardsFrameworks.tenantId, ctx.tenantId), frameworkIdMatches(frameworkId)));
+    .where(tenantRows(standardsFrameworks, ctx.tenantId, {}, frameworkIdMatches(frameworkId)));
   if (!row) throw new DomainError('not_found', `No standards framework ${frameworkId} in this tenant.`);
   return presentFramework(row);
 }
 
-export async function listStandardKcMaps(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { query: rawQuery }: { query: unknown },
-): Promise<Page<StandardKcMap>> {
-  requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
-  const query = parseInput(ListMapsQuery, rawQuery);
-  const source = { table: standardKcMaps, idColumn: standardKcMaps.mapId, idOf: (row: MapRow) => row.mapId };
-  return pageInIdOrder(
-    deps.db,
-    deps.cursors,
-    source,
-    query,
-    [
-      eq(standardKcMaps.tenantId, ctx.tenantId),
-      // a release's maps stay readable as it froze them; without one, only the live maps
-      query.source_release_id
-        ? eq(standardKcMaps.sourceReleaseId, query.source_release_id)
-        : isNull(standardKcMaps.retiredAt),
-      query.standard_id ? eq(standardKcMaps.standardId, query.standard_id) : undefined,
-      query.kc_id ? eq(standardKcMaps.kcId, query.kc_id) : undefined,
-      query.relationship ? eq(standardKcMaps.relationship, query.relationship) : undefined,
-      query.updated_since ? gte(standardKcMaps.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
-    ],
-    presentMap,
-  );
-}
+export const listStandardKcMaps = listRule({
+  reads: 'read standard-KC maps',
+  query: ListMapsQuery,
+  table: standardKcMaps,
+  id: 'mapId',
+  where: (query) => [
+    // a release's maps stay readable as it froze them; without one, only the live maps
+    query.source_release_id
+      ? eq(standardKcMaps.sourceReleaseId, query.source_release_id)
+      : isNull(standardKcMaps.retiredAt),
+    query.standard_id ? eq(standardKcMaps.standardId, query.standard_id) : undefined,
+    query.kc_id ? eq(standardKcMaps.kcId, query.kc_id) : undefined,
+    query.relationship ? eq(standardKcMaps.relationship, query.relationship) : undefined,
+    updatedSince(standardKcMaps.updatedAt, query.updated_since),
+  ],
+  present: presentMap,
+});
 
 /** Live maps of many KCs, for the KnowledgeComponent.standardMaps loader. */
 export async function loadStandardMapsOf(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { kcIds }: { kcIds: readonly string[] },
+  { kcIds }: KcIdsInput,
 ): Promise<Map<string, StandardKcMap[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read standard-KC maps');
   const byKc = new Map<string, StandardKcMap[]>(kcIds.map((id) => [id, []]));
@@ -369,11 +330,7 @@ export async function loadStandardMapsOf(
     .select()
     .from(standardKcMaps)
     .where(
-      and(
-        eq(standardKcMaps.tenantId, ctx.tenantId),
-        isNull(standardKcMaps.retiredAt),
-        inArray(standardKcMaps.kcId, ids),
-      ),
+      tenantRows(standardKcMaps, ctx.tenantId, {}, isNull(standardKcMaps.retiredAt), inArray(standardKcMaps.kcId, ids)),
     )
     .orderBy(standardKcMaps.mapId);
   for (const row of rows) byKc.get(row.kcId)?.push(presentMap(row));
