@@ -11,7 +11,8 @@ import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.t
 import { listRule, updatedSince } from '../lists.ts';
 import { associations, components } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
-import type { CommandInput, WriteHeaders } from '../rule-inputs.ts';
+import { commandRule } from '../commands.ts';
+import type { WriteHeaders } from '../rule-inputs.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { activeParentEdge, lockContainment, placeChild, type AssociationRow } from '../containment.ts';
@@ -52,82 +53,68 @@ async function requireActiveOrigin(tx: Database, ctx: RequestContext, originId: 
 }
 
 /** POST /associations: initial containment or a framework alignment. */
-export async function createAssociation(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: CommandInput,
-): Promise<CommandResult<Association>> {
-  requireAccess(ctx.principal, ACCESS.write, 'create associations');
-  const input = parseInput(CreateAssociationInput, rawInput);
-  return runCommand(
-    deps,
-    ctx,
-    { operation: 'associations.create', key: idempotencyKey, sent: rawInput },
-    async (tx) => {
-      if (input.associationType === 'isChildOf') {
-        await lockContainment(tx, ctx.tenantId);
-        const child = await requireActiveOrigin(tx, ctx, input.originId);
-        const current = await activeParentEdge(tx, ctx.tenantId, input.originId);
-        if (current) {
-          if (current.destinationId === input.destinationId)
-            return { value: presentAssociation(current), created: false };
-          throw new DomainError(
-            'curriculum:second_parent',
-            `${input.originId} is already a child of ${current.destinationId}; reparent it with PATCH /components/${input.originId}.`,
-          );
-        }
-        const { edge, position } = await placeChild(
-          tx,
-          ctx,
-          input.originId,
-          input.destinationId,
-          input.sequence_number,
+export const createAssociation = commandRule({
+  writes: 'create associations',
+  body: CreateAssociationInput,
+  operation: 'associations.create',
+  run: async (tx, input, ctx) => {
+    if (input.associationType === 'isChildOf') {
+      await lockContainment(tx, ctx.tenantId);
+      const child = await requireActiveOrigin(tx, ctx, input.originId);
+      const current = await activeParentEdge(tx, ctx.tenantId, input.originId);
+      if (current) {
+        if (current.destinationId === input.destinationId)
+          return { value: presentAssociation(current), created: false };
+        throw new DomainError(
+          'curriculum:second_parent',
+          `${input.originId} is already a child of ${current.destinationId}; reparent it with PATCH /components/${input.originId}.`,
         );
-        await tx
-          .update(components)
-          .set({
-            parentComponentId: input.destinationId,
-            position,
-            version: child.version + 1,
-            updatedAt: ctx.now.toISOString(),
-          })
-          .where(tenantRows(components, ctx.tenantId, { componentId: input.originId }));
-        return { value: presentAssociation(edge), created: true };
       }
-      await lockKey(tx, `alignment|${ctx.tenantId}|${input.associationType}|${input.originId}|${input.destinationId}`);
-      await requireActiveOrigin(tx, ctx, input.originId);
-      const [same] = await tx
-        .select()
-        .from(associations)
-        .where(
-          tenantRows(associations, ctx.tenantId, {
-            associationType: input.associationType,
-            originId: input.originId,
-            destinationId: input.destinationId,
-            status: 'active',
-          }),
-        );
-      if (same) return { value: presentAssociation(same), created: false };
-      const now = ctx.now.toISOString();
-      const [row] = await tx
-        .insert(associations)
-        .values({
-          tenantId: ctx.tenantId,
-          associationId: randomUUID(),
+      const { edge, position } = await placeChild(tx, ctx, input.originId, input.destinationId, input.sequence_number);
+      await tx
+        .update(components)
+        .set({
+          parentComponentId: input.destinationId,
+          position,
+          version: child.version + 1,
+          updatedAt: ctx.now.toISOString(),
+        })
+        .where(tenantRows(components, ctx.tenantId, { componentId: input.originId }));
+      return { value: presentAssociation(edge), created: true };
+    }
+    await lockKey(tx, `alignment|${ctx.tenantId}|${input.associationType}|${input.originId}|${input.destinationId}`);
+    await requireActiveOrigin(tx, ctx, input.originId);
+    const [same] = await tx
+      .select()
+      .from(associations)
+      .where(
+        tenantRows(associations, ctx.tenantId, {
           associationType: input.associationType,
           originId: input.originId,
           destinationId: input.destinationId,
-          sequenceNumber: input.sequence_number ?? null,
           status: 'active',
-          version: 1,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return { value: presentAssociation(row), created: true };
-    },
-  );
-}
+        }),
+      );
+    if (same) return { value: presentAssociation(same), created: false };
+    const now = ctx.now.toISOString();
+    const [row] = await tx
+      .insert(associations)
+      .values({
+        tenantId: ctx.tenantId,
+        associationId: randomUUID(),
+        associationType: input.associationType,
+        originId: input.originId,
+        destinationId: input.destinationId,
+        sequenceNumber: input.sequence_number ?? null,
+        status: 'active',
+        version: 1,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return { value: presentAssociation(row), created: true };
+  },
+});
 
 function associationNotFound(associationId: string): DomainError {
   return new DomainError('not_found', `No association ${associationId} in this tenant.`);

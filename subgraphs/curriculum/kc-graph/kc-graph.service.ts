@@ -5,16 +5,12 @@ import type { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
-import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import type { CommandResult } from '../../../platform/idempotency.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp } from '../../../platform/validation.ts';
 import { listRule, updatedSince, type ColumnKey } from '../lists.ts';
 import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions } from '../tables.ts';
-import { ACCESS } from '../access.ts';
-import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
-import type { CommandInput } from '../rule-inputs.ts';
+import { commandRule } from '../commands.ts';
 import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import {
   CreateFirmingEventInput,
@@ -75,59 +71,52 @@ async function closesCycle(
 }
 
 /** POST /kc-prerequisites: one acyclic edge; the same edge again answers it, reactivated if it was retired. */
-export async function createPrerequisite(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: CommandInput,
-): Promise<CommandResult<KcPrerequisite>> {
-  requireAccess(ctx.principal, ACCESS.write, 'add KC prerequisites');
-  const input = parseInput(CreatePrerequisiteInput, rawInput);
-  return runCommand(
-    deps,
-    ctx,
-    { operation: 'kc-prerequisites.create', key: idempotencyKey, sent: rawInput, keyRequired: true },
-    async (tx) => {
-      await lockKey(tx, `kc-graph|${ctx.tenantId}`);
-      await requireActiveKcs(tx, ctx.tenantId, [
-        { kcId: input.prerequisite_kc_id, field: 'prerequisite_kc_id' },
-        { kcId: input.dependent_kc_id, field: 'dependent_kc_id' },
-      ]);
-      const [existing] = await tx
-        .select()
-        .from(kcPrerequisites)
-        .where(
-          tenantRows(kcPrerequisites, ctx.tenantId, {
-            prerequisiteKcId: input.prerequisite_kc_id,
-            dependentKcId: input.dependent_kc_id,
-          }),
-        );
-      if (existing?.status === 'active') return { value: presentPrerequisite(existing), created: false };
-      if (await closesCycle(tx, ctx.tenantId, input.prerequisite_kc_id, input.dependent_kc_id)) {
-        throw new DomainError(
-          'curriculum:prerequisite_cycle',
-          `${input.dependent_kc_id} already leads to ${input.prerequisite_kc_id}; the edge would close a cycle.`,
-        );
-      }
-      if (existing)
-        return { value: await reactivateEdge(tx, ctx, PREREQUISITES, existing.prerequisiteId), created: false };
-      const now = ctx.now.toISOString();
-      const [row] = await tx
-        .insert(kcPrerequisites)
-        .values({
-          tenantId: ctx.tenantId,
-          prerequisiteId: randomUUID(),
+export const createPrerequisite = commandRule({
+  writes: 'add KC prerequisites',
+  body: CreatePrerequisiteInput,
+  operation: 'kc-prerequisites.create',
+  keyRequired: true,
+  run: async (tx, input, ctx) => {
+    await lockKey(tx, `kc-graph|${ctx.tenantId}`);
+    await requireActiveKcs(tx, ctx.tenantId, [
+      { kcId: input.prerequisite_kc_id, field: 'prerequisite_kc_id' },
+      { kcId: input.dependent_kc_id, field: 'dependent_kc_id' },
+    ]);
+    const [existing] = await tx
+      .select()
+      .from(kcPrerequisites)
+      .where(
+        tenantRows(kcPrerequisites, ctx.tenantId, {
           prerequisiteKcId: input.prerequisite_kc_id,
           dependentKcId: input.dependent_kc_id,
-          status: 'active',
-          createdBy: ctx.principal.subject,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return { value: presentPrerequisite(row), created: true };
-    },
-  );
-}
+        }),
+      );
+    if (existing?.status === 'active') return { value: presentPrerequisite(existing), created: false };
+    if (await closesCycle(tx, ctx.tenantId, input.prerequisite_kc_id, input.dependent_kc_id)) {
+      throw new DomainError(
+        'curriculum:prerequisite_cycle',
+        `${input.dependent_kc_id} already leads to ${input.prerequisite_kc_id}; the edge would close a cycle.`,
+      );
+    }
+    if (existing)
+      return { value: await reactivateEdge(tx, ctx, PREREQUISITES, existing.prerequisiteId), created: false };
+    const now = ctx.now.toISOString();
+    const [row] = await tx
+      .insert(kcPrerequisites)
+      .values({
+        tenantId: ctx.tenantId,
+        prerequisiteId: randomUUID(),
+        prerequisiteKcId: input.prerequisite_kc_id,
+        dependentKcId: input.dependent_kc_id,
+        status: 'active',
+        createdBy: ctx.principal.subject,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return { value: presentPrerequisite(row), created: true };
+  },
+});
 
 export const getPrerequisite = (deps: CurriculumDeps, ctx: RequestContext, { id }: { id: string }) =>
   getEdge(deps, ctx, PREREQUISITES, id);
@@ -181,36 +170,29 @@ async function requireVersion(tx: Database, tenantId: string, versionId: string)
 }
 
 /** POST /kc-review-decisions: an immutable decision on one exact KC version. */
-export async function createReviewDecision(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: CommandInput,
-): Promise<CommandResult<KcReviewDecision>> {
-  requireAccess(ctx.principal, ACCESS.write, 'record KC review decisions');
-  const input = parseInput(CreateReviewDecisionInput, rawInput);
-  return runCommand(
-    deps,
-    ctx,
-    { operation: 'kc-review-decisions.create', key: idempotencyKey, sent: rawInput, keyRequired: true },
-    async (tx) => {
-      const version = await requireVersion(tx, ctx.tenantId, input.kc_version_id);
-      const [row] = await tx
-        .insert(kcReviewDecisions)
-        .values({
-          tenantId: ctx.tenantId,
-          decisionId: randomUUID(),
-          kcId: version.kcId,
-          kcVersionId: version.versionId,
-          decision: input.decision,
-          reason: input.reason ?? null,
-          reviewerRef: ctx.principal.subject,
-          createdAt: ctx.now.toISOString(),
-        })
-        .returning();
-      return { value: presentReview(row), created: true };
-    },
-  );
-}
+export const createReviewDecision = commandRule({
+  writes: 'record KC review decisions',
+  body: CreateReviewDecisionInput,
+  operation: 'kc-review-decisions.create',
+  keyRequired: true,
+  run: async (tx, input, ctx) => {
+    const version = await requireVersion(tx, ctx.tenantId, input.kc_version_id);
+    const [row] = await tx
+      .insert(kcReviewDecisions)
+      .values({
+        tenantId: ctx.tenantId,
+        decisionId: randomUUID(),
+        kcId: version.kcId,
+        kcVersionId: version.versionId,
+        decision: input.decision,
+        reason: input.reason ?? null,
+        reviewerRef: ctx.principal.subject,
+        createdAt: ctx.now.toISOString(),
+      })
+      .returning();
+    return { value: presentReview(row), created: true };
+  },
+});
 
 export const listReviewDecisions = listByVersion(
   'read KC review decisions',
@@ -279,36 +261,31 @@ export async function firmKcVersion(
 }
 
 /** POST /kc-firming-events: the first-genuine-response backstop. */
-export async function createFirmingEvent(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: CommandInput,
-): Promise<CommandResult<KcFirmingEvent>> {
-  requireAccess(ctx.principal, ACCESS.write, 'record KC firming events');
-  const input = parseInput(CreateFirmingEventInput, rawInput);
-  if (input.source === 'course_approval') {
-    throw new DomainError(
-      'curriculum:firming_source_refused',
-      'Course-approval firming is written only by POST /courses/{courseId}/approvals.',
-      {
-        fieldErrors: [{ field: 'source', message: 'course_approval events come only from course approval' }],
-      },
-    );
-  }
-  return runCommand(
-    deps,
-    ctx,
-    { operation: 'kc-firming-events.create', key: idempotencyKey, sent: rawInput, keyRequired: true },
-    async (tx) => ({
-      value: await firmKcVersion(tx, ctx, {
-        versionId: input.kc_version_id,
-        source: input.source,
-        evidence: input.evidence ?? {},
-      }),
-      created: true,
+export const createFirmingEvent = commandRule({
+  writes: 'record KC firming events',
+  body: CreateFirmingEventInput,
+  operation: 'kc-firming-events.create',
+  keyRequired: true,
+  refuse: (input) => {
+    if (input.source === 'course_approval') {
+      throw new DomainError(
+        'curriculum:firming_source_refused',
+        'Course-approval firming is written only by POST /courses/{courseId}/approvals.',
+        {
+          fieldErrors: [{ field: 'source', message: 'course_approval events come only from course approval' }],
+        },
+      );
+    }
+  },
+  run: async (tx, input, ctx) => ({
+    value: await firmKcVersion(tx, ctx, {
+      versionId: input.kc_version_id,
+      source: input.source,
+      evidence: input.evidence ?? {},
     }),
-  );
-}
+    created: true,
+  }),
+});
 
 export const listFirmingEvents = listByVersion(
   'read KC firming events',

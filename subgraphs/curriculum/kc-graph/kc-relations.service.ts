@@ -4,14 +4,13 @@ import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { lockKey } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
-import type { CommandResult } from '../../../platform/idempotency.ts';
-import { isoTimestamp, isUuid, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, isUuid } from '../../../platform/validation.ts';
 import { listRule, updatedSince } from '../lists.ts';
 import { kcRelations } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
-import type { CommandInput, KcIdsInput } from '../rule-inputs.ts';
+import { commandRule } from '../commands.ts';
+import type { KcIdsInput } from '../rule-inputs.ts';
 import { requireActiveKcs } from '../queries.ts';
 import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
 import { CreateRelationInput, ListRelationsQuery, SYMMETRIC_RELATION_TYPES } from './kc-graph.schema.ts';
@@ -48,63 +47,53 @@ const RELATIONS: KcEdgeStore<RelationRow, KcRelation> = {
 };
 
 /** POST /kc-relations: the same relation again answers the existing row, reactivated if it was retired. */
-export async function createRelation(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: CommandInput,
-): Promise<CommandResult<KcRelation>> {
-  requireAccess(ctx.principal, ACCESS.write, 'relate KCs');
-  const input = parseInput(CreateRelationInput, rawInput);
-  return runCommand(
-    deps,
-    ctx,
-    { operation: 'kc-relations.create', key: idempotencyKey, sent: rawInput, keyRequired: true },
-    async (tx) => {
-      const ends = [input.from_kc_id, input.to_kc_id].sort();
-      // A row lock cannot hold a relation that does not exist yet; both directions of a pair queue here.
-      await lockKey(tx, `kc-relation|${ctx.tenantId}|${input.relation_type}|${ends.join('|')}`);
-      await requireActiveKcs(tx, ctx.tenantId, [
-        { kcId: input.from_kc_id, field: 'from_kc_id' },
-        { kcId: input.to_kc_id, field: 'to_kc_id' },
-      ]);
-      const sameDirection = and(eq(kcRelations.fromKcId, input.from_kc_id), eq(kcRelations.toKcId, input.to_kc_id));
-      const [existing] = await tx
-        .select()
-        .from(kcRelations)
-        .where(
-          tenantRows(
-            kcRelations,
-            ctx.tenantId,
-            { relationType: input.relation_type },
-            SYMMETRIC_RELATION_TYPES.has(input.relation_type)
-              ? or(
-                  sameDirection,
-                  and(eq(kcRelations.fromKcId, input.to_kc_id), eq(kcRelations.toKcId, input.from_kc_id)),
-                )
-              : sameDirection,
-          ),
-        );
-      if (existing?.status === 'active') return { value: presentRelation(existing), created: false };
-      if (existing) return { value: await reactivateEdge(tx, ctx, RELATIONS, existing.relationId), created: false };
-      const now = ctx.now.toISOString();
-      const [row] = await tx
-        .insert(kcRelations)
-        .values({
-          tenantId: ctx.tenantId,
-          relationId: randomUUID(),
-          relationType: input.relation_type,
-          fromKcId: input.from_kc_id,
-          toKcId: input.to_kc_id,
-          status: 'active',
-          createdBy: ctx.principal.subject,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return { value: presentRelation(row), created: true };
-    },
-  );
-}
+export const createRelation = commandRule({
+  writes: 'relate KCs',
+  body: CreateRelationInput,
+  operation: 'kc-relations.create',
+  keyRequired: true,
+  run: async (tx, input, ctx) => {
+    const ends = [input.from_kc_id, input.to_kc_id].sort();
+    // A row lock cannot hold a relation that does not exist yet; both directions of a pair queue here.
+    await lockKey(tx, `kc-relation|${ctx.tenantId}|${input.relation_type}|${ends.join('|')}`);
+    await requireActiveKcs(tx, ctx.tenantId, [
+      { kcId: input.from_kc_id, field: 'from_kc_id' },
+      { kcId: input.to_kc_id, field: 'to_kc_id' },
+    ]);
+    const sameDirection = and(eq(kcRelations.fromKcId, input.from_kc_id), eq(kcRelations.toKcId, input.to_kc_id));
+    const [existing] = await tx
+      .select()
+      .from(kcRelations)
+      .where(
+        tenantRows(
+          kcRelations,
+          ctx.tenantId,
+          { relationType: input.relation_type },
+          SYMMETRIC_RELATION_TYPES.has(input.relation_type)
+            ? or(sameDirection, and(eq(kcRelations.fromKcId, input.to_kc_id), eq(kcRelations.toKcId, input.from_kc_id)))
+            : sameDirection,
+        ),
+      );
+    if (existing?.status === 'active') return { value: presentRelation(existing), created: false };
+    if (existing) return { value: await reactivateEdge(tx, ctx, RELATIONS, existing.relationId), created: false };
+    const now = ctx.now.toISOString();
+    const [row] = await tx
+      .insert(kcRelations)
+      .values({
+        tenantId: ctx.tenantId,
+        relationId: randomUUID(),
+        relationType: input.relation_type,
+        fromKcId: input.from_kc_id,
+        toKcId: input.to_kc_id,
+        status: 'active',
+        createdBy: ctx.principal.subject,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return { value: presentRelation(row), created: true };
+  },
+});
 
 export const getRelation = (deps: CurriculumDeps, ctx: RequestContext, { id }: { id: string }) =>
   getEdge(deps, ctx, RELATIONS, id);

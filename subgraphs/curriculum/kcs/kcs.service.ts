@@ -21,7 +21,8 @@ import {
   standardKcMaps,
 } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
-import type { CommandInput, KcIdsInput, ListInput } from '../rule-inputs.ts';
+import { commandRule } from '../commands.ts';
+import type { KcIdsInput, ListInput } from '../rule-inputs.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
@@ -119,14 +120,11 @@ function identityOf(input: { definition: string; source_kc_id?: string | null; a
  * POST /kcs. A retry with the same Idempotency-Key replays; a retry with the exact kc_id and the same
  * definition answers the existing KC (200); anything else under a taken kc_id or source_kc_id is 409.
  */
-export async function createKc(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { body: rawInput, idempotencyKey }: CommandInput,
-): Promise<CommandResult<KnowledgeComponent>> {
-  requireAccess(ctx.principal, ACCESS.write, 'create KCs');
-  const input = parseInput(CreateKcInput, rawInput);
-  return runCommand(deps, ctx, { operation: 'kcs.create', key: idempotencyKey, sent: rawInput }, async (tx) => {
+export const createKc = commandRule({
+  writes: 'create KCs',
+  body: CreateKcInput,
+  operation: 'kcs.create',
+  run: async (tx, input, ctx) => {
     const kcId = input.kc_id ?? randomUUID();
     await lockKey(tx, `kc|${ctx.tenantId}|${kcId}`);
     if (input.source_kc_id !== undefined) await lockKey(tx, `kc-source|${ctx.tenantId}|${input.source_kc_id}`);
@@ -177,8 +175,8 @@ export async function createKc(
       })
       .returning();
     return { value: presentKc(row, presentKcVersion(version, null)), created: true };
-  });
-}
+  },
+});
 
 async function firmingOf(db: Database, tenantId: string, versionIds: string[]): Promise<Map<string, string>> {
   if (versionIds.length === 0) return new Map();
