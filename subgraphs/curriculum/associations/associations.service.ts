@@ -6,15 +6,13 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
-import type { CommandResult } from '../../../platform/idempotency.ts';
-import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
+import { isoTimestamp, isUuid } from '../../../platform/validation.ts';
 import { listRule, updatedSince } from '../lists.ts';
 import { associations, components } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { commandRule } from '../commands.ts';
 import type { WriteHeaders } from '../rule-inputs.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand } from '../../../platform/commands.ts';
 import { activeParentEdge, lockContainment, placeChild, type AssociationRow } from '../containment.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
 import { componentNotFound, lockComponent } from '../queries.ts';
@@ -147,46 +145,34 @@ export async function getAssociation(
 }
 
 /** PATCH /associations/{id}: sibling reorder; a child's position follows its edge. */
-export async function patchAssociation(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { associationId, body: rawInput, ...headers }: { associationId: string; body: unknown } & WriteHeaders,
-): Promise<CommandResult<Association>> {
-  requireAccess(ctx.principal, ACCESS.write, 'reorder associations');
-  const input = parseInput(PatchAssociationInput, rawInput);
-  return runCommand(
-    deps,
-    ctx,
-    {
-      operation: `associations.patch:${associationId}`,
-      key: headers.idempotencyKey,
-      sent: rawInput,
-      keyRequired: true,
-    },
-    async (tx) => {
-      const row = await findAssociation(tx, ctx.tenantId, associationId, true);
-      if (!row) throw associationNotFound(associationId);
-      checkIfMatch(headers.ifMatch, etagOf(row.associationId, row.version), 'X-Curriculum-If-Match');
-      if (row.status !== 'active')
-        throw new DomainError('validation_failed', 'A retired association cannot be reordered.');
-      const now = ctx.now.toISOString();
-      const [updated] = await tx
-        .update(associations)
-        .set({ sequenceNumber: input.sequence_number, version: row.version + 1, updatedAt: now })
-        .where(tenantRows(associations, ctx.tenantId, { associationId }))
-        .returning();
-      if (row.associationType === 'isChildOf') {
-        const child = await lockComponent(tx, ctx.tenantId, row.originId);
-        if (!child) throw componentNotFound(row.originId);
-        await tx
-          .update(components)
-          .set({ position: input.sequence_number, version: child.version + 1, updatedAt: now })
-          .where(tenantRows(components, ctx.tenantId, { componentId: row.originId }));
-      }
-      return { value: presentAssociation(updated), created: false };
-    },
-  );
-}
+export const patchAssociation = commandRule({
+  writes: 'reorder associations',
+  body: PatchAssociationInput,
+  operation: ({ associationId }: { associationId: string } & WriteHeaders) => `associations.patch:${associationId}`,
+  keyRequired: true,
+  run: async (tx, input, ctx, { associationId, ...headers }) => {
+    const row = await findAssociation(tx, ctx.tenantId, associationId, true);
+    if (!row) throw associationNotFound(associationId);
+    checkIfMatch(headers.ifMatch, etagOf(row.associationId, row.version), 'X-Curriculum-If-Match');
+    if (row.status !== 'active')
+      throw new DomainError('validation_failed', 'A retired association cannot be reordered.');
+    const now = ctx.now.toISOString();
+    const [updated] = await tx
+      .update(associations)
+      .set({ sequenceNumber: input.sequence_number, version: row.version + 1, updatedAt: now })
+      .where(tenantRows(associations, ctx.tenantId, { associationId }))
+      .returning();
+    if (row.associationType === 'isChildOf') {
+      const child = await lockComponent(tx, ctx.tenantId, row.originId);
+      if (!child) throw componentNotFound(row.originId);
+      await tx
+        .update(components)
+        .set({ position: input.sequence_number, version: child.version + 1, updatedAt: now })
+        .where(tenantRows(components, ctx.tenantId, { componentId: row.originId }));
+    }
+    return { value: presentAssociation(updated), created: false };
+  },
+});
 
 export const listAssociations = listRule({
   reads: 'list associations',

@@ -22,7 +22,7 @@ import {
 } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { commandRule } from '../commands.ts';
-import type { KcIdsInput, ListInput } from '../rule-inputs.ts';
+import type { KcIdsInput, ListInput, WriteHeaders } from '../rule-inputs.ts';
 import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
@@ -278,34 +278,23 @@ async function lockForMutation(
 }
 
 /** PATCH /kcs/{id}: identity publication only; it never firms a version. */
-export async function publishKc(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  {
-    kcId,
-    body: rawInput,
-    ...headers
-  }: { kcId: string; body: unknown; ifMatch: string | undefined; idempotencyKey: string | undefined },
-): Promise<CommandResult<KnowledgeComponent>> {
-  requireAccess(ctx.principal, ACCESS.write, 'publish KCs');
-  parseInput(PublishKcInput, rawInput);
-  return runCommand(
-    deps,
-    ctx,
-    { operation: `kcs.publish:${kcId}`, key: headers.idempotencyKey, sent: rawInput, keyRequired: true },
-    async (tx) => {
-      const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
-      if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
-      if (row.publicationStatus === 'published') return { value: await readKc(tx, ctx.tenantId, row), created: false };
-      const [updated] = await tx
-        .update(knowledgeComponents)
-        .set({ publicationStatus: 'published', version: row.version + 1, updatedAt: ctx.now.toISOString() })
-        .where(tenantRows(knowledgeComponents, ctx.tenantId, { kcId }))
-        .returning();
-      return { value: await readKc(tx, ctx.tenantId, updated), created: false };
-    },
-  );
-}
+export const publishKc = commandRule({
+  writes: 'publish KCs',
+  body: PublishKcInput,
+  operation: ({ kcId }: { kcId: string } & WriteHeaders) => `kcs.publish:${kcId}`,
+  keyRequired: true,
+  run: async (tx, _input, ctx, { kcId, ...headers }) => {
+    const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
+    if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
+    if (row.publicationStatus === 'published') return { value: await readKc(tx, ctx.tenantId, row), created: false };
+    const [updated] = await tx
+      .update(knowledgeComponents)
+      .set({ publicationStatus: 'published', version: row.version + 1, updatedAt: ctx.now.toISOString() })
+      .where(tenantRows(knowledgeComponents, ctx.tenantId, { kcId }))
+      .returning();
+    return { value: await readKc(tx, ctx.tenantId, updated), created: false };
+  },
+});
 
 /** What still points at a KC: any of these blocks its retirement. */
 async function activeReferences(tx: Database, tenantId: string, kcId: string) {
@@ -398,45 +387,38 @@ export async function retireKc(
 }
 
 /** POST /kcs/{id}/versions: a semantic edit appends the next immutable draft version. */
-export async function appendKcVersion(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { kcId, body: rawInput, idempotencyKey }: { kcId: string; body: unknown; idempotencyKey: string | undefined },
-): Promise<CommandResult<KcVersion>> {
-  requireAccess(ctx.principal, ACCESS.write, 'append KC versions');
-  const input = parseInput(AppendKcVersionInput, rawInput);
-  return runCommand(
-    deps,
-    ctx,
-    { operation: `kcs.versions.append:${kcId}`, key: idempotencyKey, sent: rawInput, keyRequired: true },
-    async (tx) => {
-      const row = await lockKc(tx, ctx.tenantId, kcId);
-      if (!row) throw kcNotFound(kcId);
-      if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
-      const [last] = await tx
-        .select({ number: sql<number>`max(${kcVersions.versionNumber})` })
-        .from(kcVersions)
-        .where(tenantRows(kcVersions, ctx.tenantId, { kcId }));
-      const definition = input.definition ?? row.definition;
-      const alpha = input.alpha ?? row.alpha;
-      const version = await insertVersion(tx, ctx, kcId, Number(last?.number ?? 0) + 1, definition, alpha);
-      const alphaFields = alpha as { subject_id?: string; kc_kind?: string };
-      await tx
-        .update(knowledgeComponents)
-        .set({
-          definition,
-          alpha,
-          subjectId: alphaFields.subject_id ?? null,
-          kcKind: alphaFields.kc_kind ?? null,
-          currentVersionId: version.versionId,
-          version: row.version + 1,
-          updatedAt: ctx.now.toISOString(),
-        })
-        .where(tenantRows(knowledgeComponents, ctx.tenantId, { kcId }));
-      return { value: presentKcVersion(version, null), created: true };
-    },
-  );
-}
+export const appendKcVersion = commandRule({
+  writes: 'append KC versions',
+  body: AppendKcVersionInput,
+  operation: ({ kcId }: { kcId: string }) => `kcs.versions.append:${kcId}`,
+  keyRequired: true,
+  run: async (tx, input, ctx, { kcId }) => {
+    const row = await lockKc(tx, ctx.tenantId, kcId);
+    if (!row) throw kcNotFound(kcId);
+    if (row.status !== 'active') throw new DomainError('curriculum:kc_retired', `KC ${kcId} is retired.`);
+    const [last] = await tx
+      .select({ number: sql<number>`max(${kcVersions.versionNumber})` })
+      .from(kcVersions)
+      .where(tenantRows(kcVersions, ctx.tenantId, { kcId }));
+    const definition = input.definition ?? row.definition;
+    const alpha = input.alpha ?? row.alpha;
+    const version = await insertVersion(tx, ctx, kcId, Number(last?.number ?? 0) + 1, definition, alpha);
+    const alphaFields = alpha as { subject_id?: string; kc_kind?: string };
+    await tx
+      .update(knowledgeComponents)
+      .set({
+        definition,
+        alpha,
+        subjectId: alphaFields.subject_id ?? null,
+        kcKind: alphaFields.kc_kind ?? null,
+        currentVersionId: version.versionId,
+        version: row.version + 1,
+        updatedAt: ctx.now.toISOString(),
+      })
+      .where(tenantRows(knowledgeComponents, ctx.tenantId, { kcId }));
+    return { value: presentKcVersion(version, null), created: true };
+  },
+});
 
 export async function listKcVersions(
   deps: CurriculumDeps,
