@@ -35,6 +35,18 @@ export function resourceHandlers(deps: CurriculumDeps) {
           reply,
           await rule(deps, request.ctx, { body: request.body, idempotencyKey: headerOf(request, 'idempotency-key') }),
         ),
+    /** POST of a write answered without an ETag: the path's ids, its body (absent is empty) and Idempotency-Key. */
+    command:
+      <Params extends object>(rule: CurriculumRule<Params & CommandInput, CommandResult<unknown>>) =>
+      async (request: Request, reply: FastifyReply) =>
+        sendCommandResult(
+          reply,
+          await rule(deps, request.ctx, {
+            ...paramsOf<Params>(request),
+            body: request.body ?? {},
+            idempotencyKey: headerOf(request, 'idempotency-key'),
+          }),
+        ),
     /** GET of one resource by its path, answered with its ETag. */
     read:
       <Params extends object, T extends Tagged>(rule: CurriculumRule<Params, T>) =>

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
+import { resourceHandlers } from '../route-handlers.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import {
   CreateFirmingEventInput,
@@ -93,14 +94,7 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
       response: collection.response,
       idempotencyKey: 'required',
       errors: [404, 409, 422],
-      handler: async (request, reply) =>
-        sendCommandResult(
-          reply,
-          await collection.create(deps, request.ctx, {
-            body: request.body,
-            idempotencyKey: headerOf(request, 'idempotency-key'),
-          }),
-        ),
+      handler: resourceHandlers(deps).command(collection.create),
     });
     declareRoute(app, collection.tag, {
       method: 'GET',

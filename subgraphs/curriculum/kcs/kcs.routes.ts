@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { declareRoute } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { declareResourceRoutes, resourceHandlers } from '../route-handlers.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
@@ -64,15 +64,7 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
     params: KcParams,
     body: AppendKcVersionInput,
     success: { status: 201, description: 'knowledge_component_version' },
-    handler: async (request, reply) =>
-      sendCommandResult(
-        reply,
-        await appendKcVersion(deps, request.ctx, {
-          ...request.params,
-          body: request.body ?? {},
-          idempotencyKey: headerOf(request, 'idempotency-key'),
-        }),
-      ),
+    handler: resourceHandlers(deps).command(appendKcVersion),
   });
   declareRoute(app, 'kcs', {
     method: 'GET',

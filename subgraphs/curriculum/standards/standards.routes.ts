@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { declareRoute } from '../../../platform/http.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
+import { resourceHandlers } from '../route-handlers.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery } from './standards.schema.ts';
 import { getFramework, importStandards, listFrameworks, listStandardKcMaps } from './standards.service.ts';
@@ -42,14 +43,7 @@ export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
       'Never creates KCs. The same checksum answers its release (200); a new checksum of the framework retires the previous maps.',
     body: ImportStandardsInput,
     success: { status: 201, description: 'standards_import_job (200 for the same checksum)' },
-    handler: async (request, reply) =>
-      sendCommandResult(
-        reply,
-        await importStandards(deps, request.ctx, {
-          body: request.body,
-          idempotencyKey: headerOf(request, 'idempotency-key'),
-        }),
-      ),
+    handler: resourceHandlers(deps).command(importStandards),
   });
   declareRoute(app, 'standards', {
     method: 'GET',
