@@ -1,4 +1,4 @@
-import { tenantRows } from '../../platform/tenant-rows.ts';
+import { tenantRows, type ColumnMatch } from '../../platform/tenant-rows.ts';
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { prepareOncePerDatabase, type Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
@@ -13,6 +13,19 @@ import { components, kcVersions, knowledgeComponents, standardsFrameworks } from
  */
 
 export type ComponentRow = typeof components.$inferSelect;
+
+/** The tenant's components whose columns equal `match` and that meet every further condition. */
+export function selectComponents(
+  db: Database,
+  tenantId: string,
+  match: ColumnMatch<typeof components>,
+  ...conditions: Array<SQL | undefined>
+) {
+  return db
+    .select()
+    .from(components)
+    .where(tenantRows(components, tenantId, match, ...conditions));
+}
 
 export function presentComponent(row: ComponentRow) {
   return {
@@ -87,19 +100,13 @@ export async function findChildren(
 ): Promise<Map<string, Component[]>> {
   const byParent = new Map<string, Component[]>(parentIds.map((id) => [id, []]));
   if (parentIds.length === 0) return byParent;
-  const rows = await db
-    .select()
-    .from(components)
-    .where(
-      tenantRows(
-        components,
-        tenantId,
-        {},
-        inArray(components.parentComponentId, [...new Set(parentIds)]),
-        includeRetired ? undefined : eq(components.status, 'active'),
-      ),
-    )
-    .orderBy(asc(components.position), asc(components.componentId));
+  const rows = await selectComponents(
+    db,
+    tenantId,
+    {},
+    inArray(components.parentComponentId, [...new Set(parentIds)]),
+    includeRetired ? undefined : eq(components.status, 'active'),
+  ).orderBy(asc(components.position), asc(components.componentId));
   for (const row of rows) byParent.get(row.parentComponentId as string)?.push(presentComponent(row));
   return byParent;
 }

@@ -12,7 +12,7 @@ import {
   kcVersions,
   knowledgeComponents,
 } from '../tables.ts';
-import { type Component, type ComponentRow, descendantsOf, presentComponent } from '../queries.ts';
+import { type Component, type ComponentRow, descendantsOf, presentComponent, selectComponents } from '../queries.ts';
 
 /**
  * The reads approvals and routing share, each one statement whatever the course size: the course
@@ -27,17 +27,12 @@ export function courseNotFound(courseId: string): DomainError {
 
 /** The course root (any status) and its active descendants, reached through active parents only. */
 export async function readCourseSubtree(db: Database, tenantId: string, courseId: string): Promise<Component[]> {
-  const rows = await db
-    .select()
-    .from(components)
-    .where(
-      tenantRows(
-        components,
-        tenantId,
-        {},
-        inArray(components.componentId, descendantsOf(tenantId, courseId, { activeOnly: true })),
-      ),
-    );
+  const rows = await selectComponents(
+    db,
+    tenantId,
+    {},
+    inArray(components.componentId, descendantsOf(tenantId, courseId, { activeOnly: true })),
+  );
   return rows.map(presentComponent);
 }
 

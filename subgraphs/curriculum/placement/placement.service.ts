@@ -1,4 +1,3 @@
-import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { asc, eq, isNull, or } from 'drizzle-orm';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -8,7 +7,7 @@ import { ACCESS } from '../access.ts';
 import { components } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { PlacementQuery } from './placement.schema.ts';
-import { type Component, findComponents, presentComponent } from '../queries.ts';
+import { type Component, findComponents, presentComponent, selectComponents } from '../queries.ts';
 
 /**
  * GET /tracks/{trackId}/placement-candidates (rule 16). A track is a kind=track component naming a
@@ -49,22 +48,16 @@ export async function placementCandidates(
   };
   if (trackSubject !== undefined && query.subjectId !== undefined && query.subjectId !== trackSubject)
     return { ...answer, candidates: [] as Component[] };
-  const rows = await deps.db
-    .select()
-    .from(components)
-    .where(
-      tenantRows(
-        components,
-        ctx.tenantId,
-        { kind: 'course', status: 'active', publicationStatus: 'published' },
-        isNull(components.parentComponentId),
-        subjectId !== undefined ? eq(components.subjectId, subjectId) : undefined,
-        query.studentId !== undefined
-          ? or(isNull(components.studentId), eq(components.studentId, query.studentId))
-          : isNull(components.studentId),
-      ),
-    )
-    .orderBy(asc(components.componentId));
+  const rows = await selectComponents(
+    deps.db,
+    ctx.tenantId,
+    { kind: 'course', status: 'active', publicationStatus: 'published' },
+    isNull(components.parentComponentId),
+    subjectId !== undefined ? eq(components.subjectId, subjectId) : undefined,
+    query.studentId !== undefined
+      ? or(isNull(components.studentId), eq(components.studentId, query.studentId))
+      : isNull(components.studentId),
+  ).orderBy(asc(components.componentId));
   const inBand = (levels: number[]) => band.length === 0 || levels.some((level) => band.includes(level));
   const candidates = rows
     .map(presentComponent)
