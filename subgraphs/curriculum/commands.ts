@@ -39,3 +39,19 @@ export function commandRule<Body extends z.ZodType, T, Extra extends object = ob
     return runCommand(deps, ctx, call, (tx) => command.run(tx, body, ctx, input));
   };
 }
+
+/**
+ * A retire of curriculum: the caller's write access, then `run` in one idempotent transaction; a
+ * retire sends no body and always names its Idempotency-Key.
+ */
+export function retireRule<Input extends { idempotencyKey: string | undefined }, T>(command: {
+  writes: string;
+  operation: (input: Input) => string;
+  run: (tx: Database, ctx: RequestContext, input: Input) => Promise<{ value: T; created: boolean }>;
+}): CurriculumRule<Input, CommandResult<T>> {
+  return async (deps, ctx, input) => {
+    requireAccess(ctx.principal, ACCESS.write, command.writes);
+    const call = { operation: command.operation(input), key: input.idempotencyKey, sent: {}, keyRequired: true };
+    return runCommand(deps, ctx, call, (tx) => command.run(tx, ctx, input));
+  };
+}

@@ -17,6 +17,7 @@ import { ComponentInput } from './components.schema.ts';
 import { PatchComponentInput } from './component-edits.schema.ts';
 import { assertReferences, filterColumnsOf, isDraftGate, normalizedAlpha } from './components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
+import { retireRule } from '../commands.ts';
 import type { WriteHeaders } from '../rule-inputs.ts';
 import { type Component, type ComponentRow, componentNotFound, lockComponent, presentComponent } from '../queries.ts';
 
@@ -186,29 +187,21 @@ export async function patchComponent(
 }
 
 /** DELETE /components/{id}: soft-retire with its incident isChildOf edges, atomically; its children become roots. */
-export async function retireComponent(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { componentId, ...headers }: { componentId: string } & WriteHeaders,
-): Promise<CommandResult<Component>> {
-  requireAccess(ctx.principal, ACCESS.write, 'retire components');
-  return runCommand(
-    deps,
-    ctx,
-    { operation: `components.retire:${componentId}`, key: headers.idempotencyKey, sent: {}, keyRequired: true },
-    async (tx) => {
-      // Containment before any row, as every move takes it: the children it detaches cannot be mid-move.
-      await lockContainment(tx, ctx.tenantId);
-      const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);
-      if (row.status !== 'active') return { value: presentComponent(row), created: false };
-      const now = ctx.now.toISOString();
-      await retireFromContainment(tx, ctx, componentId);
-      const [updated] = await tx
-        .update(components)
-        .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
-        .where(tenantRows(components, ctx.tenantId, { componentId }))
-        .returning();
-      return { value: presentComponent(updated), created: false };
-    },
-  );
-}
+export const retireComponent = retireRule({
+  writes: 'retire components',
+  operation: ({ componentId }: { componentId: string } & WriteHeaders) => `components.retire:${componentId}`,
+  run: async (tx, ctx, { componentId, ...headers }) => {
+    // Containment before any row, as every move takes it: the children it detaches cannot be mid-move.
+    await lockContainment(tx, ctx.tenantId);
+    const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);
+    if (row.status !== 'active') return { value: presentComponent(row), created: false };
+    const now = ctx.now.toISOString();
+    await retireFromContainment(tx, ctx, componentId);
+    const [updated] = await tx
+      .update(components)
+      .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
+      .where(tenantRows(components, ctx.tenantId, { componentId }))
+      .returning();
+    return { value: presentComponent(updated), created: false };
+  },
+});

@@ -7,7 +7,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
-import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
+import { canonicalJson } from '../../../platform/idempotency.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { keysetPage, pageRequest, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
@@ -21,10 +21,9 @@ import {
   standardKcMaps,
 } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
-import { commandRule } from '../commands.ts';
+import { commandRule, retireRule } from '../commands.ts';
 import type { KcIdsInput, ListInput, WriteHeaders } from '../rule-inputs.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand } from '../../../platform/commands.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
 import { findKcVersionRows, type KcVersionRow } from '../queries.ts';
 
@@ -356,35 +355,27 @@ async function activeReferences(tx: Database, tenantId: string, kcId: string) {
 }
 
 /** DELETE /kcs/{id}: soft-retire, refused while any active reference remains. */
-export async function retireKc(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { kcId, ...headers }: { kcId: string; ifMatch: string | undefined; idempotencyKey: string | undefined },
-): Promise<CommandResult<KnowledgeComponent>> {
-  requireAccess(ctx.principal, ACCESS.write, 'retire KCs');
-  return runCommand(
-    deps,
-    ctx,
-    { operation: `kcs.retire:${kcId}`, key: headers.idempotencyKey, sent: {}, keyRequired: true },
-    async (tx) => {
-      const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
-      if (row.status !== 'active') return { value: await readKc(tx, ctx.tenantId, row), created: false };
-      const references = await activeReferences(tx, ctx.tenantId, kcId);
-      if (Object.values(references).some((ids) => ids.length > 0)) {
-        throw new DomainError('curriculum:kc_in_use', `KC ${kcId} still has active references; remove them first.`, {
-          extensions: { active_references: references },
-        });
-      }
-      const now = ctx.now.toISOString();
-      const [updated] = await tx
-        .update(knowledgeComponents)
-        .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
-        .where(tenantRows(knowledgeComponents, ctx.tenantId, { kcId }))
-        .returning();
-      return { value: await readKc(tx, ctx.tenantId, updated), created: false };
-    },
-  );
-}
+export const retireKc = retireRule({
+  writes: 'retire KCs',
+  operation: ({ kcId }: { kcId: string } & WriteHeaders) => `kcs.retire:${kcId}`,
+  run: async (tx, ctx, { kcId, ...headers }) => {
+    const row = await lockForMutation(tx, ctx, kcId, headers.ifMatch);
+    if (row.status !== 'active') return { value: await readKc(tx, ctx.tenantId, row), created: false };
+    const references = await activeReferences(tx, ctx.tenantId, kcId);
+    if (Object.values(references).some((ids) => ids.length > 0)) {
+      throw new DomainError('curriculum:kc_in_use', `KC ${kcId} still has active references; remove them first.`, {
+        extensions: { active_references: references },
+      });
+    }
+    const now = ctx.now.toISOString();
+    const [updated] = await tx
+      .update(knowledgeComponents)
+      .set({ status: 'retired', retiredAt: now, updatedAt: now, version: row.version + 1 })
+      .where(tenantRows(knowledgeComponents, ctx.tenantId, { kcId }))
+      .returning();
+    return { value: await readKc(tx, ctx.tenantId, updated), created: false };
+  },
+});
 
 /** POST /kcs/{id}/versions: a semantic edit appends the next immutable draft version. */
 export const appendKcVersion = commandRule({
