@@ -5,12 +5,11 @@ import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import type { CommandResult } from '../../../platform/idempotency.ts';
 import { isUuid } from '../../../platform/validation.ts';
 import { kcPrerequisites, kcRelations } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand } from '../../../platform/commands.ts';
-import type { CurriculumDeps } from '../deps.ts';
+import { retireRule } from '../commands.ts';
+import type { CurriculumRule } from '../rule-inputs.ts';
 
 /**
  * Prerequisite edges and typed relations are two stores with one lifecycle: addressed by their own
@@ -42,14 +41,12 @@ async function findEdge<Row, View>(
   return store.present(row as Row);
 }
 
-export async function getEdge<Row, View>(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  store: KcEdgeStore<Row, View>,
-  edgeId: string,
-): Promise<View> {
-  requireAccess(ctx.principal, ACCESS.read, `read ${store.noun}s`);
-  return findEdge(deps.db, store, ctx.tenantId, edgeId);
+/** GET of one edge by its id. */
+export function edgeReader<Row, View>(store: KcEdgeStore<Row, View>): CurriculumRule<{ id: string }, View> {
+  return async (deps, ctx, { id }) => {
+    requireAccess(ctx.principal, ACCESS.read, `read ${store.noun}s`);
+    return findEdge(deps.db, store, ctx.tenantId, id);
+  };
 }
 
 /** The same edge sent again after its retire: the row comes back active, with its id and history. */
@@ -67,19 +64,12 @@ export async function reactivateEdge<Row, View>(
   return store.present(reactivated as Row);
 }
 
-export async function retireEdge<Row, View>(
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  store: KcEdgeStore<Row, View>,
-  edgeId: string,
-  idempotencyKey: string | undefined,
-): Promise<CommandResult<View>> {
-  requireAccess(ctx.principal, ACCESS.write, `retire ${store.noun}s`);
-  return runCommand(
-    deps,
-    ctx,
-    { operation: `${store.path}.retire:${edgeId}`, key: idempotencyKey, sent: {}, keyRequired: true },
-    async (tx) => {
+/** DELETE of one edge by its id; a retired edge retired again is answered unchanged. */
+export function edgeRetirer<Row, View>(store: KcEdgeStore<Row, View>) {
+  return retireRule({
+    writes: `retire ${store.noun}s`,
+    operation: ({ id }: { id: string; idempotencyKey: string | undefined }) => `${store.path}.retire:${id}`,
+    run: async (tx, ctx, { id: edgeId }) => {
       const [retired] = isUuid(edgeId)
         ? await tx
             .update(store.table)
@@ -92,5 +82,5 @@ export async function retireEdge<Row, View>(
         created: false,
       };
     },
-  );
+  });
 }

@@ -9,9 +9,8 @@ import { DomainError } from '../../../platform/errors.ts';
 import { isoTimestamp } from '../../../platform/validation.ts';
 import { listRule, updatedSince, type ColumnKey } from '../lists.ts';
 import { kcFirmingEvents, kcPrerequisites, kcReviewDecisions } from '../tables.ts';
-import type { CurriculumDeps } from '../deps.ts';
 import { commandRule } from '../commands.ts';
-import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
+import { edgeReader, edgeRetirer, reactivateEdge, type KcEdgeStore } from './kc-edges.ts';
 import {
   CreateFirmingEventInput,
   CreatePrerequisiteInput,
@@ -118,15 +117,10 @@ export const createPrerequisite = commandRule({
   },
 });
 
-export const getPrerequisite = (deps: CurriculumDeps, ctx: RequestContext, { id }: { id: string }) =>
-  getEdge(deps, ctx, PREREQUISITES, id);
+export const getPrerequisite = edgeReader(PREREQUISITES);
 
 /** DELETE /kc-prerequisites/{id}: retires the edge, so a KC can leave the graph before it is retired. */
-export const retirePrerequisite = (
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { id, idempotencyKey }: { id: string; idempotencyKey: string | undefined },
-) => retireEdge(deps, ctx, PREREQUISITES, id, idempotencyKey);
+export const retirePrerequisite = edgeRetirer(PREREQUISITES);
 
 export const listPrerequisites = listRule({
   reads: 'read KC prerequisites',

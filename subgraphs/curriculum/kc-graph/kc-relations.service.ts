@@ -12,7 +12,7 @@ import type { CurriculumDeps } from '../deps.ts';
 import { commandRule } from '../commands.ts';
 import type { KcIdsInput } from '../rule-inputs.ts';
 import { requireActiveKcs } from '../queries.ts';
-import { getEdge, reactivateEdge, retireEdge, type KcEdgeStore } from './kc-edges.ts';
+import { edgeReader, edgeRetirer, reactivateEdge, type KcEdgeStore } from './kc-edges.ts';
 import { CreateRelationInput, ListRelationsQuery, SYMMETRIC_RELATION_TYPES } from './kc-graph.schema.ts';
 
 /**
@@ -95,15 +95,10 @@ export const createRelation = commandRule({
   },
 });
 
-export const getRelation = (deps: CurriculumDeps, ctx: RequestContext, { id }: { id: string }) =>
-  getEdge(deps, ctx, RELATIONS, id);
+export const getRelation = edgeReader(RELATIONS);
 
 /** DELETE /kc-relations/{id}: retires the relation. */
-export const retireRelation = (
-  deps: CurriculumDeps,
-  ctx: RequestContext,
-  { id, idempotencyKey }: { id: string; idempotencyKey: string | undefined },
-) => retireEdge(deps, ctx, RELATIONS, id, idempotencyKey);
+export const retireRelation = edgeRetirer(RELATIONS);
 
 /** Active relations touching any of kcIds, in relation order, for the KnowledgeComponent.relations loader. */
 export async function loadRelationsOf(
