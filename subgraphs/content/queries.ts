@@ -69,6 +69,23 @@ export async function findItemRows(db: Database, tenantId: string, contentIds: r
     .where(tenantRows(items, tenantId, {}, inArray(items.contentId, valid)));
 }
 
+/**
+ * A batched read of many items' rows (GraphQL): `load` runs one statement for the well-formed ids and
+ * its rows come back grouped by item, every asked item present (empty when it has none).
+ */
+export async function rowsByItem<Row, T>(
+  contentIds: readonly string[],
+  load: (validIds: string[]) => Promise<Row[]>,
+  itemOf: (row: Row) => string,
+  present: (row: Row) => T,
+): Promise<Map<string, T[]>> {
+  const valid = [...new Set(contentIds)].filter(isUuid);
+  const found = new Map<string, T[]>(valid.map((id) => [id, []]));
+  if (valid.length === 0) return found;
+  for (const row of await load(valid)) found.get(itemOf(row))?.push(present(row));
+  return found;
+}
+
 export async function findVersionRows(
   db: Database,
   tenantId: string,

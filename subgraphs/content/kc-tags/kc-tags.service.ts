@@ -6,11 +6,11 @@ import { DomainError } from '../../../platform/errors.ts';
 import { lockKey } from '../../../platform/db.ts';
 import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
 import { presentPage, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
-import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
 import { kcTags } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
-import { requireItemRow } from '../queries.ts';
+import { requireItemRow, rowsByItem } from '../queries.ts';
 import type { KcLookup } from '../curriculum-client.ts';
 import type { ActiveKcs } from '../references/bank-contract.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
@@ -154,15 +154,15 @@ export async function activeKcTagsOf(
   { contentIds }: ItemKeys,
 ): Promise<Map<string, ContentKcTag[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
-  const { db } = deps;
-  const valid = [...new Set(contentIds)].filter(isUuid);
-  const found = new Map<string, ContentKcTag[]>(valid.map((id) => [id, []]));
-  if (valid.length === 0) return found;
-  const rows = await db
-    .select()
-    .from(kcTags)
-    .where(tenantRows(kcTags, ctx.tenantId, { status: 'active' }, inArray(kcTags.contentId, valid)))
-    .orderBy(asc(kcTags.kcId));
-  for (const row of rows) found.get(row.contentId)?.push(presentKcTag(row));
-  return found;
+  return rowsByItem(
+    contentIds,
+    (valid) =>
+      deps.db
+        .select()
+        .from(kcTags)
+        .where(tenantRows(kcTags, ctx.tenantId, { status: 'active' }, inArray(kcTags.contentId, valid)))
+        .orderBy(asc(kcTags.kcId)),
+    (row) => row.contentId,
+    presentKcTag,
+  );
 }
