@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { QueryBuilder, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { lockKey, type Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
-import { tenantRows } from '../../platform/tenant-rows.ts';
+import { tenantRows, type ColumnMatch } from '../../platform/tenant-rows.ts';
 import { isUuid } from '../../platform/validation.ts';
 import type { Page } from '../../platform/cursor.ts';
 import { contentReferences, items, trustEvidence, versions } from './tables.ts';
@@ -58,6 +58,26 @@ export async function requireItemRow(
   const [row] = options.lock ? await query.for('update') : await query;
   if (!row) throw itemNotFound(contentId);
   return row;
+}
+
+/** A table holding at most one record an item has (its composition, its external link). */
+type ItemRecordTable = PgTable & { tenantId: PgColumn; contentId: PgColumn };
+
+/** The one record of an existing item in `table`, or a 404 naming the missing `record`. */
+export async function requireItemRecord<T extends ItemRecordTable>(
+  db: Database,
+  tenantId: string,
+  table: T,
+  contentId: string,
+  record: string,
+): Promise<T['$inferSelect']> {
+  await requireItemRow(db, tenantId, contentId);
+  const [row] = await db
+    .select()
+    .from(table as PgTable)
+    .where(tenantRows(table, tenantId, { contentId } as unknown as ColumnMatch<T>));
+  if (!row) throw new DomainError('not_found', `Content item ${contentId} has no ${record}.`);
+  return row as T['$inferSelect'];
 }
 
 export async function findItemRows(db: Database, tenantId: string, contentIds: readonly string[]): Promise<ItemRow[]> {

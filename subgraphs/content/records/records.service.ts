@@ -14,6 +14,7 @@ import type { ContentDeps } from '../deps.ts';
 import {
   findVersionRows,
   itemNotFound,
+  requireItemRecord,
   requireItemRow as requireItem,
   versionNotFound,
   versionTrust,
@@ -104,14 +105,7 @@ export async function putExternalLink(
 
 export async function getExternalLink(deps: ContentDeps, ctx: RequestContext, { contentId }: ItemKey) {
   requireAccess(ctx.principal, ACCESS.read, 'read external links');
-  const { db } = deps;
-  await requireItem(db, ctx.tenantId, contentId);
-  const [row] = await db
-    .select()
-    .from(externalLinks)
-    .where(tenantRows(externalLinks, ctx.tenantId, { contentId }));
-  if (!row) throw new DomainError('not_found', `Content item ${contentId} has no external link.`);
-  return presentLink(row);
+  return presentLink(await requireItemRecord(deps.db, ctx.tenantId, externalLinks, contentId, 'external link'));
 }
 
 export async function listCurriculumLinks(
