@@ -4,12 +4,12 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { lockKey } from '../../../platform/db.ts';
-import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
+import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { presentPage, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
 import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
 import { kcTags } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import type { ContentDeps } from '../deps.ts';
+import type { ContentDeps, ItemList } from '../deps.ts';
 import { requireItemRow, rowsByItem } from '../queries.ts';
 import type { KcLookup } from '../curriculum-client.ts';
 import type { ActiveKcs } from '../references/bank-contract.ts';
@@ -131,11 +131,7 @@ export const KcTagsQuery = z
   .object({ limit: queryInteger(1, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
   .strict();
 
-export async function listKcTags(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, query: rawQuery }: ItemRead,
-): Promise<Page<ContentKcTag>> {
+export const listKcTags: ItemList<ContentKcTag, ItemRead> = async (deps, ctx, { contentId, query: rawQuery }) => {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
   const { db } = deps;
   const query = parseInput(KcTagsQuery, rawQuery);
@@ -143,7 +139,7 @@ export async function listKcTags(
   const request = { ...query, filters: { contentId } };
   const conditions = [tenantRows(kcTags, ctx.tenantId, { contentId })];
   return presentPage(await tablePage(db, deps.cursors, kcTags, BY_KC, request, conditions), presentKcTag);
-}
+};
 
 const BY_KC = uniqueOrder<KcTagRow>(kcTags.kcId, (row) => row.kcId);
 

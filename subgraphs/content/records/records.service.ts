@@ -10,7 +10,7 @@ import { isoTimestamp, parseInput, queryInteger, webUrl } from '../../../platfor
 import { curriculumLinks, externalLinks, policies, versions } from '../tables.ts';
 import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import type { ContentDeps } from '../deps.ts';
+import type { ContentDeps, ItemList } from '../deps.ts';
 import {
   findVersionRows,
   itemNotFound,
@@ -108,11 +108,7 @@ export async function getExternalLink(deps: ContentDeps, ctx: RequestContext, { 
   return presentLink(await requireItemRecord(deps.db, ctx.tenantId, externalLinks, contentId, 'external link'));
 }
 
-export async function listCurriculumLinks(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId }: ItemKey,
-): Promise<Page<unknown>> {
+export const listCurriculumLinks: ItemList<unknown> = async (deps, ctx, { contentId }) => {
   requireAccess(ctx.principal, ACCESS.read, 'read the curriculum-link archive');
   const { db } = deps;
   await requireItem(db, ctx.tenantId, contentId);
@@ -131,7 +127,7 @@ export async function listCurriculumLinks(
       frozen: true,
     })),
   );
-}
+};
 
 export const EffectivenessQuery = z.object({ version_id: z.uuid().optional() }).strict();
 
