@@ -1,4 +1,4 @@
-import type { CursorCodec } from '../../platform/cursor.ts';
+import type { CursorCodec, Page } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { CommandResult, IdempotencyTable } from '../../platform/idempotency.ts';
@@ -7,6 +7,7 @@ import type { PlatformRuntime } from '../../platform/service.ts';
 import { httpCurriculumClient, type CurriculumClient } from './curriculum-client.ts';
 import { httpContentEventsClient, type ContentEventsClient } from './events-client.ts';
 import { contentIdempotency } from './tables.ts';
+import type { ItemKey } from './inputs.ts';
 
 /** What content's rules need beyond their input: its database and the published APIs it asks. */
 export interface ContentDeps {
@@ -26,6 +27,13 @@ export type ItemCommand<T> = (
   ctx: RequestContext,
   input: { contentId: string; body: unknown; idempotencyKey: string | undefined },
 ) => Promise<CommandResult<T>>;
+
+/** A list of one item's rows: the item's id (and a query, where it pages) in, one page out. */
+export type ItemList<T, Input extends ItemKey = ItemKey> = (
+  deps: ContentDeps,
+  ctx: RequestContext,
+  input: Input,
+) => Promise<Page<T>>;
 
 export function contentDeps(runtime: PlatformRuntime): ContentDeps {
   const timeoutMs = runtime.config.serviceCallTimeoutMs;

@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { QueryBuilder } from 'drizzle-orm/pg-core';
+import { QueryBuilder, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import { lockKey, type Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
-import { tenantRows } from '../../platform/tenant-rows.ts';
+import { tenantRows, type ColumnMatch } from '../../platform/tenant-rows.ts';
 import { isUuid } from '../../platform/validation.ts';
 import type { Page } from '../../platform/cursor.ts';
 import { contentReferences, items, trustEvidence, versions } from './tables.ts';
@@ -60,6 +60,26 @@ export async function requireItemRow(
   return row;
 }
 
+/** A table holding at most one record an item has (its composition, its external link). */
+type ItemRecordTable = PgTable & { tenantId: PgColumn; contentId: PgColumn };
+
+/** The one record of an existing item in `table`, or a 404 naming the missing `record`. */
+export async function requireItemRecord<T extends ItemRecordTable>(
+  db: Database,
+  tenantId: string,
+  table: T,
+  contentId: string,
+  record: string,
+): Promise<T['$inferSelect']> {
+  await requireItemRow(db, tenantId, contentId);
+  const [row] = await db
+    .select()
+    .from(table as PgTable)
+    .where(tenantRows(table, tenantId, { contentId } as unknown as ColumnMatch<T>));
+  if (!row) throw new DomainError('not_found', `Content item ${contentId} has no ${record}.`);
+  return row as T['$inferSelect'];
+}
+
 export async function findItemRows(db: Database, tenantId: string, contentIds: readonly string[]): Promise<ItemRow[]> {
   const valid = [...new Set(contentIds)].filter(isUuid);
   if (valid.length === 0) return [];
@@ -67,6 +87,23 @@ export async function findItemRows(db: Database, tenantId: string, contentIds: r
     .select()
     .from(items)
     .where(tenantRows(items, tenantId, {}, inArray(items.contentId, valid)));
+}
+
+/**
+ * A batched read of many items' rows (GraphQL): `load` runs one statement for the well-formed ids and
+ * its rows come back grouped by item, every asked item present (empty when it has none).
+ */
+export async function rowsByItem<Row, T>(
+  contentIds: readonly string[],
+  load: (validIds: string[]) => Promise<Row[]>,
+  itemOf: (row: Row) => string,
+  present: (row: Row) => T,
+): Promise<Map<string, T[]>> {
+  const valid = [...new Set(contentIds)].filter(isUuid);
+  const found = new Map<string, T[]>(valid.map((id) => [id, []]));
+  if (valid.length === 0) return found;
+  for (const row of await load(valid)) found.get(itemOf(row))?.push(present(row));
+  return found;
 }
 
 export async function findVersionRows(

@@ -7,14 +7,14 @@ import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { requireIdempotencyKey } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
-import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { catalogFacets, facetAssignments } from '../tables.ts';
-import type { ContentDeps, ItemCommand } from '../deps.ts';
+import type { ContentDeps, ItemCommand, ItemList } from '../deps.ts';
 import { FACET_GRAINS, FACET_KEYS, FACET_STATUSES, FACET_VALUE_TYPES, xpBand } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import { requireItemRow, wholeList } from '../queries.ts';
+import { requireItemRow, rowsByItem, wholeList } from '../queries.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
-import type { BodyWrite, ItemKey, ItemKeys } from '../inputs.ts';
+import type { BodyWrite, ItemKeys } from '../inputs.ts';
 
 /**
  * Catalog facets: a tenant defines each of the twelve facet keys once (value type, grain), then
@@ -182,6 +182,12 @@ export const assignFacet: ItemCommand<FacetAssignment> = async (deps, ctx, { con
   });
 };
 
+/** Join condition: the facet an assignment sets. */
+const facetOfAssignment = and(
+  eq(catalogFacets.tenantId, facetAssignments.tenantId),
+  eq(catalogFacets.facetKey, facetAssignments.facetKey),
+);
+
 /** Facet assignments of items, in facet-key then creation order; one statement for many items. */
 export async function assignmentsOf(
   deps: ContentDeps,
@@ -189,31 +195,23 @@ export async function assignmentsOf(
   { contentIds }: ItemKeys,
 ): Promise<Map<string, FacetAssignment[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read facet assignments');
-  const { db } = deps;
-  const valid = [...new Set(contentIds)].filter(isUuid);
-  const found = new Map<string, FacetAssignment[]>(valid.map((id) => [id, []]));
-  if (valid.length === 0) return found;
-  const rows = await db
-    .select({ assignment: facetAssignments, valueType: catalogFacets.valueType })
-    .from(facetAssignments)
-    .leftJoin(
-      catalogFacets,
-      and(eq(catalogFacets.tenantId, facetAssignments.tenantId), eq(catalogFacets.facetKey, facetAssignments.facetKey)),
-    )
-    .where(tenantRows(facetAssignments, ctx.tenantId, {}, inArray(facetAssignments.contentId, valid)))
-    .orderBy(asc(facetAssignments.facetKey), asc(facetAssignments.createdAt), asc(facetAssignments.assignmentId));
-  for (const row of rows)
-    found.get(row.assignment.contentId)?.push(presentAssignment(row.assignment, row.valueType ?? 'text'));
-  return found;
+  return rowsByItem(
+    contentIds,
+    (valid) =>
+      deps.db
+        .select({ assignment: facetAssignments, valueType: catalogFacets.valueType })
+        .from(facetAssignments)
+        .leftJoin(catalogFacets, facetOfAssignment)
+        .where(tenantRows(facetAssignments, ctx.tenantId, {}, inArray(facetAssignments.contentId, valid)))
+        .orderBy(asc(facetAssignments.facetKey), asc(facetAssignments.createdAt), asc(facetAssignments.assignmentId)),
+    (row) => row.assignment.contentId,
+    (row) => presentAssignment(row.assignment, row.valueType ?? 'text'),
+  );
 }
 
-export async function listAssignments(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId }: ItemKey,
-): Promise<Page<FacetAssignment>> {
+export const listAssignments: ItemList<FacetAssignment> = async (deps, ctx, { contentId }) => {
   requireAccess(ctx.principal, ACCESS.read, 'read facet assignments');
   const { db } = deps;
   await requireItemRow(db, ctx.tenantId, contentId);
   return wholeList((await assignmentsOf(deps, ctx, { contentIds: [contentId] })).get(contentId) ?? []);
-}
+};

@@ -8,7 +8,7 @@ import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { assessmentComponents, interactiveCompositions, items, versions } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
-import { requireItemRow } from '../queries.ts';
+import { requireItemRecord, requireItemRow } from '../queries.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import type { ItemKey, ItemWrite } from '../inputs.ts';
 
@@ -208,12 +208,12 @@ export async function putComposition(deps: ContentDeps, ctx: RequestContext, { c
 
 export async function getComposition(deps: ContentDeps, ctx: RequestContext, { contentId }: ItemKey) {
   requireAccess(ctx.principal, ACCESS.read, 'read interactive compositions');
-  const { db } = deps;
-  await requireItemRow(db, ctx.tenantId, contentId);
-  const [row] = await db
-    .select()
-    .from(interactiveCompositions)
-    .where(tenantRows(interactiveCompositions, ctx.tenantId, { contentId }));
-  if (!row) throw new DomainError('not_found', `Content item ${contentId} has no interactive composition.`);
+  const row = await requireItemRecord(
+    deps.db,
+    ctx.tenantId,
+    interactiveCompositions,
+    contentId,
+    'interactive composition',
+  );
   return presentComposition(row);
 }

@@ -4,13 +4,13 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { lockKey } from '../../../platform/db.ts';
-import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
+import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { presentPage, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
-import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
 import { kcTags } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import type { ContentDeps } from '../deps.ts';
-import { requireItemRow } from '../queries.ts';
+import type { ContentDeps, ItemList } from '../deps.ts';
+import { requireItemRow, rowsByItem } from '../queries.ts';
 import type { KcLookup } from '../curriculum-client.ts';
 import type { ActiveKcs } from '../references/bank-contract.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
@@ -131,11 +131,7 @@ export const KcTagsQuery = z
   .object({ limit: queryInteger(1, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
   .strict();
 
-export async function listKcTags(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, query: rawQuery }: ItemRead,
-): Promise<Page<ContentKcTag>> {
+export const listKcTags: ItemList<ContentKcTag, ItemRead> = async (deps, ctx, { contentId, query: rawQuery }) => {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
   const { db } = deps;
   const query = parseInput(KcTagsQuery, rawQuery);
@@ -143,7 +139,7 @@ export async function listKcTags(
   const request = { ...query, filters: { contentId } };
   const conditions = [tenantRows(kcTags, ctx.tenantId, { contentId })];
   return presentPage(await tablePage(db, deps.cursors, kcTags, BY_KC, request, conditions), presentKcTag);
-}
+};
 
 const BY_KC = uniqueOrder<KcTagRow>(kcTags.kcId, (row) => row.kcId);
 
@@ -154,15 +150,15 @@ export async function activeKcTagsOf(
   { contentIds }: ItemKeys,
 ): Promise<Map<string, ContentKcTag[]>> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');
-  const { db } = deps;
-  const valid = [...new Set(contentIds)].filter(isUuid);
-  const found = new Map<string, ContentKcTag[]>(valid.map((id) => [id, []]));
-  if (valid.length === 0) return found;
-  const rows = await db
-    .select()
-    .from(kcTags)
-    .where(tenantRows(kcTags, ctx.tenantId, { status: 'active' }, inArray(kcTags.contentId, valid)))
-    .orderBy(asc(kcTags.kcId));
-  for (const row of rows) found.get(row.contentId)?.push(presentKcTag(row));
-  return found;
+  return rowsByItem(
+    contentIds,
+    (valid) =>
+      deps.db
+        .select()
+        .from(kcTags)
+        .where(tenantRows(kcTags, ctx.tenantId, { status: 'active' }, inArray(kcTags.contentId, valid)))
+        .orderBy(asc(kcTags.kcId)),
+    (row) => row.contentId,
+    presentKcTag,
+  );
 }

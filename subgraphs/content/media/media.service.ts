@@ -4,16 +4,14 @@ import { z } from 'zod';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import type { Page } from '../../../platform/cursor.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { mediaAssets } from '../tables.ts';
-import type { ContentDeps, ItemCommand } from '../deps.ts';
+import type { ContentDeps, ItemCommand, ItemList } from '../deps.ts';
 import { MEDIA_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { requireItemRow, wholeList } from '../queries.ts';
-import type { ItemKey } from '../inputs.ts';
 
 /**
  * Media of an item: uploaded bytes kept by content, delivered only through an authenticated
@@ -103,11 +101,7 @@ export const uploadMedia: ItemCommand<MediaAsset> = async (deps, ctx, { contentI
 
 const { bytes: _bytes, ...mediaColumns } = getTableColumns(mediaAssets);
 
-export async function listMedia(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId }: ItemKey,
-): Promise<Page<MediaAsset>> {
+export const listMedia: ItemList<MediaAsset> = async (deps, ctx, { contentId }) => {
   requireAccess(ctx.principal, ACCESS.read, 'read media');
   const { db } = deps;
   await requireItemRow(db, ctx.tenantId, contentId);
@@ -117,7 +111,7 @@ export async function listMedia(
     .where(tenantRows(mediaAssets, ctx.tenantId, { contentId }))
     .orderBy(asc(mediaAssets.createdAt), asc(mediaAssets.mediaId));
   return wholeList(rows.map((row) => presentMedia(row, deps.contentUrl())));
-}
+};
 
 /** The bytes behind a delivery_url, for a reader of the same tenant. */
 export async function readMediaBytes(

@@ -10,10 +10,11 @@ import { isoTimestamp, parseInput, queryInteger, webUrl } from '../../../platfor
 import { curriculumLinks, externalLinks, policies, versions } from '../tables.ts';
 import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
-import type { ContentDeps } from '../deps.ts';
+import type { ContentDeps, ItemList } from '../deps.ts';
 import {
   findVersionRows,
   itemNotFound,
+  requireItemRecord,
   requireItemRow as requireItem,
   versionNotFound,
   versionTrust,
@@ -104,21 +105,10 @@ export async function putExternalLink(
 
 export async function getExternalLink(deps: ContentDeps, ctx: RequestContext, { contentId }: ItemKey) {
   requireAccess(ctx.principal, ACCESS.read, 'read external links');
-  const { db } = deps;
-  await requireItem(db, ctx.tenantId, contentId);
-  const [row] = await db
-    .select()
-    .from(externalLinks)
-    .where(tenantRows(externalLinks, ctx.tenantId, { contentId }));
-  if (!row) throw new DomainError('not_found', `Content item ${contentId} has no external link.`);
-  return presentLink(row);
+  return presentLink(await requireItemRecord(deps.db, ctx.tenantId, externalLinks, contentId, 'external link'));
 }
 
-export async function listCurriculumLinks(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId }: ItemKey,
-): Promise<Page<unknown>> {
+export const listCurriculumLinks: ItemList<unknown> = async (deps, ctx, { contentId }) => {
   requireAccess(ctx.principal, ACCESS.read, 'read the curriculum-link archive');
   const { db } = deps;
   await requireItem(db, ctx.tenantId, contentId);
@@ -137,7 +127,7 @@ export async function listCurriculumLinks(
       frozen: true,
     })),
   );
-}
+};
 
 export const EffectivenessQuery = z.object({ version_id: z.uuid().optional() }).strict();
 

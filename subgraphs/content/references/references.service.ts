@@ -5,11 +5,10 @@ import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import type { Page } from '../../../platform/cursor.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import { contentReferences, items, versions } from '../tables.ts';
-import type { ContentDeps, ItemCommand } from '../deps.ts';
+import type { ContentDeps, ItemCommand, ItemList } from '../deps.ts';
 import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { requireItemRow, wholeList } from '../queries.ts';
@@ -212,11 +211,11 @@ export const ReferencesQuery = z
   })
   .strict();
 
-export async function listReferences(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, query: rawQuery }: ItemRead,
-): Promise<Page<ContentReference>> {
+export const listReferences: ItemList<ContentReference, ItemRead> = async (
+  deps,
+  ctx,
+  { contentId, query: rawQuery },
+) => {
   requireAccess(ctx.principal, ACCESS.read, 'read references');
   const { db } = deps;
   const query = parseInput(ReferencesQuery, rawQuery);
@@ -235,4 +234,4 @@ export async function listReferences(
     )
     .orderBy(asc(contentReferences.createdAt), asc(contentReferences.referenceId));
   return wholeList(rows.map(presentReference));
-}
+};

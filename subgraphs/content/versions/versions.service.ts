@@ -7,11 +7,11 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { canonicalJson } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
-import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
+import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { presentPage, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
 import { parseInput, queryInteger, isoTimestamp, isUuid, webUrl } from '../../../platform/validation.ts';
 import { items, versions } from '../tables.ts';
-import type { ContentDeps, ItemCommand } from '../deps.ts';
+import type { ContentDeps, ItemCommand, ItemList } from '../deps.ts';
 import { BLOCK_TYPES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { findItemRow, findVersionRows, itemNotFound, versionNotFound, type VersionRow } from '../queries.ts';
@@ -190,11 +190,7 @@ export const ListVersionsQuery = z
   .object({ limit: queryInteger(0, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
   .strict();
 
-export async function listVersions(
-  deps: ContentDeps,
-  ctx: RequestContext,
-  { contentId, query: rawQuery }: ItemRead,
-): Promise<Page<ContentVersion>> {
+export const listVersions: ItemList<ContentVersion, ItemRead> = async (deps, ctx, { contentId, query: rawQuery }) => {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const query = parseInput(ListVersionsQuery, rawQuery);
   const request = { ...query, filters: { contentId } };
@@ -202,6 +198,6 @@ export async function listVersions(
   const conditions = [tenantRows(versions, ctx.tenantId, { contentId })];
   const page = await tablePage(deps.db, deps.cursors, versions, BY_NUMBER, request, conditions);
   return presentPage(page, presentVersion);
-}
+};
 
 const BY_NUMBER = uniqueOrder<VersionRow>(versions.versionNumber, (row) => row.versionNumber);

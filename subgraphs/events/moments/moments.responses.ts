@@ -2,13 +2,24 @@ import { z } from 'zod';
 import { Timestamp } from '../../../platform/openapi.ts';
 import { EventsPage, One } from '../envelopes.ts';
 
-const studentName = z.string().nullable().describe('From the people service; null when it does not answer');
+/** Whom a moment is about; the people service names the student. */
+const learnerFields = {
+  studentId: z.string(),
+  studentName: z.string().nullable().describe('From the people service; null when it does not answer'),
+  schoolId: z.string(),
+};
+
+/** Where an imported moment came from, and when it was recorded. */
+const provenanceFields = {
+  sourceSystem: z.string(),
+  sourceRecordId: z.string().nullable(),
+  importId: z.string(),
+  recordedAt: Timestamp,
+};
 
 const AttendanceResponse = z.strictObject({
   id: z.string(),
-  studentId: z.string(),
-  studentName,
-  schoolId: z.string(),
+  ...learnerFields,
   classId: z.string().nullable(),
   eventDate: z.iso.date(),
   category: z.string(),
@@ -16,18 +27,13 @@ const AttendanceResponse = z.strictObject({
   durationDays: z.number().nullable(),
   sessionName: z.string().nullable(),
   schoolYear: z.string().nullable(),
-  sourceSystem: z.string(),
-  sourceRecordId: z.string().nullable(),
-  importId: z.string(),
-  recordedAt: Timestamp,
+  ...provenanceFields,
 });
 
 const DisciplineResponse = z.strictObject({
   id: z.string(),
   incidentId: z.string(),
-  studentId: z.string(),
-  studentName,
-  schoolId: z.string(),
+  ...learnerFields,
   eventDate: z.iso.date(),
   incidentTime: z.string().nullable(),
   behavior: z.string(),
@@ -40,10 +46,7 @@ const DisciplineResponse = z.strictObject({
   disciplineActionDescriptor: z.string().nullable(),
   reporterDescription: z.string().nullable(),
   reporterDescriptionDescriptor: z.string().nullable(),
-  sourceSystem: z.string(),
-  sourceRecordId: z.string().nullable(),
-  importId: z.string(),
-  recordedAt: Timestamp,
+  ...provenanceFields,
 });
 
 export const AttendancePageResponse = EventsPage(AttendanceResponse);
