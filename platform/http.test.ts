@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createHttpApp, declareRoute } from './http.ts';
@@ -49,5 +50,34 @@ describe('trace ids', () => {
     expect(traceIds.size).toBe(600);
     expect([...traceIds].every((id) => /^[0-9a-f]{32}$/.test(id))).toBe(true);
     expect(given.json().traceId).toBe('ab'.repeat(16));
+  });
+});
+
+describe('request logging', () => {
+  it('writes the lines of enabled levels only, each with the request id and the trace id', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    });
+    const app = createHttpApp({ logLevel: 'warn', publicOrigin: () => 'http://localhost', logStream });
+    app.get('/logs', async (request) => {
+      request.log.info('not written at warn');
+      request.log.warn({ detail: 1 }, 'written');
+      return request.log.level;
+    });
+    const traceId = 'ef'.repeat(16);
+    const reply = await app.inject({
+      method: 'GET',
+      url: '/logs',
+      headers: { 'x-request-id': 'req-1', traceparent: `00-${traceId}-${'cd'.repeat(8)}-01` },
+    });
+    await app.close();
+    expect(reply.body).toBe('warn');
+    expect(lines.map(({ msg, reqId, traceId: trace, detail }) => ({ msg, reqId, traceId: trace, detail }))).toEqual([
+      { msg: 'written', reqId: 'req-1', traceId, detail: 1 },
+    ]);
   });
 });

@@ -31,6 +31,19 @@ export function fieldsWithNul(value: unknown, path = ''): string[] {
   });
 }
 
+/** Whether any string or object key in a plain JSON value holds a NUL: the allocation-free test every request pays. */
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes(NUL);
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || value instanceof Readable)
+    return false;
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && (key.includes(NUL) || containsNul((value as Record<string, unknown>)[key])))
+      return true;
+  }
+  return false;
+}
+
 function nulRefusal(fields: string[]): DomainError {
   const fieldErrors: FieldError[] = fields.map((field) => ({ field, message: NUL_MESSAGE }));
   return new DomainError('validation_failed', 'The request has invalid fields.', { fieldErrors });
@@ -43,11 +56,16 @@ function nulRefusal(fields: string[]): DomainError {
  */
 export function refuseNulInRequests(app: FastifyInstance, options: { graphqlPath: string }): void {
   app.addHook('preValidation', async (request) => {
+    // GraphQL carries its input in the query string (GET) or the body (POST): the plugin reads both.
+    const isGraphql = request.routeOptions.url === options.graphqlPath;
+    const clean =
+      !containsNul(request.params) &&
+      !containsNul(request.headers) &&
+      (isGraphql || (!containsNul(request.query) && !containsNul(request.body)));
+    if (clean) return;
     const headers = Object.entries(request.headers).flatMap(([name, value]) =>
       fieldsWithNul(value).length > 0 ? [name] : [],
     );
-    // GraphQL carries its input in the query string (GET) or the body (POST): the plugin reads both.
-    const isGraphql = request.routeOptions.url === options.graphqlPath;
     const fields = [
       ...fieldsWithNul(request.params),
       ...headers,
