@@ -35,6 +35,16 @@ describe('GET /metrics', () => {
     const route = '/curriculum/alpha/implementation/api/alpha/curriculum/v1/components/:componentId';
     expect(sample(text, 'http_requests_total', { method: 'GET', route, status: '404' })).toBe(3);
     expect(sample(text, 'http_request_duration_seconds_count', { method: 'GET', route })).toBe(3);
+    // Buckets are cumulative and end at the count; the sum is positive seconds.
+    const buckets = text
+      .split('\n')
+      .filter((line) => line.startsWith('http_request_duration_seconds_bucket{') && line.includes(`route="${route}"`))
+      .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
+    expect(buckets).toHaveLength(13);
+    expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
+    expect(sample(text, 'http_request_duration_seconds_bucket', { method: 'GET', route, le: '+Inf' })).toBe(3);
+    expect(sample(text, 'http_request_duration_seconds_sum', { method: 'GET', route })).toBeGreaterThan(0);
+    expect(sample(text, 'http_requests_total', { method: 'GET', route: '/readyz', status: '200' })).toBeUndefined();
     expect(sample(text, 'problems_total', { code: 'curriculum:not_found', transport: 'rest' })).toBe(3);
     expect(sample(text, 'graphql_operations_total', { endpoint: 'gateway', operation: 'MetricsProbe' })).toBe(1);
     expect(
