@@ -176,9 +176,11 @@ export function createHttpApp(options: {
   app.decorateRequest('traceId', '');
   app.decorateReply('problemCode', '');
   app.decorateRequest('ctx', null);
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks on every request take a callback: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     request.traceId = traceIdOf(request.raw);
     reply.header('x-request-id', request.id);
+    done();
   });
   describeOnlySchemas(app);
   refuseNulInRequests(app, { graphqlPath: '/graphql' });

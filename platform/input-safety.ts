@@ -55,14 +55,14 @@ function nulRefusal(fields: string[]): DomainError {
  * the service that answers. GraphQL bodies are left to the GraphQL plugin, which answers in GraphQL.
  */
 export function refuseNulInRequests(app: FastifyInstance, options: { graphqlPath: string }): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     // GraphQL carries its input in the query string (GET) or the body (POST): the plugin reads both.
     const isGraphql = request.routeOptions.url === options.graphqlPath;
     const clean =
       !containsNul(request.params) &&
       !containsNul(request.headers) &&
       (isGraphql || (!containsNul(request.query) && !containsNul(request.body)));
-    if (clean) return;
+    if (clean) return done();
     const headers = Object.entries(request.headers).flatMap(([name, value]) =>
       fieldsWithNul(value).length > 0 ? [name] : [],
     );
@@ -71,7 +71,7 @@ export function refuseNulInRequests(app: FastifyInstance, options: { graphqlPath
       ...headers,
       ...(isGraphql ? [] : [...fieldsWithNul(request.query), ...fieldsWithNul(request.body)]),
     ];
-    if (fields.length > 0) throw nulRefusal([...new Set(fields)]);
+    done(fields.length > 0 ? nulRefusal([...new Set(fields)]) : undefined);
   });
 }
 

@@ -151,10 +151,11 @@ export class PlatformMetrics {
 
   /** Counts every HTTP answer of the process and serves GET /metrics. */
   install(app: FastifyInstance): void {
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       this.http.count(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
       if (reply.problemCode) this.problems.inc({ code: reply.problemCode, transport: 'rest' });
+      done();
     });
     app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
       reply.type(this.registry.contentType).send(await this.registry.metrics()),
