@@ -561,7 +561,8 @@ async function main(): Promise<void> {
   const runs: PlatformRun[] = [];
   let abuse: (() => void) | undefined;
   runs.push(
-    await measureEmbedded('PGlite', {}, async (server, token, scenarios, rows, pin) => {
+    // An empty DATABASE_URL is unset: without it the bench's own DATABASE_URL made these rows PostgreSQL's.
+    await measureEmbedded('PGlite', { DATABASE_URL: '' }, async (server, token, scenarios, rows, pin) => {
       if (process.env.BENCH_ABUSE !== 'off') abuse = await abusePhase(server.base, token, scenarios[0], rows[0].rps);
       if (process.env.BENCH_LEARNER !== 'off') await learnerBench(server.base, token, pin, rows[1].rps);
     }),
