@@ -8,6 +8,7 @@ import { SERVICE_ROOTS } from '../platform/config.ts';
 import { freePort } from '../test/net.ts';
 import { startTestPlatform } from '../test/kit.ts';
 import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
+import { HEADLINE, LESSON_ID } from './headline.ts';
 
 /**
  * `npm run bench`: starts the platform (embedded mode, its own process, a fresh data directory) and
@@ -23,8 +24,6 @@ const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 60);
 const HEALTHZ_TARGET_P99_MS = 100;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const ROUNDS = 4;
-const LESSON_ID = 'demo-lesson-what-is-a-fraction';
-const HEADLINE = `query($id: ID!) { component(componentId: $id) { componentId kind alpha { targetRef { contentId contentVersionId contentKind version { versionId versionNumber releaseEligibility { contentId contentVersionId releaseEligible serveable trustStatus usageScope problemCode } } } } } }`;
 
 /** What issue 14 sent: each must be refused with a 4xx before it costs the platform anything. */
 function abusiveRequests(): Array<{ name: string; body: string }> {
