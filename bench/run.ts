@@ -8,6 +8,7 @@ import { SERVICE_ROOTS } from '../platform/config.ts';
 import { freePort } from '../test/net.ts';
 import { startTestPlatform } from '../test/kit.ts';
 import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
+import { HEADLINE, LESSON_ID } from './headline.ts';
 
 /**
  * `npm run bench`: starts the platform (embedded mode, its own process, a fresh data directory) and
@@ -23,8 +24,6 @@ const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 60);
 const HEALTHZ_TARGET_P99_MS = 100;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const ROUNDS = 4;
-const LESSON_ID = 'demo-lesson-what-is-a-fraction';
-const HEADLINE = `query($id: ID!) { component(componentId: $id) { componentId kind alpha { targetRef { contentId contentVersionId contentKind version { versionId versionNumber releaseEligibility { contentId contentVersionId releaseEligible serveable trustStatus usageScope problemCode } } } } } }`;
 
 /** What issue 14 sent: each must be refused with a 4xx before it costs the platform anything. */
 function abusiveRequests(): Array<{ name: string; body: string }> {
@@ -212,6 +211,17 @@ async function startProcess(
   return { base, pid: child.pid as number, stop };
 }
 
+/**
+ * The node arguments of an npm start script (`node <flags> --import tsx <entry>`), so the bench runs
+ * the processes exactly as `npm start` and `npm run start:service` do, heap settings included.
+ */
+function startScriptArguments(script: 'start' | 'start:service'): string[] {
+  const scripts = JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
+  const [command, ...args] = scripts[script].split(' ');
+  if (command !== 'node') throw new Error(`the ${script} script no longer starts with node: ${scripts[script]}`);
+  return args;
+}
+
 const PLATFORM_ENV = {
   LOG_LEVEL: 'warn',
   // Production posture: the bench signs its own token with the platform's key.
@@ -376,6 +386,8 @@ interface PlatformRun {
   rows: Row[];
   rssStarted: number;
   rssAfter: number;
+  /** The highest RSS sampled (every 250 ms) during the measured scenarios: where the GC sawtooth peaked. */
+  rssPeak: number;
 }
 
 /** The embedded platform (every service and the gateway in one process) on one database. */
@@ -385,20 +397,29 @@ async function measureEmbedded(
   afterwards?: (server: Server, token: string, scenarios: Scenario[], rows: Row[], pin: unknown) => Promise<void>,
 ): Promise<PlatformRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-bench-'));
-  const server = await startProcess(
-    `the platform on ${database}`,
-    [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'gateway/main.ts'],
-    { ...PLATFORM_ENV, DATA_DIR: dataDir, ...env },
-    '/readyz',
-  );
+  const start = () =>
+    startProcess(
+      `the platform on ${database}`,
+      [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...startScriptArguments('start')],
+      { ...PLATFORM_ENV, DATA_DIR: dataDir, ...env },
+      '/readyz',
+    );
+  // The first start creates the database (PGlite's initdb, the migrations, the demo seed) and stops:
+  // initdb leaves 350-430 MB of garbage that only the first full GC frees, so measured from that
+  // process "RSS after start" depended on whether that GC had run yet. The measured process is a
+  // restart on the same data, as every production start but the first is.
+  await (await start()).stop();
+  const server = await start();
   try {
     const rssStarted = rssMegabytes(server.pid);
     const token = await benchToken(path.join(dataDir, 'platform-keys.json'));
     const { scenarios, pin } = await platformScenarios(server.base, token);
-    const rows = await measureRounds(server.base, token, scenarios, true);
+    let rssPeak = rssStarted;
+    const sampling = setInterval(() => (rssPeak = Math.max(rssPeak, rssMegabytes(server.pid))), 250);
+    const rows = await measureRounds(server.base, token, scenarios, true).finally(() => clearInterval(sampling));
     const rssAfter = rssMegabytes(server.pid);
     await afterwards?.(server, token, scenarios, rows, pin);
-    return { database, rows, rssStarted, rssAfter };
+    return { database, rows, rssStarted, rssAfter, rssPeak: Math.max(rssPeak, rssAfter) };
   } finally {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -427,7 +448,7 @@ async function measureDistributed(databaseUrl: string): Promise<Row[]> {
       servers.push(
         await startProcess(
           `${name} alone`,
-          ['--import', 'tsx', 'gateway/service-main.ts'],
+          startScriptArguments('start:service'),
           { ...shared, ...urls, SERVICE: name, DATA_DIR: keyDir },
           '/readyz',
           ports[index],
@@ -439,7 +460,7 @@ async function measureDistributed(databaseUrl: string): Promise<Row[]> {
       .join(',');
     const apollo = await startProcess(
       '@apollo/gateway',
-      ['--import', 'tsx', 'gateway/service-main.ts'],
+      startScriptArguments('start:service'),
       { ...shared, SERVICE: 'gateway', SUBGRAPH_URLS: subgraphUrls, DATA_DIR: keyDir },
       '/readyz',
     );
@@ -539,7 +560,8 @@ async function main(): Promise<void> {
   const runs: PlatformRun[] = [];
   let abuse: (() => void) | undefined;
   runs.push(
-    await measureEmbedded('PGlite', {}, async (server, token, scenarios, rows, pin) => {
+    // An empty DATABASE_URL is unset: without it the bench's own DATABASE_URL made these rows PostgreSQL's.
+    await measureEmbedded('PGlite', { DATABASE_URL: '' }, async (server, token, scenarios, rows, pin) => {
       if (process.env.BENCH_ABUSE !== 'off') abuse = await abusePhase(server.base, token, scenarios[0], rows[0].rps);
       if (process.env.BENCH_LEARNER !== 'off') await learnerBench(server.base, token, pin, rows[1].rps);
     }),
@@ -615,6 +637,7 @@ async function main(): Promise<void> {
         1,
         (run.rssAfter / run.rssStarted).toFixed(2),
       ) && allMet;
+    console.log(`  peak RSS during the scenarios / after start = ${(run.rssPeak / run.rssStarted).toFixed(2)}`);
   }
   const postgresRun = runs.find((run) => run.database === 'PostgreSQL');
   if (postgresRun && distributed.length > 0) {

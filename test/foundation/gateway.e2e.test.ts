@@ -88,6 +88,36 @@ describe('the headline query through the gateway', () => {
     });
   });
 
+  it('answers the live eligibility to the same document before and after a write (only the parsed operation is kept)', async ({
+    platform,
+  }) => {
+    const { caller, pin } = await pinnedLesson('lesson-live');
+    const other = await pinnedLesson('lesson-other');
+    const eligibility = async (id: string, token: string) => {
+      const result = await graphql(platform, HEADLINE, { id }, token);
+      expect(result.body.errors).toBeUndefined();
+      return result.body.data.component.alpha.targetRef.version.releaseEligibility;
+    };
+    expect(await eligibility('lesson-live', caller.token)).toMatchObject({ releaseEligible: true });
+    const reviewer = await sameTenant(platform, caller);
+    const flipped = await http(
+      platform,
+      'POST',
+      `${tenantRoot(caller.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`,
+      { token: reviewer.token, body: { trust_status: 'failed', reason: 'broken media' } },
+    );
+    expect(flipped.status).toBe(201);
+    expect(await eligibility('lesson-live', caller.token)).toMatchObject({
+      releaseEligible: false,
+      trustStatus: 'failed',
+    });
+    // The same document with another tenant's variables answers that tenant's own data.
+    expect(await eligibility('lesson-other', other.caller.token)).toMatchObject({
+      contentVersionId: other.pin.versionId,
+      releaseEligible: true,
+    });
+  });
+
   it('resolves nothing across tenants and carries the REST codes in extensions', async ({ platform }) => {
     await pinnedLesson('lesson-3');
     const stranger = await newTenant(platform);
