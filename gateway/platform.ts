@@ -149,6 +149,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     if (!env[variable] && !options.config?.[key]) runtime.config[key] = `${url}${root}`;
   }
   if (!env.PUBLIC_ORIGIN && !options.config?.publicOrigin) runtime.config.publicOrigin = url;
+  runtime.local = {
+    origin: url,
+    inject: async (request) => {
+      const answer = await app.inject(request);
+      return { statusCode: answer.statusCode, body: answer.body };
+    },
+  };
   if (config.seedDemo && hosted.includes('content') && hosted.includes('curriculum')) {
     await seedDemoTenant(runtime);
   }

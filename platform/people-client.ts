@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Authenticator } from './auth.ts';
 import type { RequestContext } from './context.ts';
-import { callService, serviceTokens } from './service-client.ts';
+import { callService, serviceTokens, type ServiceClientOptions } from './service-client.ts';
 
 /**
  * The people service's published read, GET {people_root}/people/{personId}, with a timeout and a
@@ -26,19 +25,18 @@ export interface PeopleClient {
 }
 
 /** `baseUrl` is read per call: the embedded process learns its own port only once it listens. */
-export function httpPeopleClient(options: {
-  baseUrl: () => string;
-  timeoutMs: number;
-  auth: Authenticator;
-  caller: string;
-}): PeopleClient {
+export function httpPeopleClient(options: ServiceClientOptions & { caller: string }): PeopleClient {
   const serviceToken = serviceTokens(options.auth, options.caller, ['people_orgs:read']);
   return {
     async lookup(ctx, personId) {
-      const result = await callService(`${options.baseUrl()}/people/${encodeURIComponent(personId)}`, {
-        timeoutMs: options.timeoutMs,
-        headers: { authorization: `Bearer ${await serviceToken(ctx.tenantId)}`, 'x-request-id': ctx.requestId },
-      });
+      const result = await callService(
+        `${options.baseUrl()}/people/${encodeURIComponent(personId)}`,
+        {
+          timeoutMs: options.timeoutMs,
+          headers: { authorization: `Bearer ${await serviceToken(ctx.tenantId)}`, 'x-request-id': ctx.requestId },
+        },
+        options.local?.(),
+      );
       if (!result.ok) return { outcome: 'failed', reason: result.kind };
       if (result.status === 404) return { outcome: 'not_found' };
       if (result.status !== 200) return { outcome: 'failed', reason: `status ${result.status}` };

@@ -9,6 +9,7 @@ import { DEMO_TENANT, type Authenticator, type Keyring } from './auth.ts';
 import type { PlatformConfig, ServiceName } from './config.ts';
 import type { CursorCodec } from './cursor.ts';
 import type { DatabaseHandle } from './db.ts';
+import type { LocalDispatch, ServiceClientOptions } from './service-client.ts';
 import { DomainError, type ProblemNamespace } from './errors.ts';
 import {
   acceptEmptyJsonOnDelete,
@@ -31,6 +32,21 @@ export interface PlatformRuntime {
   auth: Authenticator;
   keyring: Keyring;
   cursors: CursorCodec;
+  /** The process's own app once it listens: service calls to this origin go through it in memory. */
+  local?: LocalDispatch;
+}
+
+/** How a service of this process reaches another service's published API, at the URL in `url` of the config. */
+export function serviceClientOptions(
+  runtime: PlatformRuntime,
+  url: 'contentUrl' | 'eventsUrl' | 'curriculumUrl' | 'peopleUrl',
+): ServiceClientOptions {
+  return {
+    baseUrl: () => runtime.config[url],
+    timeoutMs: runtime.config.serviceCallTimeoutMs,
+    auth: runtime.auth,
+    local: () => runtime.local,
+  };
 }
 
 export interface MintedToken {

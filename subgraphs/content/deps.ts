@@ -3,7 +3,7 @@ import type { Database } from '../../platform/db.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { CommandResult, IdempotencyTable } from '../../platform/idempotency.ts';
 import { httpPeopleClient, type PeopleClient } from '../../platform/people-client.ts';
-import type { PlatformRuntime } from '../../platform/service.ts';
+import { serviceClientOptions, type PlatformRuntime } from '../../platform/service.ts';
 import { httpCurriculumClient, type CurriculumClient } from './curriculum-client.ts';
 import { httpContentEventsClient, type ContentEventsClient } from './events-client.ts';
 import { contentIdempotency } from './tables.ts';
@@ -36,19 +36,13 @@ export type ItemList<T, Input extends ItemKey = ItemKey> = (
 ) => Promise<Page<T>>;
 
 export function contentDeps(runtime: PlatformRuntime): ContentDeps {
-  const timeoutMs = runtime.config.serviceCallTimeoutMs;
   return {
     db: runtime.database.db,
     cursors: runtime.cursors,
     idempotency: contentIdempotency,
-    curriculum: httpCurriculumClient({ baseUrl: () => runtime.config.curriculumUrl, timeoutMs, auth: runtime.auth }),
-    events: httpContentEventsClient({ baseUrl: () => runtime.config.eventsUrl, timeoutMs, auth: runtime.auth }),
-    people: httpPeopleClient({
-      baseUrl: () => runtime.config.peopleUrl,
-      timeoutMs,
-      auth: runtime.auth,
-      caller: 'content',
-    }),
+    curriculum: httpCurriculumClient(serviceClientOptions(runtime, 'curriculumUrl')),
+    events: httpContentEventsClient(serviceClientOptions(runtime, 'eventsUrl')),
+    people: httpPeopleClient({ ...serviceClientOptions(runtime, 'peopleUrl'), caller: 'content' }),
     contentUrl: () => runtime.config.contentUrl,
   };
 }

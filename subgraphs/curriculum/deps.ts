@@ -1,7 +1,7 @@
 import type { CursorCodec } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db.ts';
 import type { IdempotencyTable } from '../../platform/idempotency.ts';
-import type { PlatformRuntime } from '../../platform/service.ts';
+import { serviceClientOptions, type PlatformRuntime } from '../../platform/service.ts';
 import { httpContentClient, type ContentEligibilityClient } from './content-client.ts';
 import { curriculumIdempotency } from './tables.ts';
 import { httpEventsClient, type EventsClient } from './events-client.ts';
@@ -20,21 +20,13 @@ export interface CurriculumDeps {
 }
 
 export function curriculumDeps(runtime: PlatformRuntime, content?: ContentEligibilityClient): CurriculumDeps {
-  const contentCalls = {
-    baseUrl: () => runtime.config.contentUrl,
-    timeoutMs: runtime.config.serviceCallTimeoutMs,
-    auth: runtime.auth,
-  };
+  const contentCalls = serviceClientOptions(runtime, 'contentUrl');
   return {
     db: runtime.database.db,
     cursors: runtime.cursors,
     idempotency: curriculumIdempotency,
     content: content ?? httpContentClient(contentCalls),
-    events: httpEventsClient({
-      baseUrl: () => runtime.config.eventsUrl,
-      timeoutMs: runtime.config.serviceCallTimeoutMs,
-      auth: runtime.auth,
-    }),
+    events: httpEventsClient(serviceClientOptions(runtime, 'eventsUrl')),
     banks: httpContentBanksClient(contentCalls),
   };
 }

@@ -80,15 +80,23 @@ const componentsById = prepareOncePerDatabase((db) =>
     .prepare('curriculum_components_by_id'),
 );
 
+/** Stored rows by id (retired included), through the prepared statement of the hottest read. */
+export async function findComponentRows(
+  db: Database,
+  tenantId: string,
+  componentIds: readonly string[],
+): Promise<ComponentRow[]> {
+  if (componentIds.length === 0) return [];
+  return componentsById(db).execute({ tenantId, componentIds: [...new Set(componentIds)] });
+}
+
 /** Batched read by id (retired included), for loaders and single reads. */
 export async function findComponents(
   db: Database,
   tenantId: string,
   componentIds: readonly string[],
 ): Promise<Component[]> {
-  if (componentIds.length === 0) return [];
-  const rows = await componentsById(db).execute({ tenantId, componentIds: [...new Set(componentIds)] });
-  return rows.map(presentComponent);
+  return (await findComponentRows(db, tenantId, componentIds)).map(presentComponent);
 }
 
 /** Children of many parents in sibling order, for tree loaders: one statement per tree level. */

@@ -2,7 +2,7 @@ import type { CursorCodec } from '../../platform/cursor.ts';
 import type { Database } from '../../platform/db.ts';
 import type { IdempotencyTable } from '../../platform/idempotency.ts';
 import { httpPeopleClient, type PeopleClient } from '../../platform/people-client.ts';
-import type { PlatformRuntime } from '../../platform/service.ts';
+import { serviceClientOptions, type PlatformRuntime } from '../../platform/service.ts';
 import { httpEventsContentClient, type EventsContentClient } from './content-client.ts';
 import { eventsIdempotency } from './tables.ts';
 
@@ -20,16 +20,7 @@ export function eventsDeps(runtime: PlatformRuntime): EventsDeps {
     db: runtime.database.db,
     cursors: runtime.cursors,
     idempotency: eventsIdempotency,
-    people: httpPeopleClient({
-      baseUrl: () => runtime.config.peopleUrl,
-      timeoutMs: runtime.config.serviceCallTimeoutMs,
-      auth: runtime.auth,
-      caller: 'events',
-    }),
-    content: httpEventsContentClient({
-      baseUrl: () => runtime.config.contentUrl,
-      timeoutMs: runtime.config.serviceCallTimeoutMs,
-      auth: runtime.auth,
-    }),
+    people: httpPeopleClient({ ...serviceClientOptions(runtime, 'peopleUrl'), caller: 'events' }),
+    content: httpEventsContentClient(serviceClientOptions(runtime, 'contentUrl')),
   };
 }

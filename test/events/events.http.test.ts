@@ -3,7 +3,9 @@ import { describe, expect } from 'vitest';
 import { http, newTenant, sameTenant } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
 import { post, producer, root, viewed } from './helpers.ts';
+import { eq } from 'drizzle-orm';
 import { PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
+import { commitHeads } from '../../subgraphs/events/tables.ts';
 
 const it = platformTest();
 
@@ -74,6 +76,35 @@ describe('POST /events', () => {
     expect([noActor.status, noActor.body.fieldErrors[0].field]).toEqual([422, 'events.0.studentId']);
     const list = await http(platform, 'GET', `${root}/events`, { token: caller.token });
     expect(list.body.data).toEqual([]);
+  });
+
+  it('stores a batch without a key in one statement whatever its size; a refused batch moves no commit head', async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    const { stats, db } = platform.runtime.database;
+    const statementsOf = async (events: unknown[]) => {
+      const before = stats.queries;
+      expect((await post(platform, caller, events)).status).toBe(202);
+      return stats.queries - before;
+    };
+    const sizes = [1, 2 + Math.floor(Math.random() * 40)];
+    expect([
+      await statementsOf([viewed(caller.sourceId)]),
+      await statementsOf(Array.from({ length: sizes[1] }, () => viewed(caller.sourceId))),
+    ]).toEqual([1, 1]);
+    const head = async () =>
+      (await db.select({ seq: commitHeads.seq }).from(commitHeads).where(eq(commitHeads.tenantId, caller.tenantId)))[0]
+        .seq;
+    expect(await head()).toBe(sizes[0] + sizes[1]);
+    const mixed = await post(platform, caller, [viewed(caller.sourceId), viewed(randomUUID())]);
+    expect([mixed.status, mixed.body.fieldErrors.map((error: { field: string }) => error.field)]).toEqual([
+      422,
+      ['events.1.activitySourceId'],
+    ]);
+    expect(await head()).toBe(sizes[0] + sizes[1]);
+    const list = await http(platform, 'GET', `${root}/events?pageSize=100`, { token: caller.token });
+    expect(list.body.data).toHaveLength(sizes[0] + sizes[1]);
   });
 
   it('checks actorRef and objectRef against studentId and contentId and accepts them in their place', async ({

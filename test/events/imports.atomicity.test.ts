@@ -9,21 +9,22 @@ import { root } from './helpers.ts';
 
 const it = platformTest();
 
-/** The database, except that the transaction's n-th insert fails: a crash in the middle of a write. */
-function failingOnInsert(db: Database, failAt: number): Database {
+/** The database, except that the transaction's n-th write (insert or SQL statement) fails: a crash in the middle of a write. */
+function failingOnWrite(db: Database, failAt: number): Database {
   return new Proxy(db, {
     get(target, property, receiver) {
       if (property !== 'transaction') return Reflect.get(target, property, receiver);
       return (work: (tx: Database) => Promise<unknown>) =>
         target.transaction((tx) => {
-          let inserts = 0;
+          let writes = 0;
           const faulty = new Proxy(tx, {
             get(inner, name, innerReceiver) {
               const value = Reflect.get(inner, name, innerReceiver);
-              if (name !== 'insert') return typeof value === 'function' ? value.bind(inner) : value;
+              if (name !== 'insert' && name !== 'execute')
+                return typeof value === 'function' ? value.bind(inner) : value;
               return (...args: unknown[]) => {
-                inserts += 1;
-                if (inserts === failAt) throw new Error('injected failure');
+                writes += 1;
+                if (writes === failAt) throw new Error('injected failure');
                 return (value as (...a: unknown[]) => unknown).apply(inner, args);
               };
             },
@@ -35,7 +36,7 @@ function failingOnInsert(db: Database, failAt: number): Database {
 }
 
 describe('source import atomicity', () => {
-  it('leaves nothing behind when the write fails after part of 1000 rows was inserted', async ({ platform }) => {
+  it('leaves nothing behind when the write fails after 1000 rows were inserted', async ({ platform }) => {
     const caller = await newTenant(platform, { scopes: ['events:read', 'events:write'] });
     const deps = eventsDeps(platform.runtime);
     const ctx = contextFor(await platform.runtime.auth.authenticate(`Bearer ${caller.token}`), {
@@ -49,9 +50,9 @@ describe('source import atomicity', () => {
       activity_id: `a-${index % 4}`,
     }));
     const body = { sourceSystem: 'vendor_production', adapter: 'vendor_learning_event_v1', records };
-    // Insert 1 registers the source-system activity source, 2..6 are the five 200-row chunks.
+    // Write 1 registers the source-system activity source, 2 stores the 1000 events, 3 records the import.
     await expect(
-      runSourceImport({ ...deps, db: failingOnInsert(deps.db, 5) }, ctx, { body, idempotencyKey: undefined }),
+      runSourceImport({ ...deps, db: failingOnWrite(deps.db, 3) }, ctx, { body, idempotencyKey: undefined }),
     ).rejects.toThrow('injected failure');
     expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toEqual([]);
     expect((await http(platform, 'GET', `${root}/activity-sources`, { token: caller.token })).body.data).toEqual([]);

@@ -19,6 +19,7 @@ import {
   componentNotFound,
   descendantsOf,
   findChildren,
+  findComponentRows,
   findComponents,
   lockComponent,
   presentComponent,
@@ -100,10 +101,7 @@ export async function createComponent(
   requireDraftOnCreate(input);
   const alpha = normalizedAlpha(input);
   // A re-POST that can only be refused is refused before content is asked; judged again under the lock.
-  const [prior] = await deps.db
-    .select()
-    .from(components)
-    .where(tenantRows(components, ctx.tenantId, { componentId: input.component_id }));
+  const [prior] = await findComponentRows(deps.db, ctx.tenantId, [input.component_id]);
   if (prior) requireRepostAllowed(prior, input, alpha);
   if (input.alpha.target_ref)
     await deps.content.requireEligible(ctx, input.alpha.target_ref, { draftBank: isDraftGate(input.kind, alpha) });

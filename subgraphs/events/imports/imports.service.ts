@@ -119,7 +119,7 @@ async function systemSource(tx: Database, ctx: RequestContext, sourceSystem: str
   return source.value.id;
 }
 
-/** Rows in slices of at most 200, one insert each, as the learning events are written. */
+/** Rows in slices of at most 200, one insert each, so no statement's parameters grow with the import. */
 function batches<T>(values: T[]): T[][] {
   const slices: T[][] = [];
   for (let start = 0; start < values.length; start += 200) slices.push(values.slice(start, start + 200));

@@ -28,7 +28,7 @@ import {
 } from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
-import { commitHeads, learningEvents } from '../tables.ts';
+import { activitySources, commitHeads, learningEvents } from '../tables.ts';
 import { findSourceRows } from '../queries.ts';
 import { PLAYER_EXTENSION_NAMESPACE } from '../vocabulary.ts';
 import type { EventsDeps } from '../deps.ts';
@@ -174,32 +174,18 @@ async function sourceIris(db: Database, tenantId: string, ids: string[]): Promis
 }
 
 /**
- * Stores prepared events in the caller's transaction. Each statement advances the tenant's commit
- * head and inserts its rows together; the head's row lock is held to commit, so the next writer of
- * the tenant takes its seq and recordedAt only after this batch is visible, and waits for no more
- * than this one statement and the commit.
+ * Stores prepared events, all of them or none, in one statement whose text is the same for any batch
+ * (the rows travel as one JSON parameter, so the statement is prepared once): it checks that every
+ * event names an activity source of the tenant, advances the tenant's commit head by the batch's
+ * size and inserts the rows. The head's row lock is held to commit, so the next writer of the tenant
+ * takes its seq and recordedAt only after this batch is visible. Outside a transaction the statement
+ * commits itself, so the lock is held for its execution and commit only, never across a round trip.
  */
 export async function insertEvents(
-  tx: Database,
+  db: Database,
   ctx: RequestContext,
   { events, ...options }: { events: PreparedEvent[]; importId?: string; fieldOf?: (index: number) => string },
 ): Promise<EventProjection[]> {
-  const iris = await sourceIris(
-    tx,
-    ctx.tenantId,
-    events.map((event) => event.activitySourceId),
-  );
-  const unknown = events.flatMap((event, index) =>
-    iris.has(event.activitySourceId)
-      ? []
-      : [
-          {
-            field: `${options.fieldOf?.(index) ?? `events.${index}`}.activitySourceId`,
-            message: 'no such activity source in this tenant',
-          },
-        ],
-  );
-  requireNoErrors(unknown, UNPROCESSABLE, 'Events name activity sources this tenant has not registered.');
   const rows = events.map((event) => ({
     tenantId: ctx.tenantId,
     eventId: event.eventId,
@@ -219,48 +205,127 @@ export async function insertEvents(
     rawPayload: event.rawPayload,
     importId: options.importId ?? null,
   }));
-  const committed = new Map<string, { seq: number; recordedAt: string }>();
-  for (let start = 0; start < rows.length; start += 200) {
-    const chunk = rows.slice(start, start + 200);
-    const head = advanceCommitHead(tx, ctx.tenantId, chunk.length);
-    const inserted = await tx
-      .with(head)
-      .insert(learningEvents)
-      .values(
-        chunk.map((row, index) => ({
-          ...row,
-          seq: sql`(select ${head.lastSeq} from ${head}) - ${chunk.length - 1 - index}`,
-          recordedAt: sql`(select ${head.recordedAt} from ${head})`,
-        })),
-      )
-      .returning({ eventId: learningEvents.eventId, seq: learningEvents.seq, recordedAt: learningEvents.recordedAt });
-    for (const row of inserted) committed.set(row.eventId, row);
+  const stored = await storeBatch(db, ctx.tenantId, rows, options.importId ?? null);
+  if (stored.size < rows.length) {
+    await refuseUnknownSources(db, ctx.tenantId, events, options.fieldOf);
+    throw new Error(`events batch of ${rows.length} stored ${stored.size} rows with every source known`);
   }
-  return rows.map((row) =>
-    presentEvent({ ...row, ...(committed.get(row.eventId) as EventRow) }, iris.get(row.activitySourceId) ?? null),
-  );
+  return rows.map((row) => {
+    const { seq, recordedAt, sourceIri } = stored.get(row.eventId) as StoredEvent;
+    return presentEvent({ ...row, seq, recordedAt }, sourceIri);
+  });
+}
+
+interface StoredEvent {
+  seq: number;
+  recordedAt: string;
+  sourceIri: string;
 }
 
 /**
- * The tenant's commit head moved `count` past its last seq, as a CTE: the first batch of a tenant
- * makes the row, later ones wait on its lock and read the committed head (never a stale snapshot).
- * recordedAt is the clock truncated to milliseconds, never earlier than the tenant's last one.
+ * The batch's one statement. The commit head is a CTE: the first batch of a tenant makes its row,
+ * later ones wait on its lock and read the committed head (never a stale snapshot); it moves only
+ * when every source is the tenant's, and the rows are inserted only when it moved. recordedAt is the
+ * clock truncated to milliseconds, never earlier than the tenant's last one. Answers the stored rows
+ * by event id: none when a source is unknown.
  */
-function advanceCommitHead(tx: Database, tenantId: string, count: number) {
-  const clock = sql`date_trunc('milliseconds', clock_timestamp())`;
-  return tx.$with('head').as(
-    tx
-      .insert(commitHeads)
-      .values({ tenantId, seq: count, recordedAt: clock })
-      .onConflictDoUpdate({
-        target: commitHeads.tenantId,
-        set: {
-          seq: sql`${commitHeads.seq} + ${count}`,
-          recordedAt: sql`greatest(${clock}, ${commitHeads.recordedAt})`,
-        },
-      })
-      .returning({ lastSeq: commitHeads.seq, recordedAt: commitHeads.recordedAt }),
+async function storeBatch(
+  db: Database,
+  tenantId: string,
+  rows: Array<Omit<EventRow, 'seq' | 'recordedAt'>>,
+  importId: string | null,
+): Promise<Map<string, StoredEvent>> {
+  const batch = JSON.stringify(
+    rows.map((row, index) => ({
+      ord: index + 1,
+      event_id: row.eventId,
+      kind: row.kind,
+      student_id: row.studentId,
+      content_id: row.contentId,
+      org_id: row.orgId,
+      activity_source_id: row.activitySourceId,
+      happened_at: row.happenedAt,
+      source_event_id: row.sourceEventId,
+      event_type: row.eventType,
+      profile: row.profile,
+      action: row.action,
+      actor_ref: row.actorRef,
+      object_ref: row.objectRef,
+      extensions: row.extensions,
+      raw_payload: row.rawPayload,
+    })),
   );
+  const result = await db.execute(sql`
+    with batch as (
+      select * from jsonb_to_recordset(${batch}::jsonb) as b(
+        ord int, event_id uuid, kind text, student_id text, content_id text, org_id text,
+        activity_source_id uuid, happened_at timestamptz, source_event_id text, event_type text,
+        profile text, action text, actor_ref jsonb, object_ref jsonb, extensions jsonb, raw_payload jsonb)
+    ),
+    sources as (
+      select source_id, source_iri from ${activitySources}
+      where tenant_id = ${tenantId} and source_id in (select activity_source_id from batch)
+    ),
+    head as (
+      insert into ${commitHeads} (tenant_id, seq, recorded_at)
+      select ${tenantId}, ${rows.length}, date_trunc('milliseconds', clock_timestamp())
+      where not exists (select 1 from batch where activity_source_id not in (select source_id from sources))
+      on conflict (tenant_id) do update set
+        seq = ${commitHeads}.seq + excluded.seq,
+        recorded_at = greatest(excluded.recorded_at, ${commitHeads}.recorded_at)
+      returning seq, recorded_at
+    )
+    insert into ${learningEvents} (
+      tenant_id, event_id, seq, recorded_at, kind, student_id, content_id, org_id, activity_source_id,
+      happened_at, source_event_id, event_type, profile, action, actor_ref, object_ref, extensions,
+      raw_payload, import_id)
+    select ${tenantId}, b.event_id, head.seq - (${rows.length} - b.ord), head.recorded_at, b.kind, b.student_id,
+      b.content_id, b.org_id, b.activity_source_id, b.happened_at, b.source_event_id, b.event_type, b.profile,
+      b.action, b.actor_ref, b.object_ref, b.extensions, b.raw_payload, ${importId}::uuid
+    from batch b cross join head
+    returning event_id, seq::text as seq, recorded_at::text as recorded_at,
+      (select source_iri from sources where source_id = activity_source_id) as source_iri`);
+  const stored = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+    event_id: string;
+    seq: string;
+    recorded_at: string;
+    source_iri: string;
+  }>;
+  return new Map(
+    stored.map((row) => [
+      row.event_id,
+      { seq: Number(row.seq), recordedAt: row.recorded_at, sourceIri: row.source_iri },
+    ]),
+  );
+}
+
+/** The typed refusal of a batch that names activity sources the tenant has not registered. */
+async function refuseUnknownSources(
+  db: Database,
+  tenantId: string,
+  events: PreparedEvent[],
+  fieldOf: ((index: number) => string) | undefined,
+): Promise<void> {
+  const known = new Set(
+    (
+      await findSourceRows(
+        db,
+        tenantId,
+        events.map((event) => event.activitySourceId),
+      )
+    ).map((row) => row.sourceId),
+  );
+  const unknown = events.flatMap((event, index) =>
+    known.has(event.activitySourceId)
+      ? []
+      : [
+          {
+            field: `${fieldOf?.(index) ?? `events.${index}`}.activitySourceId`,
+            message: 'no such activity source in this tenant',
+          },
+        ],
+  );
+  requireNoErrors(unknown, UNPROCESSABLE, 'Events name activity sources this tenant has not registered.');
 }
 
 /** POST /events: a batch is stored whole or not at all; an Idempotency-Key replays the first answer. */
@@ -276,6 +341,10 @@ export async function recordEvents(
   const prepared = input.events.map((event, index) => prepareEvent(scope, event, `events.${index}`, raws[index]));
   requireNoErrors(prepared.flatMap((result) => result.errors));
   const events = prepared.map((result) => result.value as PreparedEvent);
+  // Without a key the batch is one statement that commits itself: no transaction to hold the head's lock open.
+  if (idempotencyKey === undefined) {
+    return { value: { data: await insertEvents(deps.db, ctx, { events }) }, created: true, replayed: false };
+  }
   return runCommand(deps, ctx, { operation: 'events.record', key: idempotencyKey, sent: rawInput }, async (tx) => ({
     value: { data: await insertEvents(tx, ctx, { events }) },
     created: true,
