@@ -83,6 +83,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   let ready = false;
   try {
     for (const service of hosted) await database.migrate(service);
+    await database.analyze();
   } catch (error) {
     await database.close();
     throw error;

@@ -1,0 +1,81 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { keepPlannerStatistics, openDatabase, type DatabaseHandle } from '../../platform/db.ts';
+import { loadConfig } from '../../platform/config.ts';
+import { rowsOf } from '../curriculum/helpers.ts';
+
+/** The embedded database in `dataDir`, migrated and analyzed as the platform starts it. */
+async function startPglite(dataDir: string): Promise<DatabaseHandle> {
+  const database = await openDatabase({ ...loadConfig({}), databaseUrl: undefined, dataDir });
+  await database.migrate('curriculum');
+  await database.analyze();
+  return database;
+}
+
+describe('planner statistics on PGlite (no autovacuum there)', () => {
+  it('after a restart, a read by id of a grown tenant uses the primary key, not an index led by the tenant', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-statistics-'));
+    try {
+      const first = await startPglite(dataDir);
+      await first.db.execute(sql`
+        insert into curriculum.components (tenant_id, component_id, kind, alpha, status, version, created_at, updated_at, publication_status)
+        select 'grown', 'lesson-' || n, 'lesson', '{}'::jsonb, 'active', 1, now(), now() + n * interval '1 ms', 'draft'
+        from generate_series(1, 3000) as n`);
+      await first.close();
+
+      const restarted = await startPglite(dataDir);
+      try {
+        // A generic plan, as every prepared statement of the platform ends up with: it cannot see the id.
+        const plan = await restarted.db.transaction(async (tx) => {
+          await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+          await tx.execute(
+            sql`prepare component_by_id (text, text[]) as select * from curriculum.components where tenant_id = $1 and component_id = any($2)`,
+          );
+          const explained = await tx.execute(sql`explain execute component_by_id('grown', '{lesson-7}')`);
+          await tx.execute(sql`deallocate component_by_id`);
+          return rowsOf<{ 'QUERY PLAN': string }>(explained)
+            .map((row) => row['QUERY PLAN'])
+            .join('\n');
+        });
+        expect(plan).toContain('components_tenant_id_component_id_pk');
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('analyzes again, on a timer, only once enough statements ran since the last time', async () => {
+    const analyzed: string[] = [];
+    const stats = { queries: 0 };
+    const statistics = keepPlannerStatistics(
+      {
+        exec: async (query: string) => {
+          analyzed.push(query);
+          return [];
+        },
+      },
+      stats,
+      { everyMs: 5, afterStatements: 10 },
+    );
+    const ticks = () => new Promise((resolve) => setTimeout(resolve, 30));
+    try {
+      await ticks();
+      expect(analyzed).toEqual([]);
+      stats.queries = 9;
+      await ticks();
+      expect(analyzed).toEqual([]);
+      stats.queries = 10;
+      await ticks();
+      expect(analyzed).toEqual(['analyze']);
+      await ticks();
+      expect(analyzed).toEqual(['analyze']);
+    } finally {
+      await statistics.stop();
+    }
+  });
+});
