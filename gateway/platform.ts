@@ -83,7 +83,6 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   let ready = false;
   try {
     for (const service of hosted) await database.migrate(service);
-    await database.analyze();
   } catch (error) {
     await database.close();
     throw error;
@@ -160,6 +159,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   if (config.seedDemo && hosted.includes('content') && hosted.includes('curriculum')) {
     await seedDemoTenant(runtime);
   }
+  await database.analyze();
   ready = true;
 
   return {

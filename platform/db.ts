@@ -35,7 +35,7 @@ export interface DatabaseHandle {
   /** Pool figures for the operators' metrics. */
   pool: PoolFigures;
   migrate(service: string): Promise<void>;
-  /** Fresh planner statistics after the migrations (PGlite; PostgreSQL's autovacuum keeps its own). */
+  /** Fresh planner statistics once the platform's data is in place (PGlite; PostgreSQL's autovacuum keeps its own). */
   analyze(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -69,40 +69,6 @@ class CountingLogger implements Logger {
   }
 }
 
-type PgliteClient = Pick<import('@electric-sql/pglite').PGlite, 'exec'>;
-
-/**
- * PGlite runs no autovacuum, so without this no table ever has planner statistics. Without them
- * PostgreSQL judged a tenant-leading index as good as the primary key for a read by id, and the
- * component read walked every component of the tenant (twice as slow at 5,000). The platform does
- * autovacuum's ANALYZE itself: once the services are migrated, then every `everyMs` when at least
- * `afterStatements` statements ran since the last time.
- */
-export function keepPlannerStatistics(
-  client: PgliteClient,
-  stats: { queries: number },
-  { everyMs, afterStatements }: { everyMs: number; afterStatements: number },
-) {
-  let analyzedAt = stats.queries;
-  let running: Promise<unknown> = Promise.resolve();
-  const analyze = async () => {
-    analyzedAt = stats.queries;
-    // Statistics only steer plans: a failed round leaves the old ones, and the next round tries again.
-    running = running.then(() => client.exec('analyze')).catch(() => {});
-    await running;
-  };
-  const timer = setInterval(() => {
-    if (stats.queries - analyzedAt >= afterStatements) void analyze();
-  }, everyMs).unref();
-  return {
-    analyze,
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}
-
 async function openPglite(config: PlatformConfig, stats: { queries: number }): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -117,7 +83,6 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     throw error;
   }
   preparePgliteStatements(client);
-  const statistics = keepPlannerStatistics(client, stats, { everyMs: 60_000, afterStatements: 1_000 });
   const pool = { max: 1, transactionsInFlight: 0 };
   const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
   const db = countTransactions(driverDb as unknown as Database, pool);
@@ -129,12 +94,17 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     async migrate(service) {
       await migrate(driverDb, migrationOptions(service));
     },
-    analyze: statistics.analyze,
+    // PGlite runs no autovacuum, so without this no table there ever has planner statistics, and without
+    // them the planner judged a tenant-led index as good as the primary key for a read by id: the
+    // component read walked every component of the tenant (twice as slow at 5,000). Only at start: an
+    // ANALYZE runs inside PGlite's synchronous WASM and stalls the event loop (up to 1 s when grown).
+    async analyze() {
+      await client.exec('analyze');
+    },
     async ping() {
       await client.query('select 1');
     },
     async close() {
-      await statistics.stop();
       await client.close();
       await unlock();
     },

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { keepPlannerStatistics, openDatabase, type DatabaseHandle } from '../../platform/db.ts';
+import { openDatabase, type DatabaseHandle } from '../../platform/db.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { rowsOf } from '../curriculum/helpers.ts';
 
@@ -46,36 +46,6 @@ describe('planner statistics on PGlite (no autovacuum there)', () => {
       }
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-
-  it('analyzes again, on a timer, only once enough statements ran since the last time', async () => {
-    const analyzed: string[] = [];
-    const stats = { queries: 0 };
-    const statistics = keepPlannerStatistics(
-      {
-        exec: async (query: string) => {
-          analyzed.push(query);
-          return [];
-        },
-      },
-      stats,
-      { everyMs: 5, afterStatements: 10 },
-    );
-    const ticks = () => new Promise((resolve) => setTimeout(resolve, 30));
-    try {
-      await ticks();
-      expect(analyzed).toEqual([]);
-      stats.queries = 9;
-      await ticks();
-      expect(analyzed).toEqual([]);
-      stats.queries = 10;
-      await ticks();
-      expect(analyzed).toEqual(['analyze']);
-      await ticks();
-      expect(analyzed).toEqual(['analyze']);
-    } finally {
-      await statistics.stop();
     }
   });
 });
