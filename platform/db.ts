@@ -179,6 +179,11 @@ export function noDatabase(): DatabaseHandle {
   };
 }
 
+/** Rows of a raw `execute`, whichever driver answered (postgres.js: an array; PGlite: `{ rows }`). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
 /** Serializes concurrent commands on one logical key for the rest of the transaction. */
 export async function lockKey(tx: Database, key: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);

@@ -1,8 +1,7 @@
 import { tenantRows } from '../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../platform/db.ts';
-import { lockKey } from '../../platform/db.ts';
+import { lockKey, rowsOf, type Database } from '../../platform/db.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { associations, components } from './tables.ts';
@@ -43,8 +42,7 @@ async function wouldLoop(tx: Database, tenantId: string, childId: string, parent
       select c.component_id, c.parent_component_id from ${components} c join up on c.component_id = up.parent_id
       where c.tenant_id = ${tenantId}
     ) select 1 as hit from up where component_id = ${childId} limit 1`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as unknown[];
-  return rows.length > 0;
+  return rowsOf(result).length > 0;
 }
 
 export async function activeParentEdge(

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { Placeholder, sql } from 'drizzle-orm';
-import { openDatabase, type Database } from '../../platform/db.ts';
+import { openDatabase, rowsOf, type Database } from '../../platform/db.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { eligibilityQuery } from '../../subgraphs/content/eligibility/eligibility.service.ts';
-import { rowsOf } from '../curriculum/helpers.ts';
 
 interface PlanNode {
   'Relation Name'?: string;

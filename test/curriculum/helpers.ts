@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { curriculumV1, http, sameTenant, tenantRoot, type Caller, type Reply } from '../kit.ts';
 import type { RunningPlatform } from '../../gateway/platform.ts';
+import { rowsOf } from '../../platform/db.ts';
 
 /** Small builders shared by the curriculum tests: every call goes through the documented paths. */
 
@@ -83,10 +84,7 @@ export function expectProblem(reply: Reply, status: number, code: string): void 
   expect(reply.headers.get('content-type')).toContain('application/problem+json');
 }
 
-/** Rows of a raw statement, whichever driver answered. */
-export function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
+export { rowsOf };
 
 /** Every row of a tenant's curriculum tables, to prove a refused write left nothing behind. */
 export async function tenantRowCounts(platform: RunningPlatform, tenantId: string): Promise<Record<string, number>> {

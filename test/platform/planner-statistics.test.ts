@@ -3,9 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { openDatabase, type DatabaseHandle } from '../../platform/db.ts';
+import { openDatabase, rowsOf, type DatabaseHandle } from '../../platform/db.ts';
 import { loadConfig } from '../../platform/config.ts';
-import { rowsOf } from '../curriculum/helpers.ts';
 
 /** The embedded database in `dataDir`, migrated and analyzed as the platform starts it. */
 async function startPglite(dataDir: string): Promise<DatabaseHandle> {

@@ -5,7 +5,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { tablePage, uniqueOrder } from '../../../platform/keyset.ts';
-import type { Database } from '../../../platform/db.ts';
+import { rowsOf, type Database } from '../../../platform/db.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
@@ -285,12 +285,7 @@ async function storeBatch(
     from batch b cross join head
     returning event_id, seq::text as seq, recorded_at::text as recorded_at,
       (select source_iri from sources where source_id = activity_source_id) as source_iri`);
-  const stored = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
-    event_id: string;
-    seq: string;
-    recorded_at: string;
-    source_iri: string;
-  }>;
+  const stored = rowsOf<{ event_id: string; seq: string; recorded_at: string; source_iri: string }>(result);
   return new Map(
     stored.map((row) => [
       row.event_id,
