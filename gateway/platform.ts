@@ -30,7 +30,7 @@ import {
 } from '../platform/graphql.ts';
 import { documentSizeGuard, queryLimitsPlugin } from '../platform/graphql-limits.ts';
 import { createHttpApp } from '../platform/http.ts';
-import { refuseNulInGraphql } from '../platform/input-safety.ts';
+import { refuseUnstorableTextInGraphql } from '../platform/input-safety.ts';
 import { PlatformMetrics } from '../platform/metrics.ts';
 import { mountService, type PlatformRuntime, type ServiceDefinition } from '../platform/service.ts';
 import { contentService } from '../subgraphs/content/server.ts';
@@ -252,7 +252,7 @@ async function serveGraphQL(
         : [ApolloServerPluginUsageReportingDisabled(), ApolloServerPluginSchemaReportingDisabled()]),
       // No HTTP cache hints are served, so computing them per field is wasted work on the hot path.
       ApolloServerPluginCacheControlDisabled(),
-      refuseNulInGraphql(),
+      refuseUnstorableTextInGraphql(),
       ...plugins,
     ],
     formatError,

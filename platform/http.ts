@@ -20,7 +20,7 @@ import {
   toProblem,
   type ProblemNamespace,
 } from './errors.ts';
-import { refuseNulInRequests } from './input-safety.ts';
+import { refuseUnstorableTextInRequests } from './input-safety.ts';
 import type { DescribedOperation } from './openapi.ts';
 import { parseInput } from './validation.ts';
 
@@ -183,7 +183,7 @@ export function createHttpApp(options: {
     done();
   });
   describeOnlySchemas(app);
-  refuseNulInRequests(app, { graphqlPath: '/graphql' });
+  refuseUnstorableTextInRequests(app, { graphqlPath: '/graphql' });
   // JSON is the only body the platform accepts unless a route's scope adds a parser (e.g. zip).
   app.removeContentTypeParser('text/plain');
   installProblemHandlers(app, undefined);

@@ -10,7 +10,7 @@ import {
   tenantRoot,
   type TestPlatform,
 } from '../kit.ts';
-import { fieldsWithNul } from '../../platform/input-safety.ts';
+import { fieldsWithUnstorableText } from '../../platform/input-safety.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -22,14 +22,14 @@ afterAll(async () => {
 
 const NUL = '\u0000';
 
-describe('fieldsWithNul', () => {
+describe('fieldsWithUnstorableText', () => {
   it('names every string and key holding a NUL, at any depth, and ignores bytes', () => {
-    expect(fieldsWithNul({ a: 'x', b: [{ c: `y${NUL}` }], [`k${NUL}`]: 1, d: Buffer.from([0]) })).toEqual([
+    expect(fieldsWithUnstorableText({ a: 'x', b: [{ c: `y${NUL}` }], [`k${NUL}`]: 1, d: Buffer.from([0]) })).toEqual([
       'b.0.c',
       'k\\u0000',
     ]);
-    expect(fieldsWithNul(`${NUL}`)).toEqual(['(body)']);
-    expect(fieldsWithNul({ a: 1, b: null, c: true })).toEqual([]);
+    expect(fieldsWithUnstorableText(`${NUL}`)).toEqual(['(body)']);
+    expect(fieldsWithUnstorableText({ a: 1, b: null, c: true })).toEqual([]);
   });
 });
 
@@ -107,6 +107,51 @@ describe('a NUL in any input is a 400 field error, never a database error', () =
     expect(byLiteral.body.errors[0].extensions).toMatchObject({
       code: 'validation_failed',
       fieldErrors: [{ field: 'parentId' }],
+    });
+  });
+});
+
+describe('a lone surrogate in any input is refused like a NUL (jsonb cannot hold one, text would change it)', () => {
+  const LONE = '\udfff';
+
+  it('names strings and keys holding one, and lets a well-formed pair through', () => {
+    expect(fieldsWithUnstorableText({ a: '\ud83d\ude00', b: [`x${LONE}`], [`k${LONE}\ud800`]: 1 })).toEqual([
+      'b.0',
+      `k${LONE}\ud800`,
+    ]);
+  });
+
+  it('in a JSON body (sent as the escape "\\udfff"): 400, nothing written', async () => {
+    const caller = await newTenant(platform);
+    const reply = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}/catalog-facets`, {
+      token: caller.token,
+      headers: { 'idempotency-key': randomUUID() },
+      body: {
+        facet_key: 'accessibility_profile',
+        value_type: 'enum',
+        grain: 'media_asset',
+        allowed_values: [`a${LONE}`],
+      },
+    });
+    expect([reply.status, reply.body.code, reply.body.fieldErrors]).toEqual([
+      400,
+      'content.validation_failed',
+      [{ field: 'allowed_values.0', message: expect.stringContaining('lone surrogate') }],
+    ]);
+    const listed = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/catalog-facets`, {
+      token: caller.token,
+    });
+    expect(listed.body.data).toEqual([]);
+  });
+
+  it('in GraphQL variables', async () => {
+    const caller = await newTenant(platform);
+    const query = 'query($id: ID!) { component(componentId: $id) { componentId } }';
+    const reply = await graphql(platform, query, { id: `x${LONE}` }, caller.token);
+    expect(reply.status).toBe(400);
+    expect(reply.body.errors[0].extensions).toMatchObject({
+      code: 'validation_failed',
+      fieldErrors: [{ field: 'id' }],
     });
   });
 });
