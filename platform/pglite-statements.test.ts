@@ -80,6 +80,24 @@ describe('PGlite prepared statements', () => {
     }
   });
 
+  it('runs a statement outside a transaction only once the open transaction has ended, as PGlite does', async () => {
+    const id = Math.floor(Math.random() * 1e6);
+    await client.query(select, [id]);
+    let commit!: () => void;
+    const open = client.transaction(async (tx) => {
+      await tx.query('insert into t (id, label) values ($1, $2)', [id, 'committed']);
+      await new Promise<void>((resolve) => (commit = resolve));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    let answered = false;
+    const outside = client.query<{ label: string }>(select, [id]).finally(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
+    commit();
+    await open;
+    expect((await outside).rows.map((row) => row.label)).toEqual(['committed']);
+  });
+
   it('rolls a failed transaction back and keeps serving afterwards', async () => {
     const id = Math.floor(Math.random() * 1e6);
     await expect(

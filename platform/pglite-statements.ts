@@ -1,12 +1,21 @@
-import { parse as pgliteResults, protocol, type PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
+import {
+  MemoryFS,
+  parse as pgliteResults,
+  protocol,
+  type PGlite,
+  type QueryOptions,
+  type Results,
+} from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
+import { BackendAnswer, ExecuteMessage, rowShape, type Column, type RowShape } from './pglite-wire.ts';
 
 /**
  * Named prepared statements for PGlite, the way postgres.js prepares them on PostgreSQL. PGlite's own
  * `query` parses, plans and describes every statement anew in five separate calls into the WASM
  * Postgres (and copies its whole parser table for each call when given parsers, as drizzle does).
  * Here each distinct SQL text is parsed and described once per database into a named statement; a
- * later call is one Bind/Execute/Sync round trip, its rows read with the row description kept. Only the statement is reused, never a result: every
- * call reads the current rows.
+ * later call is one Bind/Execute/Sync round trip, its answer read with the columns kept
+ * (`pglite-wire.ts`). Only the statement is reused, never a result: every call reads the current rows.
  */
 
 /** Bounds on distinct SQL texts kept prepared and on their length; others run unprepared. */
@@ -16,11 +25,11 @@ const MAX_PREPARED_LENGTH = 20_000;
 interface Prepared {
   name: string;
   parameterTypes: number[];
-  /** The statement's row shape, described once: a named statement's result columns cannot change. */
-  rowDescription: BackendMessage | undefined;
+  /** The statement's columns, described once: a named statement's result columns cannot change. */
+  fields: Column[];
+  /** Its row shape per parser table (drizzle's merged table, PGlite's own). */
+  shapes: Map<PGlite['parsers'], RowShape>;
 }
-
-type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
 
 /**
  * PGlite answers synchronously, so without a yield a request runs from its first statement to its
@@ -51,6 +60,33 @@ type Query = (query: string, params?: unknown[], options?: QueryOptions) => Prom
 export function preparePgliteStatements(client: PGlite): void {
   const prepared = new Map<string, Prepared>();
   const mergedParsers = new Map<string, PGlite['parsers']>();
+  const message = new ExecuteMessage();
+  const answer = new BackendAnswer();
+  // These file layers write through to their storage as Postgres writes (their syncToFs does nothing);
+  // any other keeps PGlite's sync after each statement outside a transaction.
+  const syncsToFs = !(client.fs instanceof NodeFS || client.fs instanceof MemoryFS);
+
+  /**
+   * PGlite serializes its work with two mutexes (transactions, queries). Counting who holds or waits
+   * for them lets a statement with nobody ahead of it run at once, synchronously, as the mutexes would
+   * have let it run, without their promise round trips.
+   */
+  const ahead = { queries: 0, transactions: 0 };
+  type Exclusive = PGlite['_runExclusiveQuery'];
+  const counted =
+    (waiting: keyof typeof ahead, run: Exclusive): Exclusive =>
+    async (fn) => {
+      ahead[waiting] += 1;
+      try {
+        return await run(fn);
+      } finally {
+        ahead[waiting] -= 1;
+      }
+    };
+  client._runExclusiveQuery = counted('queries', client._runExclusiveQuery.bind(client));
+  client._runExclusiveTransaction = counted('transactions', client._runExclusiveTransaction.bind(client));
+  const nobodyAhead = (inTransaction: boolean) =>
+    ahead.queries === 0 && (inTransaction || ahead.transactions === 0) && client.ready;
 
   /** drizzle passes a fresh options object per query with the same few parsers: merge them once. */
   const parsersOf = (options: QueryOptions | undefined) => {
@@ -64,33 +100,58 @@ export function preparePgliteStatements(client: PGlite): void {
     return merged;
   };
 
-  const concat = (parts: Uint8Array[]) => {
-    const message = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-    let offset = 0;
-    for (const part of parts) {
-      message.set(part, offset);
-      offset += part.length;
-    }
-    return message;
-  };
-
-  /** Runs protocol messages and a Sync as one call; a database error is thrown after the Sync. */
-  const run = async (parts: Uint8Array[]) =>
-    (await client.execProtocol(concat([...parts, protocol.serialize.sync()]), { syncToFs: false })).messages;
-
   const prepare = async (text: string, types: number[] | undefined): Promise<Prepared> => {
     const name = `alp_${prepared.size}`;
-    const messages = await run([
+    const parts = [
       protocol.serialize.parse({ name, text, types }),
       protocol.serialize.describe({ type: 'S', name }),
-    ]);
+      protocol.serialize.sync(),
+    ];
+    const { messages } = await client.execProtocol(Buffer.concat(parts), { syncToFs: false });
+    const rowDescription = messages.find((message) => message.name === 'rowDescription');
     const statement = {
       name,
       parameterTypes: pgliteResults.parseDescribeStatementResults(messages),
-      rowDescription: messages.find((message) => message.name === 'rowDescription'),
+      fields: rowDescription
+        ? (rowDescription as unknown as { fields: Column[] }).fields.map(({ name, dataTypeID }) => ({
+            name,
+            dataTypeID,
+          }))
+        : [],
+      shapes: new Map(),
     };
     prepared.set(text, statement);
     return statement;
+  };
+
+  /** One Bind/Execute/Sync of a prepared statement, run and read synchronously: the caller holds the database. */
+  const executeNow = (statement: Prepared, params: unknown[], options: QueryOptions | undefined) => {
+    const values = params.map((param, index) => {
+      if (param === null || param === undefined) return null;
+      const type = statement.parameterTypes[index];
+      const serialize = options?.serializers?.[type] ?? client.serializers[type];
+      return serialize ? serialize(param) : String(param);
+    });
+    const parsers = parsersOf(options);
+    let shape = statement.shapes.get(parsers);
+    if (!shape) {
+      shape = rowShape(statement.fields, parsers);
+      statement.shapes.set(parsers, shape);
+    }
+    answer.reset();
+    // With syncToFs off the whole call runs before it returns; only a failure of the WASM module itself
+    // would reject it, and that is what the caller then sees.
+    const ran = client.execProtocolRawStream(message.write(statement.name, values), {
+      syncToFs: false,
+      onRawData: answer.append,
+    });
+    let result: ReturnType<BackendAnswer['read']>;
+    try {
+      result = answer.read(shape, options?.rowMode);
+    } catch (error) {
+      return ran.then(() => Promise.reject(error));
+    }
+    return ran.then(() => (result instanceof Error ? Promise.reject(result) : result));
   };
 
   const execute = async (
@@ -99,22 +160,10 @@ export function preparePgliteStatements(client: PGlite): void {
     options: QueryOptions | undefined,
     inTransaction: boolean,
   ): Promise<Results<unknown>> => {
-    await yieldWhenTurnIsLong();
     const statement = prepared.get(text) ?? (await prepare(text, options?.paramTypes));
-    const values = params.map((param, index) => {
-      if (param === null || param === undefined) return null;
-      const type = statement.parameterTypes[index];
-      const serialize = options?.serializers?.[type] ?? client.serializers[type];
-      return serialize ? serialize(param) : String(param);
-    });
-    const messages = await run([
-      protocol.serialize.bind({ statement: statement.name, values }),
-      protocol.serialize.execute({}),
-    ]);
-    if (!inTransaction) await client.syncToFs();
-    const { parsers: _given, ...rest } = options ?? {};
-    const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
-    return pgliteResults.parseResults(described, parsersOf(options), rest)[0];
+    const result = await executeNow(statement, params, options);
+    if (!inTransaction && syncsToFs) await client.syncToFs();
+    return result;
   };
 
   const preparable = (text: string, options: QueryOptions | undefined) =>
@@ -123,6 +172,8 @@ export function preparePgliteStatements(client: PGlite): void {
   const unprepared = client.query.bind(client) as Query;
   client.query = (async (text: string, params?: unknown[], options?: QueryOptions) => {
     if (!preparable(text, options)) return unprepared(text, params, options);
+    await yieldWhenTurnIsLong();
+    if (prepared.has(text) && nobodyAhead(false)) return execute(text, params, options, false);
     return client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(() => execute(text, params, options, false)),
     );
@@ -134,6 +185,8 @@ export function preparePgliteStatements(client: PGlite): void {
       const txQuery = tx.query.bind(tx) as Query;
       tx.query = (async (text: string, params?: unknown[], options?: QueryOptions) => {
         if (tx.closed || !preparable(text, options)) return txQuery(text, params, options);
+        await yieldWhenTurnIsLong();
+        if (prepared.has(text) && nobodyAhead(true)) return execute(text, params, options, true);
         return client._runExclusiveQuery(() => execute(text, params, options, true));
       }) as typeof tx.query;
       return callback(tx);
