@@ -123,7 +123,7 @@ export interface TokenRequest {
 }
 
 export class Authenticator {
-  /** Verified tokens, so a hot path pays for the signature check once per token. */
+  /** Verified tokens, so a hot path pays for the signature check once per token (up to JWKS_MAX_AGE_MS). */
   private readonly cache = new Map<string, { principal: Principal; expiresAtMs: number }>();
   private readonly remoteJwks: ReturnType<typeof createRemoteJWKSet> | undefined;
 
@@ -178,7 +178,9 @@ export class Authenticator {
     const payload = await this.verify(token);
     const principal = principalFrom(payload, token);
     if (this.cache.size >= 10_000) this.cache.clear();
-    this.cache.set(token, { principal, expiresAtMs: (payload.exp ?? 0) * 1000 });
+    // Kept no longer than the key set is: a key the IdP withdraws stops verifying its tokens here too.
+    const expiresAtMs = Math.min((payload.exp ?? 0) * 1000, Date.now() + JWKS_MAX_AGE_MS);
+    this.cache.set(token, { principal, expiresAtMs });
     return principal;
   }
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Authenticator, loadKeyring } from '../../platform/auth.ts';
 import { loadConfig, type RemoteTokenConfig } from '../../platform/config.ts';
 import { DomainError } from '../../platform/errors.ts';
@@ -167,6 +167,34 @@ describe('the JWKS cooldown', () => {
         await expect(auth.authenticate(`Bearer ${await tokenOf({ ...key, kid })}`)).rejects.toBeInstanceOf(DomainError);
       }
       expect(server.fetches).toBe(1);
+    } finally {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a key the identity provider withdraws', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('stops verifying its tokens, cached ones included, once the key set has aged out', async () => {
+    const server = new JwksServer();
+    const key = await signingKey('k-withdrawn', 'ES256');
+    server.keys = [key.publicJwk];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-jwks-'));
+    const auth = new Authenticator(await loadKeyring(path.join(dir, 'keys.json')), {
+      ...remote,
+      jwksUrl: await server.start(),
+    });
+    try {
+      const header = `Bearer ${await tokenOf(key, { exp: now() + 3 * 3600 })}`;
+      await expect(auth.authenticate(header)).resolves.toMatchObject({ tenantId: 'district-9' });
+      server.keys = [];
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 11 * 60 * 1000);
+      await expect(auth.authenticate(header)).rejects.toBeInstanceOf(DomainError);
     } finally {
       await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
