@@ -12,6 +12,13 @@ export interface PlatformConfig {
   dataDir: string;
   /** Real PostgreSQL when set; PGlite under dataDir otherwise. */
   databaseUrl: string | undefined;
+  /** PostgreSQL connections for transactions and writes (DATABASE_POOL_MAX). */
+  databasePoolMax: number;
+  /**
+   * PostgreSQL connections for reads outside a transaction (DATABASE_READ_POOL_MAX); 0: they share
+   * the pool of the writes. Few, so the driver pipelines reads on busy connections.
+   */
+  databaseReadPoolMax: number;
   /** File holding the demo signing key and the cursor secret; shared by services that run apart. */
   keyFile: string;
   /** How real tenants' tokens are verified; unset: only the platform's own (demo) tokens are accepted. */
@@ -95,6 +102,12 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return parsed;
 }
 
+function positiveIntFrom(value: string | undefined, fallback: number, name: string): number {
+  const parsed = intFrom(value, fallback, name);
+  if (parsed === 0) throw new Error(`${name} must be at least 1`);
+  return parsed;
+}
+
 function switchFrom(value: string | undefined, fallback: boolean, name: string): boolean {
   if (value === undefined || value === '') return fallback;
   if (['on', 'true', '1'].includes(value)) return true;
@@ -148,6 +161,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     host,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolMax: positiveIntFrom(env.DATABASE_POOL_MAX, 10, 'DATABASE_POOL_MAX'),
+    databaseReadPoolMax: intFrom(env.DATABASE_READ_POOL_MAX, 2, 'DATABASE_READ_POOL_MAX'),
     keyFile: path.resolve(env.KEY_FILE ?? path.join(dataDir, 'platform-keys.json')),
     remoteTokens: remoteTokensFrom(env),
     contentUrl: env.CONTENT_URL ?? `${publicOrigin}${SERVICE_ROOTS.content}`,

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Logger } from 'drizzle-orm/logger';
+import type { Sql } from 'postgres';
 import type { PlatformConfig } from './config.ts';
 import { lockDataDirectory } from './data-dir-lock.ts';
 import { preparePgliteStatements } from './pglite-statements.ts';
@@ -42,7 +43,10 @@ export interface DatabaseHandle {
 }
 
 export interface PoolFigures {
+  /** Connections of the pool that runs transactions and writes. */
   max: number;
+  /** Connections kept for reads outside a transaction; 0 when they share the pool above. */
+  readMax: number;
   transactionsInFlight: number;
 }
 
@@ -83,7 +87,7 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     throw error;
   }
   preparePgliteStatements(client);
-  const pool = { max: 1, transactionsInFlight: 0 };
+  const pool = { max: 1, readMax: 0, transactionsInFlight: 0 };
   const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
   const db = countTransactions(driverDb as unknown as Database, pool);
   return {
@@ -111,13 +115,41 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
   };
 }
 
-async function openPostgres(url: string, stats: { queries: number }): Promise<DatabaseHandle> {
+/**
+ * A statement that only reads and takes no lock: outside a transaction it may run on the read pool.
+ * Writes stay off it: a write waiting on a row lock would hold up every read pipelined behind it.
+ */
+function isPlainRead(query: string): boolean {
+  return /^\s*select\s/i.test(query) && !LOCKING_READ.test(query);
+}
+const LOCKING_READ = /\sfor\s+(?:update|share|no\s+key\s+update|key\s+share)\b|pg_advisory/i;
+
+/**
+ * postgres.js pipelines statements only on busy connections: with a pool as large as the writes
+ * need, 16 concurrent reads each took a connection of their own (a socket write and a backend
+ * wake-up per statement). Reads outside a transaction therefore go to a small pool of their own,
+ * where they queue on busy connections and leave in one write; transactions (and with them every
+ * read inside one, advisory locks, commands) keep the write pool, so a read never waits for a write.
+ */
+function routeReads(writes: Sql, reads: Sql): Sql {
+  const routed = Object.create(writes) as Sql;
+  routed.unsafe = (query, parameters, options) =>
+    (isPlainRead(query) ? reads : writes).unsafe(query, parameters, options);
+  return routed;
+}
+
+async function openPostgres(config: PlatformConfig, url: string, stats: { queries: number }): Promise<DatabaseHandle> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-  const pool = { max: 10, transactionsInFlight: 0 };
+  const pool = { max: config.databasePoolMax, readMax: config.databaseReadPoolMax, transactionsInFlight: 0 };
   const client = postgres(url, { max: pool.max, onnotice: () => {} });
-  const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
+  const readClient = pool.readMax > 0 ? postgres(url, { max: pool.readMax, onnotice: () => {} }) : undefined;
+  // drizzle sets its type parsers on the client it is given: the read pool needs the same ones.
+  if (readClient) drizzle(readClient);
+  const driverDb = drizzle(readClient ? routeReads(client, readClient) : client, {
+    logger: new CountingLogger(stats),
+  });
   const db = countTransactions(driverDb as unknown as Database, pool);
   return {
     db,
@@ -142,7 +174,7 @@ async function openPostgres(url: string, stats: { queries: number }): Promise<Da
       await client`select 1`;
     },
     async close() {
-      await client.end({ timeout: 5 });
+      await Promise.all([client.end({ timeout: 5 }), readClient?.end({ timeout: 5 })]);
     },
   };
 }
@@ -158,7 +190,7 @@ function migrationOptions(service: string) {
 
 export async function openDatabase(config: PlatformConfig): Promise<DatabaseHandle> {
   const stats = { queries: 0 };
-  return config.databaseUrl ? openPostgres(config.databaseUrl, stats) : openPglite(config, stats);
+  return config.databaseUrl ? openPostgres(config, config.databaseUrl, stats) : openPglite(config, stats);
 }
 
 /** A process that hosts no service (a gateway alone) keeps no database. */
@@ -171,7 +203,7 @@ export function noDatabase(): DatabaseHandle {
     }),
     driver: 'none',
     stats: { queries: 0 },
-    pool: { max: 0, transactionsInFlight: 0 },
+    pool: { max: 0, readMax: 0, transactionsInFlight: 0 },
     async migrate() {},
     async analyze() {},
     async ping() {},

@@ -131,11 +131,12 @@ export class PlatformMetrics {
     });
     new Gauge({
       name: 'db_pool_max_connections',
-      help: 'Connections the database pool may open (PGlite: one, in process)',
-      labelNames: ['driver'] as const,
+      help: 'Connections each database pool may open: writes (and transactions), reads outside a transaction (PGlite: one, in process)',
+      labelNames: ['driver', 'pool'] as const,
       registers: [this.registry],
       collect() {
-        this.set({ driver: database.driver }, database.pool.max);
+        this.set({ driver: database.driver, pool: 'writes' }, database.pool.max);
+        this.set({ driver: database.driver, pool: 'reads' }, database.pool.readMax);
       },
     });
     new Gauge({

@@ -50,7 +50,9 @@ describe('GET /metrics', () => {
     expect(
       sample(text, 'graphql_operation_duration_seconds_count', { endpoint: 'gateway', operation: 'MetricsProbe' }),
     ).toBe(1);
-    expect(sample(text, 'db_pool_max_connections', { driver: platform.runtime.database.driver })).toBeGreaterThan(0);
+    const { driver, pool } = platform.runtime.database;
+    expect(sample(text, 'db_pool_max_connections', { driver, pool: 'writes' })).toBeGreaterThan(0);
+    expect(sample(text, 'db_pool_max_connections', { driver, pool: 'reads' })).toBe(pool.readMax);
     expect(sample(text, 'db_transactions_in_flight', { driver: platform.runtime.database.driver })).toBe(0);
     expect(text).toMatch(/^db_statements_total \d+$/m);
   });
