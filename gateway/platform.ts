@@ -25,7 +25,6 @@ import {
   graphContextFrom,
   guardEntityRepresentations,
   LocalSubgraphDataSource,
-  snakeCaseFieldResolver,
   type GraphContext,
 } from '../platform/graphql.ts';
 import { documentSizeGuard, queryLimitsPlugin } from '../platform/graphql-limits.ts';
@@ -217,7 +216,7 @@ async function mountSubgraph(
   await serveGraphQL(
     app,
     runtime,
-    { schema: service.schema, fieldResolver: snakeCaseFieldResolver },
+    { schema: service.schema },
     (formatted, error) => formatGraphQLError(formatted, error, service.namespace),
     // Federated traces go to Apollo's hosted reporting, which this platform does not use by default.
     [metrics.graphqlPlugin(service.name), ...noInlineTraces],
@@ -232,7 +231,7 @@ async function mountSubgraph(
 async function serveGraphQL(
   app: FastifyInstance,
   runtime: PlatformRuntime,
-  source: { gateway: ApolloGateway } | { schema: GraphQLSchema; fieldResolver: typeof snakeCaseFieldResolver },
+  source: { gateway: ApolloGateway } | { schema: GraphQLSchema },
   formatError: NonNullable<ApolloServerOptions<GraphContext>['formatError']>,
   plugins: ApolloServerPlugin<GraphContext>[] = [],
 ): Promise<void> {

@@ -1,13 +1,12 @@
 import DataLoader from 'dataloader';
 import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
   GraphQLError,
   Kind,
-  execute,
   isObjectType,
   parse,
   validate,
-  type DocumentNode,
   type GraphQLFieldResolver,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -255,11 +254,12 @@ export function formatGatewayError(formatted: GraphQLFormattedError, error: unkn
 
 /**
  * The embedded gateway's way to a subgraph: no network hop, and unlike Apollo's
- * LocalGraphQLDataSource it parses and validates each generated subgraph operation once, since the
- * query planner emits the same few operation texts again and again.
+ * LocalGraphQLDataSource it parses, validates and compiles (graphql-jit) each generated subgraph
+ * operation once, since the query planner emits the same few operation texts again and again. Only the
+ * operation is kept, keyed by its text and name: resolvers and statements run on every request.
  */
 export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> {
-  private readonly documents = new Map<string, DocumentNode>();
+  private readonly operations = new Map<string, CompiledQuery>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -269,22 +269,20 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> 
 
   async process(options: GraphQLDataSourceProcessOptions<GraphContext>): Promise<GatewayGraphQLResponse> {
     const source = options.request.query ?? '';
-    let document = this.documents.get(source);
-    if (!document) {
-      document = parse(source);
+    const operationName = options.request.operationName;
+    const key = `${operationName ?? ''}\0${source}`;
+    let operation = this.operations.get(key);
+    if (!operation) {
+      const document = parse(source);
       const errors = validate(this.schema, document);
       if (errors.length > 0) return { errors: errors.map((error) => error.toJSON()) };
-      if (this.documents.size > 1000) this.documents.clear();
-      this.documents.set(source, document);
+      const compiled = compileQuery(this.schema, document, operationName);
+      if (!isCompiledQuery(compiled)) return { errors: (compiled.errors ?? []).map((error) => error.toJSON()) };
+      if (this.operations.size > 1000) this.operations.clear();
+      this.operations.set(key, compiled);
+      operation = compiled;
     }
-    const result = await execute({
-      schema: this.schema,
-      document,
-      variableValues: options.request.variables,
-      operationName: options.request.operationName,
-      contextValue: options.context,
-      fieldResolver: snakeCaseFieldResolver,
-    });
+    const result = await operation.query(undefined, options.context, options.request.variables);
     if (!result.errors) return { data: result.data as Record<string, unknown> };
     return {
       data: result.data as Record<string, unknown> | null,
@@ -303,5 +301,12 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> 
  * the map is handed over as the loose object Apollo reads, here only.
  */
 export function subgraphSchema(sdl: string, resolvers: object): GraphQLSchema {
-  return buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as GraphQLResolverMap<unknown> });
+  const schema = buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as GraphQLResolverMap<unknown> });
+  // Every field the resolver map leaves out reads the REST shape's snake_case name. Set on the fields
+  // themselves, since the compiled executor (graphql-jit) has no default field resolver to pass.
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) field.resolve ??= snakeCaseFieldResolver;
+  }
+  return schema;
 }

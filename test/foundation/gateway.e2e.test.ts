@@ -118,6 +118,33 @@ describe('the headline query through the gateway', () => {
     });
   });
 
+  it('runs parallel root fetches, conditional selections and entity fetches without trace nodes (patched executeNode)', async ({
+    platform,
+  }) => {
+    const { caller, pin } = await pinnedLesson('lesson-plan-shapes');
+    const query = `query($id: ID!, $version: ID!, $deep: Boolean!) {
+      component(componentId: $id) { componentId alpha { targetRef { version @include(if: $deep) { versionNumber releaseEligibility { releaseEligible } } } } }
+      contentVersion(versionId: $version) { versionId releaseEligibility @skip(if: $deep) { trustStatus } }
+    }`;
+    const ask = (deep: boolean) =>
+      graphql(platform, query, { id: 'lesson-plan-shapes', version: pin.versionId, deep }, caller.token);
+    const deep = await ask(true);
+    expect(deep.body.errors).toBeUndefined();
+    expect(deep.body.data).toEqual({
+      component: {
+        componentId: 'lesson-plan-shapes',
+        alpha: { targetRef: { version: { versionNumber: 2, releaseEligibility: { releaseEligible: true } } } },
+      },
+      contentVersion: { versionId: pin.versionId },
+    });
+    const shallow = await ask(false);
+    expect(shallow.body.errors).toBeUndefined();
+    expect(shallow.body.data).toEqual({
+      component: { componentId: 'lesson-plan-shapes', alpha: { targetRef: {} } },
+      contentVersion: { versionId: pin.versionId, releaseEligibility: { trustStatus: 'trusted' } },
+    });
+  });
+
   it('resolves nothing across tenants and carries the REST codes in extensions', async ({ platform }) => {
     await pinnedLesson('lesson-3');
     const stranger = await newTenant(platform);
