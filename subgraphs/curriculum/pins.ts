@@ -1,8 +1,9 @@
+import { getTableColumns, sql, type SQLWrapper } from 'drizzle-orm';
 import type { RequestContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
 import type { TargetRef } from './content-client.ts';
-import { pinAudit, type components } from './tables.ts';
+import { pinAudit, components } from './tables.ts';
 
 /**
  * Content pins of components (rule 7). Every path that moves a pin (create, PATCH, repoint, attach,
@@ -57,6 +58,35 @@ export async function appendPinAudit(
     })
     .returning();
   return audit;
+}
+
+/**
+ * Runs the create `insert` (returning the component's row, or nothing when the id is taken) and, for
+ * a created row with a pin, appends the pin's audit row in the same statement.
+ */
+export async function insertWithPinAudit(
+  db: Database,
+  ctx: RequestContext,
+  insert: SQLWrapper & PromiseLike<Array<typeof components.$inferSelect>>,
+  target: TargetRef | undefined,
+): Promise<Array<typeof components.$inferSelect>> {
+  if (!target) return insert;
+  const created = db.$with('created', getTableColumns(components)).as(insert.getSQL());
+  const columns = [
+    pinAudit.tenantId,
+    pinAudit.componentId,
+    pinAudit.operation,
+    pinAudit.targetRef,
+    pinAudit.actor,
+    pinAudit.recordedAt,
+  ].map((column) => sql.identifier(column.name));
+  const audit = db.$with('audit', {}).as(
+    sql`insert into ${pinAudit} (${sql.join(columns, sql`, `)})
+      select ${sql.identifier(components.tenantId.name)}, ${sql.identifier(components.componentId.name)}, 'create',
+        ${JSON.stringify(target)}::jsonb, ${ctx.principal.subject}, ${ctx.now.toISOString()}::timestamptz
+      from ${sql.identifier('created')}`,
+  );
+  return db.with(created, audit).select().from(created);
 }
 
 /** Appends the audit row when a write changes the pin; an unchanged pin records nothing. */

@@ -9,7 +9,7 @@ import { canonicalJson, type CommandResult } from '../../../platform/idempotency
 import { parseInput } from '../../../platform/validation.ts';
 import { listRule, updatedSince } from '../lists.ts';
 import { components } from '../tables.ts';
-import { currentPin, recordPinChange } from '../pins.ts';
+import { currentPin, insertWithPinAudit, recordPinChange } from '../pins.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
 import { resolveRenderer } from '../renderers.ts';
@@ -76,6 +76,11 @@ export function filterColumnsOf(alpha: Record<string, unknown>) {
 }
 
 /** Every KC and framework reference of a component: active registry KCs and imported frameworks of the tenant. */
+function hasReferences(input: ComponentInput): boolean {
+  const { scope_kc_refs = [], remediation_entries = [], standards_framework_refs = [] } = input.alpha;
+  return scope_kc_refs.length + remediation_entries.length + standards_framework_refs.length > 0;
+}
+
 export async function assertReferences(tx: Database, ctx: RequestContext, input: ComponentInput): Promise<void> {
   await requireActiveKcs(tx, ctx.tenantId, [
     ...(input.alpha.scope_kc_refs ?? []).map((kcId, index) => ({ kcId, field: `alpha.scope_kc_refs.${index}` })),
@@ -140,15 +145,22 @@ export async function createComponent(
       previous: existing ? currentPin(existing) : undefined,
       target: input.alpha.target_ref,
     });
+  // An id that did not exist a moment ago, with no parent to place it under: the row and its pin's
+  // audit row in one statement, which is its own transaction unless references must be checked.
+  const insertFresh = async (db: Database) => {
+    const [created] = await insertWithPinAudit(db, ctx, insertNew(db, input.position ?? null), input.alpha.target_ref);
+    return created && { value: presentComponent(created), created: true, replayed: false };
+  };
+  const fresh = !prior && !input.parent_component_id;
+  if (fresh && !hasReferences(input)) {
+    const created = await insertFresh(deps.db);
+    if (created) return created;
+  }
   return deps.db.transaction(async (tx) => {
     await assertReferences(tx, ctx, input);
-    // An id that did not exist a moment ago, with no parent to place it under: inserted straight away.
-    if (!prior && !input.parent_component_id) {
-      const [created] = await insertNew(tx, input.position ?? null);
-      if (created) {
-        await recordPin(tx, undefined);
-        return { value: presentComponent(created), created: true, replayed: false };
-      }
+    if (fresh && hasReferences(input)) {
+      const created = await insertFresh(tx);
+      if (created) return created;
     }
     // A row lock cannot hold an id that does not exist yet; creates of one id with a parent, and
     // re-POSTs, queue here.
