@@ -1,4 +1,5 @@
-import { getTableColumns, sql, type SQLWrapper } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
+import { columnNames, insertWith } from '../../platform/insert-with.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
@@ -71,22 +72,22 @@ export async function insertWithPinAudit(
   target: TargetRef | undefined,
 ): Promise<Array<typeof components.$inferSelect>> {
   if (!target) return insert;
-  const created = db.$with('created', getTableColumns(components)).as(insert.getSQL());
-  const columns = [
-    pinAudit.tenantId,
-    pinAudit.componentId,
-    pinAudit.operation,
-    pinAudit.targetRef,
-    pinAudit.actor,
-    pinAudit.recordedAt,
-  ].map((column) => sql.identifier(column.name));
-  const audit = db.$with('audit', {}).as(
-    sql`insert into ${pinAudit} (${sql.join(columns, sql`, `)})
-      select ${sql.identifier(components.tenantId.name)}, ${sql.identifier(components.componentId.name)}, 'create',
+  return insertWith(
+    db,
+    components,
+    insert,
+    (created) => sql`insert into ${pinAudit} (${columnNames(
+      pinAudit.tenantId,
+      pinAudit.componentId,
+      pinAudit.operation,
+      pinAudit.targetRef,
+      pinAudit.actor,
+      pinAudit.recordedAt,
+    )})
+      select ${columnNames(components.tenantId, components.componentId)}, 'create',
         ${JSON.stringify(target)}::jsonb, ${ctx.principal.subject}, ${ctx.now.toISOString()}::timestamptz
-      from ${sql.identifier('created')}`,
+      from ${created}`,
   );
-  return db.with(created, audit).select().from(created);
 }
 
 /** Appends the audit row when a write changes the pin; an unchanged pin records nothing. */
