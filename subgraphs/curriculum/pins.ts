@@ -62,16 +62,15 @@ export async function appendPinAudit(
 }
 
 /**
- * Runs the create `insert` (returning the component's row, or nothing when the id is taken) and, for
- * a created row with a pin, appends the pin's audit row in the same statement.
+ * The create `insert` (returning the component's row, or nothing when the id is taken) followed, for
+ * a created row, by its pin's audit row, in one statement. `audit` gives the target (JSON text), the
+ * actor and the time: values or placeholders of a prepared statement.
  */
-export async function insertWithPinAudit(
+export function insertWithPinAudit(
   db: Database,
-  ctx: RequestContext,
   insert: SQLWrapper & PromiseLike<Array<typeof components.$inferSelect>>,
-  target: TargetRef | undefined,
-): Promise<Array<typeof components.$inferSelect>> {
-  if (!target) return insert;
+  audit: { target: unknown; actor: unknown; recordedAt: unknown },
+) {
   return insertWith(
     db,
     components,
@@ -85,7 +84,7 @@ export async function insertWithPinAudit(
       pinAudit.recordedAt,
     )})
       select ${columnNames(components.tenantId, components.componentId)}, 'create',
-        ${JSON.stringify(target)}::jsonb, ${ctx.principal.subject}, ${ctx.now.toISOString()}::timestamptz
+        ${audit.target}::jsonb, ${audit.actor}::text, ${audit.recordedAt}::timestamptz
       from ${created}`,
   );
 }

@@ -1,6 +1,6 @@
 import { tenantRows } from '../../../platform/tenant-rows.ts';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { lockKey, type Database } from '../../../platform/db.ts';
+import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { lockKey, prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -148,7 +148,22 @@ export async function createComponent(
   // An id that did not exist a moment ago, with no parent to place it under: the row and its pin's
   // audit row in one statement, which is its own transaction unless references must be checked.
   const insertFresh = async (db: Database) => {
-    const [created] = await insertWithPinAudit(db, ctx, insertNew(db, input.position ?? null), input.alpha.target_ref);
+    const target = input.alpha.target_ref;
+    const row = {
+      ...values(input.position ?? null),
+      tenantId: ctx.tenantId,
+      componentId: input.component_id,
+      version: 1,
+      createdAt: now,
+    };
+    const [created] = target
+      ? await insertPinnedFresh(db).execute({
+          ...row,
+          pinTarget: JSON.stringify(target),
+          pinActor: ctx.principal.subject,
+          pinRecordedAt: now,
+        })
+      : await insertUnpinnedFresh(db).execute(row);
     return created && { value: presentComponent(created), created: true, replayed: false };
   };
   const fresh = !prior && !input.parent_component_id;
@@ -182,6 +197,31 @@ export async function createComponent(
     return { value: presentComponent(row), created: !existing, replayed: false };
   });
 }
+
+/** The insert of a new component's row from placeholders named like its columns; nothing when the id is taken. */
+const insertFromPlaceholders = (db: Database) =>
+  db
+    .insert(components)
+    .values(
+      Object.fromEntries(
+        Object.keys(getTableColumns(components)).map((name) => [name, sql.placeholder(name)]),
+      ) as unknown as typeof components.$inferInsert,
+    )
+    // The key queues a concurrent create of the same id until it commits, then says it is taken.
+    .onConflictDoNothing({ target: [components.tenantId, components.componentId] })
+    .returning();
+
+// A fresh id's create, built once per database: drizzle's query building cost more than the insert.
+const insertUnpinnedFresh = prepareOncePerDatabase((db) =>
+  insertFromPlaceholders(db).prepare('curriculum_insert_component'),
+);
+const insertPinnedFresh = prepareOncePerDatabase((db) =>
+  insertWithPinAudit(db, insertFromPlaceholders(db), {
+    target: sql.placeholder('pinTarget'),
+    actor: sql.placeholder('pinActor'),
+    recordedAt: sql.placeholder('pinRecordedAt'),
+  }).prepare('curriculum_insert_pinned_component'),
+);
 
 const componentExists = (componentId: string) =>
   new DomainError('curriculum:component_exists', `Component ${componentId} already exists; change it with PATCH.`);
