@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { jsonb, primaryKey, text, timestamp, type PgSchema } from 'drizzle-orm/pg-core';
-import type { Database } from './db.ts';
+import { rowsOf, type Database } from './db.ts';
 import { DomainError } from './errors.ts';
+import { columnNames } from './insert-with.ts';
 
 /**
  * The Idempotency-Key store. Each service keeps its records in its own schema (this factory makes
@@ -113,34 +114,41 @@ export async function runIdempotent<T>(
       fieldErrors: [{ field: 'Idempotency-Key', message: 'invalid length' }],
     });
   }
-  const keyOf = and(
-    eq(table.tenantId, call.tenantId),
-    eq(table.operation, call.operation),
-    eq(table.idempotencyKey, call.key),
-  );
-  // Until the command answers, the record holds a JSON null; it never commits so.
-  const claim = { requestHash: requestHash(call.request), response: sql`'null'::jsonb`, createdAt: sql`now()` };
-  const claimed = await tx
-    .insert(table)
-    .values({ tenantId: call.tenantId, operation: call.operation, idempotencyKey: call.key, ...claim })
-    // A record past retention still holds the key's row; this request takes it over.
-    .onConflictDoUpdate({
-      target: [table.tenantId, table.operation, table.idempotencyKey],
-      set: claim,
-      setWhere: sql`${table.createdAt} <= now() - ${RETENTION}`,
-    })
-    .returning({ key: table.idempotencyKey });
+  const claimed = rowsOf(await tx.execute(claimStatement(table, call, call.key)));
   if (claimed.length === 0) {
     const replay = await storedAnswer<T>(tx, table, { ...call, key: call.key });
     if (!replay) throw new Error(`idempotency record ${call.operation} ${call.key} taken but not readable`);
     return replay;
   }
   const result = await command();
-  await tx
-    .update(table)
-    .set({ response: sql`${JSON.stringify(result.value)}::jsonb` })
-    .where(keyOf);
+  await tx.execute(answerStatement(table, call, call.key, result.value));
   return { ...result, replayed: false };
+}
+
+/** The record's key columns, unqualified: `tenant_id, operation, idempotency_key`. */
+const keyColumns = (table: IdempotencyTable) => columnNames(table.tenantId, table.operation, table.idempotencyKey);
+
+/**
+ * Claims the key by inserting its record; a record past retention still holds the key's row, and this
+ * request takes it over. Until the command answers, the record holds a JSON null; it never commits so.
+ * One SQL template: drizzle's insert builder cost more than the statement on every keyed command.
+ */
+function claimStatement(table: IdempotencyTable, call: IdempotentCall, key: string) {
+  const [requestHashColumn, response, createdAt] = [table.requestHash, table.response, table.createdAt].map((column) =>
+    columnNames(column),
+  );
+  return sql`insert into ${table} as current (${keyColumns(table)}, ${requestHashColumn}, ${response}, ${createdAt})
+    values (${call.tenantId}, ${call.operation}, ${key}, ${requestHash(call.request)}, 'null'::jsonb, now())
+    on conflict (${keyColumns(table)}) do update
+      set ${requestHashColumn} = excluded.${requestHashColumn}, ${response} = 'null'::jsonb, ${createdAt} = now()
+      where current.${createdAt} <= now() - ${RETENTION}
+    returning ${columnNames(table.idempotencyKey)}`;
+}
+
+/** The command's answer, written into the record its claim inserted. */
+function answerStatement(table: IdempotencyTable, call: IdempotentCall, key: string, value: unknown) {
+  return sql`update ${table} set ${columnNames(table.response)} = ${JSON.stringify(value)}::jsonb
+    where (${keyColumns(table)}) = (${call.tenantId}, ${call.operation}, ${key})`;
 }
 
 /** Deletes the records past retention; returns how many. */

@@ -1,8 +1,10 @@
+import { sql, type SQLWrapper } from 'drizzle-orm';
+import { columnNames, insertWith } from '../../platform/insert-with.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db.ts';
 import { DomainError } from '../../platform/errors.ts';
 import type { TargetRef } from './content-client.ts';
-import { pinAudit, type components } from './tables.ts';
+import { pinAudit, components } from './tables.ts';
 
 /**
  * Content pins of components (rule 7). Every path that moves a pin (create, PATCH, repoint, attach,
@@ -57,6 +59,34 @@ export async function appendPinAudit(
     })
     .returning();
   return audit;
+}
+
+/**
+ * The create `insert` (returning the component's row, or nothing when the id is taken) followed, for
+ * a created row, by its pin's audit row, in one statement. `audit` gives the target (JSON text), the
+ * actor and the time: values or placeholders of a prepared statement.
+ */
+export function insertWithPinAudit(
+  db: Database,
+  insert: SQLWrapper & PromiseLike<Array<typeof components.$inferSelect>>,
+  audit: { target: unknown; actor: unknown; recordedAt: unknown },
+) {
+  return insertWith(
+    db,
+    components,
+    insert,
+    (created) => sql`insert into ${pinAudit} (${columnNames(
+      pinAudit.tenantId,
+      pinAudit.componentId,
+      pinAudit.operation,
+      pinAudit.targetRef,
+      pinAudit.actor,
+      pinAudit.recordedAt,
+    )})
+      select ${columnNames(components.tenantId, components.componentId)}, 'create',
+        ${audit.target}::jsonb, ${audit.actor}::text, ${audit.recordedAt}::timestamptz
+      from ${created}`,
+  );
 }
 
 /** Appends the audit row when a write changes the pin; an unchanged pin records nothing. */

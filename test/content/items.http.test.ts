@@ -36,6 +36,34 @@ describe('POST {tenant_root}/items under an Idempotency-Key', () => {
       expect([refused.status, refused.body.code]).toEqual([409, 'content.idempotency_conflict']);
     }
   });
+
+  it('creates the item and its first version in three statements; a replay answers the same, storing nothing new', async ({
+    platform,
+  }) => {
+    const author = await newTenant(platform);
+    const url = `${tenantRoot(author.tenantId)}/items`;
+    const headers = { 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
+    const body = { content_kind: 'article', title: `Ratios ${randomUUID()}` };
+    const { stats } = platform.runtime.database;
+    const sent = async () => {
+      const before = stats.queries;
+      const reply = await http(platform, 'POST', url, { token: author.token, headers, body });
+      return { reply, statements: stats.queries - before };
+    };
+    const first = await sent();
+    // The key's claim, the item with its first version, the stored answer.
+    expect([first.reply.status, first.statements]).toEqual([201, 3]);
+    const versions = await http(platform, 'GET', `${url}/${first.reply.body.content_id}/versions`, {
+      token: author.token,
+    });
+    expect(versions.body.data.map((version: { version_number: number }) => version.version_number)).toEqual([1]);
+    const replayed = await sent();
+    expect([replayed.reply.status, replayed.reply.body]).toEqual([200, first.reply.body]);
+    const after = await http(platform, 'GET', `${url}/${first.reply.body.content_id}/versions`, {
+      token: author.token,
+    });
+    expect(after.body).toEqual(versions.body);
+  });
 });
 
 describe('PATCH {tenant_root}/items/{contentId}', () => {

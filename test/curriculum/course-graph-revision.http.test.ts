@@ -80,6 +80,33 @@ it('every canonical field of a component advances its course revision; other fie
   expect(await revisionOf(platform, tenant.tenantId, 'course')).toBe(courseBefore + 1);
 });
 
+it('a component inserted without a parent starts its own revision; inserted again, advances it', async ({
+  platform,
+  tenant,
+}) => {
+  const { db } = platform.runtime.database;
+  const rootId = `root-${randomUUID()}`;
+  const insertRoot = () =>
+    db.execute(
+      sql`insert into curriculum.components (tenant_id, component_id, kind, alpha, publication_status, status, version, created_at, updated_at)
+          values (${tenant.tenantId}, ${rootId}, 'course', '{}', 'draft', 'active', 1, now(), now())`,
+    );
+  await insertRoot();
+  expect(await revisionOf(platform, tenant.tenantId, rootId)).toBe(1);
+  await db.execute(
+    sql`delete from curriculum.components where tenant_id = ${tenant.tenantId} and component_id = ${rootId}`,
+  );
+  await insertRoot();
+  expect(await revisionOf(platform, tenant.tenantId, rootId)).toBe(2);
+  const created = await http(platform, 'POST', `${curriculumV1}/components`, {
+    token: tenant.token,
+    body: { component_id: `${rootId}.u1`, kind: 'unit', parent_component_id: rootId },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect(await revisionOf(platform, tenant.tenantId, rootId)).toBe(3);
+  expect(await revisionOf(platform, tenant.tenantId, `${rootId}.u1`)).toBe(0);
+});
+
 it('a moved revision over an unchanged graph still routes; edits outside the graph keep the revision', async ({
   platform,
   tenant,

@@ -32,7 +32,7 @@ import {
   xpBand,
   type XpBand,
 } from '../vocabulary.ts';
-import { insertVersion } from '../versions/versions.service.ts';
+import { insertItemWithFirstVersion } from '../versions/versions.service.ts';
 import { findItemRow, findItemRows, itemNotFound, requireItemRow, type ItemRow } from '../queries.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
@@ -193,7 +193,7 @@ export async function createItem(
     const contentId = input.content_id ?? randomUUID();
     const now = ctx.now.toISOString();
     const versionId = randomUUID();
-    const [row] = await tx
+    const insert = tx
       .insert(items)
       .values({
         tenantId: ctx.tenantId,
@@ -227,8 +227,8 @@ export async function createItem(
       // anything else of the item is written.
       .onConflictDoNothing({ target: [items.tenantId, items.contentId] })
       .returning();
+    const [row] = await insertItemWithFirstVersion(tx, ctx, insert, { versionId, studentView: { blocks: [] } });
     if (!row) throw new DomainError('content.item_exists', `Content item ${contentId} already exists.`);
-    await insertVersion(tx, ctx, { versionId, contentId, versionNumber: 1, studentView: { blocks: [] } });
     if (input.content_kind === 'test_spec')
       await insertBlueprint(tx, ctx, { contentId, blueprint: blueprintOf(input) });
     return { value: presentItem(row), created: true };

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { gt, sql } from 'drizzle-orm';
+import { gt, sql, type SQLWrapper } from 'drizzle-orm';
+import { columnNames, insertWith } from '../../../platform/insert-with.ts';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -113,6 +114,37 @@ export async function insertVersion(
     })
     .returning();
   return row;
+}
+
+/**
+ * Runs an item's create `insert` (returning the item's row, or nothing when its id is taken) and, for
+ * a created item, inserts its first version in the same statement.
+ */
+export async function insertItemWithFirstVersion(
+  tx: Database,
+  ctx: RequestContext,
+  insert: SQLWrapper & PromiseLike<Array<typeof items.$inferSelect>>,
+  version: { versionId: string; studentView: unknown },
+): Promise<Array<typeof items.$inferSelect>> {
+  return insertWith(
+    tx,
+    items,
+    insert,
+    (created) => sql`insert into ${versions} (${columnNames(
+      versions.tenantId,
+      versions.versionId,
+      versions.contentId,
+      versions.versionNumber,
+      versions.studentView,
+      versions.contentHash,
+      versions.createdBy,
+      versions.createdAt,
+    )})
+      select ${columnNames(items.tenantId)}, ${version.versionId}, ${columnNames(items.contentId)}, 1,
+        ${JSON.stringify(version.studentView)}::jsonb, ${contentHashOf(version.studentView, null)},
+        ${ctx.principal.subject}, ${ctx.now.toISOString()}::timestamptz
+      from ${created}`,
+  );
 }
 
 export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { contentId, body, idempotencyKey }) => {

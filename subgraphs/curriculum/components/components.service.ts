@@ -1,6 +1,6 @@
 import { tenantRows } from '../../../platform/tenant-rows.ts';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { lockKey, type Database } from '../../../platform/db.ts';
+import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { lockKey, prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -9,7 +9,7 @@ import { canonicalJson, type CommandResult } from '../../../platform/idempotency
 import { parseInput } from '../../../platform/validation.ts';
 import { listRule, updatedSince } from '../lists.ts';
 import { components } from '../tables.ts';
-import { currentPin, recordPinChange } from '../pins.ts';
+import { currentPin, insertWithPinAudit, recordPinChange } from '../pins.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
 import { resolveRenderer } from '../renderers.ts';
@@ -76,6 +76,11 @@ export function filterColumnsOf(alpha: Record<string, unknown>) {
 }
 
 /** Every KC and framework reference of a component: active registry KCs and imported frameworks of the tenant. */
+function hasReferences(input: ComponentInput): boolean {
+  const { scope_kc_refs = [], remediation_entries = [], standards_framework_refs = [] } = input.alpha;
+  return scope_kc_refs.length + remediation_entries.length + standards_framework_refs.length > 0;
+}
+
 export async function assertReferences(tx: Database, ctx: RequestContext, input: ComponentInput): Promise<void> {
   await requireActiveKcs(tx, ctx.tenantId, [
     ...(input.alpha.scope_kc_refs ?? []).map((kcId, index) => ({ kcId, field: `alpha.scope_kc_refs.${index}` })),
@@ -140,15 +145,37 @@ export async function createComponent(
       previous: existing ? currentPin(existing) : undefined,
       target: input.alpha.target_ref,
     });
+  // An id that did not exist a moment ago, with no parent to place it under: the row and its pin's
+  // audit row in one statement, which is its own transaction unless references must be checked.
+  const insertFresh = async (db: Database) => {
+    const target = input.alpha.target_ref;
+    const row = {
+      ...values(input.position ?? null),
+      tenantId: ctx.tenantId,
+      componentId: input.component_id,
+      version: 1,
+      createdAt: now,
+    };
+    const [created] = target
+      ? await insertPinnedFresh(db).execute({
+          ...row,
+          pinTarget: JSON.stringify(target),
+          pinActor: ctx.principal.subject,
+          pinRecordedAt: now,
+        })
+      : await insertUnpinnedFresh(db).execute(row);
+    return created && { value: presentComponent(created), created: true, replayed: false };
+  };
+  const fresh = !prior && !input.parent_component_id;
+  if (fresh && !hasReferences(input)) {
+    const created = await insertFresh(deps.db);
+    if (created) return created;
+  }
   return deps.db.transaction(async (tx) => {
     await assertReferences(tx, ctx, input);
-    // An id that did not exist a moment ago, with no parent to place it under: inserted straight away.
-    if (!prior && !input.parent_component_id) {
-      const [created] = await insertNew(tx, input.position ?? null);
-      if (created) {
-        await recordPin(tx, undefined);
-        return { value: presentComponent(created), created: true, replayed: false };
-      }
+    if (fresh && hasReferences(input)) {
+      const created = await insertFresh(tx);
+      if (created) return created;
     }
     // A row lock cannot hold an id that does not exist yet; creates of one id with a parent, and
     // re-POSTs, queue here.
@@ -170,6 +197,31 @@ export async function createComponent(
     return { value: presentComponent(row), created: !existing, replayed: false };
   });
 }
+
+/** The insert of a new component's row from placeholders named like its columns; nothing when the id is taken. */
+const insertFromPlaceholders = (db: Database) =>
+  db
+    .insert(components)
+    .values(
+      Object.fromEntries(
+        Object.keys(getTableColumns(components)).map((name) => [name, sql.placeholder(name)]),
+      ) as unknown as typeof components.$inferInsert,
+    )
+    // The key queues a concurrent create of the same id until it commits, then says it is taken.
+    .onConflictDoNothing({ target: [components.tenantId, components.componentId] })
+    .returning();
+
+// A fresh id's create, built once per database: drizzle's query building cost more than the insert.
+const insertUnpinnedFresh = prepareOncePerDatabase((db) =>
+  insertFromPlaceholders(db).prepare('curriculum_insert_component'),
+);
+const insertPinnedFresh = prepareOncePerDatabase((db) =>
+  insertWithPinAudit(db, insertFromPlaceholders(db), {
+    target: sql.placeholder('pinTarget'),
+    actor: sql.placeholder('pinActor'),
+    recordedAt: sql.placeholder('pinRecordedAt'),
+  }).prepare('curriculum_insert_pinned_component'),
+);
 
 const componentExists = (componentId: string) =>
   new DomainError('curriculum:component_exists', `Component ${componentId} already exists; change it with PATCH.`);
