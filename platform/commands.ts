@@ -1,4 +1,5 @@
 import type { RequestContext } from './context.ts';
+import { DomainError } from './errors.ts';
 import type { Database } from './db.ts';
 import {
   requireIdempotencyKey,
@@ -59,4 +60,24 @@ export async function storedReplay<T>(
     key,
     request: call.sent,
   });
+}
+
+/**
+ * The checks a command makes on the stored row before asking another service. An identical request
+ * under the same key may commit between the `storedReplay` lookup and these checks, and then they
+ * judge a state that request already changed: when they refuse, its stored answer wins.
+ */
+export async function judgeBeforeCall<T, J>(
+  deps: CommandDeps,
+  ctx: RequestContext,
+  call: CommandCall,
+  judge: () => Promise<J>,
+): Promise<{ judged: J } | { replay: CommandResult<T> }> {
+  try {
+    return { judged: await judge() };
+  } catch (error) {
+    const replay = error instanceof DomainError ? await storedReplay<T>(deps, ctx, call) : undefined;
+    if (replay) return { replay };
+    throw error;
+  }
 }

@@ -2,6 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { execute, parse } from 'graphql';
 import { describe, expect } from 'vitest';
 import { curriculumV1, eligibleVersion, http, newTenant } from '../kit.ts';
+import { judgeBeforeCall } from '../../platform/commands.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { DomainError } from '../../platform/errors.ts';
+import { curriculumIdempotency } from '../../subgraphs/curriculum/tables.ts';
 import { platformTest } from '../platform-test.ts';
 import { snakeCaseFieldResolver, type GraphContext } from '../../platform/graphql.ts';
 import { curriculumService } from '../../subgraphs/curriculum/server.ts';
@@ -89,5 +93,33 @@ describe('parallel identical Idempotency-Keys on commands that ask content', () 
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 200, 201]);
     expect(new Set(replies.map((reply) => reply.body.repoint_id)).size).toBe(1);
     expect((await tenantRowCounts(platform, caller.tenantId)).pin_audit).toBe(2);
+  });
+});
+
+describe('judgeBeforeCall', () => {
+  it('answers the stored result when its checks refuse after an identical request under the key committed', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const lesson = await createComponent(platform, caller, { component_id: 'lesson', kind: 'lesson', name: 'v0' });
+    const headers = { ...key(), 'x-curriculum-if-match': lesson.etag };
+    const body = { name: 'v1' };
+    const first = await http(platform, 'PATCH', `${curriculumV1}/components/lesson`, {
+      token: caller.token,
+      headers,
+      body,
+    });
+    expect(first.status).toBe(200);
+    // The state a late request judges: the first one's write already moved the ETag on.
+    const stale = () => Promise.reject(new DomainError('precondition_failed', 'stale ETag'));
+    const deps = { db: platform.runtime.database.db, idempotency: curriculumIdempotency };
+    const ctx = { tenantId: caller.tenantId } as RequestContext;
+    const call = { operation: 'components.patch:lesson', key: headers['idempotency-key'], sent: body };
+    expect(await judgeBeforeCall(deps, ctx, call, stale)).toEqual({
+      replay: { value: first.body, created: false, replayed: true },
+    });
+    await expect(judgeBeforeCall(deps, ctx, { ...call, key: randomUUID() }, stale)).rejects.toThrow('stale ETag');
+    await expect(judgeBeforeCall(deps, ctx, { ...call, sent: { name: 'v2' } }, stale)).rejects.toThrow();
+    expect(await judgeBeforeCall(deps, ctx, call, async () => 'passed')).toEqual({ judged: 'passed' });
   });
 });

@@ -8,7 +8,7 @@ import type { Database } from '../../../platform/db.ts';
 import { components } from '../tables.ts';
 import { currentPin, recordPinChange, requirePinMayMove } from '../pins.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand, storedReplay } from '../../../platform/commands.ts';
+import { judgeBeforeCall, runCommand, storedReplay } from '../../../platform/commands.ts';
 import { checkIfMatch, requirePrecondition } from '../../../platform/etag.ts';
 import { lockContainment, placeChild, retireFromContainment, syncEdgeSequence } from '../containment.ts';
 import type { TargetRef } from '../content-client.ts';
@@ -115,6 +115,21 @@ async function lockForEdit(
   return row;
 }
 
+/** The edit judged against the stored row alone: what content is then asked about, if anything. */
+function judgedEdit(before: ComponentRow, patch: PatchComponentInput, ifMatch: string | undefined) {
+  checkIfMatch(ifMatch, presentComponent(before).etag, 'X-Curriculum-If-Match');
+  if (before.status !== 'active')
+    throw new DomainError(
+      'curriculum:component_retired',
+      `Component ${before.componentId} is retired; re-POST it to reactivate.`,
+    );
+  const merged = patchedComponent(before, patch);
+  const alpha = normalizedAlpha(merged);
+  checkGatePublication(before, patch, merged);
+  requirePinMayMove(before, merged.alpha.target_ref);
+  return { before, merged, alpha, target: pinToJudge(before, merged) };
+}
+
 /** PATCH /components/{id}. */
 export async function patchComponent(
   deps: CurriculumDeps,
@@ -134,18 +149,11 @@ export async function patchComponent(
   if (replay) return replay;
 
   // Every check that needs only the stored row comes before content is asked (rule 1).
-  const before = await readRow(deps.db, ctx.tenantId, componentId);
-  checkIfMatch(headers.ifMatch, presentComponent(before).etag, 'X-Curriculum-If-Match');
-  if (before.status !== 'active')
-    throw new DomainError(
-      'curriculum:component_retired',
-      `Component ${componentId} is retired; re-POST it to reactivate.`,
-    );
-  const merged = patchedComponent(before, patch);
-  const alpha = normalizedAlpha(merged);
-  checkGatePublication(before, patch, merged);
-  requirePinMayMove(before, merged.alpha.target_ref);
-  const target = pinToJudge(before, merged);
+  const judgement = await judgeBeforeCall<Component, ReturnType<typeof judgedEdit>>(deps, ctx, call, async () =>
+    judgedEdit(await readRow(deps.db, ctx.tenantId, componentId), patch, headers.ifMatch),
+  );
+  if ('replay' in judgement) return judgement.replay;
+  const { before, merged, alpha, target } = judgement.judged;
   if (target) await deps.content.requireEligible(ctx, target, { draftBank: isDraftGate(merged.kind, alpha) });
 
   return runCommand(deps, ctx, call, async (tx) => {

@@ -6,7 +6,7 @@ import type { CommandResult } from '../../../platform/idempotency.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { components, pinAudit } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { runCommand, storedReplay } from '../../../platform/commands.ts';
+import { judgeBeforeCall, runCommand, storedReplay } from '../../../platform/commands.ts';
 import type { TargetRef } from '../content-client.ts';
 import { appendPinAudit, currentPin, requirePinMayMove, samePin } from '../pins.ts';
 import { RENDERER_REGISTRY, resolveRenderer, type RendererRow } from '../renderers.ts';
@@ -101,12 +101,15 @@ export async function repointComponent(
   };
   const replay = await storedReplay<ComponentTargetRepoint>(deps, ctx, call);
   if (replay) return replay;
-  const [before] = await deps.db
-    .select()
-    .from(components)
-    .where(tenantRows(components, ctx.tenantId, { componentId }));
-  if (!before) throw componentNotFound(componentId);
-  judgeAgainstRow(before, input);
+  const judgement = await judgeBeforeCall<ComponentTargetRepoint, void>(deps, ctx, call, async () => {
+    const [before] = await deps.db
+      .select()
+      .from(components)
+      .where(tenantRows(components, ctx.tenantId, { componentId }));
+    if (!before) throw componentNotFound(componentId);
+    judgeAgainstRow(before, input);
+  });
+  if ('replay' in judgement) return judgement.replay;
   try {
     await deps.content.requireEligible(ctx, input.target_ref, { practiceEligible: true });
   } catch (error) {
