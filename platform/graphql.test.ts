@@ -59,6 +59,18 @@ describe('LocalSubgraphDataSource', () => {
     expect((await send(query, {}, 'All')).data).toEqual({ notes: [{ noteId: id }] });
   });
 
+  it("applies the operation's variable defaults when the request leaves the variable out", async () => {
+    const { store, send } = notesSubgraph();
+    const id = randomId();
+    store.set(id, { note_id: id, body_text: 'by default', word_count: 2 });
+    const query = `query Defaulted($id: ID! = "${id}", $other: ID = "absent") { note(id: $id) { bodyText } other: note(id: $other) { noteId } }`;
+    expect(await send(query, {}, 'Defaulted')).toEqual({ data: { note: { bodyText: 'by default' }, other: null } });
+    expect((await send(query, { id: 'missing', other: id }, 'Defaulted')).data).toEqual({
+      note: null,
+      other: { noteId: id },
+    });
+  });
+
   it('answers validation errors, domain errors with their problem code, and reports unexpected errors', async () => {
     const { store, send, unexpected } = notesSubgraph();
     expect((await send('{ note(id: "x") { missingField } }')).errors?.[0].message).toContain('missingField');

@@ -4,9 +4,12 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import {
   GraphQLError,
   Kind,
+  getOperationAST,
   isObjectType,
   parse,
   validate,
+  valueFromASTUntyped,
+  type OperationDefinitionNode,
   type GraphQLFieldResolver,
   type GraphQLObjectType,
   type GraphQLSchema,
@@ -253,13 +256,32 @@ export function formatGatewayError(formatted: GraphQLFormattedError, error: unkn
 }
 
 /**
+ * The operation's variable defaults, as a client would send them (JSON values): graphql-jit refuses a
+ * non-null variable the request leaves out even when the operation gives it a default, as the
+ * planner does when the client's query declares one (`$id: ID! = "..."`).
+ */
+function variableDefaults(operation: OperationDefinitionNode | null | undefined): [string, unknown][] {
+  return (operation?.variableDefinitions ?? []).flatMap((definition) =>
+    definition.defaultValue ? [[definition.variable.name.value, valueFromASTUntyped(definition.defaultValue)]] : [],
+  ) as [string, unknown][];
+}
+
+function withDefaults(
+  variables: Record<string, unknown> | undefined,
+  defaults: [string, unknown][],
+): Record<string, unknown> | undefined {
+  const missing = defaults.filter(([name]) => variables?.[name] === undefined);
+  return missing.length === 0 ? variables : { ...Object.fromEntries(missing), ...variables };
+}
+
+/**
  * The embedded gateway's way to a subgraph: no network hop, and unlike Apollo's
  * LocalGraphQLDataSource it parses, validates and compiles (graphql-jit) each generated subgraph
  * operation once, since the query planner emits the same few operation texts again and again. Only the
  * operation is kept, keyed by its text and name: resolvers and statements run on every request.
  */
 export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> {
-  private readonly operations = new Map<string, CompiledQuery>();
+  private readonly operations = new Map<string, { compiled: CompiledQuery; defaults: [string, unknown][] }>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -279,10 +301,14 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> 
       const compiled = compileQuery(this.schema, document, operationName);
       if (!isCompiledQuery(compiled)) return { errors: (compiled.errors ?? []).map((error) => error.toJSON()) };
       if (this.operations.size > 1000) this.operations.clear();
-      this.operations.set(key, compiled);
-      operation = compiled;
+      operation = { compiled, defaults: variableDefaults(getOperationAST(document, operationName)) };
+      this.operations.set(key, operation);
     }
-    const result = await operation.query(undefined, options.context, options.request.variables);
+    const result = await operation.compiled.query(
+      undefined,
+      options.context,
+      withDefaults(options.request.variables, operation.defaults),
+    );
     if (!result.errors) return { data: result.data as Record<string, unknown> };
     return {
       data: result.data as Record<string, unknown> | null,
