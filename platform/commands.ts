@@ -2,10 +2,14 @@ import type { RequestContext } from './context.ts';
 import { DomainError } from './errors.ts';
 import type { Database } from './db.ts';
 import {
+  checkedKey,
+  isUniqueViolation,
+  requestHash,
   requireIdempotencyKey,
   runIdempotent,
   storedAnswer,
   type CommandResult,
+  type FreshRecord,
   type IdempotencyTable,
 } from './idempotency.ts';
 
@@ -44,6 +48,35 @@ export async function runCommand<T>(
   const key = call.keyRequired ? requireIdempotencyKey(call.key) : call.key;
   const record = { tenantId: ctx.tenantId, operation: call.operation, key, request: call.sent };
   return deps.db.transaction((tx) => runIdempotent(tx, deps.idempotency, record, () => command(tx)));
+}
+
+/**
+ * A create whose whole write, under a key never used, is one self-committing statement that stores the
+ * key's record with its answer too (`recordWith`): no transaction, no claim before it. `fresh` answers
+ * undefined when it wrote nothing (its target taken); then, and when the key is held (the statement
+ * failed whole on the record's key), `command` runs the locked way of `runCommand`, which replays,
+ * refuses a changed request or judges the taken target.
+ */
+export async function runFreshFirst<T>(
+  deps: CommandDeps,
+  ctx: RequestContext,
+  call: CommandCall & { key: string },
+  fresh: (record: FreshRecord) => Promise<T | undefined>,
+  command: (tx: Database) => Promise<{ value: T; created: boolean }>,
+): Promise<CommandResult<T>> {
+  const record = {
+    tenantId: ctx.tenantId,
+    operation: call.operation,
+    idempotencyKey: checkedKey(call.key),
+    requestHash: requestHash(call.sent),
+  };
+  try {
+    const value = await fresh(record);
+    if (value !== undefined) return { value, created: true, replayed: false };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  return runCommand(deps, ctx, call, command);
 }
 
 /** The stored answer of an identical earlier request under this key, read before any outside call. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { jsonb, primaryKey, text, timestamp, type PgSchema } from 'drizzle-orm/pg-core';
 import { rowsOf, type Database } from './db.ts';
 import { DomainError } from './errors.ts';
@@ -109,20 +109,56 @@ export async function runIdempotent<T>(
   command: () => Promise<{ value: T; created: boolean }>,
 ): Promise<CommandResult<T>> {
   if (call.key === undefined) return { ...(await command()), replayed: false };
-  if (call.key === '' || call.key.length > MAX_KEY_LENGTH) {
-    throw new DomainError('validation_failed', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, {
-      fieldErrors: [{ field: 'Idempotency-Key', message: 'invalid length' }],
-    });
-  }
-  const claimed = rowsOf(await tx.execute(claimStatement(table, call, call.key)));
+  const key = checkedKey(call.key);
+  const claimed = rowsOf(await tx.execute(claimStatement(table, call, key)));
   if (claimed.length === 0) {
     const replay = await storedAnswer<T>(tx, table, { ...call, key: call.key });
     if (!replay) throw new Error(`idempotency record ${call.operation} ${call.key} taken but not readable`);
     return replay;
   }
   const result = await command();
-  await tx.execute(answerStatement(table, call, call.key, result.value));
+  await tx.execute(answerStatement(table, call, key, result.value));
   return { ...result, replayed: false };
+}
+
+/** The key as sent, refused when empty or longer than a record keeps. */
+export function checkedKey(key: string): string {
+  if (key === '' || key.length > MAX_KEY_LENGTH) {
+    throw new DomainError('validation_failed', `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters.`, {
+      fieldErrors: [{ field: 'Idempotency-Key', message: 'invalid length' }],
+    });
+  }
+  return key;
+}
+
+/** A fresh key's record with its answer, for a command written by one statement (`recordWith`). */
+export interface FreshRecord {
+  tenantId: string;
+  operation: string;
+  idempotencyKey: string;
+  requestHash: string;
+}
+
+/**
+ * Inserts the key's record holding its answer for each row of `created` (the CTE of a create, one row
+ * or none): the placeholders `tenantId`, `operation`, `idempotencyKey`, `requestHash` (a `FreshRecord`)
+ * and `answer` (JSON text). No claim before it and no conflict clause: a key already held, even past
+ * retention, makes the whole statement fail on the record's primary key (`isUniqueViolation`), and a
+ * concurrent holder's insert is waited for first, so the statement writes all of it or nothing.
+ */
+export function recordWith(table: IdempotencyTable, created: SQLWrapper): SQL {
+  const columns = columnNames(table.requestHash, table.response, table.createdAt);
+  return sql`insert into ${table} (${keyColumns(table)}, ${columns})
+    select ${sql.placeholder('tenantId')}::text, ${sql.placeholder('operation')}::text,
+      ${sql.placeholder('idempotencyKey')}::text, ${sql.placeholder('requestHash')}::text,
+      ${sql.placeholder('answer')}::jsonb, now()
+    from ${created}`;
+}
+
+/** A statement failed on a unique key (PostgreSQL's 23505), whichever driver reported it. */
+export function isUniqueViolation(error: unknown): boolean {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return (cause as { code?: unknown } | undefined)?.code === '23505';
 }
 
 /** The record's key columns, unqualified: `tenant_id, operation, idempotency_key`. */

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
+import { IDEMPOTENCY_RETENTION_DAYS } from '../../platform/idempotency.ts';
 import fc from 'fast-check';
 import { http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
@@ -37,7 +39,7 @@ describe('POST {tenant_root}/items under an Idempotency-Key', () => {
     }
   });
 
-  it('creates the item and its first version in three statements; a replay answers the same, storing nothing new', async ({
+  it('creates the item, its first version and the key record in one statement; a replay answers the same, storing nothing new', async ({
     platform,
   }) => {
     const author = await newTenant(platform);
@@ -51,8 +53,8 @@ describe('POST {tenant_root}/items under an Idempotency-Key', () => {
       return { reply, statements: stats.queries - before };
     };
     const first = await sent();
-    // The key's claim, the item with its first version, the stored answer.
-    expect([first.reply.status, first.statements]).toEqual([201, 3]);
+    // The item, its first version and the key's record with its answer: one self-committing statement.
+    expect([first.reply.status, first.statements]).toEqual([201, 1]);
     const versions = await http(platform, 'GET', `${url}/${first.reply.body.content_id}/versions`, {
       token: author.token,
     });
@@ -63,6 +65,104 @@ describe('POST {tenant_root}/items under an Idempotency-Key', () => {
       token: author.token,
     });
     expect(after.body).toEqual(versions.body);
+    const item = await http(platform, 'GET', `${url}/${first.reply.body.content_id}`, { token: author.token });
+    expect(item.body).toEqual(first.reply.body);
+  });
+
+  it('answers concurrent identical requests under one key with one 201 and replays of it, creating one item', async ({
+    platform,
+  }) => {
+    const author = await newTenant(platform);
+    const url = `${tenantRoot(author.tenantId)}/items`;
+    const headers = { 'idempotency-key': randomUUID() };
+    for (const body of [
+      { content_kind: 'article', title: `Racer ${randomUUID()}` },
+      { content_kind: 'article', title: `Racer ${randomUUID()}`, content_id: randomUUID() },
+    ]) {
+      const keyed = { ...headers, 'idempotency-key': randomUUID() };
+      const replies = await Promise.all(
+        Array.from({ length: 6 }, () => http(platform, 'POST', url, { token: author.token, headers: keyed, body })),
+      );
+      expect(replies.map((reply) => reply.status).sort()).toEqual([200, 200, 200, 200, 200, 201]);
+      const created = replies.find((reply) => reply.status === 201);
+      for (const reply of replies) expect(reply.body).toEqual(created?.body);
+      const listed = await http(platform, 'GET', `${url}?limit=100`, { token: author.token });
+      expect(listed.body.data.filter((item: { title: string }) => item.title === body.title)).toHaveLength(1);
+    }
+  });
+
+  it('answers 409 item_exists for a taken content_id under a new key, storing neither a version nor the key', async ({
+    platform,
+  }) => {
+    const author = await newTenant(platform);
+    const url = `${tenantRoot(author.tenantId)}/items`;
+    const contentId = randomUUID();
+    const taken = { content_kind: 'article', title: `Taken ${randomUUID()}`, content_id: contentId };
+    expect(
+      (
+        await http(platform, 'POST', url, {
+          token: author.token,
+          headers: { 'idempotency-key': randomUUID() },
+          body: taken,
+        })
+      ).status,
+    ).toBe(201);
+    const key = randomUUID();
+    const { stats } = platform.runtime.database;
+    const before = stats.queries;
+    const refused = await http(platform, 'POST', url, {
+      token: author.token,
+      headers: { 'idempotency-key': key },
+      body: { ...taken, title: 'Another' },
+    });
+    expect([refused.status, refused.body.code]).toEqual([409, 'content.item_exists']);
+    // The one statement wrote nothing; the locked way then claims the key and finds the id taken.
+    expect(stats.queries - before).toBeGreaterThan(1);
+    const versions = await http(platform, 'GET', `${url}/${contentId}/versions`, { token: author.token });
+    expect(versions.body.data).toHaveLength(1);
+    // The refusal was not stored under the key: another request under it runs.
+    const other = await http(platform, 'POST', url, {
+      token: author.token,
+      headers: { 'idempotency-key': key },
+      body: { content_kind: 'article', title: `Fresh ${randomUUID()}` },
+    });
+    expect(other.status).toBe(201);
+  });
+
+  it('runs a request under a key past retention as new, and replays that one after', async ({ platform }) => {
+    const author = await newTenant(platform);
+    const url = `${tenantRoot(author.tenantId)}/items`;
+    const headers = { 'idempotency-key': randomUUID() };
+    const first = await http(platform, 'POST', url, {
+      token: author.token,
+      headers,
+      body: { content_kind: 'article', title: `Old ${randomUUID()}` },
+    });
+    await platform.runtime.database.db.execute(
+      sql`update content.idempotency_records set created_at = now() - make_interval(days => ${IDEMPOTENCY_RETENTION_DAYS + 1}) where tenant_id = ${author.tenantId}`,
+    );
+    const body = { content_kind: 'article', title: `New ${randomUUID()}` };
+    const second = await http(platform, 'POST', url, { token: author.token, headers, body });
+    expect(second.status).toBe(201);
+    expect(second.body.content_id).not.toBe(first.body.content_id);
+    const replay = await http(platform, 'POST', url, { token: author.token, headers, body });
+    expect([replay.status, replay.body]).toEqual([200, second.body]);
+  });
+
+  it('refuses an empty or overlong key, creating nothing', async ({ platform }) => {
+    const author = await newTenant(platform);
+    const url = `${tenantRoot(author.tenantId)}/items`;
+    const title = `Keyless ${randomUUID()}`;
+    for (const key of ['', 'k'.repeat(256)]) {
+      const refused = await http(platform, 'POST', url, {
+        token: author.token,
+        headers: { 'idempotency-key': key },
+        body: { content_kind: 'article', title },
+      });
+      expect([refused.status, refused.body.code]).toEqual([400, 'content.validation_failed']);
+    }
+    const listed = await http(platform, 'GET', `${url}?limit=100`, { token: author.token });
+    expect(listed.body.data).toEqual([]);
   });
 });
 

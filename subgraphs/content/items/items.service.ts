@@ -7,10 +7,10 @@ import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
 import { pageRequest, presentPage, tablePage, type KeysetOrder } from '../../../platform/keyset.ts';
-import { requireIdempotencyKey, type CommandResult } from '../../../platform/idempotency.ts';
-import { runCommand } from '../../../platform/commands.ts';
+import { recordWith, requireIdempotencyKey, type CommandResult } from '../../../platform/idempotency.ts';
+import { runCommand, runFreshFirst } from '../../../platform/commands.ts';
 import { parseInput, isoTimestamp, queryBoolean, queryInteger, isUuid } from '../../../platform/validation.ts';
-import { curriculumLinks, facetAssignments, items } from '../tables.ts';
+import { contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
 import {
   ASSESSMENT_ROLES,
   CONTENT_STATUSES,
@@ -32,7 +32,9 @@ import {
   xpBand,
   type XpBand,
 } from '../vocabulary.ts';
-import { insertItemWithFirstVersion } from '../versions/versions.service.ts';
+import { firstVersionFrom } from '../versions/versions.service.ts';
+import { insertFromPlaceholders, insertWith } from '../../../platform/insert-with.ts';
+import { prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import { findItemRow, findItemRows, itemNotFound, requireItemRow, type ItemRow } from '../queries.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
@@ -189,51 +191,97 @@ export async function createItem(
   requireAccess(ctx.principal, ACCESS.author, 'create content items');
   const key = requireIdempotencyKey(idempotencyKey);
   const input = parseInput(CreateItemInput, body);
-  return runCommand(deps, ctx, { operation: 'content.items.create', key, sent: body }, async (tx) => {
-    const contentId = input.content_id ?? randomUUID();
-    const now = ctx.now.toISOString();
-    const versionId = randomUUID();
+  const row = newItemRow(ctx, input);
+  const version = { versionId: row.latestVersionId, createdBy: row.createdBy, createdAt: row.createdAt };
+  const call = { operation: 'content.items.create', key, sent: body };
+  const locked = async (tx: Database) => {
     const insert = tx
       .insert(items)
-      .values({
-        tenantId: ctx.tenantId,
-        contentId,
-        contentKind: input.content_kind,
-        subtype: input.subtype ?? null,
-        title: input.title,
-        language: input.language ?? null,
-        subjectId: input.subject_id ?? input.alpha_subject_id ?? null,
-        targetGradeId: input.target_grade_id ?? null,
-        expectedXp: input.expected_xp ?? null,
-        status: input.status ?? 'draft',
-        dok: input.dok ?? null,
-        assessmentRole: assessmentRoleOf(input.content_kind),
-        usageScope: input.usage_scope ?? 'practice_eligible',
-        testType: input.test_type ?? null,
-        isMasteryGate: input.is_mastery_gate ?? false,
-        sourceIdentifier: input.source_identifier ?? null,
-        sourceSystem: input.source_system ?? null,
-        sourceTable: input.source_table ?? null,
-        sourceRecordId: input.source_record_id ?? null,
-        sourceActivityRef: input.source_activity_ref ?? null,
-        membershipRule: input.membership_rule ?? null,
-        latestVersionId: versionId,
-        latestVersionNumber: 1,
-        createdBy: ctx.principal.subject,
-        createdAt: now,
-        updatedAt: now,
-      })
+      .values(row)
       // The key says whether the id is taken (a concurrent create of it waits here), before
       // anything else of the item is written.
       .onConflictDoNothing({ target: [items.tenantId, items.contentId] })
       .returning();
-    const [row] = await insertItemWithFirstVersion(tx, ctx, insert, { versionId, studentView: { blocks: [] } });
-    if (!row) throw new DomainError('content.item_exists', `Content item ${contentId} already exists.`);
+    const [created] = await insertWith(tx, items, insert, (rows) => firstVersionFrom(rows, version));
+    if (!created) throw new DomainError('content.item_exists', `Content item ${row.contentId} already exists.`);
     if (input.content_kind === 'test_spec')
-      await insertBlueprint(tx, ctx, { contentId, blueprint: blueprintOf(input) });
-    return { value: presentItem(row), created: true };
-  });
+      await insertBlueprint(tx, ctx, { contentId: row.contentId, blueprint: blueprintOf(input) });
+    return { value: presentItem(created), created: true };
+  };
+  if (input.content_kind === 'test_spec') return runCommand(deps, ctx, call, locked);
+  return runFreshFirst(
+    deps,
+    ctx,
+    call,
+    async (record) => {
+      const [created] = await insertFreshItem(deps.db).execute({
+        ...row,
+        ...record,
+        versionId: version.versionId,
+        answer: JSON.stringify(presentItem(row)),
+      });
+      return created && presentItem(created);
+    },
+    locked,
+  );
 }
+
+/** A new item's row as the create writes it; its first version's id is `latestVersionId`. */
+function newItemRow(ctx: RequestContext, input: z.infer<typeof CreateItemInput>) {
+  const now = ctx.now.toISOString();
+  return {
+    tenantId: ctx.tenantId,
+    contentId: input.content_id ?? randomUUID(),
+    contentKind: input.content_kind,
+    subtype: input.subtype ?? null,
+    title: input.title,
+    language: input.language ?? null,
+    subjectId: input.subject_id ?? input.alpha_subject_id ?? null,
+    targetGradeId: input.target_grade_id ?? null,
+    expectedXp: input.expected_xp ?? null,
+    status: input.status ?? 'draft',
+    dok: input.dok ?? null,
+    assessmentRole: assessmentRoleOf(input.content_kind),
+    usageScope: input.usage_scope ?? 'practice_eligible',
+    testType: input.test_type ?? null,
+    isMasteryGate: input.is_mastery_gate ?? false,
+    sourceIdentifier: input.source_identifier ?? null,
+    sourceSystem: input.source_system ?? null,
+    sourceTable: input.source_table ?? null,
+    sourceRecordId: input.source_record_id ?? null,
+    sourceActivityRef: input.source_activity_ref ?? null,
+    membershipRule: input.membership_rule ?? null,
+    latestVersionId: randomUUID(),
+    latestVersionNumber: 1,
+    rowVersion: 1,
+    createdBy: ctx.principal.subject,
+    createdAt: now,
+    updatedAt: now,
+  } satisfies ItemRow;
+}
+
+/**
+ * A fresh item under a fresh key, built once per database: the item, its first version and the key's
+ * record with its answer in one self-committing statement (`runFreshFirst`). A taken id writes none of
+ * them; a held key fails the whole statement.
+ */
+const insertFreshItem = prepareOncePerDatabase((db) =>
+  insertWith(
+    db,
+    items,
+    insertFromPlaceholders(db, items)
+      .onConflictDoNothing({ target: [items.tenantId, items.contentId] })
+      .returning(),
+    (created) => [
+      firstVersionFrom(created, {
+        versionId: sql.placeholder('versionId'),
+        createdBy: sql.placeholder('createdBy'),
+        createdAt: sql.placeholder('createdAt'),
+      }),
+      recordWith(contentIdempotency, created),
+    ],
+  ).prepare('content_insert_fresh_item'),
+);
 
 /** Access-checked batch behind the ContentItem loader. */
 export async function loadItems(

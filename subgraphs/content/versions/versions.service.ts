@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { gt, sql, type SQLWrapper } from 'drizzle-orm';
-import { columnNames, insertWith } from '../../../platform/insert-with.ts';
+import { gt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { columnNames } from '../../../platform/insert-with.ts';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -116,35 +116,31 @@ export async function insertVersion(
   return row;
 }
 
+/** What a new item's first version shows until a version replaces it. */
+const FIRST_STUDENT_VIEW = { blocks: [] };
+
 /**
- * Runs an item's create `insert` (returning the item's row, or nothing when its id is taken) and, for
- * a created item, inserts its first version in the same statement.
+ * The insert of a new item's first version for each item row of `created` (the item's create CTE, see
+ * `insertWith`); `version` gives its id, author and time: values or placeholders of a prepared statement.
  */
-export async function insertItemWithFirstVersion(
-  tx: Database,
-  ctx: RequestContext,
-  insert: SQLWrapper & PromiseLike<Array<typeof items.$inferSelect>>,
-  version: { versionId: string; studentView: unknown },
-): Promise<Array<typeof items.$inferSelect>> {
-  return insertWith(
-    tx,
-    items,
-    insert,
-    (created) => sql`insert into ${versions} (${columnNames(
-      versions.tenantId,
-      versions.versionId,
-      versions.contentId,
-      versions.versionNumber,
-      versions.studentView,
-      versions.contentHash,
-      versions.createdBy,
-      versions.createdAt,
-    )})
-      select ${columnNames(items.tenantId)}, ${version.versionId}, ${columnNames(items.contentId)}, 1,
-        ${JSON.stringify(version.studentView)}::jsonb, ${contentHashOf(version.studentView, null)},
-        ${ctx.principal.subject}, ${ctx.now.toISOString()}::timestamptz
-      from ${created}`,
-  );
+export function firstVersionFrom(
+  created: SQLWrapper,
+  version: { versionId: unknown; createdBy: unknown; createdAt: unknown },
+): SQL {
+  return sql`insert into ${versions} (${columnNames(
+    versions.tenantId,
+    versions.versionId,
+    versions.contentId,
+    versions.versionNumber,
+    versions.studentView,
+    versions.contentHash,
+    versions.createdBy,
+    versions.createdAt,
+  )})
+    select ${columnNames(items.tenantId)}, ${version.versionId}::uuid, ${columnNames(items.contentId)}, 1,
+      ${JSON.stringify(FIRST_STUDENT_VIEW)}::jsonb, ${contentHashOf(FIRST_STUDENT_VIEW, null)},
+      ${version.createdBy}::text, ${version.createdAt}::timestamptz
+    from ${created}`;
 }
 
 export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { contentId, body, idempotencyKey }) => {

@@ -1,5 +1,5 @@
 import { tenantRows } from '../../../platform/tenant-rows.ts';
-import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { lockKey, prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -10,6 +10,7 @@ import { parseInput } from '../../../platform/validation.ts';
 import { listRule, updatedSince } from '../lists.ts';
 import { components } from '../tables.ts';
 import { currentPin, insertWithPinAudit, recordPinChange } from '../pins.ts';
+import { insertFromPlaceholders } from '../../../platform/insert-with.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
 import { resolveRenderer } from '../renderers.ts';
@@ -199,24 +200,16 @@ export async function createComponent(
 }
 
 /** The insert of a new component's row from placeholders named like its columns; nothing when the id is taken. */
-const insertFromPlaceholders = (db: Database) =>
-  db
-    .insert(components)
-    .values(
-      Object.fromEntries(
-        Object.keys(getTableColumns(components)).map((name) => [name, sql.placeholder(name)]),
-      ) as unknown as typeof components.$inferInsert,
-    )
+const insertComponent = (db: Database) =>
+  insertFromPlaceholders(db, components)
     // The key queues a concurrent create of the same id until it commits, then says it is taken.
     .onConflictDoNothing({ target: [components.tenantId, components.componentId] })
     .returning();
 
 // A fresh id's create, built once per database: drizzle's query building cost more than the insert.
-const insertUnpinnedFresh = prepareOncePerDatabase((db) =>
-  insertFromPlaceholders(db).prepare('curriculum_insert_component'),
-);
+const insertUnpinnedFresh = prepareOncePerDatabase((db) => insertComponent(db).prepare('curriculum_insert_component'));
 const insertPinnedFresh = prepareOncePerDatabase((db) =>
-  insertWithPinAudit(db, insertFromPlaceholders(db), {
+  insertWithPinAudit(db, insertComponent(db), {
     target: sql.placeholder('pinTarget'),
     actor: sql.placeholder('pinActor'),
     recordedAt: sql.placeholder('pinRecordedAt'),
