@@ -5,7 +5,7 @@ import { platformTest } from '../platform-test.ts';
 import { post, producer, root, viewed } from './helpers.ts';
 import { eq } from 'drizzle-orm';
 import { PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
-import { commitHeads } from '../../subgraphs/events/tables.ts';
+import { commitHeads, learningEvents } from '../../subgraphs/events/tables.ts';
 
 const it = platformTest();
 
@@ -105,6 +105,51 @@ describe('POST /events', () => {
     expect(await head()).toBe(sizes[0] + sizes[1]);
     const list = await http(platform, 'GET', `${root}/events?pageSize=100`, { token: caller.token });
     expect(list.body.data).toHaveLength(sizes[0] + sizes[1]);
+  });
+
+  it('writes concurrent keyless batches of a tenant together, each whole or refused alone, numbered without gaps', async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    const { stats, db } = platform.runtime.database;
+    const sizes = Array.from({ length: 8 }, () => 1 + Math.floor(Math.random() * 5));
+    const refusedAt = Math.floor(Math.random() * sizes.length);
+    const before = stats.queries;
+    const replies = await Promise.all(
+      sizes.map((size, batch) =>
+        post(
+          platform,
+          caller,
+          Array.from({ length: size }, (_, index) =>
+            viewed(batch === refusedAt && index === size - 1 ? randomUUID() : caller.sourceId, {
+              contentId: `b${batch}-${index}`,
+            }),
+          ),
+        ),
+      ),
+    );
+    const statements = stats.queries - before;
+    expect(replies.map((reply) => reply.status)).toEqual(sizes.map((_, batch) => (batch === refusedAt ? 422 : 202)));
+    // On PostgreSQL batches that arrive while the tenant's statement runs go in the next one together.
+    if (platform.runtime.database.driver === 'postgres') expect(statements).toBeLessThan(sizes.length);
+    else expect(statements).toBeLessThanOrEqual(sizes.length + 1);
+    // Each stored batch holds consecutive seqs in its own order; together they leave no gap.
+    const rows = await db
+      .select({ seq: learningEvents.seq, contentId: learningEvents.contentId })
+      .from(learningEvents)
+      .where(eq(learningEvents.tenantId, caller.tenantId))
+      .orderBy(learningEvents.seq);
+    expect(rows.map((row) => Number(row.seq))).toEqual(rows.map((_, index) => index + 1));
+    const order = rows.map((row) => row.contentId);
+    sizes.forEach((size, batch) => {
+      const own = Array.from({ length: size }, (_, index) => `b${batch}-${index}`);
+      const at = order.indexOf(own[0]);
+      if (batch === refusedAt) expect(at).toBe(-1);
+      else expect(order.slice(at, at + size)).toEqual(own);
+    });
+    const list = await http(platform, 'GET', `${root}/events?pageSize=100`, { token: caller.token });
+    const stored = sizes.reduce((sum, size, batch) => sum + (batch === refusedAt ? 0 : size), 0);
+    expect(list.body.data).toHaveLength(stored);
   });
 
   it('checks actorRef and objectRef against studentId and contentId and accepts them in their place', async ({

@@ -184,7 +184,16 @@ async function sourceIris(db: Database, tenantId: string, ids: string[]): Promis
 export async function insertEvents(
   db: Database,
   ctx: RequestContext,
-  { events, ...options }: { events: PreparedEvent[]; importId?: string; fieldOf?: (index: number) => string },
+  {
+    events,
+    ...options
+  }: {
+    events: PreparedEvent[];
+    importId?: string;
+    fieldOf?: (index: number) => string;
+    /** `db` is no transaction: the batch may share its statement with the tenant's other keyless batches. */
+    selfCommitting?: boolean;
+  },
 ): Promise<EventProjection[]> {
   const rows = events.map((event) => ({
     tenantId: ctx.tenantId,
@@ -205,8 +214,10 @@ export async function insertEvents(
     rawPayload: event.rawPayload,
     importId: options.importId ?? null,
   }));
-  const stored = await storeBatch(db, ctx.tenantId, rows, options.importId ?? null);
-  if (stored.size < rows.length) {
+  const stored = options.selfCommitting
+    ? await storeTogether(db, ctx.tenantId, rows)
+    : await storeBatches(db, ctx.tenantId, [rows], options.importId ?? null);
+  if (!rows.every((row) => stored.has(row.eventId))) {
     await refuseUnknownSources(db, ctx.tenantId, events, options.fieldOf);
     throw new Error(`events batch of ${rows.length} stored ${stored.size} rows with every source known`);
   }
@@ -222,43 +233,102 @@ interface StoredEvent {
   sourceIri: string;
 }
 
+type BatchRow = Omit<EventRow, 'seq' | 'recordedAt'>;
+
+interface WaitingBatch {
+  rows: BatchRow[];
+  stored(rows: Map<string, StoredEvent>): void;
+  failed(error: unknown): void;
+}
+
+/** Per database, the tenants whose keyless batches are being written, with the batches waiting for the next statement. */
+const writing = new WeakMap<Database, Map<string, WaitingBatch[]>>();
+
 /**
- * The batch's one statement. The commit head is a CTE: the first batch of a tenant makes its row,
- * later ones wait on its lock and read the committed head (never a stale snapshot); it moves only
- * when every source is the tenant's, and the rows are inserted only when it moved. recordedAt is the
- * clock truncated to milliseconds, never earlier than the tenant's last one. Answers the stored rows
- * by event id: none when a source is unknown.
+ * Group commit for keyless batches: the commit head's lock is held until the commit reaches the disk,
+ * so a tenant's batches are written one after another however many arrive. A batch that arrives while
+ * its tenant's statement runs waits for it, and all that waited go together in the next statement
+ * (each still whole or not at all, in arrival order): one lock and one WAL flush for all of them. An
+ * idle tenant's batch runs at once.
  */
-async function storeBatch(
+function storeTogether(db: Database, tenantId: string, rows: BatchRow[]): Promise<Map<string, StoredEvent>> {
+  let tenants = writing.get(db);
+  if (!tenants) writing.set(db, (tenants = new Map()));
+  const queue = tenants.get(tenantId);
+  return new Promise((stored, failed) => {
+    if (queue) {
+      queue.push({ rows, stored, failed });
+      return;
+    }
+    (tenants as Map<string, WaitingBatch[]>).set(tenantId, [{ rows, stored, failed }]);
+    void writeWaiting(db, tenants as Map<string, WaitingBatch[]>, tenantId);
+  });
+}
+
+async function writeWaiting(db: Database, tenants: Map<string, WaitingBatch[]>, tenantId: string): Promise<void> {
+  for (let group = tenants.get(tenantId) ?? []; group.length > 0; group = tenants.get(tenantId) ?? []) {
+    tenants.set(tenantId, []);
+    await writeGroup(db, tenantId, group);
+  }
+  tenants.delete(tenantId);
+}
+
+/** One statement for the group; if it fails, each batch alone, so one batch's failure is its own. */
+async function writeGroup(db: Database, tenantId: string, group: WaitingBatch[]): Promise<void> {
+  try {
+    const stored = await storeBatches(
+      db,
+      tenantId,
+      group.map((batch) => batch.rows),
+      null,
+    );
+    for (const batch of group) batch.stored(stored);
+  } catch (error) {
+    if (group.length === 1) group[0].failed(error);
+    else for (const batch of group) await writeGroup(db, tenantId, [batch]);
+  }
+}
+
+/**
+ * The batches' one statement. The commit head is a CTE: the first batch of a tenant makes its row,
+ * later ones wait on its lock and read the committed head (never a stale snapshot). A batch naming a
+ * source that is not the tenant's is left out whole; the head moves by the rows of the others, which
+ * are numbered in batch order, and nothing moves when none is left. recordedAt is the clock truncated
+ * to milliseconds, never earlier than the tenant's last one. Answers the stored rows by event id.
+ */
+async function storeBatches(
   db: Database,
   tenantId: string,
-  rows: Array<Omit<EventRow, 'seq' | 'recordedAt'>>,
+  batches: BatchRow[][],
   importId: string | null,
 ): Promise<Map<string, StoredEvent>> {
   const batch = JSON.stringify(
-    rows.map((row, index) => ({
-      ord: index + 1,
-      event_id: row.eventId,
-      kind: row.kind,
-      student_id: row.studentId,
-      content_id: row.contentId,
-      org_id: row.orgId,
-      activity_source_id: row.activitySourceId,
-      happened_at: row.happenedAt,
-      source_event_id: row.sourceEventId,
-      event_type: row.eventType,
-      profile: row.profile,
-      action: row.action,
-      actor_ref: row.actorRef,
-      object_ref: row.objectRef,
-      extensions: row.extensions,
-      raw_payload: row.rawPayload,
-    })),
+    batches.flatMap((rows, part) =>
+      rows.map((row, index) => ({
+        part,
+        ord: index + 1,
+        event_id: row.eventId,
+        kind: row.kind,
+        student_id: row.studentId,
+        content_id: row.contentId,
+        org_id: row.orgId,
+        activity_source_id: row.activitySourceId,
+        happened_at: row.happenedAt,
+        source_event_id: row.sourceEventId,
+        event_type: row.eventType,
+        profile: row.profile,
+        action: row.action,
+        actor_ref: row.actorRef,
+        object_ref: row.objectRef,
+        extensions: row.extensions,
+        raw_payload: row.rawPayload,
+      })),
+    ),
   );
   const result = await db.execute(sql`
     with batch as (
       select * from jsonb_to_recordset(${batch}::jsonb) as b(
-        ord int, event_id uuid, kind text, student_id text, content_id text, org_id text,
+        part int, ord int, event_id uuid, kind text, student_id text, content_id text, org_id text,
         activity_source_id uuid, happened_at timestamptz, source_event_id text, event_type text,
         profile text, action text, actor_ref jsonb, object_ref jsonb, extensions jsonb, raw_payload jsonb)
     ),
@@ -266,10 +336,13 @@ async function storeBatch(
       select source_id, source_iri from ${activitySources}
       where tenant_id = ${tenantId} and source_id in (select activity_source_id from batch)
     ),
+    accepted as (
+      select b.*, row_number() over (order by b.part, b.ord) as n, count(*) over () as total from batch b
+      where b.part not in (select part from batch where activity_source_id not in (select source_id from sources))
+    ),
     head as (
       insert into ${commitHeads} (tenant_id, seq, recorded_at)
-      select ${tenantId}, ${rows.length}, date_trunc('milliseconds', clock_timestamp())
-      where not exists (select 1 from batch where activity_source_id not in (select source_id from sources))
+      select ${tenantId}, count(*), date_trunc('milliseconds', clock_timestamp()) from accepted having count(*) > 0
       on conflict (tenant_id) do update set
         seq = ${commitHeads}.seq + excluded.seq,
         recorded_at = greatest(excluded.recorded_at, ${commitHeads}.recorded_at)
@@ -279,10 +352,10 @@ async function storeBatch(
       tenant_id, event_id, seq, recorded_at, kind, student_id, content_id, org_id, activity_source_id,
       happened_at, source_event_id, event_type, profile, action, actor_ref, object_ref, extensions,
       raw_payload, import_id)
-    select ${tenantId}, b.event_id, head.seq - (${rows.length} - b.ord), head.recorded_at, b.kind, b.student_id,
+    select ${tenantId}, b.event_id, head.seq - (b.total - b.n), head.recorded_at, b.kind, b.student_id,
       b.content_id, b.org_id, b.activity_source_id, b.happened_at, b.source_event_id, b.event_type, b.profile,
       b.action, b.actor_ref, b.object_ref, b.extensions, b.raw_payload, ${importId}::uuid
-    from batch b cross join head
+    from accepted b cross join head
     returning event_id, seq::text as seq, recorded_at::text as recorded_at,
       (select source_iri from sources where source_id = activity_source_id) as source_iri`);
   const stored = rowsOf<{ event_id: string; seq: string; recorded_at: string; source_iri: string }>(result);
@@ -338,7 +411,11 @@ export async function recordEvents(
   const events = prepared.map((result) => result.value as PreparedEvent);
   // Without a key the batch is one statement that commits itself: no transaction to hold the head's lock open.
   if (idempotencyKey === undefined) {
-    return { value: { data: await insertEvents(deps.db, ctx, { events }) }, created: true, replayed: false };
+    return {
+      value: { data: await insertEvents(deps.db, ctx, { events, selfCommitting: true }) },
+      created: true,
+      replayed: false,
+    };
   }
   return runCommand(deps, ctx, { operation: 'events.record', key: idempotencyKey, sent: rawInput }, async (tx) => ({
     value: { data: await insertEvents(tx, ctx, { events }) },
