@@ -125,27 +125,33 @@ describe('PGlite prepared statements as tables grow', () => {
     return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 
-  it('plans a statement again once its plan is older than the bound: a scan of five rows becomes a key lookup of 5,000', async () => {
-    const client = await PGlite.create();
-    try {
-      preparePgliteStatements(client, 200);
-      await client.exec(`
-        create table grown (tenant text, id int, label text, primary key (tenant, id));
-        insert into grown select 'a', n, 'row ' || n from generate_series(1, 5) as n;
-        analyze grown;`);
-      for (let run = 0; run < 10; run += 1) await client.query(byKey, ['a', 3]);
-      expect(await planOf(client, byKey)).toContain('Seq Scan');
+  it.each([
+    { bound: 'its age', replan: { afterExecutions: 1e9, afterMs: 200 }, wait: 250 },
+    { bound: 'its executions', replan: { afterExecutions: 30, afterMs: 1e9 }, wait: 0 },
+  ])(
+    'plans a statement again after $bound: a scan of five rows becomes a key lookup of 5,000',
+    async ({ replan, wait }) => {
+      const client = await PGlite.create();
+      try {
+        preparePgliteStatements(client, replan);
+        await client.exec(`
+          create table grown (tenant text, id int, label text, primary key (tenant, id));
+          insert into grown select 'a', n, 'row ' || n from generate_series(1, 5) as n;
+          analyze grown;`);
+        for (let run = 0; run < 10; run += 1) await client.query(byKey, ['a', 3]);
+        expect(await planOf(client, byKey)).toContain('Seq Scan');
 
-      await client.exec(`insert into grown select 'a', n, 'row ' || n from generate_series(6, 5000) as n`);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      for (let run = 0; run < 10; run += 1) {
-        expect((await client.query<{ label: string }>(byKey, ['a', 4000 + run])).rows).toEqual([
-          { label: `row ${4000 + run}` },
-        ]);
+        await client.exec(`insert into grown select 'a', n, 'row ' || n from generate_series(6, 5000) as n`);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        for (let run = 0; run < 30; run += 1) {
+          expect((await client.query<{ label: string }>(byKey, ['a', 4000 + run])).rows).toEqual([
+            { label: `row ${4000 + run}` },
+          ]);
+        }
+        expect(await planOf(client, byKey)).toContain('Index Scan using grown_pkey');
+      } finally {
+        await client.close();
       }
-      expect(await planOf(client, byKey)).toContain('Index Scan using grown_pkey');
-    } finally {
-      await client.close();
-    }
-  });
+    },
+  );
 });

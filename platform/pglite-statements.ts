@@ -23,16 +23,24 @@ const MAX_PREPARED = 2000;
 const MAX_PREPARED_LENGTH = 20_000;
 
 /**
- * How old a statement's plan may grow before the statement is prepared again. Postgres keeps a named
- * statement's generic plan until the table's statistics change, and PGlite runs no autovacuum: a plan
- * made while a table was a few rows (a scan) stayed a scan while the table grew to thousands. A fresh
- * statement is planned for the table's current size (Postgres reads its pages at planning time).
+ * When a statement is prepared again. Postgres keeps a named statement's generic plan until the
+ * table's statistics change, and PGlite runs no autovacuum: a plan made while a table held a few rows
+ * (a scan) stayed a scan while the table grew to thousands (the bench's creates took the component
+ * read from 196 to 816 us in six seconds). A fresh statement is planned for the table's current size
+ * (Postgres reads its pages at planning time). After so many executions, a table can have grown that
+ * much; after so long, a statement used rarely is renewed too. A renewal costs about one planning per
+ * custom plan (five) and a Parse/Describe, well under a microsecond per execution at this count.
  */
-const REPLAN_AFTER_MS = 60_000;
+export interface ReplanBounds {
+  afterExecutions: number;
+  afterMs: number;
+}
+const REPLAN: ReplanBounds = { afterExecutions: 5_000, afterMs: 60_000 };
 
 interface Prepared {
   name: string;
   preparedAt: number;
+  executions: number;
   parameterTypes: number[];
   /** The statement's columns, described once: a named statement's result columns cannot change. */
   fields: Column[];
@@ -66,7 +74,7 @@ type Query = (query: string, params?: unknown[], options?: QueryOptions) => Prom
  * Installs the prepared path on one PGlite instance: its `query` and the `query` of each
  * transaction it opens. The statement names are this instance's (a statement lives per connection).
  */
-export function preparePgliteStatements(client: PGlite, replanAfterMs = REPLAN_AFTER_MS): void {
+export function preparePgliteStatements(client: PGlite, replan: ReplanBounds = REPLAN): void {
   const prepared = new Map<string, Prepared>();
   let statementsMade = 0;
   const mergedParsers = new Map<string, PGlite['parsers']>();
@@ -124,6 +132,7 @@ export function preparePgliteStatements(client: PGlite, replanAfterMs = REPLAN_A
     const statement = {
       name,
       preparedAt: performance.now(),
+      executions: 0,
       parameterTypes: pgliteResults.parseDescribeStatementResults(messages),
       fields: rowDescription
         ? (rowDescription as unknown as { fields: Column[] }).fields.map(({ name, dataTypeID }) => ({
@@ -176,12 +185,14 @@ export function preparePgliteStatements(client: PGlite, replanAfterMs = REPLAN_A
     const kept = prepared.get(text);
     // Only outside a transaction: a statement's plan is renewed under both mutexes (see `current`).
     const statement = kept && (inTransaction || current(kept)) ? kept : await prepare(text, options?.paramTypes, kept);
+    statement.executions += 1;
     const result = await executeNow(statement, params, options);
     if (!inTransaction && syncsToFs) await client.syncToFs();
     return result;
   };
 
-  const current = (statement: Prepared) => performance.now() - statement.preparedAt < replanAfterMs;
+  const current = (statement: Prepared) =>
+    statement.executions < replan.afterExecutions && performance.now() - statement.preparedAt < replan.afterMs;
   /** A kept statement whose plan is young enough runs at once when nobody is ahead; preparing awaits PGlite. */
   const ready = (text: string) => {
     const statement = prepared.get(text);
