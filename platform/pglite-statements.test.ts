@@ -111,3 +111,47 @@ describe('PGlite prepared statements', () => {
     expect((await client.query('select count(*)::int as n from t where id = $1', [id])).rows).toEqual([{ n: 0 }]);
   });
 });
+
+describe('PGlite prepared statements as tables grow', () => {
+  const byKey = 'select label from grown where tenant = $1 and id = $2';
+
+  /** The plan the named statement of `text` now executes with (its generic plan once one is cached). */
+  async function planOf(client: PGlite, text: string): Promise<string> {
+    const named = await client.query<{ name: string }>('select name from pg_prepared_statements where statement = $1', [
+      text,
+    ]);
+    expect(named.rows).toHaveLength(1);
+    const explained = await client.query<{ 'QUERY PLAN': string }>(`explain execute ${named.rows[0].name}('a', 7)`);
+    return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+  }
+
+  it.each([
+    { bound: 'its age', replan: { afterExecutions: 1e9, afterMs: 200 }, wait: 250 },
+    { bound: 'its executions', replan: { afterExecutions: 30, afterMs: 1e9 }, wait: 0 },
+  ])(
+    'plans a statement again after $bound: a scan of five rows becomes a key lookup of 5,000',
+    async ({ replan, wait }) => {
+      const client = await PGlite.create();
+      try {
+        preparePgliteStatements(client, replan);
+        await client.exec(`
+          create table grown (tenant text, id int, label text, primary key (tenant, id));
+          insert into grown select 'a', n, 'row ' || n from generate_series(1, 5) as n;
+          analyze grown;`);
+        for (let run = 0; run < 10; run += 1) await client.query(byKey, ['a', 3]);
+        expect(await planOf(client, byKey)).toContain('Seq Scan');
+
+        await client.exec(`insert into grown select 'a', n, 'row ' || n from generate_series(6, 5000) as n`);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        for (let run = 0; run < 30; run += 1) {
+          expect((await client.query<{ label: string }>(byKey, ['a', 4000 + run])).rows).toEqual([
+            { label: `row ${4000 + run}` },
+          ]);
+        }
+        expect(await planOf(client, byKey)).toContain('Index Scan using grown_pkey');
+      } finally {
+        await client.close();
+      }
+    },
+  );
+});

@@ -22,8 +22,25 @@ import { BackendAnswer, ExecuteMessage, rowShape, type Column, type RowShape } f
 const MAX_PREPARED = 2000;
 const MAX_PREPARED_LENGTH = 20_000;
 
+/**
+ * When a statement is prepared again. Postgres keeps a named statement's generic plan until the
+ * table's statistics change, and PGlite runs no autovacuum: a plan made while a table held a few rows
+ * (a scan) stayed a scan while the table grew to thousands (the bench's creates took the component
+ * read from 196 to 816 us in six seconds). A fresh statement is planned for the table's current size
+ * (Postgres reads its pages at planning time). After so many executions, a table can have grown that
+ * much; after so long, a statement used rarely is renewed too. A renewal costs about one planning per
+ * custom plan (five) and a Parse/Describe, well under a microsecond per execution at this count.
+ */
+export interface ReplanBounds {
+  afterExecutions: number;
+  afterMs: number;
+}
+const REPLAN: ReplanBounds = { afterExecutions: 5_000, afterMs: 60_000 };
+
 interface Prepared {
   name: string;
+  preparedAt: number;
+  executions: number;
   parameterTypes: number[];
   /** The statement's columns, described once: a named statement's result columns cannot change. */
   fields: Column[];
@@ -57,8 +74,9 @@ type Query = (query: string, params?: unknown[], options?: QueryOptions) => Prom
  * Installs the prepared path on one PGlite instance: its `query` and the `query` of each
  * transaction it opens. The statement names are this instance's (a statement lives per connection).
  */
-export function preparePgliteStatements(client: PGlite): void {
+export function preparePgliteStatements(client: PGlite, replan: ReplanBounds = REPLAN): void {
   const prepared = new Map<string, Prepared>();
+  let statementsMade = 0;
   const mergedParsers = new Map<string, PGlite['parsers']>();
   const message = new ExecuteMessage();
   const answer = new BackendAnswer();
@@ -100,9 +118,11 @@ export function preparePgliteStatements(client: PGlite): void {
     return merged;
   };
 
-  const prepare = async (text: string, types: number[] | undefined): Promise<Prepared> => {
-    const name = `alp_${prepared.size}`;
+  /** Prepares `text`, closing the statement it replaces (a statement due for a new plan). */
+  const prepare = async (text: string, types: number[] | undefined, replacing?: Prepared): Promise<Prepared> => {
+    const name = `alp_${(statementsMade += 1)}`;
     const parts = [
+      ...(replacing ? [protocol.serialize.close({ type: 'S', name: replacing.name })] : []),
       protocol.serialize.parse({ name, text, types }),
       protocol.serialize.describe({ type: 'S', name }),
       protocol.serialize.sync(),
@@ -111,6 +131,8 @@ export function preparePgliteStatements(client: PGlite): void {
     const rowDescription = messages.find((message) => message.name === 'rowDescription');
     const statement = {
       name,
+      preparedAt: performance.now(),
+      executions: 0,
       parameterTypes: pgliteResults.parseDescribeStatementResults(messages),
       fields: rowDescription
         ? (rowDescription as unknown as { fields: Column[] }).fields.map(({ name, dataTypeID }) => ({
@@ -160,10 +182,21 @@ export function preparePgliteStatements(client: PGlite): void {
     options: QueryOptions | undefined,
     inTransaction: boolean,
   ): Promise<Results<unknown>> => {
-    const statement = prepared.get(text) ?? (await prepare(text, options?.paramTypes));
+    const kept = prepared.get(text);
+    // Only outside a transaction: a statement's plan is renewed under both mutexes (see `current`).
+    const statement = kept && (inTransaction || current(kept)) ? kept : await prepare(text, options?.paramTypes, kept);
+    statement.executions += 1;
     const result = await executeNow(statement, params, options);
     if (!inTransaction && syncsToFs) await client.syncToFs();
     return result;
+  };
+
+  const current = (statement: Prepared) =>
+    statement.executions < replan.afterExecutions && performance.now() - statement.preparedAt < replan.afterMs;
+  /** A kept statement whose plan is young enough runs at once when nobody is ahead; preparing awaits PGlite. */
+  const ready = (text: string) => {
+    const statement = prepared.get(text);
+    return statement !== undefined && current(statement);
   };
 
   const preparable = (text: string, options: QueryOptions | undefined) =>
@@ -173,7 +206,7 @@ export function preparePgliteStatements(client: PGlite): void {
   client.query = (async (text: string, params?: unknown[], options?: QueryOptions) => {
     if (!preparable(text, options)) return unprepared(text, params, options);
     await yieldWhenTurnIsLong();
-    if (prepared.has(text) && nobodyAhead(false)) return execute(text, params, options, false);
+    if (ready(text) && nobodyAhead(false)) return execute(text, params, options, false);
     return client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(() => execute(text, params, options, false)),
     );

@@ -66,7 +66,7 @@ export function componentNotFound(componentId: string): DomainError {
   return new DomainError('not_found', `No component ${componentId} in this tenant.`);
 }
 
-/** The REST read of a component and the GraphQL component loader: the platform's hottest read. */
+/** Components by a list of ids: the GraphQL component loader's batches. */
 const componentsById = prepareOncePerDatabase((db) =>
   db
     .select()
@@ -80,14 +80,34 @@ const componentsById = prepareOncePerDatabase((db) =>
     .prepare('curriculum_components_by_id'),
 );
 
-/** Stored rows by id (retired included), through the prepared statement of the hottest read. */
+/**
+ * One component by its key, the REST read's and most loaders' case: the primary key's index. A
+ * prepared `any($2)` plans generically for an array of unknown length, which on a small tenant is a
+ * scan of every row (and on PGlite a file-size question per scan) plus the array's parsing.
+ */
+const componentByKey = prepareOncePerDatabase((db) =>
+  db
+    .select()
+    .from(components)
+    .where(
+      and(
+        eq(components.tenantId, sql.placeholder('tenantId')),
+        eq(components.componentId, sql.placeholder('componentId')),
+      ),
+    )
+    .prepare('curriculum_component_by_key'),
+);
+
+/** Stored rows by id (retired included), through the prepared statements of the hottest read. */
 export async function findComponentRows(
   db: Database,
   tenantId: string,
   componentIds: readonly string[],
 ): Promise<ComponentRow[]> {
-  if (componentIds.length === 0) return [];
-  return componentsById(db).execute({ tenantId, componentIds: [...new Set(componentIds)] });
+  const distinct = [...new Set(componentIds)];
+  if (distinct.length === 0) return [];
+  if (distinct.length === 1) return componentByKey(db).execute({ tenantId, componentId: distinct[0] });
+  return componentsById(db).execute({ tenantId, componentIds: distinct });
 }
 
 /** Batched read by id (retired included), for loaders and single reads. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf, type Database } from '../../platform/db.ts';
 import { loadConfig } from '../../platform/config.ts';
@@ -66,4 +67,75 @@ describe('the read pool (PostgreSQL)', () => {
       }
     },
   );
+});
+
+interface DriverQueue<T> {
+  readonly length: number;
+  push(entry: T): T;
+  shift(): T | undefined;
+  remove(entry: T): T | null;
+}
+
+/** postgres.js's connection queue (open, busy, full...), as patched by patches/postgres+3.4.9.patch. */
+async function driverQueue<T>(): Promise<DriverQueue<T>> {
+  const file = new URL('../../node_modules/postgres/src/queue.js', import.meta.url).href;
+  const { default: Queue } = (await import(file)) as { default: () => DriverQueue<T> };
+  return Queue();
+}
+
+describe("the driver's connection queue", () => {
+  it('answers as a first-in first-out list with removal, whatever the operations', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constant('push'), fc.constant('shift'), fc.nat({ max: 8 })), { maxLength: 3000 }),
+        async (operations) => {
+          const queue = await driverQueue<{ entry: number }>();
+          const expected: Array<{ entry: number }> = [];
+          for (const [entry, operation] of operations.entries()) {
+            if (operation === 'push') {
+              const pushed = { entry };
+              expected.push(pushed);
+              expect(queue.push(pushed)).toBe(pushed);
+            } else if (operation === 'shift') {
+              if (expected.length > 0) expect(queue.shift()).toBe(expected.shift());
+            } else {
+              const removed = expected[operation] ?? { entry: -1 };
+              const at = expected.indexOf(removed);
+              if (at !== -1) expected.splice(at, 1);
+              expect(queue.remove(removed)).toBe(at === -1 ? null : removed);
+            }
+            expect(queue.length).toBe(expected.length);
+          }
+        },
+      ),
+    );
+  });
+
+  it('keeps its array near its live entries when connections cycle through it under load', async () => {
+    // What the pool does for every statement while all its connections are busy: take the first busy
+    // connection, move it (remove from its queue: no longer there) and push it back.
+    const queue = await driverQueue<string>();
+    queue.push('first');
+    queue.push('second');
+    let widestScan = 0;
+    let stillQueued = 0;
+    const indexOf = Array.prototype.indexOf;
+    // A spy of Array.prototype.indexOf: how many entries each removal looks at.
+    Array.prototype.indexOf = function (this: unknown[], entry: unknown, from?: number) {
+      widestScan = Math.max(widestScan, this.length - (from ?? 0));
+      return indexOf.call(this, entry, from);
+    };
+    try {
+      for (let statement = 0; statement < 20_000; statement += 1) {
+        const connection = queue.shift() as string;
+        if (queue.remove(connection) !== null) stillQueued += 1;
+        queue.push(connection);
+      }
+    } finally {
+      Array.prototype.indexOf = indexOf;
+    }
+    expect(stillQueued).toBe(0);
+    expect(widestScan).toBeLessThanOrEqual(2);
+    expect(queue.length).toBe(2);
+  });
 });
