@@ -107,6 +107,32 @@ describe('POST /events', () => {
     expect(list.body.data).toHaveLength(sizes[0] + sizes[1]);
   });
 
+  it('answers each recorded event exactly as the feed reads it back: same members, same order', async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    const attempt = `${PLAYER_EXTENSION_NAMESPACE}/attempt_ordinal`;
+    const events = Array.from({ length: 2 + Math.floor(Math.random() * 12) }, (_, index) => ({
+      kind: index % 2 === 0 ? 'content_viewed' : 'question_answered',
+      studentId: `stu-${randomUUID()}`,
+      contentId: `c-${randomUUID()}`,
+      activitySourceId: caller.sourceId,
+      happenedAt: new Date(Date.UTC(2026, 8, 1, 10, index, Math.floor(Math.random() * 60))).toISOString(),
+      ...(index % 3 === 0 ? { sourceEventId: `p-${index}`, extensions: { [attempt]: 1 + index } } : {}),
+    }));
+    const accepted = await post(platform, caller, events);
+    expect(accepted.status).toBe(202);
+    const list = await http(platform, 'GET', `${root}/events?pageSize=100`, { token: caller.token });
+    const read = list.body.data.map(({ studentName, ...event }: { studentName: unknown }) => {
+      expect(studentName).toBeNull();
+      return event;
+    });
+    expect(JSON.stringify(read)).toBe(JSON.stringify(accepted.body.data));
+    expect(accepted.body.data.map((event: { caliperEvent: { edApp?: unknown } }) => event.caliperEvent.edApp)).toEqual(
+      events.map(() => ({ id: expect.stringMatching(/^https:\/\/vendor\.example\//), type: 'SoftwareApplication' })),
+    );
+  });
+
   it('writes concurrent keyless batches of a tenant together, each whole or refused alone, numbered without gaps', async ({
     platform,
   }) => {
