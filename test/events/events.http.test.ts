@@ -3,7 +3,11 @@ import { describe, expect } from 'vitest';
 import { http, newTenant, sameTenant } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
 import { post, producer, root, viewed } from './helpers.ts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import type { RequestContext } from '../../platform/context.ts';
+import { rowsOf } from '../../platform/db.ts';
+import { deriveCaliper, type DerivedCaliper } from '../../subgraphs/events/caliper.ts';
+import { insertEvents, type PreparedEvent } from '../../subgraphs/events/learning/events.service.ts';
 import { PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
 import { commitHeads, learningEvents } from '../../subgraphs/events/tables.ts';
 
@@ -105,6 +109,37 @@ describe('POST /events', () => {
     expect(await head()).toBe(sizes[0] + sizes[1]);
     const list = await http(platform, 'GET', `${root}/events?pageSize=100`, { token: caller.token });
     expect(list.body.data).toHaveLength(sizes[0] + sizes[1]);
+  });
+
+  it('parses the batch statement once per connection: it is a prepared statement of the connection that ran it', async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    const ctx = { tenantId: caller.tenantId } as RequestContext;
+    const event = (): PreparedEvent => ({
+      eventId: randomUUID(),
+      kind: 'content_viewed',
+      studentId: `stu-${randomUUID()}`,
+      contentId: 'c-1',
+      orgId: null,
+      activitySourceId: caller.sourceId,
+      happenedAt: new Date().toISOString(),
+      sourceEventId: null,
+      derived: deriveCaliper({ kind: 'content_viewed', studentId: 's', contentId: 'c-1' }, 'e').value as DerivedCaliper,
+      extensions: {},
+      rawPayload: {},
+    });
+    // One transaction is one connection: what it prepared is listed there.
+    const prepared = await platform.runtime.database.db.transaction(async (tx) => {
+      await insertEvents(tx, ctx, { events: [event()] });
+      await insertEvents(tx, ctx, { events: Array.from({ length: 2 + Math.floor(Math.random() * 9) }, event) });
+      return rowsOf<{ statement: string }>(
+        await tx.execute(
+          sql`select statement from pg_prepared_statements where statement like '%jsonb_to_recordset%' and statement not like '%pg_prepared_statements%'`,
+        ),
+      );
+    });
+    expect(prepared).toHaveLength(1);
   });
 
   it('answers each recorded event exactly as the feed reads it back: same members, same order', async ({

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { tablePage, uniqueOrder } from '../../../platform/keyset.ts';
-import { rowsOf, type Database } from '../../../platform/db.ts';
+import { prepareOncePerDatabase, rowsOf, type Database } from '../../../platform/db.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
@@ -309,6 +310,45 @@ async function writeGroup(db: Database, tenantId: string, group: WaitingBatch[])
  * are numbered in batch order, and nothing moves when none is left. recordedAt is the clock truncated
  * to milliseconds, never earlier than the tenant's last one. Answers the stored rows by event id.
  */
+const storeBatchesQuery = new PgDialect().sqlToQuery(sql`
+  with batch as (
+    select * from jsonb_to_recordset(${sql.placeholder('batch')}::jsonb) as b(
+      part int, ord int, event_id uuid, kind text, student_id text, content_id text, org_id text,
+      activity_source_id uuid, happened_at timestamptz, source_event_id text, event_type text,
+      profile text, action text, actor_ref jsonb, object_ref jsonb, extensions jsonb, raw_payload jsonb)
+  ),
+  sources as (
+    select source_id, source_iri from ${activitySources}
+    where tenant_id = ${sql.placeholder('tenantId')} and source_id in (select activity_source_id from batch)
+  ),
+  accepted as (
+    select b.*, row_number() over (order by b.part, b.ord) as n, count(*) over () as total from batch b
+    where b.part not in (select part from batch where activity_source_id not in (select source_id from sources))
+  ),
+  head as (
+    insert into ${commitHeads} (tenant_id, seq, recorded_at)
+    select ${sql.placeholder('tenantId')}, count(*), date_trunc('milliseconds', clock_timestamp()) from accepted having count(*) > 0
+    on conflict (tenant_id) do update set
+      seq = ${commitHeads}.seq + excluded.seq,
+      recorded_at = greatest(excluded.recorded_at, ${commitHeads}.recorded_at)
+    returning seq, recorded_at
+  )
+  insert into ${learningEvents} (
+    tenant_id, event_id, seq, recorded_at, kind, student_id, content_id, org_id, activity_source_id,
+    happened_at, source_event_id, event_type, profile, action, actor_ref, object_ref, extensions,
+    raw_payload, import_id)
+  select ${sql.placeholder('tenantId')}, b.event_id, head.seq - (b.total - b.n), head.recorded_at, b.kind, b.student_id,
+    b.content_id, b.org_id, b.activity_source_id, b.happened_at, b.source_event_id, b.event_type, b.profile,
+    b.action, b.actor_ref, b.object_ref, b.extensions, b.raw_payload, ${sql.placeholder('importId')}::uuid
+  from accepted b cross join head
+  returning event_id, recorded_at::text as recorded_at,
+    (select source_iri from sources where source_id = activity_source_id) as source_iri`);
+
+/** Prepared per database handle (and so per transaction): the text is built once, parsed once per connection. */
+const storeBatchesStatement = prepareOncePerDatabase((db) =>
+  db._.session.prepareQuery(storeBatchesQuery, undefined, 'events_store_batches', false),
+);
+
 async function storeBatches(
   db: Database,
   tenantId: string,
@@ -338,39 +378,7 @@ async function storeBatches(
       })),
     ),
   );
-  const result = await db.execute(sql`
-    with batch as (
-      select * from jsonb_to_recordset(${batch}::jsonb) as b(
-        part int, ord int, event_id uuid, kind text, student_id text, content_id text, org_id text,
-        activity_source_id uuid, happened_at timestamptz, source_event_id text, event_type text,
-        profile text, action text, actor_ref jsonb, object_ref jsonb, extensions jsonb, raw_payload jsonb)
-    ),
-    sources as (
-      select source_id, source_iri from ${activitySources}
-      where tenant_id = ${tenantId} and source_id in (select activity_source_id from batch)
-    ),
-    accepted as (
-      select b.*, row_number() over (order by b.part, b.ord) as n, count(*) over () as total from batch b
-      where b.part not in (select part from batch where activity_source_id not in (select source_id from sources))
-    ),
-    head as (
-      insert into ${commitHeads} (tenant_id, seq, recorded_at)
-      select ${tenantId}, count(*), date_trunc('milliseconds', clock_timestamp()) from accepted having count(*) > 0
-      on conflict (tenant_id) do update set
-        seq = ${commitHeads}.seq + excluded.seq,
-        recorded_at = greatest(excluded.recorded_at, ${commitHeads}.recorded_at)
-      returning seq, recorded_at
-    )
-    insert into ${learningEvents} (
-      tenant_id, event_id, seq, recorded_at, kind, student_id, content_id, org_id, activity_source_id,
-      happened_at, source_event_id, event_type, profile, action, actor_ref, object_ref, extensions,
-      raw_payload, import_id)
-    select ${tenantId}, b.event_id, head.seq - (b.total - b.n), head.recorded_at, b.kind, b.student_id,
-      b.content_id, b.org_id, b.activity_source_id, b.happened_at, b.source_event_id, b.event_type, b.profile,
-      b.action, b.actor_ref, b.object_ref, b.extensions, b.raw_payload, ${importId}::uuid
-    from accepted b cross join head
-    returning event_id, recorded_at::text as recorded_at,
-      (select source_iri from sources where source_id = activity_source_id) as source_iri`);
+  const result = await storeBatchesStatement(db).execute({ batch, tenantId, importId });
   const stored = rowsOf<{ event_id: string; recorded_at: string; source_iri: string }>(result);
   return new Map(stored.map((row) => [row.event_id, { recordedAt: row.recorded_at, sourceIri: row.source_iri }]));
 }
