@@ -66,18 +66,20 @@ export function componentNotFound(componentId: string): DomainError {
   return new DomainError('not_found', `No component ${componentId} in this tenant.`);
 }
 
-/** Components by a list of ids: the GraphQL component loader's batches. */
-const componentsById = prepareOncePerDatabase((db) =>
+/** The components asked for: a list of ids (the loader's batches), or one key (`componentId`). */
+const askedComponents = {
+  list: sql`${components.componentId} = any(${sql.placeholder('componentIds')}::text[])`,
+  key: eq(components.componentId, sql.placeholder('componentId')),
+};
+
+const componentsAsked = (db: Database, asked: keyof typeof askedComponents) =>
   db
     .select()
     .from(components)
-    .where(
-      and(
-        eq(components.tenantId, sql.placeholder('tenantId')),
-        sql`${components.componentId} = any(${sql.placeholder('componentIds')}::text[])`,
-      ),
-    )
-    .prepare('curriculum_components_by_id'),
+    .where(and(eq(components.tenantId, sql.placeholder('tenantId')), askedComponents[asked]));
+
+const componentsById = prepareOncePerDatabase((db) =>
+  componentsAsked(db, 'list').prepare('curriculum_components_by_id'),
 );
 
 /**
@@ -86,16 +88,7 @@ const componentsById = prepareOncePerDatabase((db) =>
  * scan of every row (and on PGlite a file-size question per scan) plus the array's parsing.
  */
 const componentByKey = prepareOncePerDatabase((db) =>
-  db
-    .select()
-    .from(components)
-    .where(
-      and(
-        eq(components.tenantId, sql.placeholder('tenantId')),
-        eq(components.componentId, sql.placeholder('componentId')),
-      ),
-    )
-    .prepare('curriculum_component_by_key'),
+  componentsAsked(db, 'key').prepare('curriculum_component_by_key'),
 );
 
 /** Stored rows by id (retired included), through the prepared statements of the hottest read. */

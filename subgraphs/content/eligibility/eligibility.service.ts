@@ -72,13 +72,13 @@ const itemOfEachVersion = new QueryBuilder()
   .limit(1)
   .as('item_of_version');
 
-/** The hottest query of the platform (every pin read and every launch check); exported for its plan's test. */
 /** The versions asked for: a list of ids by default, or one key (`versionId`) for a single read. */
 const askedVersions = {
   list: sql`${versions.versionId} = any(${sql.placeholder('versionIds')}::uuid[])`,
   key: eq(versions.versionId, sql.placeholder('versionId')),
 };
 
+/** The hottest query of the platform (every pin read and every launch check); exported for its plan's test. */
 export const eligibilityQuery = (db: Database, asked: keyof typeof askedVersions = 'list') =>
   db
     .select({
