@@ -38,6 +38,7 @@ import { eventsService } from '../subgraphs/events/server.ts';
 import { mountPeopleStandIn } from '../subgraphs/people/standin.ts';
 import { mountGraphiql } from './graphiql.ts';
 import { seedDemoTenant } from './seed.ts';
+import { dispatchLocally } from '../platform/local-dispatch.ts';
 
 /**
  * Builds one process of the platform. The same code runs the embedded default (every service and
@@ -150,11 +151,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   if (!env.PUBLIC_ORIGIN && !options.config?.publicOrigin) runtime.config.publicOrigin = url;
   runtime.local = {
     origin: url,
-    inject: async (request) => {
-      // The options are ours and well formed: light-my-request's per-call schema check is skipped.
-      const answer = await app.inject({ ...request, validate: false });
-      return { statusCode: answer.statusCode, body: answer.body };
-    },
+    dispatch: (request) => dispatchLocally(app.routing, request),
   };
   if (config.seedDemo && hosted.includes('content') && hosted.includes('curriculum')) {
     await seedDemoTenant(runtime);

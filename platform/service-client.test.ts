@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { callService, type LocalDispatch } from './service-client.ts';
 
 /** A dispatcher for this process's own origin; nothing listens there, so a socket call would fail. */
-function localApp(answer: LocalDispatch['inject']): LocalDispatch & { seen: unknown[] } {
+function localApp(answer: LocalDispatch['dispatch']): LocalDispatch & { seen: unknown[] } {
   const seen: unknown[] = [];
   return {
     origin: 'http://127.0.0.1:9',
     seen,
-    inject: (request) => {
+    dispatch: (request) => {
       seen.push(request);
       return answer(request);
     },

@@ -1,6 +1,7 @@
 import type { Authenticator } from './auth.ts';
 import type { RequestContext } from './context.ts';
 import { DomainError, type ProblemCode } from './errors.ts';
+import type { LocalRequest } from './local-dispatch.ts';
 
 /**
  * Short-lived tokens a service signs to call another service for one tenant: role service and only
@@ -36,17 +37,12 @@ export interface ServiceCallOptions {
 
 /**
  * This process's own HTTP app. A call whose URL is this process's own origin goes through the app's
- * routes in memory (Fastify `inject`): the same published route, authentication, status codes and
- * body as over a socket, with the same timeout, without the loopback connection on both sides.
+ * routes in memory (`platform/local-dispatch.ts`): the same published route, authentication, status
+ * codes and body as over a socket, with the same timeout, without the loopback connection on both sides.
  */
 export interface LocalDispatch {
   origin: string;
-  inject(request: {
-    method: 'GET' | 'POST';
-    url: string;
-    headers: Record<string, string>;
-    payload?: string;
-  }): Promise<{ statusCode: number; body: string }>;
+  dispatch(request: LocalRequest): Promise<{ statusCode: number; body: string }>;
 }
 
 interface OutgoingRequest {
@@ -71,7 +67,7 @@ async function sendLocally(
   });
   try {
     const answer = await Promise.race([
-      local.inject({ method: request.method, url: path, headers: request.headers, payload: request.body }),
+      local.dispatch({ method: request.method, url: path, headers: request.headers, payload: request.body }),
       timeout,
     ]);
     if (answer === TIMED_OUT) return { ok: false, kind: 'timeout' };
