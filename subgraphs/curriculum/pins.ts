@@ -1,4 +1,4 @@
-import { sql, type SQLWrapper } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { columnNames, insertWith } from '../../platform/insert-with.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db.ts';
@@ -62,14 +62,14 @@ export async function appendPinAudit(
 }
 
 /**
- * The create `insert` (returning the component's row, or nothing when the id is taken) followed, for
- * a created row, by its pin's audit row, in one statement. `audit` gives the target (JSON text), the
- * actor and the time: values or placeholders of a prepared statement.
+ * The create `insert` (returning the components' rows; none for an id taken) followed, for each
+ * created row, by its pin's audit row, in one statement. `given` is the creates' rows with the pin's
+ * `pin_target` (null when unpinned), `pin_actor` and `pin_recorded_at`.
  */
 export function insertWithPinAudit(
   db: Database,
   insert: SQLWrapper & PromiseLike<Array<typeof components.$inferSelect>>,
-  audit: { target: unknown; actor: unknown; recordedAt: unknown },
+  given: SQL,
 ) {
   return insertWith(
     db,
@@ -83,9 +83,9 @@ export function insertWithPinAudit(
       pinAudit.actor,
       pinAudit.recordedAt,
     )})
-      select ${columnNames(components.tenantId, components.componentId)}, 'create',
-        ${audit.target}::jsonb, ${audit.actor}::text, ${audit.recordedAt}::timestamptz
-      from ${created}`,
+      select created.tenant_id, created.component_id, 'create', given.pin_target, given.pin_actor, given.pin_recorded_at
+      from ${created} created join ${given} using (tenant_id, component_id)
+      where given.pin_target is not null`,
   );
 }
 

@@ -1,5 +1,5 @@
 import { tenantRows } from '../../../platform/tenant-rows.ts';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import { lockKey, prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -10,7 +10,8 @@ import { parseInput } from '../../../platform/validation.ts';
 import { listRule, updatedSince } from '../lists.ts';
 import { components } from '../tables.ts';
 import { currentPin, insertWithPinAudit, recordPinChange } from '../pins.ts';
-import { insertFromPlaceholders } from '../../../platform/insert-with.ts';
+import { columnNames } from '../../../platform/insert-with.ts';
+import { groupCommit } from '../../../platform/group-commit.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
 import { resolveRenderer } from '../renderers.ts';
@@ -147,35 +148,31 @@ export async function createComponent(
       target: input.alpha.target_ref,
     });
   // An id that did not exist a moment ago, with no parent to place it under: the row and its pin's
-  // audit row in one statement, which is its own transaction unless references must be checked.
-  const insertFresh = async (db: Database) => {
-    const target = input.alpha.target_ref;
-    const row = {
+  // audit row in one statement, which is its own transaction (shared with the creates that arrive
+  // meanwhile) unless references must be checked.
+  const fresh: FreshComponent = {
+    row: {
       ...values(input.position ?? null),
       tenantId: ctx.tenantId,
       componentId: input.component_id,
       version: 1,
       createdAt: now,
-    };
-    const [created] = target
-      ? await insertPinnedFresh(db).execute({
-          ...row,
-          pinTarget: JSON.stringify(target),
-          pinActor: ctx.principal.subject,
-          pinRecordedAt: now,
-        })
-      : await insertUnpinnedFresh(db).execute(row);
-    return created && { value: presentComponent(created), created: true, replayed: false };
+    },
+    pin: input.alpha.target_ref
+      ? { target: input.alpha.target_ref, actor: ctx.principal.subject, recordedAt: now }
+      : null,
   };
-  const fresh = !prior && !input.parent_component_id;
-  if (fresh && !hasReferences(input)) {
-    const created = await insertFresh(deps.db);
+  const createdAs = (row: ComponentRow | undefined) =>
+    row && { value: presentComponent(row), created: true, replayed: false };
+  const isFresh = !prior && !input.parent_component_id;
+  if (isFresh && !hasReferences(input)) {
+    const created = createdAs(await insertFreshTogether(deps.db, fresh));
     if (created) return created;
   }
   return deps.db.transaction(async (tx) => {
     await assertReferences(tx, ctx, input);
-    if (fresh && hasReferences(input)) {
-      const created = await insertFresh(tx);
+    if (isFresh && hasReferences(input)) {
+      const created = createdAs((await insertFreshComponents(tx, [fresh]))[0]);
       if (created) return created;
     }
     // A row lock cannot hold an id that does not exist yet; creates of one id with a parent, and
@@ -199,22 +196,68 @@ export async function createComponent(
   });
 }
 
-/** The insert of a new component's row from placeholders named like its columns; nothing when the id is taken. */
-const insertComponent = (db: Database) =>
-  insertFromPlaceholders(db, components)
+/** A new component's row, and its pin's audit row when it is pinned. */
+interface FreshComponent {
+  row: typeof components.$inferInsert;
+  pin: { target: unknown; actor: string; recordedAt: string } | null;
+}
+
+const componentColumns = Object.entries(getTableColumns(components));
+
+/**
+ * New components' rows and their pins' audit rows in one statement, built once per database (drizzle's
+ * query building cost more than the insert); the rows come as one JSON array, so any number of creates
+ * share the statement's text. An id already taken inserts nothing.
+ */
+const insertFreshStatement = prepareOncePerDatabase((db) => {
+  const given = sql`jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) as given(${sql.join(
+    componentColumns.map(([, column]) => sql`${sql.identifier(column.name)} ${sql.raw(column.getSQLType())}`),
+    sql`, `,
+  )}, pin_target jsonb, pin_actor text, pin_recorded_at timestamptz)`;
+  const columns = columnNames(...componentColumns.map(([, column]) => column));
+  const insert = db
+    .insert(components)
+    .select(sql`select ${columns} from ${given}`)
     // The key queues a concurrent create of the same id until it commits, then says it is taken.
     .onConflictDoNothing({ target: [components.tenantId, components.componentId] })
     .returning();
+  return insertWithPinAudit(db, insert, given).prepare('curriculum_insert_fresh_components');
+});
 
-// A fresh id's create, built once per database: drizzle's query building cost more than the insert.
-const insertUnpinnedFresh = prepareOncePerDatabase((db) => insertComponent(db).prepare('curriculum_insert_component'));
-const insertPinnedFresh = prepareOncePerDatabase((db) =>
-  insertWithPinAudit(db, insertComponent(db), {
-    target: sql.placeholder('pinTarget'),
-    actor: sql.placeholder('pinActor'),
-    recordedAt: sql.placeholder('pinRecordedAt'),
-  }).prepare('curriculum_insert_pinned_component'),
-);
+const keyOf = (row: { tenantId: string; componentId: string }) => `${row.tenantId}|${row.componentId}`;
+
+/**
+ * Inserts new components, answering each one's stored row, or nothing when its id is taken (by an
+ * earlier row, or by an earlier create of the same id in the list: the later one then runs the locked
+ * way, as if it had come after).
+ */
+async function insertFreshComponents(db: Database, creates: FreshComponent[]): Promise<(ComponentRow | undefined)[]> {
+  const first = new Map<string, number>();
+  creates.forEach((create, index) => {
+    if (!first.has(keyOf(create.row))) first.set(keyOf(create.row), index);
+  });
+  const sent = [...first.values()].map((index) => {
+    const { row, pin } = creates[index];
+    const record: Record<string, unknown> = Object.fromEntries(
+      componentColumns.map(([key, column]) => [column.name, row[key as keyof typeof row] ?? null]),
+    );
+    return {
+      ...record,
+      pin_target: pin?.target ?? null,
+      pin_actor: pin?.actor ?? null,
+      pin_recorded_at: pin?.recordedAt ?? null,
+    };
+  });
+  const stored = new Map(
+    (await insertFreshStatement(db).execute({ rows: JSON.stringify(sent) })).map((row) => [keyOf(row), row]),
+  );
+  return creates.map((create, index) =>
+    first.get(keyOf(create.row)) === index ? stored.get(keyOf(create.row)) : undefined,
+  );
+}
+
+/** Self-committing creates that arrive while one runs are inserted together: one statement and one commit for them. */
+const insertFreshTogether = groupCommit(insertFreshComponents);
 
 const componentExists = (componentId: string) =>
   new DomainError('curriculum:component_exists', `Component ${componentId} already exists; change it with PATCH.`);
