@@ -27,7 +27,7 @@ describe('groupCommit', () => {
     const { write, groups, releaseAll } = heldWrites(new Set());
     const key = {};
     const count = 2 + Math.floor(Math.random() * 8);
-    const answers = Promise.all(Array.from({ length: count }, (_, index) => write(key, index)));
+    const answers = Promise.all(Array.from({ length: count }, (_, index) => write(key, 't', index)));
     await releaseAll();
     expect(await answers).toEqual(Array.from({ length: count }, (_, index) => index * 10));
     expect(groups).toEqual([[0], Array.from({ length: count - 1 }, (_, index) => index + 1)]);
@@ -39,7 +39,7 @@ describe('groupCommit', () => {
     const { write, groups, releaseAll } = heldWrites(new Set([refused]));
     const key = {};
     const answers = Array.from({ length: count }, (_, index) =>
-      write(key, index).then(
+      write(key, 't', index).then(
         (value) => ({ value }),
         (error: Error) => ({ error: error.message }),
       ),
@@ -54,12 +54,12 @@ describe('groupCommit', () => {
     expect(groups).toEqual([[0], rest, ...rest.map((index) => [index])]);
   });
 
-  it('keeps keys apart: an idle key writes at once while another key is busy', async () => {
+  it('keeps keys and partitions apart: an idle one writes at once while another is busy', async () => {
     const { write, groups, releaseAll } = heldWrites(new Set());
     const [one, two] = [{}, {}];
-    const answers = Promise.all([write(one, 1), write(one, 2), write(two, 3)]);
+    const answers = Promise.all([write(one, 'a', 1), write(one, 'a', 2), write(two, 'a', 3), write(one, 'b', 4)]);
     await releaseAll();
-    expect(await answers).toEqual([10, 20, 30]);
-    expect(groups).toEqual([[1], [3], [2]]);
+    expect(await answers).toEqual([10, 20, 30, 40]);
+    expect(groups).toEqual([[1], [3], [4], [2]]);
   });
 });

@@ -1,14 +1,16 @@
 /**
  * Group commit for self-committing writes of one statement: a write that arrives while the previous
- * group's statement runs waits, and all that waited go together in the next statement (one round
- * trip and one WAL flush for all of them). An idle writer's write runs at once. `write` answers each
- * input's result in input order; if its statement fails, each input of the group is written alone, so
- * one write's failure stays its own and the others are stored as if they had come one by one.
+ * group's statement runs on the same `key` (a database) for the same `partition` (a tenant) waits, and
+ * all that waited go together in the next statement (one round trip and one WAL flush for all of them).
+ * An idle partition's write runs at once, so one tenant's writes never wait on another's. `write`
+ * answers each input's result in input order; if its statement fails, each input of the group is
+ * written alone, so one write's failure stays its own and the others are stored as if they had come
+ * one by one.
  */
 export function groupCommit<Key extends object, Input, Output>(
   write: (key: Key, inputs: Input[]) => Promise<Output[]>,
-): (key: Key, input: Input) => Promise<Output> {
-  const waiting = new WeakMap<Key, Waiting<Input, Output>[]>();
+): (key: Key, partition: string, input: Input) => Promise<Output> {
+  const partitions = new WeakMap<Key, Map<string, Waiting<Input, Output>[]>>();
 
   async function writeGroup(key: Key, group: Waiting<Input, Output>[]): Promise<void> {
     try {
@@ -23,23 +25,25 @@ export function groupCommit<Key extends object, Input, Output>(
     }
   }
 
-  async function writeWaiting(key: Key): Promise<void> {
-    for (let group = waiting.get(key) ?? []; group.length > 0; group = waiting.get(key) ?? []) {
-      waiting.set(key, []);
+  async function writeWaiting(key: Key, waiting: Map<string, Waiting<Input, Output>[]>, partition: string) {
+    for (let group = waiting.get(partition) ?? []; group.length > 0; group = waiting.get(partition) ?? []) {
+      waiting.set(partition, []);
       await writeGroup(key, group);
     }
-    waiting.delete(key);
+    waiting.delete(partition);
   }
 
-  return (key, input) =>
+  return (key, partition, input) =>
     new Promise<Output>((written, failed) => {
-      const queue = waiting.get(key);
+      let waiting = partitions.get(key);
+      if (!waiting) partitions.set(key, (waiting = new Map()));
+      const queue = waiting.get(partition);
       if (queue) {
         queue.push({ input, written, failed });
         return;
       }
-      waiting.set(key, [{ input, written, failed }]);
-      void writeWaiting(key);
+      waiting.set(partition, [{ input, written, failed }]);
+      void writeWaiting(key, waiting, partition);
     });
 }
 

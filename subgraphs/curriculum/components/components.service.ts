@@ -166,7 +166,7 @@ export async function createComponent(
     row && { value: presentComponent(row), created: true, replayed: false };
   const isFresh = !prior && !input.parent_component_id;
   if (isFresh && !hasReferences(input)) {
-    const created = createdAs(await insertFreshTogether(deps.db, fresh));
+    const created = createdAs(await insertFreshTogether(deps.db, ctx.tenantId, fresh));
     if (created) return created;
   }
   return deps.db.transaction(async (tx) => {
@@ -256,7 +256,7 @@ async function insertFreshComponents(db: Database, creates: FreshComponent[]): P
   );
 }
 
-/** Self-committing creates that arrive while one runs are inserted together: one statement and one commit for them. */
+/** A tenant's self-committing creates that arrive while one runs are inserted together: one statement and one commit for them. */
 const insertFreshTogether = groupCommit(insertFreshComponents);
 
 const componentExists = (componentId: string) =>
