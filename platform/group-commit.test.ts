@@ -5,7 +5,7 @@ import { groupCommit } from './group-commit.ts';
 function heldWrites(refused: Set<number>) {
   const groups: number[][] = [];
   const pending: Array<() => void> = [];
-  const write = groupCommit(async (_key: object, inputs: number[]) => {
+  const write = groupCommit(async (_key: object, _partition: string, inputs: number[]) => {
     groups.push(inputs);
     await new Promise<void>((resolve) => pending.push(resolve));
     if (inputs.some((input) => refused.has(input))) throw new Error(`refused ${inputs.join(',')}`);

@@ -8,27 +8,28 @@
  * one by one.
  */
 export function groupCommit<Key extends object, Input, Output>(
-  write: (key: Key, inputs: Input[]) => Promise<Output[]>,
+  write: (key: Key, partition: string, inputs: Input[]) => Promise<Output[]>,
 ): (key: Key, partition: string, input: Input) => Promise<Output> {
   const partitions = new WeakMap<Key, Map<string, Waiting<Input, Output>[]>>();
 
-  async function writeGroup(key: Key, group: Waiting<Input, Output>[]): Promise<void> {
+  async function writeGroup(key: Key, partition: string, group: Waiting<Input, Output>[]): Promise<void> {
     try {
       const outputs = await write(
         key,
+        partition,
         group.map((entry) => entry.input),
       );
       group.forEach((entry, index) => entry.written(outputs[index]));
     } catch (error) {
       if (group.length === 1) group[0].failed(error);
-      else for (const entry of group) await writeGroup(key, [entry]);
+      else for (const entry of group) await writeGroup(key, partition, [entry]);
     }
   }
 
   async function writeWaiting(key: Key, waiting: Map<string, Waiting<Input, Output>[]>, partition: string) {
     for (let group = waiting.get(partition) ?? []; group.length > 0; group = waiting.get(partition) ?? []) {
       waiting.set(partition, []);
-      await writeGroup(key, group);
+      await writeGroup(key, partition, group);
     }
     waiting.delete(partition);
   }

@@ -257,7 +257,9 @@ async function insertFreshComponents(db: Database, creates: FreshComponent[]): P
 }
 
 /** A tenant's self-committing creates that arrive while one runs are inserted together: one statement and one commit for them. */
-const insertFreshTogether = groupCommit(insertFreshComponents);
+const insertFreshTogether = groupCommit((db: Database, _tenantId: string, creates: FreshComponent[]) =>
+  insertFreshComponents(db, creates),
+);
 
 const componentExists = (componentId: string) =>
   new DomainError('curriculum:component_exists', `Component ${componentId} already exists; change it with PATCH.`);

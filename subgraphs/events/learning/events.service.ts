@@ -10,6 +10,7 @@ import { prepareOncePerDatabase, rowsOf, type Database } from '../../../platform
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
+import { groupCommit } from '../../../platform/group-commit.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import {
   ACCESS,
@@ -249,59 +250,18 @@ interface StoredEvent {
 
 type BatchRow = Omit<EventRow, 'seq' | 'recordedAt'>;
 
-interface WaitingBatch {
-  rows: BatchRow[];
-  stored(rows: Map<string, StoredEvent>): void;
-  failed(error: unknown): void;
-}
-
-/** Per database, the tenants whose keyless batches are being written, with the batches waiting for the next statement. */
-const writing = new WeakMap<Database, Map<string, WaitingBatch[]>>();
-
 /**
- * Group commit for keyless batches: the commit head's lock is held until the commit reaches the disk,
- * so a tenant's batches are written one after another however many arrive. A batch that arrives while
- * its tenant's statement runs waits for it, and all that waited go together in the next statement
- * (each still whole or not at all, in arrival order): one lock and one WAL flush for all of them. An
- * idle tenant's batch runs at once.
+ * Group commit for keyless batches (`platform/group-commit.ts`): the commit head's lock is held until
+ * the commit reaches the disk, so a tenant's batches are written one after another however many
+ * arrive. A batch that arrives while its tenant's statement runs waits, and all that waited go together
+ * in the next statement (each still whole or not at all, in arrival order): one lock and one WAL flush
+ * for all of them. An idle tenant's batch runs at once; if the grouped statement fails, each batch is
+ * written alone, so one batch's failure is its own.
  */
-function storeTogether(db: Database, tenantId: string, rows: BatchRow[]): Promise<Map<string, StoredEvent>> {
-  let tenants = writing.get(db);
-  if (!tenants) writing.set(db, (tenants = new Map()));
-  const queue = tenants.get(tenantId);
-  return new Promise((stored, failed) => {
-    if (queue) {
-      queue.push({ rows, stored, failed });
-      return;
-    }
-    (tenants as Map<string, WaitingBatch[]>).set(tenantId, [{ rows, stored, failed }]);
-    void writeWaiting(db, tenants as Map<string, WaitingBatch[]>, tenantId);
-  });
-}
-
-async function writeWaiting(db: Database, tenants: Map<string, WaitingBatch[]>, tenantId: string): Promise<void> {
-  for (let group = tenants.get(tenantId) ?? []; group.length > 0; group = tenants.get(tenantId) ?? []) {
-    tenants.set(tenantId, []);
-    await writeGroup(db, tenantId, group);
-  }
-  tenants.delete(tenantId);
-}
-
-/** One statement for the group; if it fails, each batch alone, so one batch's failure is its own. */
-async function writeGroup(db: Database, tenantId: string, group: WaitingBatch[]): Promise<void> {
-  try {
-    const stored = await storeBatches(
-      db,
-      tenantId,
-      group.map((batch) => batch.rows),
-      null,
-    );
-    for (const batch of group) batch.stored(stored);
-  } catch (error) {
-    if (group.length === 1) group[0].failed(error);
-    else for (const batch of group) await writeGroup(db, tenantId, [batch]);
-  }
-}
+const storeTogether = groupCommit(async (db: Database, tenantId: string, batches: BatchRow[][]) => {
+  const stored = await storeBatches(db, tenantId, batches, null);
+  return batches.map(() => stored);
+});
 
 /**
  * The batches' one statement. The commit head is a CTE: the first batch of a tenant makes its row,
