@@ -270,6 +270,7 @@ function withDefaults(
   variables: Record<string, unknown> | undefined,
   defaults: [string, unknown][],
 ): Record<string, unknown> | undefined {
+  if (defaults.length === 0) return variables;
   const missing = defaults.filter(([name]) => variables?.[name] === undefined);
   return missing.length === 0 ? variables : { ...Object.fromEntries(missing), ...variables };
 }
@@ -280,8 +281,18 @@ function withDefaults(
  * operation once, since the query planner emits the same few operation texts again and again. Only the
  * operation is kept, keyed by its text and name: resolvers and statements run on every request.
  */
+interface CompiledOperation {
+  compiled: CompiledQuery;
+  defaults: [string, unknown][];
+}
+
 export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> {
-  private readonly operations = new Map<string, { compiled: CompiledQuery; defaults: [string, unknown][] }>();
+  /**
+   * By text, then by operation name. The planner hands over the same text object from its cached plan,
+   * whose hash the engine keeps, where a key made per request would be a new string to hash each time.
+   */
+  private readonly operations = new Map<string, Map<string | undefined, CompiledOperation>>();
+  private operationCount = 0;
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -292,17 +303,22 @@ export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> 
   async process(options: GraphQLDataSourceProcessOptions<GraphContext>): Promise<GatewayGraphQLResponse> {
     const source = options.request.query ?? '';
     const operationName = options.request.operationName;
-    const key = `${operationName ?? ''}\0${source}`;
-    let operation = this.operations.get(key);
+    let operation = this.operations.get(source)?.get(operationName);
     if (!operation) {
       const document = parse(source);
       const errors = validate(this.schema, document);
       if (errors.length > 0) return { errors: errors.map((error) => error.toJSON()) };
       const compiled = compileQuery(this.schema, document, operationName);
       if (!isCompiledQuery(compiled)) return { errors: (compiled.errors ?? []).map((error) => error.toJSON()) };
-      if (this.operations.size > 1000) this.operations.clear();
+      if (this.operationCount >= 1000) {
+        this.operations.clear();
+        this.operationCount = 0;
+      }
       operation = { compiled, defaults: variableDefaults(getOperationAST(document, operationName)) };
-      this.operations.set(key, operation);
+      let named = this.operations.get(source);
+      if (!named) this.operations.set(source, (named = new Map()));
+      named.set(operationName, operation);
+      this.operationCount += 1;
     }
     const result = await operation.compiled.query(
       undefined,

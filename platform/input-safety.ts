@@ -120,7 +120,12 @@ export function refuseUnstorableTextInGraphql<T extends object>(): ApolloServerP
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          const fields = [...fieldsWithUnstorableText(request.variables ?? {}), ...unstorableLiterals(document)];
+          const variables = request.variables ?? {};
+          // The paths are collected only for a request that has something to refuse.
+          const fields = [
+            ...(containsUnstorableText(variables) ? fieldsWithUnstorableText(variables) : []),
+            ...unstorableLiterals(document),
+          ];
           if (
             request.operationName !== undefined &&
             request.operationName !== null &&

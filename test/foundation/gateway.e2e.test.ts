@@ -118,6 +118,32 @@ describe('the headline query through the gateway', () => {
     });
   });
 
+  it('answers the same JSON whatever accept header names (incremental format negotiated only for multipart/mixed)', async ({
+    platform,
+  }) => {
+    const { caller } = await pinnedLesson('lesson-accept');
+    const ask = (accept?: string) =>
+      http(platform, 'POST', '/graphql', {
+        token: caller.token,
+        body: { query: HEADLINE, variables: { id: 'lesson-accept' } },
+        headers: accept ? { accept } : {},
+      });
+    const plain = await ask();
+    expect(plain.status).toBe(200);
+    expect(plain.body.errors).toBeUndefined();
+    for (const accept of [
+      'application/json',
+      '*/*',
+      'multipart/mixed; deferSpec=20220824, application/json',
+      'Multipart/Mixed;incrementalSpec=v0.2, application/json;q=0.9',
+    ]) {
+      const answer = await ask(accept);
+      expect(answer.status, accept).toBe(200);
+      expect(answer.headers.get('content-type'), accept).toMatch(/^application\/json/);
+      expect(answer.body, accept).toEqual(plain.body);
+    }
+  });
+
   it('runs parallel root fetches, conditional selections and entity fetches without trace nodes (patched executeNode)', async ({
     platform,
   }) => {
