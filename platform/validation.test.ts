@@ -27,9 +27,24 @@ describe('isoTimestamp', () => {
     );
   });
 
+  it('keeps what toISOString wrote as it is', () => {
+    const dates = fc.date({
+      min: new Date('1000-01-01T00:00:00Z'),
+      max: new Date('9999-12-31T23:59:59Z'),
+      noInvalidDate: true,
+    });
+    fc.assert(
+      fc.property(dates, (date) => {
+        expect(isoTimestamp(date.toISOString())).toBe(date.toISOString());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('leaves other offsets and forms to Date', () => {
     expect(isoTimestamp('2026-11-24 05:10:00.5+01')).toBe('2026-11-24T04:10:00.500Z');
-    expect(isoTimestamp('2026-11-24T04:10:00.123Z')).toBe('2026-11-24T04:10:00.123Z');
+    expect(isoTimestamp('2026-11-24T04:10:00.123+00:00')).toBe('2026-11-24T04:10:00.123Z');
+    expect(isoTimestamp('2026-11-24T04:10:00Z')).toBe('2026-11-24T04:10:00.000Z');
     expect(isoTimestamp(null)).toBeNull();
   });
 });

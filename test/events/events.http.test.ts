@@ -137,7 +137,7 @@ describe('POST /events', () => {
       await insertEvents(tx, ctx, { events: Array.from({ length: 2 + Math.floor(Math.random() * 9) }, event) });
       return rowsOf<{ statement: string }>(
         await tx.execute(
-          sql`select statement from pg_prepared_statements where statement like '%jsonb_to_recordset%' and statement not like '%pg_prepared_statements%'`,
+          sql`select statement from pg_prepared_statements where statement like '%jsonb_array_elements%' and statement not like '%pg_prepared_statements%'`,
         ),
       );
     });
