@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import postgres from 'postgres';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { curriculumV1, eligibleVersion, http, newTenant, type Caller } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
-import { loadConfig } from '../../platform/config.ts';
+import { holdLock } from '../held-lock.ts';
 import type { RunningPlatform } from '../../gateway/platform.ts';
 import { components, pinAudit } from '../../subgraphs/curriculum/tables.ts';
 import { pinOf, readComponent, rowsOf } from './helpers.ts';
@@ -31,9 +30,17 @@ describe('POST /components arriving together (group commit)', () => {
     }));
     const retry = bodies[1];
     const rival = { ...bodies[2], name: 'Another lesson' };
-    // On PostgreSQL the first create's insert waits on an uncommitted row of its id, so the others
-    // arrive while it runs and must go in the next statement together.
-    const held = driver === 'postgres' ? await holdComponentId(caller.tenantId, bodies[0].component_id) : undefined;
+    // On PostgreSQL the first create's insert waits on an uncommitted row of its id (rolled back on
+    // release), so the others arrive while it runs and must go in the next statement together.
+    const held =
+      driver === 'postgres'
+        ? await holdLock(
+            (
+              tx,
+            ) => tx`insert into curriculum.components (tenant_id, component_id, kind, alpha, publication_status, status, version, created_at, updated_at)
+              values (${caller.tenantId}, ${bodies[0].component_id}, 'lesson', '{}', 'draft', 'active', 1, now(), now())`,
+          )
+        : undefined;
     const first = post(platform, caller, bodies[0]);
     if (held) await held.waitedOn();
     const others = Promise.all([...bodies.slice(1), retry, rival].map((body) => post(platform, caller, body)));
@@ -90,45 +97,3 @@ describe('POST /components arriving together (group commit)', () => {
     }
   });
 });
-
-/**
- * Inserts a component of `componentId` in a transaction of its own connection and holds it uncommitted
- * until released (then rolls it back); `waitedOn` answers once a platform statement waits for it.
- */
-async function holdComponentId(tenantId: string, componentId: string) {
-  const url = loadConfig(process.env).databaseUrl;
-  if (!url) throw new Error('holdComponentId needs DATABASE_URL');
-  const connection = postgres(url, { max: 2, onnotice: () => {} });
-  let holder!: number;
-  let held!: () => void;
-  let release!: () => void;
-  const rowHeld = new Promise<void>((resolve) => (held = resolve));
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const holding = connection
-    .begin(async (tx) => {
-      await tx`insert into curriculum.components (tenant_id, component_id, kind, alpha, publication_status, status, version, created_at, updated_at)
-        values (${tenantId}, ${componentId}, 'lesson', '{}', 'draft', 'active', 1, now(), now())`;
-      [{ pid: holder }] = await tx`select pg_backend_pid() as pid`;
-      held();
-      await released;
-      throw new Error('rolled back');
-    })
-    .catch(() => {});
-  await rowHeld;
-  return {
-    async waitedOn() {
-      for (let attempt = 0; attempt < 500; attempt += 1) {
-        const [row] =
-          await connection`select count(*)::int as waiting from pg_stat_activity where ${holder} = any(pg_blocking_pids(pid))`;
-        if (row.waiting > 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error('no statement waited on the held component id');
-    },
-    async release() {
-      release();
-      await holding;
-      await connection.end();
-    },
-  };
-}

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import postgres from 'postgres';
 import { describe, expect } from 'vitest';
 import { http, newTenant, sameTenant } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
+import { holdLock } from '../held-lock.ts';
 import { post, producer, root, viewed } from './helpers.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../platform/context.ts';
-import { loadConfig } from '../../platform/config.ts';
 import { rowsOf } from '../../platform/db.ts';
 import { deriveCaliper, type DerivedCaliper } from '../../subgraphs/events/caliper.ts';
 import { insertEvents, type PreparedEvent } from '../../subgraphs/events/learning/events.service.ts';
@@ -181,7 +180,10 @@ describe('POST /events', () => {
     const refusedAt = Math.floor(Math.random() * sizes.length);
     // On PostgreSQL the test holds the tenant's commit head, so the first batch's statement waits on it
     // and the others arrive while it runs: they must go in the next statement together.
-    const head = driver === 'postgres' ? await holdCommitHead(caller.tenantId) : undefined;
+    const head =
+      driver === 'postgres'
+        ? await holdLock((tx) => tx`select 1 from events.commit_heads where tenant_id = ${caller.tenantId} for update`)
+        : undefined;
     const before = stats.queries;
     const sent = Promise.all(
       sizes.map((size, batch) =>
@@ -581,42 +583,3 @@ describe('activity sources', () => {
     expect(minted.body.identityBoundary).toMatchObject({ canRegisterActivitySources: false });
   });
 });
-
-/**
- * Holds the tenant's commit head in a transaction of its own connection (outside the platform's
- * statement count) until released; `waitedOn` answers once a platform statement waits for it.
- */
-async function holdCommitHead(tenantId: string) {
-  const url = loadConfig(process.env).databaseUrl;
-  if (!url) throw new Error('holdCommitHead needs DATABASE_URL');
-  const connection = postgres(url, { max: 2, onnotice: () => {} });
-  let holder!: number;
-  let held!: () => void;
-  let release!: () => void;
-  const lockTaken = new Promise<void>((resolve) => (held = resolve));
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const holding = connection.begin(async (tx) => {
-    const [row] =
-      await tx`select pg_backend_pid() as pid from events.commit_heads where tenant_id = ${tenantId} for update`;
-    holder = row.pid;
-    held();
-    await released;
-  });
-  await lockTaken;
-  return {
-    async waitedOn() {
-      for (let attempt = 0; attempt < 500; attempt += 1) {
-        const [row] =
-          await connection`select count(*)::int as waiting from pg_stat_activity where ${holder} = any(pg_blocking_pids(pid))`;
-        if (row.waiting > 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error('no statement waited on the held commit head');
-    },
-    async release() {
-      release();
-      await holding;
-      await connection.end();
-    },
-  };
-}
