@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
+import { groupCommit } from '../../../platform/group-commit.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
@@ -161,6 +162,15 @@ export async function loadVersionsWithEligibility(deps: ContentDeps, ctx: Reques
   return findVersionsWithEligibility(db, ctx.tenantId, versionIds);
 }
 
+/**
+ * The REST read's versions of a tenant, read together: the reads that arrive while one runs share the
+ * next statement, which starts after each of them was asked (nothing is answered from an earlier read).
+ */
+const versionWithEligibilityTogether = groupCommit(async (db: Database, tenantId: string, versionIds: string[]) => {
+  const found = await findVersionsWithEligibility(db, tenantId, versionIds);
+  return versionIds.map((versionId) => found.get(versionId));
+});
+
 export const EligibilityQuery = z
   .object({
     producer_surface: z
@@ -180,7 +190,7 @@ export async function readReleaseEligibility(
   requireAccess(ctx.principal, ACCESS.read, 'read release eligibility');
   const { db } = deps;
   parseInput(EligibilityQuery, rawQuery);
-  const found = (await findVersionsWithEligibility(db, ctx.tenantId, [versionId])).get(versionId);
+  const found = await versionWithEligibilityTogether(db, ctx.tenantId, versionId);
   if (!found || found.version.content_id !== contentId) throw versionNotFound(contentId, versionId);
   if (!found.eligibility.release_eligible) {
     throw new DomainError(
