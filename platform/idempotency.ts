@@ -140,19 +140,19 @@ export interface FreshRecord {
 }
 
 /**
- * Inserts the key's record holding its answer for each row of `created` (the CTE of a create, one row
- * or none): the placeholders `tenantId`, `operation`, `idempotencyKey`, `requestHash` (a `FreshRecord`)
- * and `answer` (JSON text). No claim before it and no conflict clause: a key already held, even past
- * retention, makes the whole statement fail on the record's primary key (`isUniqueViolation`), and a
- * concurrent holder's insert is waited for first, so the statement writes all of it or nothing.
+ * Inserts, for each row of `created` (the CTE of a create), its key's record holding its answer: the
+ * columns `tenant_id`, `operation`, `idempotency_key`, `request_hash` (a `FreshRecord`) and `answer`
+ * (jsonb) of `given`, the row set the creates came from, joined on the column `joinedOn`. No claim
+ * before it and no conflict clause: a key already held, even past retention, makes the whole statement
+ * fail on the record's primary key (`isUniqueViolation`), and a concurrent holder's insert is waited
+ * for first, so the statement writes all of it or nothing.
  */
-export function recordWith(table: IdempotencyTable, created: SQLWrapper): SQL {
+export function recordWith(table: IdempotencyTable, created: SQLWrapper, given: SQL, joinedOn: string): SQL {
   const columns = columnNames(table.requestHash, table.response, table.createdAt);
+  const on = sql.identifier(joinedOn);
   return sql`insert into ${table} (${keyColumns(table)}, ${columns})
-    select ${sql.placeholder('tenantId')}::text, ${sql.placeholder('operation')}::text,
-      ${sql.placeholder('idempotencyKey')}::text, ${sql.placeholder('requestHash')}::text,
-      ${sql.placeholder('answer')}::jsonb, now()
-    from ${created}`;
+    select given.tenant_id, given.operation, given.idempotency_key, given.request_hash, given.answer, now()
+    from ${created} created join ${given} on given.${on} = created.${on}`;
 }
 
 /** A statement failed on a unique key (PostgreSQL's 23505), whichever driver reported it. */

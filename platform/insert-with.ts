@@ -28,14 +28,28 @@ export function insertWith<Table extends PgTable>(
 }
 
 /**
- * The insert of one row of `table` from placeholders named like its columns (`execute` it with a row
- * object): built once and prepared, the hottest creates skip drizzle's query building.
+ * Rows of `table` sent as one JSON array (the placeholder `rows`), read as a record set named `given`
+ * with the table's columns under their SQL names and `extra` columns (`name type, ...`): one statement
+ * text for any number of rows, so it stays prepared.
  */
-export function insertFromPlaceholders<Table extends PgTable>(db: Database, table: Table) {
-  const placeholders = Object.fromEntries(
-    Object.keys(getTableColumns(table)).map((name) => [name, sql.placeholder(name)]),
-  );
-  return db.insert(table).values(placeholders as Table['$inferInsert']);
+export function givenRows(table: PgTable, extra: SQL): SQL {
+  const columns = Object.values(getTableColumns(table));
+  return sql`jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) as given(${sql.join(
+    columns.map((column) => sql`${sql.identifier(column.name)} ${sql.raw(column.getSQLType())}`),
+    sql`, `,
+  )}, ${extra})`;
+}
+
+/** A row of `table` (its field names) as `givenRows` reads it: keyed by SQL column names, absent as null, with `extra`. */
+export function givenRow<Table extends PgTable>(
+  table: Table,
+  row: Table['$inferInsert'],
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
+  const given: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table)))
+    given[column.name] = row[key as keyof typeof row] ?? null;
+  return { ...given, ...extra };
 }
 
 interface Prepared<Table extends PgTable> {

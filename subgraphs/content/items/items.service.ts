@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -7,7 +7,13 @@ import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
 import { pageRequest, presentPage, tablePage, type KeysetOrder } from '../../../platform/keyset.ts';
-import { recordWith, requireIdempotencyKey, type CommandResult } from '../../../platform/idempotency.ts';
+import {
+  recordWith,
+  requireIdempotencyKey,
+  type CommandResult,
+  type FreshRecord,
+} from '../../../platform/idempotency.ts';
+import { groupCommit } from '../../../platform/group-commit.ts';
 import { runCommand, runFreshFirst } from '../../../platform/commands.ts';
 import { parseInput, isoTimestamp, queryBoolean, queryInteger, isUuid } from '../../../platform/validation.ts';
 import { contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
@@ -33,7 +39,7 @@ import {
   type XpBand,
 } from '../vocabulary.ts';
 import { firstVersionFrom } from '../versions/versions.service.ts';
-import { insertFromPlaceholders, insertWith } from '../../../platform/insert-with.ts';
+import { columnNames, givenRow, givenRows, insertWith } from '../../../platform/insert-with.ts';
 import { prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import { findItemRow, findItemRows, itemNotFound, requireItemRow, type ItemRow } from '../queries.ts';
 import { ACCESS } from '../access.ts';
@@ -214,12 +220,7 @@ export async function createItem(
     ctx,
     call,
     async (record) => {
-      const [created] = await insertFreshItem(deps.db).execute({
-        ...row,
-        ...record,
-        versionId: version.versionId,
-        answer: JSON.stringify(presentItem(row)),
-      });
+      const created = await insertFreshTogether(deps.db, ctx.tenantId, { row, record });
       return created && presentItem(created);
     },
     locked,
@@ -260,27 +261,58 @@ function newItemRow(ctx: RequestContext, input: z.infer<typeof CreateItemInput>)
   } satisfies ItemRow;
 }
 
+/** A new item's row and its key's record, for `insertFreshItems`. */
+interface FreshItem {
+  row: ItemRow;
+  record: FreshRecord;
+}
+
 /**
- * A fresh item under a fresh key, built once per database: the item, its first version and the key's
- * record with its answer in one self-committing statement (`runFreshFirst`). A taken id writes none of
- * them; a held key fails the whole statement.
+ * Fresh items under fresh keys, built once per database: each item, its first version (the item's
+ * `latest_version_id`) and its key's record with its answer, in one self-committing statement
+ * (`runFreshFirst`); the rows come as one JSON array, so any number of creates share the statement's
+ * text. A taken id writes none of its rows; a held key fails the whole statement.
  */
-const insertFreshItem = prepareOncePerDatabase((db) =>
-  insertWith(
-    db,
-    items,
-    insertFromPlaceholders(db, items)
-      .onConflictDoNothing({ target: [items.tenantId, items.contentId] })
-      .returning(),
-    (created) => [
-      firstVersionFrom(created, {
-        versionId: sql.placeholder('versionId'),
-        createdBy: sql.placeholder('createdBy'),
-        createdAt: sql.placeholder('createdAt'),
-      }),
-      recordWith(contentIdempotency, created),
-    ],
-  ).prepare('content_insert_fresh_item'),
+const insertFreshItemsStatement = prepareOncePerDatabase((db) => {
+  const given = givenRows(items, sql`operation text, idempotency_key text, request_hash text, answer jsonb`);
+  const insert = db
+    .insert(items)
+    .select(sql`select ${columnNames(...Object.values(getTableColumns(items)))} from ${given}`)
+    .onConflictDoNothing({ target: [items.tenantId, items.contentId] })
+    .returning();
+  return insertWith(db, items, insert, (created) => [
+    firstVersionFrom(created, {
+      versionId: sql.identifier(items.latestVersionId.name),
+      createdBy: sql.identifier(items.createdBy.name),
+      createdAt: sql.identifier(items.createdAt.name),
+    }),
+    // Each create's own first version id tells its record apart, even from a rival create of its id.
+    recordWith(contentIdempotency, created, given, items.latestVersionId.name),
+  ]).prepare('content_insert_fresh_items');
+});
+
+/** Inserts fresh items, answering each one's stored row, or nothing when its id is taken. */
+async function insertFreshItems(db: Database, creates: FreshItem[]): Promise<(ItemRow | undefined)[]> {
+  const sent = creates.map(({ row, record }) =>
+    givenRow(items, row, {
+      operation: record.operation,
+      idempotency_key: record.idempotencyKey,
+      request_hash: record.requestHash,
+      answer: presentItem(row),
+    }),
+  );
+  const stored = new Map(
+    (await insertFreshItemsStatement(db).execute({ rows: JSON.stringify(sent) })).map((row) => [
+      row.latestVersionId,
+      row,
+    ]),
+  );
+  return creates.map(({ row }) => stored.get(row.latestVersionId));
+}
+
+/** A tenant's fresh item creates that arrive while one runs are inserted together: one statement and one commit for them. */
+const insertFreshTogether = groupCommit((db: Database, _tenantId: string, creates: FreshItem[]) =>
+  insertFreshItems(db, creates),
 );
 
 /** Access-checked batch behind the ContentItem loader. */

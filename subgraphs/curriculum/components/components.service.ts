@@ -10,7 +10,7 @@ import { parseInput } from '../../../platform/validation.ts';
 import { listRule, updatedSince } from '../lists.ts';
 import { components } from '../tables.ts';
 import { currentPin, insertWithPinAudit, recordPinChange } from '../pins.ts';
-import { columnNames } from '../../../platform/insert-with.ts';
+import { columnNames, givenRow, givenRows } from '../../../platform/insert-with.ts';
 import { groupCommit } from '../../../platform/group-commit.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
@@ -202,19 +202,14 @@ interface FreshComponent {
   pin: { target: unknown; actor: string; recordedAt: string } | null;
 }
 
-const componentColumns = Object.entries(getTableColumns(components));
-
 /**
  * New components' rows and their pins' audit rows in one statement, built once per database (drizzle's
  * query building cost more than the insert); the rows come as one JSON array, so any number of creates
  * share the statement's text. An id already taken inserts nothing.
  */
 const insertFreshStatement = prepareOncePerDatabase((db) => {
-  const given = sql`jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) as given(${sql.join(
-    componentColumns.map(([, column]) => sql`${sql.identifier(column.name)} ${sql.raw(column.getSQLType())}`),
-    sql`, `,
-  )}, pin_target jsonb, pin_actor text, pin_recorded_at timestamptz)`;
-  const columns = columnNames(...componentColumns.map(([, column]) => column));
+  const given = givenRows(components, sql`pin_target jsonb, pin_actor text, pin_recorded_at timestamptz`);
+  const columns = columnNames(...Object.values(getTableColumns(components)));
   const insert = db
     .insert(components)
     .select(sql`select ${columns} from ${given}`)
@@ -238,15 +233,11 @@ async function insertFreshComponents(db: Database, creates: FreshComponent[]): P
   });
   const sent = [...first.values()].map((index) => {
     const { row, pin } = creates[index];
-    const record: Record<string, unknown> = Object.fromEntries(
-      componentColumns.map(([key, column]) => [column.name, row[key as keyof typeof row] ?? null]),
-    );
-    return {
-      ...record,
+    return givenRow(components, row, {
       pin_target: pin?.target ?? null,
       pin_actor: pin?.actor ?? null,
       pin_recorded_at: pin?.recordedAt ?? null,
-    };
+    });
   });
   const stored = new Map(
     (await insertFreshStatement(db).execute({ rows: JSON.stringify(sent) })).map((row) => [keyOf(row), row]),
