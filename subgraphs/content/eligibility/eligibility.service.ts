@@ -167,7 +167,10 @@ export async function loadVersionsWithEligibility(deps: ContentDeps, ctx: Reques
  * next statement, which starts after each of them was asked (nothing is answered from an earlier read).
  */
 const versionWithEligibilityTogether = groupCommit(async (db: Database, tenantId: string, versionIds: string[]) => {
-  const found = await findVersionsWithEligibility(db, tenantId, versionIds);
+  // Each distinct version by its key (one read for all who asked for it): the list form's generic plan
+  // scans a tenant's versions on PGlite.
+  const reads = [...new Set(versionIds)].map((versionId) => findVersionsWithEligibility(db, tenantId, [versionId]));
+  const found = new Map((await Promise.all(reads)).flatMap((read) => [...read]));
   return versionIds.map((versionId) => found.get(versionId));
 });
 
