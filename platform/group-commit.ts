@@ -5,7 +5,8 @@
  * An idle partition's write runs at once, so one tenant's writes never wait on another's. `write`
  * answers each input's result in input order; if its statement fails, each input of the group is
  * written alone, so one write's failure stays its own and the others are stored as if they had come
- * one by one.
+ * one by one. Reads can share a round the same way (content's eligibility reads): every input is read
+ * by a statement sent after it was asked, never answered from one already under way.
  */
 export function groupCommit<Key extends object, Input, Output>(
   write: (key: Key, partition: string, inputs: Input[]) => Promise<Output[]>,
