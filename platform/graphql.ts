@@ -275,17 +275,18 @@ function withDefaults(
   return missing.length === 0 ? variables : { ...Object.fromEntries(missing), ...variables };
 }
 
+/** A subgraph operation compiled once, with the defaults of its variables. */
+interface CompiledOperation {
+  compiled: CompiledQuery;
+  defaults: [string, unknown][];
+}
+
 /**
  * The embedded gateway's way to a subgraph: no network hop, and unlike Apollo's
  * LocalGraphQLDataSource it parses, validates and compiles (graphql-jit) each generated subgraph
  * operation once, since the query planner emits the same few operation texts again and again. Only the
  * operation is kept, keyed by its text and name: resolvers and statements run on every request.
  */
-interface CompiledOperation {
-  compiled: CompiledQuery;
-  defaults: [string, unknown][];
-}
-
 export class LocalSubgraphDataSource implements GraphQLDataSource<GraphContext> {
   /**
    * By text, then by operation name. The planner hands over the same text object from its cached plan,
