@@ -6,6 +6,7 @@ import type { Logger } from 'drizzle-orm/logger';
 import type { Sql } from 'postgres';
 import type { PlatformConfig } from './config.ts';
 import { lockDataDirectory } from './data-dir-lock.ts';
+import { analyzeGrownTables, followTableGrowth } from './pglite-statistics.ts';
 import { preparePgliteStatements } from './pglite-statements.ts';
 
 /** One handle type for both drivers: domain code never knows which one it runs on. */
@@ -36,8 +37,13 @@ export interface DatabaseHandle {
   /** Pool figures for the operators' metrics. */
   pool: PoolFigures;
   migrate(service: string): Promise<void>;
-  /** Fresh planner statistics once the platform's data is in place (PGlite; PostgreSQL's autovacuum keeps its own). */
+  /**
+   * Fresh planner statistics once the platform's data is in place, then kept fresh as tables grow
+   * (PGlite; PostgreSQL's autovacuum keeps its own).
+   */
   analyze(): Promise<void>;
+  /** Analyzes the tables that have outgrown their statistics, as `analyze` goes on doing every few seconds; their names. */
+  analyzeGrownTables(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -90,6 +96,7 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
   const pool = { max: 1, readMax: 0, transactionsInFlight: 0 };
   const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
   const db = countTransactions(driverDb as unknown as Database, pool);
+  let growth: ReturnType<typeof followTableGrowth> | undefined;
   return {
     db,
     driver: 'pglite',
@@ -100,15 +107,19 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     },
     // PGlite runs no autovacuum, so without this no table there ever has planner statistics, and without
     // them the planner judged a tenant-led index as good as the primary key for a read by id: the
-    // component read walked every component of the tenant (twice as slow at 5,000). Only at start: an
-    // ANALYZE runs inside PGlite's synchronous WASM and stalls the event loop (up to 1 s when grown).
+    // component read walked every component of the tenant (twice as slow at 5,000). The whole database
+    // only at start: an ANALYZE runs inside PGlite's synchronous WASM and stalls the event loop (up to
+    // 1 s when grown); afterwards one grown table at a time, on a small sample (`pglite-statistics.ts`).
     async analyze() {
       await client.exec('analyze');
+      growth ??= followTableGrowth(client, (error) => process.emitWarning(error as Error));
     },
+    analyzeGrownTables: () => analyzeGrownTables(client),
     async ping() {
       await client.query('select 1');
     },
     async close() {
+      await growth?.stop();
       await client.close();
       await unlock();
     },
@@ -170,6 +181,9 @@ async function openPostgres(config: PlatformConfig, url: string, stats: { querie
       }
     },
     async analyze() {},
+    async analyzeGrownTables() {
+      return [];
+    },
     async ping() {
       await client`select 1`;
     },
@@ -206,6 +220,9 @@ export function noDatabase(): DatabaseHandle {
     pool: { max: 0, readMax: 0, transactionsInFlight: 0 },
     async migrate() {},
     async analyze() {},
+    async analyzeGrownTables() {
+      return [];
+    },
     async ping() {},
     async close() {},
   };
