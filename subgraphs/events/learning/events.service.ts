@@ -353,7 +353,9 @@ async function storeBatches(
   const iris = new Map(known.map((row) => [row.source_id, row.source_iri]));
   const storedRows = batches.filter((rows) => rows.every((row) => iris.has(row.activitySourceId))).flat();
   if (storedRows.length !== (known[0]?.stored ?? 0)) {
-    throw new Error(`events statement stored ${known[0]?.stored ?? 0} rows where its sources accept ${storedRows.length}`);
+    throw new Error(
+      `events statement stored ${known[0]?.stored ?? 0} rows where its sources accept ${storedRows.length}`,
+    );
   }
   const recordedAt = known[0]?.recorded_at as string;
   return new Map(
