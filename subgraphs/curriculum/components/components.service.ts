@@ -108,7 +108,7 @@ export async function createComponent(
   requireDraftOnCreate(input);
   const alpha = normalizedAlpha(input);
   // A re-POST that can only be refused is refused before content is asked; judged again under the lock.
-  const [prior] = await findComponentRows(deps.db, ctx.tenantId, [input.component_id]);
+  const prior = await priorRowTogether(deps.db, ctx.tenantId, input.component_id);
   if (prior) requireRepostAllowed(prior, input, alpha);
   if (input.alpha.target_ref)
     await deps.content.requireEligible(ctx, input.alpha.target_ref, { draftBank: isDraftGate(input.kind, alpha) });
@@ -246,6 +246,16 @@ async function insertFreshComponents(db: Database, creates: FreshComponent[]): P
     first.get(keyOf(create.row)) === index ? stored.get(keyOf(create.row)) : undefined,
   );
 }
+
+/**
+ * A tenant's prior-row reads that arrive while one runs are read together: one statement for their ids,
+ * each sent after its create asked. The list form's generic plan keeps the primary key on PGlite too,
+ * now that its statistics follow the table's growth (`platform/pglite-statistics.ts`).
+ */
+const priorRowTogether = groupCommit(async (db: Database, tenantId: string, componentIds: string[]) => {
+  const rows = new Map((await findComponentRows(db, tenantId, componentIds)).map((row) => [row.componentId, row]));
+  return componentIds.map((componentId) => rows.get(componentId));
+});
 
 /** A tenant's self-committing creates that arrive while one runs are inserted together: one statement and one commit for them. */
 const insertFreshTogether = groupCommit((db: Database, _tenantId: string, creates: FreshComponent[]) =>
