@@ -14,6 +14,21 @@ import { commitHeads, learningEvents } from '../../subgraphs/events/tables.ts';
 
 const it = platformTest();
 
+/** An event as `prepareEvent` makes it, for the service's own store. */
+const preparedEvent = (activitySourceId: string): PreparedEvent => ({
+  eventId: randomUUID(),
+  kind: 'content_viewed',
+  studentId: `stu-${randomUUID()}`,
+  contentId: 'c-1',
+  orgId: null,
+  activitySourceId,
+  happenedAt: new Date().toISOString(),
+  sourceEventId: null,
+  derived: deriveCaliper({ kind: 'content_viewed', studentId: 's', contentId: 'c-1' }, 'e').value as DerivedCaliper,
+  extensions: {},
+  rawPayload: {},
+});
+
 describe('POST /events', () => {
   it('accepts a batch with 202, issues ids and derives the Caliper 1.2 fields', async ({ platform }) => {
     const caller = await producer(platform);
@@ -117,19 +132,7 @@ describe('POST /events', () => {
   }) => {
     const caller = await producer(platform);
     const ctx = { tenantId: caller.tenantId } as RequestContext;
-    const event = (): PreparedEvent => ({
-      eventId: randomUUID(),
-      kind: 'content_viewed',
-      studentId: `stu-${randomUUID()}`,
-      contentId: 'c-1',
-      orgId: null,
-      activitySourceId: caller.sourceId,
-      happenedAt: new Date().toISOString(),
-      sourceEventId: null,
-      derived: deriveCaliper({ kind: 'content_viewed', studentId: 's', contentId: 'c-1' }, 'e').value as DerivedCaliper,
-      extensions: {},
-      rawPayload: {},
-    });
+    const event = () => preparedEvent(caller.sourceId);
     // One transaction is one connection: what it prepared is listed there.
     const prepared = await platform.runtime.database.db.transaction(async (tx) => {
       await insertEvents(tx, ctx, { events: [event()] });
@@ -141,6 +144,19 @@ describe('POST /events', () => {
       );
     });
     expect(prepared).toHaveLength(1);
+  });
+
+  it('stores a batch whose source id is in upper case, answering that source for each event', async ({ platform }) => {
+    const caller = await producer(platform);
+    const ctx = { tenantId: caller.tenantId } as RequestContext;
+    const sourceId = caller.sourceId.toUpperCase();
+    const stored = await insertEvents(platform.runtime.database.db, ctx, {
+      events: [preparedEvent(sourceId), preparedEvent(caller.sourceId)],
+      selfCommitting: true,
+    });
+    const [upper, lower] = stored.map((event) => event.caliperEvent.edApp);
+    expect(upper).toEqual({ id: expect.stringMatching(/^https:\/\/vendor\.example\//), type: 'SoftwareApplication' });
+    expect(lower).toEqual(upper);
   });
 
   it('answers each recorded event exactly as the feed reads it back: same members, same order', async ({

@@ -351,16 +351,16 @@ async function storeBatches(
   const result = await storeBatchesStatement(db).execute({ batch, tenantId, importId });
   const known = rowsOf<{ source_id: string; source_iri: string; recorded_at: string | null; stored: number }>(result);
   const iris = new Map(known.map((row) => [row.source_id, row.source_iri]));
-  const storedRows = batches.filter((rows) => rows.every((row) => iris.has(row.activitySourceId))).flat();
+  // The database answers a uuid in lower case, whatever case the caller's id was in.
+  const sourceIriOf = (row: BatchRow) => iris.get(row.activitySourceId.toLowerCase());
+  const storedRows = batches.filter((rows) => rows.every((row) => sourceIriOf(row) !== undefined)).flat();
   if (storedRows.length !== (known[0]?.stored ?? 0)) {
     throw new Error(
       `events statement stored ${known[0]?.stored ?? 0} rows where its sources accept ${storedRows.length}`,
     );
   }
   const recordedAt = known[0]?.recorded_at as string;
-  return new Map(
-    storedRows.map((row) => [row.eventId, { recordedAt, sourceIri: iris.get(row.activitySourceId) as string }]),
-  );
+  return new Map(storedRows.map((row) => [row.eventId, { recordedAt, sourceIri: sourceIriOf(row) as string }]));
 }
 
 /** The typed refusal of a batch that names activity sources the tenant has not registered. */
