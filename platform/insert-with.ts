@@ -40,6 +40,11 @@ export function givenRows(table: PgTable, extra: SQL): SQL {
   )}, ${extra})`;
 }
 
+/** The insert into `table` of every row of `given` (a `givenRows` record set), column for column. */
+export function insertGiven<Table extends PgTable>(db: Database, table: Table, given: SQL) {
+  return db.insert(table).select(sql`select ${columnNames(...Object.values(getTableColumns(table)))} from ${given}`);
+}
+
 /** A row of `table` (its field names) as `givenRows` reads it: keyed by SQL column names, absent as null, with `extra`. */
 export function givenRow<Table extends PgTable>(
   table: Table,

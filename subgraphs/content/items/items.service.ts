@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -39,7 +39,7 @@ import {
   type XpBand,
 } from '../vocabulary.ts';
 import { firstVersionFrom } from '../versions/versions.service.ts';
-import { columnNames, givenRow, givenRows, insertWith } from '../../../platform/insert-with.ts';
+import { givenRow, givenRows, insertGiven, insertWith } from '../../../platform/insert-with.ts';
 import { prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import { findItemRow, findItemRows, itemNotFound, requireItemRow, type ItemRow } from '../queries.ts';
 import { ACCESS } from '../access.ts';
@@ -275,9 +275,7 @@ interface FreshItem {
  */
 const insertFreshItemsStatement = prepareOncePerDatabase((db) => {
   const given = givenRows(items, sql`operation text, idempotency_key text, request_hash text, answer jsonb`);
-  const insert = db
-    .insert(items)
-    .select(sql`select ${columnNames(...Object.values(getTableColumns(items)))} from ${given}`)
+  const insert = insertGiven(db, items, given)
     .onConflictDoNothing({ target: [items.tenantId, items.contentId] })
     .returning();
   return insertWith(db, items, insert, (created) => [

@@ -1,5 +1,5 @@
 import { tenantRows } from '../../../platform/tenant-rows.ts';
-import { and, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { lockKey, prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -10,7 +10,7 @@ import { parseInput } from '../../../platform/validation.ts';
 import { listRule, updatedSince } from '../lists.ts';
 import { components } from '../tables.ts';
 import { currentPin, insertWithPinAudit, recordPinChange } from '../pins.ts';
-import { columnNames, givenRow, givenRows } from '../../../platform/insert-with.ts';
+import { givenRow, givenRows, insertGiven } from '../../../platform/insert-with.ts';
 import { groupCommit } from '../../../platform/group-commit.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
@@ -209,10 +209,7 @@ interface FreshComponent {
  */
 const insertFreshStatement = prepareOncePerDatabase((db) => {
   const given = givenRows(components, sql`pin_target jsonb, pin_actor text, pin_recorded_at timestamptz`);
-  const columns = columnNames(...Object.values(getTableColumns(components)));
-  const insert = db
-    .insert(components)
-    .select(sql`select ${columns} from ${given}`)
+  const insert = insertGiven(db, components, given)
     // The key queues a concurrent create of the same id until it commits, then says it is taken.
     .onConflictDoNothing({ target: [components.tenantId, components.componentId] })
     .returning();
