@@ -168,7 +168,8 @@ export async function loadVersionsWithEligibility(deps: ContentDeps, ctx: Reques
  */
 const versionWithEligibilityTogether = groupCommit(async (db: Database, tenantId: string, versionIds: string[]) => {
   // Each distinct version by its key (one read for all who asked for it): the list form's generic plan
-  // scans a tenant's versions on PGlite.
+  // scanned a tenant's versions on PGlite while its statistics stayed those of the start (eighth pass);
+  // not measured again since they follow growth (`platform/pglite-statistics.ts`).
   const reads = [...new Set(versionIds)].map((versionId) => findVersionsWithEligibility(db, tenantId, [versionId]));
   const found = new Map((await Promise.all(reads)).flatMap((read) => [...read]));
   return versionIds.map((versionId) => found.get(versionId));

@@ -354,10 +354,9 @@ async function storeBatches(
   // The database answers a uuid in lower case, whatever case the caller's id was in.
   const sourceIriOf = (row: BatchRow) => iris.get(row.activitySourceId.toLowerCase());
   const storedRows = batches.filter((rows) => rows.every((row) => sourceIriOf(row) !== undefined)).flat();
-  if (storedRows.length !== (known[0]?.stored ?? 0)) {
-    throw new Error(
-      `events statement stored ${known[0]?.stored ?? 0} rows where its sources accept ${storedRows.length}`,
-    );
+  const storedCount = known[0]?.stored ?? 0;
+  if (storedRows.length !== storedCount) {
+    throw new Error(`events statement stored ${storedCount} rows where its sources accept ${storedRows.length}`);
   }
   const recordedAt = known[0]?.recorded_at as string;
   return new Map(storedRows.map((row) => [row.eventId, { recordedAt, sourceIri: sourceIriOf(row) as string }]));
