@@ -29,8 +29,13 @@ describe('the modifiedSince feed under concurrent writers', () => {
   it('never lets a poller miss a committed event', async ({ platform }) => {
     const caller = await producer(platform);
     const accepted = new Set<string>();
+    // The writers' second half waits for the first poll, so the poller always polls again while they
+    // write: grouped writes could otherwise all commit during one long first drain.
+    let firstPollDone = () => {};
+    const firstPoll = new Promise<void>((resolve) => (firstPollDone = resolve));
     const writers = Array.from({ length: 6 }, async (_, writer) => {
       for (let batch = 0; batch < 12; batch += 1) {
+        if (batch === 6) await firstPoll;
         const size = 1 + ((writer + batch) % 3);
         const reply = await post(
           platform,
@@ -52,6 +57,7 @@ describe('the modifiedSince feed under concurrent writers', () => {
     while (writing) {
       await pollOnce(caller.token, state);
       polls += 1;
+      firstPollDone();
     }
     await done;
     // One last poll from the watermark: anything committed behind it would be lost for good.
