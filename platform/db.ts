@@ -6,7 +6,8 @@ import type { Logger } from 'drizzle-orm/logger';
 import type { Sql } from 'postgres';
 import type { PlatformConfig } from './config.ts';
 import { lockDataDirectory } from './data-dir-lock.ts';
-import { analyzeGrownTables, followTableGrowth } from './pglite-statistics.ts';
+import { analyzeGrownTables } from './pglite-statistics.ts';
+import { keepUp } from './pglite-upkeep.ts';
 import { preparePgliteStatements } from './pglite-statements.ts';
 
 /** One handle type for both drivers: domain code never knows which one it runs on. */
@@ -96,7 +97,7 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
   const pool = { max: 1, readMax: 0, transactionsInFlight: 0 };
   const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
   const db = countTransactions(driverDb as unknown as Database, pool);
-  let growth: ReturnType<typeof followTableGrowth> | undefined;
+  let upkeep: ReturnType<typeof keepUp> | undefined;
   return {
     db,
     driver: 'pglite',
@@ -109,17 +110,18 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     // them the planner judged a tenant-led index as good as the primary key for a read by id: the
     // component read walked every component of the tenant (twice as slow at 5,000). The whole database
     // only at start: an ANALYZE runs inside PGlite's synchronous WASM and stalls the event loop (up to
-    // 1 s when grown); afterwards one grown table at a time, on a small sample (`pglite-statistics.ts`).
+    // 1 s when grown); afterwards one grown table at a time, on a small sample, beside the checkpoints
+    // no background process takes there (`pglite-upkeep.ts`).
     async analyze() {
       await client.exec('analyze');
-      growth ??= followTableGrowth(client, (error) => process.emitWarning(error as Error));
+      upkeep ??= keepUp(client, (error) => process.emitWarning(error as Error));
     },
     analyzeGrownTables: () => analyzeGrownTables(client),
     async ping() {
       await client.query('select 1');
     },
     async close() {
-      await growth?.stop();
+      await upkeep?.stop();
       await client.close();
       await unlock();
     },

@@ -42,26 +42,3 @@ export async function analyzeGrownTables(client: PGlite, bounds: GrowthBounds = 
   }
   return names;
 }
-
-/** Checks on a timer that keeps no process alive; `stop` waits for a check under way. */
-export function followTableGrowth(
-  client: PGlite,
-  onError: (error: unknown) => void,
-  bounds: GrowthBounds = GROWTH,
-): { stop(): Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    running ??= analyzeGrownTables(client, bounds)
-      .catch(onError)
-      .finally(() => {
-        running = undefined;
-      });
-  }, bounds.checkEveryMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}
