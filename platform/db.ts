@@ -7,7 +7,9 @@ import type { Sql } from 'postgres';
 import type { PlatformConfig } from './config.ts';
 import { lockDataDirectory } from './data-dir-lock.ts';
 import { analyzeGrownTables } from './pglite-statistics.ts';
-import { keepUp } from './pglite-upkeep.ts';
+import { pgliteUpkeep, UPKEEP } from './pglite-upkeep.ts';
+import { analyzeGrownPostgresTables, POSTGRES_GROWTH } from './postgres-statistics.ts';
+import { keepUp } from './upkeep.ts';
 import { preparePgliteStatements } from './pglite-statements.ts';
 
 /** One handle type for both drivers: domain code never knows which one it runs on. */
@@ -39,8 +41,8 @@ export interface DatabaseHandle {
   pool: PoolFigures;
   migrate(service: string): Promise<void>;
   /**
-   * Fresh planner statistics once the platform's data is in place, then kept fresh as tables grow
-   * (PGlite; PostgreSQL's autovacuum keeps its own).
+   * Planner statistics once the platform's data is in place (on PGlite the whole database, on PostgreSQL
+   * the tables grown past theirs), then kept fresh as tables grow.
    */
   analyze(): Promise<void>;
   /** Analyzes the tables that have outgrown their statistics, as `analyze` goes on doing every few seconds; their names. */
@@ -80,6 +82,9 @@ class CountingLogger implements Logger {
   }
 }
 
+/** The upkeep's failures are warnings: a round that failed is tried again at the next. */
+const warn = (error: unknown) => process.emitWarning(error as Error);
+
 async function openPglite(config: PlatformConfig, stats: { queries: number }): Promise<DatabaseHandle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -114,7 +119,7 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     // no background process takes there (`pglite-upkeep.ts`).
     async analyze() {
       await client.exec('analyze');
-      upkeep ??= keepUp(client, (error) => process.emitWarning(error as Error));
+      upkeep ??= keepUp(pgliteUpkeep(client), warn, UPKEEP.checkEveryMs);
     },
     analyzeGrownTables: () => analyzeGrownTables(client),
     async ping() {
@@ -164,6 +169,7 @@ async function openPostgres(config: PlatformConfig, url: string, stats: { querie
     logger: new CountingLogger(stats),
   });
   const db = countTransactions(driverDb as unknown as Database, pool);
+  let upkeep: ReturnType<typeof keepUp> | undefined;
   return {
     db,
     driver: 'postgres',
@@ -182,14 +188,18 @@ async function openPostgres(config: PlatformConfig, url: string, stats: { querie
         reserved.release();
       }
     },
-    async analyze() {},
-    async analyzeGrownTables() {
-      return [];
+    // Autovacuum comes by once a minute, and generic plans keep the statistics they were made with until an
+    // ANALYZE: a table that grows faster is analyzed again as it grows (`postgres-statistics.ts`).
+    async analyze() {
+      await analyzeGrownPostgresTables(client);
+      upkeep ??= keepUp(() => analyzeGrownPostgresTables(client), warn, POSTGRES_GROWTH.checkEveryMs);
     },
+    analyzeGrownTables: () => analyzeGrownPostgresTables(client),
     async ping() {
       await client`select 1`;
     },
     async close() {
+      await upkeep?.stop();
       await Promise.all([client.end({ timeout: 5 }), readClient?.end({ timeout: 5 })]);
     },
   };

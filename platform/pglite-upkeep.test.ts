@@ -5,11 +5,13 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkpointAfterWal, keepUp, type UpkeepBounds } from './pglite-upkeep.ts';
+import { checkpointAfterWal, pgliteUpkeep, type UpkeepBounds } from './pglite-upkeep.ts';
+import { keepUp } from './upkeep.ts';
 
 const MB = 1024 * 1024;
 const BOUNDS: UpkeepBounds = { checkEveryMs: 10, factor: 2, minimumPages: 4, checkpointAfterWalBytes: 4 * MB };
 const UPKEEP_MODULE = fileURLToPath(new URL('./pglite-upkeep.ts', import.meta.url));
+const TIMER_MODULE = fileURLToPath(new URL('./upkeep.ts', import.meta.url));
 
 const clients: PGlite[] = [];
 const dirs: string[] = [];
@@ -67,7 +69,7 @@ describe('PGlite upkeep', () => {
     const dir = tempDir();
     const client = await open(dir);
     await client.exec('create table log_heavy (id bigserial primary key, body text)');
-    const upkeep = keepUp(client, failOnError, BOUNDS);
+    const upkeep = keepUp(pgliteUpkeep(client, BOUNDS), failOnError, BOUNDS.checkEveryMs);
     // About 200 MB of log: 13 segments and more without a checkpoint (PGlite never takes one on its own).
     for (let round = 0; round < 20; round++) {
       await write(client, 10_000);
@@ -85,7 +87,7 @@ describe('PGlite upkeep', () => {
   it('analyzes a grown table on its own timer', async () => {
     const client = await open();
     await client.exec('create table grown (id int primary key, body text); analyze');
-    const upkeep = keepUp(client, failOnError, BOUNDS);
+    const upkeep = keepUp(pgliteUpkeep(client, BOUNDS), failOnError, BOUNDS.checkEveryMs);
     await client.exec(`insert into grown select n, repeat('x', 50) from generate_series(1, 3000) as n`);
     await expect
       .poll(
@@ -103,10 +105,11 @@ describe('PGlite upkeep', () => {
     const dir = tempDir();
     const script = `
       const { PGlite } = await import('@electric-sql/pglite');
-      const { keepUp } = await import(${JSON.stringify(UPKEEP_MODULE)});
+      const { pgliteUpkeep } = await import(${JSON.stringify(UPKEEP_MODULE)});
+      const { keepUp } = await import(${JSON.stringify(TIMER_MODULE)});
       const client = await PGlite.create(${JSON.stringify(dir)});
       await client.exec('create table log_heavy (id bigserial primary key, body text)');
-      keepUp(client, (error) => { throw error; }, ${JSON.stringify(BOUNDS)});
+      keepUp(pgliteUpkeep(client, ${JSON.stringify(BOUNDS)}), (error) => { throw error; }, ${BOUNDS.checkEveryMs});
       for (let round = 1; ; round++) {
         await client.exec("insert into log_heavy (body) select repeat(md5(random()::text), 31) from generate_series(1, 2000)");
         const redo = (await client.query('select redo_lsn::text as redo from pg_control_checkpoint()')).rows[0].redo;

@@ -17,7 +17,7 @@ export interface UpkeepBounds extends GrowthBounds {
   checkpointAfterWalBytes: number;
 }
 
-const UPKEEP: UpkeepBounds = {
+export const UPKEEP: UpkeepBounds = {
   checkEveryMs: 5_000,
   factor: 2,
   minimumPages: 4,
@@ -35,29 +35,10 @@ export async function checkpointAfterWal(client: PGlite, walBytes: number): Prom
   return true;
 }
 
-/** Runs the upkeep on a timer that keeps no process alive; `stop` waits for a round under way. */
-export function keepUp(
-  client: PGlite,
-  onError: (error: unknown) => void,
-  bounds: UpkeepBounds = UPKEEP,
-): { stop(): Promise<void> } {
-  let running: Promise<unknown> | undefined;
-  const round = async () => {
+/** One round of the upkeep, for `keepUp` (`upkeep.ts`) every `bounds.checkEveryMs`. */
+export function pgliteUpkeep(client: PGlite, bounds: UpkeepBounds = UPKEEP): () => Promise<void> {
+  return async () => {
     await analyzeGrownTables(client, bounds);
     await checkpointAfterWal(client, bounds.checkpointAfterWalBytes);
-  };
-  const timer = setInterval(() => {
-    running ??= round()
-      .catch(onError)
-      .finally(() => {
-        running = undefined;
-      });
-  }, bounds.checkEveryMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
   };
 }

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import postgres from 'postgres';
 import { Placeholder, sql } from 'drizzle-orm';
-import { openDatabase, rowsOf, type Database } from '../../platform/db.ts';
-import { loadConfig } from '../../platform/config.ts';
+import { rowsOf, type Database } from '../../platform/db.ts';
+import { freshDatabase } from '../fresh-database.ts';
 import { eligibilityQuery } from '../../subgraphs/content/eligibility/eligibility.service.ts';
 
 interface PlanNode {
@@ -34,30 +32,13 @@ async function grow(db: Database, tenantId: string, count: number): Promise<stri
   return rowsOf<{ version_id: string }>(created).map((row) => row.version_id);
 }
 
-/** A database of its own, migrated from scratch: the planner's view of a fresh installation. */
-async function freshDatabase(url: string) {
-  const name = `eligibility_plan_${randomUUID().replaceAll('-', '')}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const database = await openDatabase(loadConfig({ DATABASE_URL: url.replace(/\/[^/?]*(\?|$)/, `/${name}$1`) }));
-  await database.migrate('content');
-  return {
-    db: database.db,
-    async drop() {
-      await database.close();
-      await admin.unsafe(`drop database ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 describe('the release-eligibility statement on PostgreSQL', () => {
   it.skipIf(!process.env.DATABASE_URL)(
     'its cached generic plan starts from the versions asked for, however many items a tenant gained since (PostgreSQL only: PGlite plans each call)',
     async () => {
-      const fresh = await freshDatabase(process.env.DATABASE_URL as string);
+      const fresh = await freshDatabase(process.env.DATABASE_URL as string, ['content']);
       try {
-        const { db } = fresh;
+        const { db } = fresh.database;
         const tenantId = 'plan-test';
         const [asked] = await grow(db, tenantId, 1);
         const query = eligibilityQuery(db).toSQL();

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf, type DatabaseHandle } from '../../platform/db.ts';
 import { loadConfig } from '../../platform/config.ts';
+import { freshDatabase } from '../fresh-database.ts';
 
 /** The embedded database in `dataDir`, migrated and analyzed as the platform starts it. */
 async function startPglite(dataDir: string): Promise<DatabaseHandle> {
@@ -19,11 +20,16 @@ const GROW_ONE_TENANT = sql`
   select 'grown', 'lesson-' || n, 'lesson', '{}'::jsonb, 'active', 1, now(), now() + n * interval '1 ms', 'draft'
   from generate_series(1, 3000) as n`;
 
-/** The generic plan of a read by id, as every prepared statement of the platform ends up with: it cannot see the id. */
-async function planOfReadById(database: DatabaseHandle): Promise<string> {
+/**
+ * The generic plan of a read by id, as every prepared statement of the platform ends up with: it cannot see the id.
+ * `prepareHere` prepares the read in the same transaction (a pool's connections do not share prepared statements).
+ */
+async function planOfReadById(database: DatabaseHandle, { prepareHere = false } = {}): Promise<string> {
   return database.db.transaction(async (tx) => {
+    if (prepareHere) await tx.execute(PREPARE_READ_BY_ID);
     await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
     const explained = await tx.execute(sql`explain execute component_by_id('grown', '{lesson-7}')`);
+    if (prepareHere) await tx.execute(sql`deallocate component_by_id`);
     return rowsOf<{ 'QUERY PLAN': string }>(explained)
       .map((row) => row['QUERY PLAN'])
       .join('\n');
@@ -70,4 +76,31 @@ describe('planner statistics on PGlite (no autovacuum there)', () => {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
+});
+
+describe('planner statistics on PostgreSQL, between visits of autovacuum', () => {
+  it.skipIf(!process.env.DATABASE_URL)(
+    'a table grown past its statistics is analyzed again, and a read by id of the grown tenant uses the primary key',
+    async () => {
+      const fresh = await freshDatabase(process.env.DATABASE_URL as string, ['curriculum']);
+      try {
+        const { database } = fresh;
+        await database.db.transaction(async (tx) => {
+          await tx.execute(GROW_ONE_TENANT);
+          // The collector's counters, which the check reads, are otherwise sent up to a second later.
+          await tx.execute(sql`select pg_stat_force_next_flush()`);
+        });
+        // Never analyzed, the table's indexes all cost the planner the same.
+        expect(await planOfReadById(database, { prepareHere: true })).not.toContain(
+          'components_tenant_id_component_id_pk',
+        );
+
+        expect(await database.analyzeGrownTables()).toContain('curriculum.components');
+        expect(await planOfReadById(database, { prepareHere: true })).toContain('components_tenant_id_component_id_pk');
+        expect(await database.analyzeGrownTables()).toEqual([]);
+      } finally {
+        await fresh.drop();
+      }
+    },
+  );
 });
