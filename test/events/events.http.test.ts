@@ -447,6 +447,8 @@ describe('GET /events and /events/{id}', () => {
       },
     ]);
     const [first, second, third] = created.body.data.map((event: { id: string }) => event.id);
+    // Minted time-ordered (version 7), so a tenant's events append to the primary key's rightmost leaf.
+    for (const id of [first, second, third]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab]/);
     const ids = async (query: string) => {
       const reply = await http(platform, 'GET', `${root}/events?${query}`, { token: caller.token });
       expect(reply.status).toBe(200);

@@ -167,9 +167,9 @@ export async function loadVersionsWithEligibility(deps: ContentDeps, ctx: Reques
  * next statement, which starts after each of them was asked (nothing is answered from an earlier read).
  */
 const versionWithEligibilityTogether = groupCommit(async (db: Database, tenantId: string, versionIds: string[]) => {
-  // Each distinct version by its key (one read for all who asked for it): the list form's generic plan
-  // scanned a tenant's versions on PGlite while its statistics stayed those of the start (eighth pass);
-  // not measured again since they follow growth (`platform/pglite-statistics.ts`).
+  // Each distinct version by its key (one read for all who asked for it). Measured again once statistics
+  // followed growth (tenth pass, a tenant of 5,000 and 40,000 versions): four reads by key cost PGlite 170-210
+  // us against 520-840 for the list form of the same four, and PostgreSQL about the same either way.
   const reads = [...new Set(versionIds)].map((versionId) => findVersionsWithEligibility(db, tenantId, [versionId]));
   const found = new Map((await Promise.all(reads)).flatMap((read) => [...read]));
   return versionIds.map((versionId) => found.get(versionId));

@@ -8,6 +8,7 @@ import type { Database } from '../../../platform/db.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
+import { timeOrderedUuid } from '../../../platform/time-ordered-uuid.ts';
 import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
 import { ACCESS, boundaryOf, CHECKABLE, requireCheckable, requireWithinBoundary } from '../access.ts';
 import { deriveCaliper, requireNoErrors, type DerivedCaliper } from '../caliper.ts';
@@ -159,7 +160,7 @@ async function materialize(
         `records.${index}`,
       );
       return {
-        eventId: randomUUID(),
+        eventId: timeOrderedUuid(),
         kind: row.kind,
         studentId: row.studentId,
         contentId: row.contentId,
@@ -179,7 +180,7 @@ async function materialize(
     );
     materializedCount = await importedCount(tx, ctx, learningEvents, importUuid);
   } else {
-    ids.push(...rows.map(() => randomUUID()));
+    ids.push(...rows.map(() => timeOrderedUuid()));
     // A moment row is the adapter's fields (less the resource tag) and where it came from.
     const momentRow = <Row extends NormalizedAttendance | NormalizedDiscipline>(
       { resource: _resource, ...row }: Row,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
@@ -11,6 +10,7 @@ import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { groupCommit } from '../../../platform/group-commit.ts';
+import { timeOrderedUuid } from '../../../platform/time-ordered-uuid.ts';
 import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import {
   ACCESS,
@@ -125,7 +125,7 @@ export function prepareEvent(
   return {
     errors,
     value: {
-      eventId: randomUUID(),
+      eventId: timeOrderedUuid(),
       kind: input.kind,
       studentId: input.studentId ?? null,
       contentId: input.contentId ?? null,
