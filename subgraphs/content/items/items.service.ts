@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { RequestContext } from '../../../platform/context.ts';
@@ -46,6 +45,7 @@ import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import { BLUEPRINT_FIELDS, Blueprint, insertBlueprint } from '../blueprints/blueprint.service.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
+import { timeOrderedUuid } from '../../../platform/time-ordered-uuid.ts';
 import type { ItemKey, ItemKeys, ListRead } from '../inputs.ts';
 
 /**
@@ -232,7 +232,7 @@ function newItemRow(ctx: RequestContext, input: z.infer<typeof CreateItemInput>)
   const now = ctx.now.toISOString();
   return {
     tenantId: ctx.tenantId,
-    contentId: input.content_id ?? randomUUID(),
+    contentId: input.content_id ?? timeOrderedUuid(),
     contentKind: input.content_kind,
     subtype: input.subtype ?? null,
     title: input.title,
@@ -252,7 +252,7 @@ function newItemRow(ctx: RequestContext, input: z.infer<typeof CreateItemInput>)
     sourceRecordId: input.source_record_id ?? null,
     sourceActivityRef: input.source_activity_ref ?? null,
     membershipRule: input.membership_rule ?? null,
-    latestVersionId: randomUUID(),
+    latestVersionId: timeOrderedUuid(),
     latestVersionNumber: 1,
     rowVersion: 1,
     createdBy: ctx.principal.subject,

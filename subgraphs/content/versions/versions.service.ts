@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { gt, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { columnNames } from '../../../platform/insert-with.ts';
 import { z } from 'zod';
@@ -19,6 +19,7 @@ import { findItemRow, findVersionRows, itemNotFound, versionNotFound, type Versi
 import { projectCanonicalXml } from '../questions/canonical-xml.ts';
 import { insertProjections } from '../questions/questions.service.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
+import { timeOrderedUuid } from '../../../platform/time-ordered-uuid.ts';
 import type { ItemRead, VersionKey, VersionKeys } from '../inputs.ts';
 
 /**
@@ -102,7 +103,7 @@ export async function insertVersion(
     .insert(versions)
     .values({
       tenantId: ctx.tenantId,
-      versionId: version.versionId ?? randomUUID(),
+      versionId: version.versionId ?? timeOrderedUuid(),
       contentId: version.contentId,
       versionNumber: version.versionNumber,
       studentView: version.studentView,
