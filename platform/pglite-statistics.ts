@@ -21,7 +21,7 @@ export interface GrowthBounds {
   minimumPages: number;
 }
 
-const GROWTH: GrowthBounds = { checkEveryMs: 5_000, factor: 2, minimumPages: 4 };
+export const GROWTH: GrowthBounds = { checkEveryMs: 5_000, factor: 2, minimumPages: 4 };
 
 const GROWN_TABLES = `
   select c.oid::regclass::text as name

@@ -1,5 +1,5 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { analyzeGrownTables, type GrowthBounds } from './pglite-statistics.ts';
+import { analyzeGrownTables, GROWTH, type GrowthBounds } from './pglite-statistics.ts';
 
 /**
  * PGlite runs Postgres as a single-user backend: no autovacuum and no checkpointer. Without a checkpoint
@@ -18,12 +18,7 @@ export interface UpkeepBounds extends GrowthBounds {
   checkpointAfterWalBytes: number;
 }
 
-export const UPKEEP: UpkeepBounds = {
-  checkEveryMs: 5_000,
-  factor: 2,
-  minimumPages: 4,
-  checkpointAfterWalBytes: 64 * 1024 * 1024,
-};
+export const UPKEEP: UpkeepBounds = { ...GROWTH, checkpointAfterWalBytes: 64 * 1024 * 1024 };
 
 const WAL_SINCE_CHECKPOINT = `
   select pg_wal_lsn_diff(pg_current_wal_lsn(), redo_lsn)::float8 as bytes from pg_control_checkpoint()`;

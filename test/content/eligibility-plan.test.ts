@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Placeholder, sql } from 'drizzle-orm';
 import { rowsOf, type Database } from '../../platform/db.ts';
-import { freshDatabase } from '../fresh-database.ts';
+import { withFreshDatabase } from '../fresh-database.ts';
 import { eligibilityQuery } from '../../subgraphs/content/eligibility/eligibility.service.ts';
 
 interface PlanNode {
@@ -35,10 +35,8 @@ async function grow(db: Database, tenantId: string, count: number): Promise<stri
 describe('the release-eligibility statement on PostgreSQL', () => {
   it.skipIf(!process.env.DATABASE_URL)(
     'its cached generic plan starts from the versions asked for, however many items a tenant gained since (PostgreSQL only: PGlite plans each call)',
-    async () => {
-      const fresh = await freshDatabase(process.env.DATABASE_URL as string, ['content']);
-      try {
-        const { db } = fresh.database;
+    () =>
+      withFreshDatabase(['content'], async ({ db }) => {
         const tenantId = 'plan-test';
         const [asked] = await grow(db, tenantId, 1);
         const query = eligibilityQuery(db).toSQL();
@@ -68,9 +66,6 @@ describe('the release-eligibility statement on PostgreSQL', () => {
             expect(scan['Actual Rows'], `${relation} rows`).toBeLessThanOrEqual(1);
           }
         }
-      } finally {
-        await fresh.drop();
-      }
-    },
+      }),
   );
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { openDatabase, rowsOf, type DatabaseHandle } from '../../platform/db.ts';
 import { loadConfig } from '../../platform/config.ts';
-import { freshDatabase } from '../fresh-database.ts';
+import { withFreshDatabase } from '../fresh-database.ts';
 
 /** The embedded database in `dataDir`, migrated and analyzed as the platform starts it. */
 async function startPglite(dataDir: string): Promise<DatabaseHandle> {
@@ -81,10 +81,8 @@ describe('planner statistics on PGlite (no autovacuum there)', () => {
 describe('planner statistics on PostgreSQL, between visits of autovacuum', () => {
   it.skipIf(!process.env.DATABASE_URL)(
     'a table grown past its statistics is analyzed again, and a read by id of the grown tenant uses the primary key',
-    async () => {
-      const fresh = await freshDatabase(process.env.DATABASE_URL as string, ['curriculum']);
-      try {
-        const { database } = fresh;
+    () =>
+      withFreshDatabase(['curriculum'], async (database) => {
         await database.db.transaction(async (tx) => {
           await tx.execute(GROW_ONE_TENANT);
           // The collector's counters, which the check reads, are otherwise sent up to a second later.
@@ -98,9 +96,6 @@ describe('planner statistics on PostgreSQL, between visits of autovacuum', () =>
         expect(await database.analyzeGrownTables()).toContain('curriculum.components');
         expect(await planOfReadById(database, { prepareHere: true })).toContain('components_tenant_id_component_id_pk');
         expect(await database.analyzeGrownTables()).toEqual([]);
-      } finally {
-        await fresh.drop();
-      }
-    },
+      }),
   );
 });
