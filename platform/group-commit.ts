@@ -3,11 +3,11 @@
  * group's statement runs on the same `key` (a database) for the same `partition` (a tenant) waits, and
  * all that waited go together in the next statement (one round trip and one WAL flush for all of them).
  * Before each statement the group gathers for a few turns of the event loop (`GATHER_TURNS`); one
- * tenant's writes never wait on another's. `write`
- * answers each input's result in input order; if its statement fails, each input of the group is
- * written alone, so one write's failure stays its own and the others are stored as if they had come
- * one by one. Reads can share a round the same way (content's eligibility reads): every input is read
- * by a statement sent after it was asked, never answered from one already under way.
+ * tenant's writes never wait on another's. `write` answers each input's result in input order; if its
+ * statement fails, each input of the group is written alone, so one write's failure stays its own and
+ * the others are stored as if they had come one by one. Reads can share a round the same way (content's
+ * eligibility reads): every input is read by a statement sent after it was asked, never answered from
+ * one already under way.
  */
 export function groupCommit<Key extends object, Input, Output>(
   write: (key: Key, partition: string, inputs: Input[]) => Promise<Output[]>,
@@ -58,7 +58,8 @@ export function groupCommit<Key extends object, Input, Output>(
  * sockets joined the next group only if the loop read them first. Measured over HTTP with 16
  * connections on PGlite: POST /events 0.18 -> 0.07 statements a batch (8% more batches a second), POST
  * /items 0.75 -> 0.07 a create (2.4 times the creates a second), the pinned create 1.2 -> 0.3 statements.
- * On PostgreSQL, where inputs arrive while the statement runs anyway, the same runs were unchanged.
+ * On PostgreSQL, where inputs arrive while the statement runs anyway, POST /events and POST /items were
+ * unchanged and the pinned create sent half as many statements.
  */
 const GATHER_TURNS = 4;
 
