@@ -78,6 +78,9 @@ describe('groupCommit', () => {
     const { write, groups, releaseAll } = heldWrites(new Set());
     const [one, two] = [{}, {}];
     const answers = Promise.all([write(one, 'a', 1), write(one, 'a', 2), write(two, 'a', 3), write(one, 'b', 4)]);
+    // Every statement is held until released: each partition's is sent without waiting for another's.
+    for (let turn = 0; turn < 10 && groups.length < 3; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect(groups).toHaveLength(3);
     await releaseAll();
     expect(await answers).toEqual([10, 20, 30, 40]);
     expect([...groups].sort((a, b) => a[0] - b[0])).toEqual([[1, 2], [3], [4]]);
