@@ -5,7 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Authenticator, DEMO_ROLES, DEMO_SCOPES, loadKeyring } from '../platform/auth.ts';
 import { SERVICE_ROOTS } from '../platform/config.ts';
-import { freePort } from '../test/net.ts';
+import { freePort, freePorts } from '../test/net.ts';
 import { startTestPlatform } from '../test/kit.ts';
 import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
 import { HEADLINE, LESSON_ID } from './headline.ts';
@@ -436,7 +436,7 @@ async function measureDistributed(databaseUrl: string): Promise<Row[]> {
   const servers: Server[] = [];
   try {
     const shared = { ...PLATFORM_ENV, DATABASE_URL: databaseUrl, KEY_FILE: path.join(keyDir, 'keys.json') };
-    const ports = await Promise.all(ALL_SERVICES.map(() => freePort()));
+    const ports = await freePorts(ALL_SERVICES.length);
     const origins = Object.fromEntries(ALL_SERVICES.map((name, index) => [name, `http://127.0.0.1:${ports[index]}`]));
     const urls = {
       CURRICULUM_URL: `${origins.curriculum}${SERVICE_ROOTS.curriculum}`,

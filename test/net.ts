@@ -1,10 +1,20 @@
 import net from 'node:net';
 
-/** A loopback port nobody listens on right now (for processes that must be told their port). */
+/**
+ * `count` distinct loopback ports nobody listens on right now (for processes that must be told their port).
+ * All are held open until every one is chosen: ports taken one at a time, each released before the next,
+ * can come back the same, and two processes told one port meet as one.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => net.createServer());
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  return ports;
+}
+
+/** One loopback port nobody listens on right now. */
 export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const [port] = await freePorts(1);
   return port;
 }

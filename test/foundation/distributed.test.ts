@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curriculumV1, roots, tenantRoot } from '../kit.ts';
-import { freePort } from '../net.ts';
+import { freePorts } from '../net.ts';
 
 /**
  * The distributed shape: content, curriculum and the gateway as three processes, as the README
@@ -49,7 +49,7 @@ let gateway = '';
 let token = '';
 
 beforeAll(async () => {
-  const [contentPort, curriculumPort, gatewayPort] = [await freePort(), await freePort(), await freePort()];
+  const [contentPort, curriculumPort, gatewayPort] = await freePorts(3);
   const content = `http://127.0.0.1:${contentPort}`;
   const curriculum = `http://127.0.0.1:${curriculumPort}`;
   await Promise.all([
