@@ -5,7 +5,6 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curriculumV1, roots, tenantRoot } from '../kit.ts';
-import { freePorts } from '../net.ts';
 
 /**
  * The distributed shape: content, curriculum and the gateway as three processes, as the README
@@ -15,7 +14,11 @@ const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-distributed-'));
 const keyFile = path.join(workDir, 'platform-keys.json');
 const children: ChildProcess[] = [];
 
-async function launch(name: string, env: Record<string, string>): Promise<void> {
+/**
+ * Starts one piece on a port of its own choosing (PORT=0) and answers its origin, read from the line it
+ * prints once listening: a port chosen here and handed over could be taken by another test's server first.
+ */
+async function launch(name: string, env: Record<string, string>): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/service-main.ts'], {
     env: {
       ...process.env,
@@ -23,6 +26,7 @@ async function launch(name: string, env: Record<string, string>): Promise<void> 
       KEY_FILE: keyFile,
       DATA_DIR: path.join(workDir, name),
       SEED_DEMO: 'false',
+      PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -34,11 +38,10 @@ async function launch(name: string, env: Record<string, string>): Promise<void> 
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${name} exited: ${output}`);
-    try {
-      const ready = await fetch(`http://127.0.0.1:${env.PORT}/readyz`);
-      if (ready.status === 200) return;
-    } catch {
-      // not listening yet
+    const origin = / on (http:\/\/[^/\s]+)/.exec(output)?.[1];
+    if (origin) {
+      const ready = await fetch(`${origin}/readyz`).catch(() => undefined);
+      if (ready?.status === 200) return origin;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -49,23 +52,13 @@ let gateway = '';
 let token = '';
 
 beforeAll(async () => {
-  const [contentPort, curriculumPort, gatewayPort] = await freePorts(3);
-  const content = `http://127.0.0.1:${contentPort}`;
-  const curriculum = `http://127.0.0.1:${curriculumPort}`;
-  await Promise.all([
-    launch('content', { SERVICE: 'content', PORT: String(contentPort) }),
-    launch('curriculum', {
-      SERVICE: 'curriculum',
-      PORT: String(curriculumPort),
-      CONTENT_URL: `${content}${roots.content}`,
-    }),
-  ]);
-  await launch('gateway', {
+  // One after another: each is told where the pieces it calls listen.
+  const content = await launch('content', { SERVICE: 'content' });
+  const curriculum = await launch('curriculum', { SERVICE: 'curriculum', CONTENT_URL: `${content}${roots.content}` });
+  gateway = await launch('gateway', {
     SERVICE: 'gateway',
-    PORT: String(gatewayPort),
     SUBGRAPH_URLS: `curriculum=${curriculum},content=${content}`,
   });
-  gateway = `http://127.0.0.1:${gatewayPort}`;
   token = (await (await fetch(`${gateway}${roots.content}/dev/mint?tenantId=demo`, { method: 'POST' })).json()).token;
 }, 180_000);
 
