@@ -16,4 +16,11 @@ describe('time-ordered UUIDs', () => {
     expect(new Set(ids).size).toBe(1000);
     for (let index = 10; index < ids.length; index += 10) expect(ids[index] > ids[index - 1]).toBe(true);
   });
+
+  it('carry their own millisecond when the times asked for alternate', () => {
+    const [earlier, later] = [1_700_000_000_000, 1_700_000_000_001];
+    for (const at of [earlier, later, earlier, later]) {
+      expect(parseInt(timeOrderedUuid(at).replaceAll('-', '').slice(0, 12), 16)).toBe(at);
+    }
+  });
 });

@@ -131,7 +131,7 @@ export function prepareEvent(
       contentId: input.contentId ?? null,
       orgId: input.orgId ?? null,
       activitySourceId: input.activitySourceId.toLowerCase(),
-      happenedAt: new Date(happenedAt).toISOString(),
+      happenedAt: isoTimestamp(happenedAt),
       sourceEventId: input.sourceEventId ?? null,
       derived: derived.value,
       extensions: input.extensions ?? {},
