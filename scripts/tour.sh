@@ -95,4 +95,19 @@ node -e 'const a = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"
   if (a.errors || a.data.component.alpha.targetRef.version.releaseEligibility.releaseEligible !== true) process.exit(1);' "$BODY" \
   || { echo 'tour: the headline query did not answer an eligible version' >&2; exit 1; }
 
+# 10. A learning event about the new item, sent as a player would. Events name the activity source that sent them:
+# the events root's mint also answers the demo tenant's registered source (a demo token may not register one).
+EVENTS=$BASE/events/alpha/implementation/api
+call 200 'mint at the events root, with its default activity source' -X POST "$EVENTS/dev/mint?tenantId=demo"
+PLAYER=(-H "Authorization: Bearer $(field token)")
+SOURCE=$(field defaultActivitySourceId)
+STUDENT=tour-student-$RUN
+call 202 'a content_viewed event from the player' -X POST "$EVENTS/events" "${PLAYER[@]}" "${JSON[@]}" \
+  -d "{\"events\":[{\"kind\":\"content_viewed\",\"studentId\":\"$STUDENT\",\"contentId\":\"$ITEM\",\
+\"activitySourceId\":\"$SOURCE\",\"happenedAt\":\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\"}]}"
+call 200 "the student's events, read back" "$EVENTS/events?studentId=$STUDENT" "${PLAYER[@]}"
+node -e 'const a = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  if (a.data.length !== 1 || a.data[0].contentId !== process.argv[2]) process.exit(1);' "$BODY" "$ITEM" \
+  || { echo 'tour: the event did not read back' >&2; exit 1; }
+
 printf '\nThe tour ran to the end.\n'
