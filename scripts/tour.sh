@@ -8,6 +8,7 @@ set -euo pipefail
 BASE=${1:-${BASE:-http://127.0.0.1:4000}}
 CURRICULUM=$BASE/curriculum/alpha/implementation/api
 CONTENT=$BASE/content/alpha/implementation/api
+EVENTS=$BASE/events/alpha/implementation/api
 RUN=$(node -e 'console.log(require("node:crypto").randomUUID().slice(0, 8))')
 BODY=$(mktemp)
 trap 'rm -f "$BODY"' EXIT
@@ -30,10 +31,20 @@ call() {
 # field NAME: a top-level field of the last answer.
 field() { node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]])' "$BODY" "$1"; }
 new_key() { echo "tour-$RUN-$1"; }
+# holds MESSAGE CONDITION [ARGS...]: stops the tour with MESSAGE unless CONDITION (JavaScript over the last answer `a`
+# and the arguments `args`) is true.
+holds() {
+  local message=$1 condition=$2
+  shift 2
+  node -e "const a = JSON.parse(require('fs').readFileSync(process.argv[1], 'utf8')); const args = process.argv.slice(2);
+    process.exit(($condition) ? 0 : 1);" "$BODY" "$@" || { echo "tour: $message" >&2; exit 1; }
+}
 
-# 1. A demo token (works on every service; any other tenantId is refused).
-call 200 'mint a demo token' -X POST "$CURRICULUM/dev/mint?tenantId=demo"
+# 1. A demo token (works on every service; any other tenantId is refused). Minted at the events root, whose answer
+# also names the demo tenant's registered activity source (step 10: a demo token may not register one).
+call 200 'mint a demo token' -X POST "$EVENTS/dev/mint?tenantId=demo"
 TOKEN=$(field token)
+SOURCE=$(field defaultActivitySourceId)
 AUTH=(-H "Authorization: Bearer $TOKEN")
 JSON=(-H 'Content-Type: application/json')
 
@@ -91,23 +102,15 @@ call 409 'retire KC A while the edge is active (refused on purpose: kc_in_use)' 
 QUERY='query($id: ID!) { component(componentId: $id) { componentId alpha { targetRef { version { versionNumber releaseEligibility { releaseEligible trustStatus problemCode } } } } } }'
 call 200 'the headline GraphQL query' "$BASE/graphql" "${AUTH[@]}" "${JSON[@]}" \
   -d "{\"query\":\"$QUERY\",\"variables\":{\"id\":\"$LESSON\"}}"
-node -e 'const a = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  if (a.errors || a.data.component.alpha.targetRef.version.releaseEligibility.releaseEligible !== true) process.exit(1);' "$BODY" \
-  || { echo 'tour: the headline query did not answer an eligible version' >&2; exit 1; }
+holds 'the headline query did not answer an eligible version' \
+  '!a.errors && a.data.component.alpha.targetRef.version.releaseEligibility.releaseEligible === true'
 
-# 10. A learning event about the new item, sent as a player would. Events name the activity source that sent them:
-# the events root's mint also answers the demo tenant's registered source (a demo token may not register one).
-EVENTS=$BASE/events/alpha/implementation/api
-call 200 'mint at the events root, with its default activity source' -X POST "$EVENTS/dev/mint?tenantId=demo"
-PLAYER=(-H "Authorization: Bearer $(field token)")
-SOURCE=$(field defaultActivitySourceId)
+# 10. A learning event about the new item, sent as a player would, naming the activity source from step 1.
 STUDENT=tour-student-$RUN
-call 202 'a content_viewed event from the player' -X POST "$EVENTS/events" "${PLAYER[@]}" "${JSON[@]}" \
+call 202 'a content_viewed event from the player' -X POST "$EVENTS/events" "${AUTH[@]}" "${JSON[@]}" \
   -d "{\"events\":[{\"kind\":\"content_viewed\",\"studentId\":\"$STUDENT\",\"contentId\":\"$ITEM\",\
 \"activitySourceId\":\"$SOURCE\",\"happenedAt\":\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\"}]}"
-call 200 "the student's events, read back" "$EVENTS/events?studentId=$STUDENT" "${PLAYER[@]}"
-node -e 'const a = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-  if (a.data.length !== 1 || a.data[0].contentId !== process.argv[2]) process.exit(1);' "$BODY" "$ITEM" \
-  || { echo 'tour: the event did not read back' >&2; exit 1; }
+call 200 "the student's events, read back" "$EVENTS/events?studentId=$STUDENT" "${AUTH[@]}"
+holds 'the event did not read back' 'a.data.length === 1 && a.data[0].contentId === args[0]' "$ITEM"
 
 printf '\nThe tour ran to the end.\n'
