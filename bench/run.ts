@@ -8,7 +8,7 @@ import { SERVICE_ROOTS } from '../platform/config.ts';
 import { freePort, freePorts } from '../test/net.ts';
 import { startTestPlatform } from '../test/kit.ts';
 import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
-import { HEADLINE, LESSON_ID } from './headline.ts';
+import { HEADLINE_BODY, LESSON_ID, requireHeadlineAnswer } from './headline.ts';
 
 /**
  * `npm run bench`: starts the platform (embedded mode, its own process, a fresh data directory) and
@@ -266,7 +266,7 @@ function headlineScenario(): Scenario {
     name: 'GraphQL headline query',
     method: 'POST',
     path: '/graphql',
-    body: JSON.stringify({ query: HEADLINE, variables: { id: LESSON_ID } }),
+    body: HEADLINE_BODY,
   };
 }
 
@@ -414,6 +414,7 @@ async function measureEmbedded(
     const rssStarted = rssMegabytes(server.pid);
     const token = await benchToken(path.join(dataDir, 'platform-keys.json'));
     const { scenarios, pin } = await platformScenarios(server.base, token);
+    await requireHeadlineAnswer(server.base, token, `the platform on ${database}`);
     let rssPeak = rssStarted;
     const sampling = setInterval(() => (rssPeak = Math.max(rssPeak, rssMegabytes(server.pid))), 250);
     const rows = await measureRounds(server.base, token, scenarios, true).finally(() => clearInterval(sampling));
@@ -478,6 +479,7 @@ async function measureDistributed(databaseUrl: string): Promise<Row[]> {
       ['headline, distributed (@apollo/gateway)', apollo],
       ['headline, distributed (Hive Gateway)', hive],
     ] as const) {
+      await requireHeadlineAnswer(server.base, token, name);
       const [row] = await measureRounds(server.base, token, [{ ...headlineScenario(), name }], false);
       rows.push(row);
     }
