@@ -1,6 +1,12 @@
 /** The demo lesson every bench scenario reads, and issue 18's headline federated query of it. */
 export const LESSON_ID = 'demo-lesson-what-is-a-fraction';
 export const HEADLINE = `query($id: ID!) { component(componentId: $id) { componentId kind alpha { targetRef { contentId contentVersionId contentKind version { versionId versionNumber releaseEligibility { contentId contentVersionId releaseEligible serveable trustStatus usageScope problemCode } } } } } }`;
+/** The headers of every bench request: the bench's token and a JSON body. */
+export const benchHeaders = (token: string) => ({
+  authorization: `Bearer ${token}`,
+  'content-type': 'application/json',
+});
+
 /** The headline's request body, as every bench sends it. */
 export const HEADLINE_BODY = JSON.stringify({ query: HEADLINE, variables: { id: LESSON_ID } });
 
@@ -11,7 +17,7 @@ export const HEADLINE_BODY = JSON.stringify({ query: HEADLINE, variables: { id: 
 export async function requireHeadlineAnswer(base: string, token: string, server: string): Promise<void> {
   const response = await fetch(`${base}/graphql`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    headers: benchHeaders(token),
     body: HEADLINE_BODY,
   });
   const text = await response.text();

@@ -8,7 +8,7 @@ import { SERVICE_ROOTS } from '../platform/config.ts';
 import { freePort, freePorts } from '../test/net.ts';
 import { startTestPlatform } from '../test/kit.ts';
 import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
-import { HEADLINE_BODY, LESSON_ID, requireHeadlineAnswer } from './headline.ts';
+import { HEADLINE_BODY, LESSON_ID, benchHeaders, requireHeadlineAnswer } from './headline.ts';
 
 /**
  * `npm run bench`: starts the platform (embedded mode, its own process, a fresh data directory) and
@@ -71,7 +71,7 @@ async function underAbuse(
       const request = abusive[index % abusive.length];
       const response = await fetch(`${base}/graphql`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        headers: benchHeaders(token),
         body: request.body,
       });
       await response.arrayBuffer();
@@ -95,7 +95,7 @@ async function underAbuse(
       connections: CONNECTIONS,
       overallRate: Math.max(1, Math.round(rate)),
       duration: seconds,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      headers: benchHeaders(token),
       body: scenario.body,
     }),
     abuse(),
@@ -133,7 +133,7 @@ interface Measured {
 }
 
 async function drive(base: string, token: string, scenario: Scenario, seconds: number): Promise<Measured> {
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const headers = benchHeaders(token);
   const { fresh } = scenario;
   const result = await autocannon({
     url: `${base}${scenario.path}`,
@@ -272,7 +272,7 @@ function headlineScenario(): Scenario {
 
 /** The scenarios of one embedded platform: the reads, then one of each write with a body of its own. */
 async function platformScenarios(base: string, token: string): Promise<{ scenarios: Scenario[]; pin: unknown }> {
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const headers = benchHeaders(token);
   const component = await (
     await fetch(`${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}`, { headers })
   ).json();
@@ -700,12 +700,7 @@ async function authorLargeCourse(base: string, token: string, courseId: string, 
   const send = async (method: 'POST' | 'PATCH', path: string, body: unknown, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1${path}`, {
       method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'idempotency-key': crypto.randomUUID(),
-        ...headers,
-      },
+      headers: { ...benchHeaders(token), 'idempotency-key': crypto.randomUUID(), ...headers },
       body: JSON.stringify(body),
     });
     if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
@@ -771,11 +766,7 @@ async function learnerBench(base: string, token: string, pin: unknown, component
   const approve = (url: string, bearer: string) =>
     fetch(`${url}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/courses/${courseId}/approvals`, {
       method: 'POST',
-      headers: {
-        authorization: `Bearer ${bearer}`,
-        'content-type': 'application/json',
-        'idempotency-key': crypto.randomUUID(),
-      },
+      headers: { ...benchHeaders(bearer), 'idempotency-key': crypto.randomUUID() },
       body: JSON.stringify({ approved_by: 'bench', provenance: { source: 'bench', course_ref: courseId } }),
     });
   const authored = Date.now();
