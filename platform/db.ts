@@ -32,6 +32,13 @@ export function prepareOncePerDatabase<T>(build: (db: Database) => T): (db: Data
   };
 }
 
+const inEventLoop = new WeakSet<object>();
+
+/** Whether `db`'s statements run inside this process's event loop (PGlite's WASM Postgres), not in a server's. */
+export function runsInEventLoop(db: object): boolean {
+  return inEventLoop.has(db);
+}
+
 export interface DatabaseHandle {
   db: Database;
   driver: 'pglite' | 'postgres' | 'none';
@@ -102,6 +109,7 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
   const pool = { max: 1, readMax: 0, transactionsInFlight: 0 };
   const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
   const db = countTransactions(driverDb as unknown as Database, pool);
+  inEventLoop.add(db);
   let upkeep: ReturnType<typeof keepUp> | undefined;
   return {
     db,

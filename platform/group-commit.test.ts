@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { groupCommit } from './group-commit.ts';
 
 /** A write whose statements the test releases one at a time, failing any group holding a refused input. */
-function heldWrites(refused: Set<number>) {
+function heldWrites(refused: Set<number>, options?: { pipelined: boolean }) {
   const groups: number[][] = [];
   const pending: Array<() => void> = [];
   const write = groupCommit(async (_key: object, _partition: string, inputs: number[]) => {
@@ -10,7 +10,7 @@ function heldWrites(refused: Set<number>) {
     await new Promise<void>((resolve) => pending.push(resolve));
     if (inputs.some((input) => refused.has(input))) throw new Error(`refused ${inputs.join(',')}`);
     return inputs.map((input) => input * 10);
-  });
+  }, options);
   // Releases statements as they come, until ten turns in a row bring none (a group gathers for fewer).
   const releaseAll = async () => {
     for (let idle = 0; idle < 10 && groups.length < 100;) {
@@ -84,5 +84,66 @@ describe('groupCommit', () => {
     await releaseAll();
     expect(await answers).toEqual([10, 20, 30, 40]);
     expect([...groups].sort((a, b) => a[0] - b[0])).toEqual([[1, 2], [3], [4]]);
+  });
+
+  describe('pipelined, on a database outside the event loop', () => {
+    it('does not gather: the first statement leaves at once, and what arrives while it runs goes in the next', async () => {
+      const { write, groups, releaseAll } = heldWrites(new Set(), { pipelined: true });
+      const key = {};
+      const later = 1 + Math.floor(Math.random() * 5);
+      const answers: Promise<number>[] = [];
+      setImmediate(() => answers.push(...Array.from({ length: later }, (_, index) => write(key, 't', 1 + index))));
+      answers.push(write(key, 't', 0));
+      await releaseAll();
+      expect(await Promise.all(answers)).toEqual(Array.from({ length: later + 1 }, (_, index) => index * 10));
+      expect(groups).toEqual([[0], Array.from({ length: later }, (_, index) => 1 + index)]);
+    });
+
+    it('has the second statement in hand before the first group is answered', async () => {
+      const order: string[] = [];
+      let release: (() => void) | undefined;
+      const write = groupCommit(
+        async (_key: object, _partition: string, inputs: number[]) => {
+          order.push(`sent ${inputs.join(',')}`);
+          if (inputs[0] === 0) await new Promise<void>((resolve) => (release = resolve));
+          return inputs;
+        },
+        { pipelined: true },
+      );
+      const key = {};
+      const answers = [write(key, 't', 0).then(() => order.push('answered 0'))];
+      await new Promise((resolve) => setImmediate(resolve));
+      answers.push(write(key, 't', 1).then(() => order.push('answered 1')));
+      release?.();
+      await Promise.all(answers);
+      expect(order).toEqual(['sent 0', 'sent 1', 'answered 0', 'answered 1']);
+    });
+
+    it('writes a failed group one by one before it sends the next, so only the refused input fails', async () => {
+      const { write, groups, releaseAll } = heldWrites(new Set([2]), { pipelined: true });
+      const key = {};
+      const settle = (input: number) =>
+        write(key, 't', input).then(
+          (value) => ({ value }),
+          (error: Error) => ({ error: error.message }),
+        );
+      const answers = [settle(0)];
+      await new Promise((resolve) => setImmediate(resolve));
+      answers.push(settle(1), settle(2), settle(3));
+      const releasing = releaseAll();
+      // Arrives while the group [1, 2, 3] runs: it must wait until that group's inputs are written alone.
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      answers.push(settle(4));
+      await releasing;
+      expect(await Promise.all(answers)).toEqual([
+        { value: 0 },
+        { value: 10 },
+        { error: 'refused 2' },
+        { value: 30 },
+        { value: 40 },
+      ]);
+      expect(groups).toEqual([[0], [1, 2, 3], [1], [2], [3], [4]]);
+    });
   });
 });

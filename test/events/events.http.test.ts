@@ -6,7 +6,7 @@ import { holdLock } from '../held-lock.ts';
 import { post, producer, root, viewed } from './helpers.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../platform/context.ts';
-import { rowsOf } from '../../platform/db.ts';
+import { rowsOf, runsInEventLoop } from '../../platform/db.ts';
 import { deriveCaliper, type DerivedCaliper } from '../../subgraphs/events/caliper.ts';
 import { insertEvents, type PreparedEvent } from '../../subgraphs/events/learning/events.service.ts';
 import { PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
@@ -190,6 +190,8 @@ describe('POST /events', () => {
   }) => {
     const caller = await producer(platform);
     const { stats, db, driver } = platform.runtime.database;
+    // PGlite gathers each group; on PostgreSQL the next statement is sent before the last one's answers.
+    expect(runsInEventLoop(db)).toBe(driver === 'pglite');
     const first = await post(platform, caller, [viewed(caller.sourceId, { contentId: 'first' })]);
     expect(first.status).toBe(202);
     const sizes = Array.from({ length: 8 }, () => 1 + Math.floor(Math.random() * 5));

@@ -255,13 +255,18 @@ type BatchRow = Omit<EventRow, 'seq' | 'recordedAt'>;
  * the commit reaches the disk, so a tenant's batches are written one after another however many
  * arrive. A batch that arrives while its tenant's statement runs waits, and all that waited go together
  * in the next statement (each still whole or not at all, in arrival order): one lock and one WAL flush
- * for all of them. An idle tenant's batch waits only for the batches of the next turns of the event
- * loop; if the grouped statement fails, each batch is written alone, so one batch's failure is its own.
+ * for all of them. On PGlite an idle tenant's batch waits only for the batches of the next turns of the
+ * event loop; on PostgreSQL the next statement leaves the moment the last one answers, and its batches'
+ * answers are made while it runs. If the grouped statement fails, each batch is written alone, so one
+ * batch's failure is its own.
  */
-const storeTogether = groupCommit(async (db: Database, tenantId: string, batches: BatchRow[][]) => {
-  const stored = await storeBatches(db, tenantId, batches, null);
-  return batches.map(() => stored);
-});
+const storeTogether = groupCommit(
+  async (db: Database, tenantId: string, batches: BatchRow[][]) => {
+    const stored = await storeBatches(db, tenantId, batches, null);
+    return batches.map(() => stored);
+  },
+  { pipelined: true },
+);
 
 /**
  * The batches' one statement. The commit head is a CTE: the first batch of a tenant makes its row,
