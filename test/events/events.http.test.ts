@@ -474,6 +474,54 @@ describe('GET /events and /events/{id}', () => {
     expect(await ids('modifiedSince=2020-01-01T00:00:00Z')).toEqual([first, second, third]);
   });
 
+  it('answers modifiedSince from the instant of each commit, inclusive, with other filters and cursors', async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    const commits: Array<{ ids: string[]; modifiedAt: string }> = [];
+    for (let commit = 0; commit < 4; commit += 1) {
+      const size = 1 + Math.floor(Math.random() * 4);
+      const reply = await post(
+        platform,
+        caller,
+        Array.from({ length: size }, (_, index) => viewed(caller.sourceId, { studentId: `s${index % 2}` })),
+      );
+      expect(reply.status).toBe(202);
+      const data = reply.body.data as Array<{ id: string; modifiedAt: string }>;
+      commits.push({ ids: data.map((event) => event.id), modifiedAt: data[0].modifiedAt });
+      // The next commit gets a later millisecond.
+      while (new Date().toISOString() <= data[0].modifiedAt) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const read = async (query: string) => {
+      const found: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await http(
+          platform,
+          'GET',
+          `${root}/events?pageSize=2&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          { token: caller.token },
+        );
+        expect(page.status).toBe(200);
+        found.push(...page.body.data.map((event: { id: string }) => event.id));
+        cursor = page.body.nextCursor ?? undefined;
+      } while (cursor);
+      return found;
+    };
+    const since = (instant: string) => `modifiedSince=${encodeURIComponent(instant)}`;
+    for (const [at, commit] of commits.entries()) {
+      expect(await read(since(commit.modifiedAt))).toEqual(commits.slice(at).flatMap((each) => each.ids));
+      // Between two commits: the later ones only.
+      const justAfter = new Date(Date.parse(commit.modifiedAt) + 1).toISOString();
+      expect(await read(since(justAfter))).toEqual(commits.slice(at + 1).flatMap((each) => each.ids));
+    }
+    const all = await http(platform, 'GET', `${root}/events?pageSize=100&studentId=s1`, { token: caller.token });
+    const ofS1 = new Set(all.body.data.map((event: { id: string }) => event.id));
+    expect(await read(`studentId=s1&${since(commits[2].modifiedAt)}`)).toEqual(
+      commits.slice(2).flatMap((each) => each.ids.filter((id) => ofS1.has(id))),
+    );
+  });
+
   it('pages with opaque cursors and pageSize, and refuses forged or re-filtered cursors', async ({ platform }) => {
     const caller = await producer(platform);
     await post(
