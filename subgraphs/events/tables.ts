@@ -78,7 +78,6 @@ export const learningEvents = eventsTable(
   },
   (table) => [
     uniqueIndex('learning_events_seq_idx').on(table.tenantId, table.seq),
-    index('learning_events_recorded_idx').on(table.tenantId, table.recordedAt),
     index('learning_events_student_idx').on(table.tenantId, table.studentId, table.seq),
     index('learning_events_content_idx').on(table.tenantId, table.contentId, table.seq),
   ],
