@@ -9,7 +9,13 @@ import { checkpointAfterWal, pgliteUpkeep, type UpkeepBounds } from './pglite-up
 import { keepUp } from './upkeep.ts';
 
 const MB = 1024 * 1024;
-const BOUNDS: UpkeepBounds = { checkEveryMs: 10, factor: 2, minimumPages: 4, checkpointAfterWalBytes: 4 * MB };
+const BOUNDS: UpkeepBounds = {
+  checkEveryMs: 10,
+  factor: 2,
+  minimumPages: 4,
+  insertedRowsCap: 50_000,
+  checkpointAfterWalBytes: 4 * MB,
+};
 const UPKEEP_MODULE = fileURLToPath(new URL('./pglite-upkeep.ts', import.meta.url));
 const TIMER_MODULE = fileURLToPath(new URL('./upkeep.ts', import.meta.url));
 
