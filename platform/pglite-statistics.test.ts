@@ -39,4 +39,22 @@ describe('PGlite statistics that follow growth', () => {
     expect(await statisticsOf(client, 's.steady')).toEqual(steady);
     expect(await analyzeGrownTables(client, BOUNDS)).toEqual([]);
   });
+
+  it('still analyzes a grown table after a VACUUM measured it without taking statistics', async () => {
+    const columnStatistics = async () =>
+      (
+        await client.query<{ n: number }>(
+          `select count(*)::int as n from pg_stats where schemaname = 's' and tablename = 'Grown'`,
+        )
+      ).rows[0].n;
+    expect(await analyzeGrownTables(client, BOUNDS)).toEqual([]);
+    await grow(client, 's."Grown"', 3000);
+    await client.exec('vacuum s."Grown"');
+    expect((await statisticsOf(client, 's."Grown"')).relpages).toBeGreaterThan(BOUNDS.minimumPages * BOUNDS.factor);
+    expect(await columnStatistics()).toBe(0);
+
+    expect(await analyzeGrownTables(client, BOUNDS)).toEqual(['s."Grown"']);
+    expect(await columnStatistics()).toBeGreaterThan(0);
+    expect(await analyzeGrownTables(client, BOUNDS)).toEqual([]);
+  });
 });

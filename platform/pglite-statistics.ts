@@ -23,22 +23,36 @@ export interface GrowthBounds {
 
 export const GROWTH: GrowthBounds = { checkEveryMs: 5_000, factor: 2, minimumPages: 4 };
 
-const GROWN_TABLES = `
-  select c.oid::regclass::text as name
+const TABLE_PAGES = `
+  select c.oid::regclass::text as name, c.relpages,
+    (pg_relation_size(c.oid) / current_setting('block_size')::int)::int as pages
   from pg_class c join pg_namespace n on n.oid = c.relnamespace
   where c.relkind = 'r'
     and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
-    and pg_relation_size(c.oid) / current_setting('block_size')::int > greatest(c.relpages, $2::int) * $1::float8
   order by c.oid`;
+
+/**
+ * Each table's pages when its statistics were last taken, per database. `relpages` says so only until a
+ * VACUUM (`pglite-vacuum.ts`), which sets it to the table's size without new statistics: a table is remembered
+ * from the first time this sees it (right after the whole database's ANALYZE at start, before any VACUUM).
+ */
+const pagesAtAnalyze = new WeakMap<PGlite, Map<string, number>>();
 
 /** Analyzes, one table at a time, every table that has outgrown its statistics; returns their names. */
 export async function analyzeGrownTables(client: PGlite, bounds: GrowthBounds = GROWTH): Promise<string[]> {
-  const grown = await client.query<{ name: string }>(GROWN_TABLES, [bounds.factor, bounds.minimumPages]);
-  const names = grown.rows.map((row) => row.name);
-  for (const name of names) {
+  const remembered = pagesAtAnalyze.get(client) ?? new Map<string, number>();
+  pagesAtAnalyze.set(client, remembered);
+  const { rows } = await client.query<{ name: string; relpages: number; pages: number }>(TABLE_PAGES);
+  const grown: string[] = [];
+  for (const { name, relpages, pages } of rows) {
+    const analyzedAt = remembered.get(name) ?? relpages;
+    remembered.set(name, analyzedAt);
+    if (pages <= Math.max(analyzedAt, bounds.minimumPages) * bounds.factor) continue;
     await new Promise((resolve) => setImmediate(resolve));
     // The name is the catalog's own regclass text, quoted where it needs to be.
     await client.exec(`begin; set local default_statistics_target = 10; analyze ${name}; commit`);
+    remembered.set(name, pages);
+    grown.push(name);
   }
-  return names;
+  return grown;
 }
