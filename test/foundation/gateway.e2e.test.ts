@@ -118,6 +118,42 @@ describe('the headline query through the gateway', () => {
     });
   });
 
+  it('answers concurrent headlines, which share their eligibility reads, each with its own tenant and the eligibility as of its asking', async ({
+    platform,
+  }) => {
+    const live = await pinnedLesson('lesson-together');
+    const other = await pinnedLesson('lesson-together');
+    const burst = (count: number) =>
+      Promise.all(
+        Array.from({ length: count }, async (_, index) => {
+          const { caller, pin } = index % 2 === 0 ? live : other;
+          const result = await graphql(platform, HEADLINE, { id: 'lesson-together' }, caller.token);
+          expect(result.body.errors).toBeUndefined();
+          const { releaseEligibility } = result.body.data.component.alpha.targetRef.version;
+          expect(releaseEligibility.contentVersionId).toBe(pin.versionId);
+          return { tenant: caller.tenantId, releaseEligible: releaseEligibility.releaseEligible as boolean };
+        }),
+      );
+    const eligibleOf = (answers: Array<{ tenant: string; releaseEligible: boolean }>, tenant: string) => [
+      ...new Set(answers.filter((answer) => answer.tenant === tenant).map((answer) => answer.releaseEligible)),
+    ];
+    const before = await burst(16);
+    expect(eligibleOf(before, live.caller.tenantId)).toEqual([true]);
+
+    const reviewer = await sameTenant(platform, live.caller);
+    const flipped = await http(
+      platform,
+      'POST',
+      `${tenantRoot(live.caller.tenantId)}/items/${live.pin.contentId}/versions/${live.pin.versionId}/qc-decisions`,
+      { token: reviewer.token, body: { trust_status: 'failed', reason: 'broken media' } },
+    );
+    expect(flipped.status).toBe(201);
+    // Every headline asked after the decision answered reads it, whichever statement it shared.
+    const after = await burst(16);
+    expect(eligibleOf(after, live.caller.tenantId)).toEqual([false]);
+    expect(eligibleOf(after, other.caller.tenantId)).toEqual([true]);
+  });
+
   it('answers the same JSON whatever accept header names (incremental format negotiated only for multipart/mixed)', async ({
     platform,
   }) => {
