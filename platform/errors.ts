@@ -31,6 +31,8 @@ const PLATFORM_CODES = {
   precondition_failed: { status: 412, title: 'The ETag does not match the current resource' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'The body must be application/json' },
+  request_timeout: { status: 408, title: 'The request did not arrive in time' },
+  headers_too_large: { status: 431, title: 'The request line or headers are too large' },
   precondition_required: { status: 428, title: 'This write needs the ETag of the resource in its precondition header' },
   rate_limited: { status: 429, title: 'Too many requests from this address; retry after Retry-After seconds' },
   internal_error: { status: 500, title: 'An unexpected error occurred' },

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -79,5 +80,48 @@ describe('request logging', () => {
     expect(lines.map(({ msg, reqId, traceId: trace, detail }) => ({ msg, reqId, traceId: trace, detail }))).toEqual([
       { msg: 'written', reqId: 'req-1', traceId, detail: 1 },
     ]);
+  });
+});
+
+describe('requests the HTTP parser refuses', () => {
+  /** Sends raw bytes to a listening app and reads what comes back until the server closes the connection. */
+  async function exchange(raw: string) {
+    const app = createHttpApp({ logLevel: 'silent', publicOrigin: () => 'http://localhost' });
+    app.get('/thing', async () => ({ name: 'a' }));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as net.AddressInfo;
+    try {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(raw));
+        socket.on('data', (chunk) => chunks.push(chunk));
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString()));
+        socket.on('error', reject);
+      });
+      const [head, body] = answer.split('\r\n\r\n');
+      return { statusLine: head.split('\r\n')[0], head: head.toLowerCase(), problem: JSON.parse(body) };
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('answers a request line over the limit with a 431 problem', async () => {
+    const { statusLine, head, problem } = await exchange(
+      `GET /thing?q=${'a'.repeat(20_000)} HTTP/1.1\r\nhost: x\r\n\r\n`,
+    );
+    expect(statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(head).toContain('content-type: application/problem+json');
+    expect(problem).toMatchObject({
+      status: 431,
+      code: 'headers_too_large',
+      type: 'http://localhost/problems/headers_too_large',
+    });
+    expect(problem.requestId).toEqual(expect.any(String));
+  });
+
+  it('answers bytes that are not HTTP with a 400 problem', async () => {
+    const { statusLine, problem } = await exchange('NOT HTTP AT ALL\r\n\r\n');
+    expect(statusLine).toBe('HTTP/1.1 400 Bad Request');
+    expect(problem).toMatchObject({ status: 400, code: 'validation_failed' });
   });
 });

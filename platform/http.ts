@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -151,6 +152,8 @@ export function createHttpApp(options: {
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
     },
     forceCloseConnections: true,
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Duplex) =>
+      refuseUnparsedRequest(error, socket, options.publicOrigin()),
     // Refused before routing (no service scope yet): still a problem, in the platform namespace.
     frameworkErrors: (error, request, reply) => {
       request.traceId ||= traceIdOf(request.raw);
@@ -255,6 +258,30 @@ export function sendProblem(
   if (problem.status === 401) reply.header('www-authenticate', 'Bearer');
   reply.problemCode = problem.code;
   return reply.code(problem.status).type('application/problem+json').send(problem);
+}
+
+/**
+ * A request Node's HTTP parser refused before Fastify saw it (a request line or headers over Node's limit, bytes
+ * that are not HTTP) gets the same problem+json as any other refusal, in the platform namespace, then the
+ * connection closes, as Fastify's own handler does.
+ */
+function refuseUnparsedRequest(error: NodeJS.ErrnoException, socket: Duplex, publicOrigin: string): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const refusal =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new DomainError('headers_too_large', 'The request line and headers must fit in 16 KB.')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new DomainError('request_timeout', 'The request did not arrive in time.')
+        : new DomainError('validation_failed', 'The request is not valid HTTP/1.1.');
+  const problem = toProblem(refusal, { requestId: randomUUID(), traceId: newTraceId() }, undefined, publicOrigin);
+  const body = JSON.stringify(problem);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\ncontent-type: application/problem+json\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** Fastify's own client errors (bad JSON, wrong media type, too large) become platform problems. */
