@@ -101,6 +101,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     logLevel: config.logLevel,
     publicOrigin: () => runtime.config.publicOrigin,
     answerChecks: config.answerChecks,
+    requestTimeoutMs: config.requestTimeoutMs,
   });
   const metrics = new PlatformMetrics(database);
   metrics.install(app);

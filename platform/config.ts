@@ -32,6 +32,8 @@ export interface PlatformConfig {
   curriculumUrl: string;
   /** Timeout of one service-to-service call. */
   serviceCallTimeoutMs: number;
+  /** Longest a client may take to send one request, headers and body. */
+  requestTimeoutMs: number;
   logLevel: string;
   /** Seed the demo tenant on start (embedded mode). */
   seedDemo: boolean;
@@ -150,6 +152,9 @@ function remoteTokensFrom(env: NodeJS.ProcessEnv): RemoteTokenConfig | undefined
   };
 }
 
+/** Room for the largest body (10 MB) on a slow link. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const port = intFrom(env.PORT, 4000, 'PORT');
   const host = env.HOST ?? '127.0.0.1';
@@ -170,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     peopleUrl: env.PEOPLE_URL ?? `${publicOrigin}${SERVICE_ROOTS.people}`,
     curriculumUrl: env.CURRICULUM_URL ?? `${publicOrigin}${SERVICE_ROOTS.curriculum}`,
     serviceCallTimeoutMs: intFrom(env.SERVICE_CALL_TIMEOUT_MS, 2000, 'SERVICE_CALL_TIMEOUT_MS'),
+    requestTimeoutMs: positiveIntFrom(env.REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS'),
     logLevel: env.LOG_LEVEL ?? 'info',
     seedDemo: env.SEED_DEMO !== 'false',
     publicOrigin,

@@ -85,8 +85,9 @@ describe('request logging', () => {
 
 describe('requests the HTTP parser refuses', () => {
   /** Sends raw bytes to a listening app and reads what comes back until the server closes the connection. */
-  async function exchange(raw: string) {
-    const app = createHttpApp({ logLevel: 'silent', publicOrigin: () => 'http://localhost' });
+  async function exchange(raw: string, requestTimeoutMs?: number) {
+    const app = createHttpApp({ logLevel: 'silent', publicOrigin: () => 'http://localhost', requestTimeoutMs });
+    app.post('/thing', async () => ({ name: 'a' }));
     app.get('/thing', async () => ({ name: 'a' }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as net.AddressInfo;
@@ -117,6 +118,24 @@ describe('requests the HTTP parser refuses', () => {
       type: 'http://localhost/problems/headers_too_large',
     });
     expect(problem.requestId).toEqual(expect.any(String));
+  });
+
+  it('answers headers that do not arrive in time with a 408 problem', async () => {
+    const started = Date.now();
+    const { statusLine, head, problem } = await exchange('GET /thing HTTP/1.1\r\nhost: x\r\n', 200);
+    expect(statusLine).toBe('HTTP/1.1 408 Request Timeout');
+    expect(head).toContain('content-type: application/problem+json');
+    expect(problem).toMatchObject({ status: 408, code: 'request_timeout' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+  });
+
+  it('answers a body that does not arrive in time with a 408 problem', async () => {
+    const { statusLine, problem } = await exchange(
+      'POST /thing HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n{"name":',
+      200,
+    );
+    expect(statusLine).toBe('HTTP/1.1 408 Request Timeout');
+    expect(problem).toMatchObject({ status: 408, code: 'request_timeout' });
   });
 
   it('answers bytes that are not HTTP with a 400 problem', async () => {

@@ -11,6 +11,7 @@ import Fastify, {
 import type { Bindings, ChildLoggerOptions, Level, Logger } from 'pino';
 import { z } from 'zod';
 import type { Authenticator } from './auth.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './config.ts';
 import { contextFor, type RequestContext } from './context.ts';
 import {
   DomainError,
@@ -143,7 +144,10 @@ export function createHttpApp(options: {
   answerChecks?: boolean;
   /** Where log lines go; standard output unless given (tests read them). */
   logStream?: NodeJS.WritableStream;
+  /** Longest a request may take to arrive, headers and body (REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
 }): FastifyInstance {
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: { level: options.logLevel, redact: ['req.headers.authorization'], stream: options.logStream },
     bodyLimit: options.bodyLimit ?? 10 * 1024 * 1024,
@@ -152,6 +156,15 @@ export function createHttpApp(options: {
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
     },
     forceCloseConnections: true,
+    // Fastify sets no limit by default; without one, a client trickling its bytes holds a connection for good.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      // Given at creation too: Node then keeps its headers timeout within it. Set only afterwards, as Fastify
+      // does, the limit left a body that trickles in unbounded (Node 20).
+      requestTimeout: requestTimeoutMs,
+      // Node looks for late requests on this interval (30 s by default): a short limit is kept near its value.
+      connectionsCheckingInterval: Math.min(30_000, Math.ceil(requestTimeoutMs / 4)),
+    },
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Duplex) =>
       refuseUnparsedRequest(error, socket, options.publicOrigin()),
     // Refused before routing (no service scope yet): still a problem, in the platform namespace.
