@@ -4,12 +4,20 @@ import { createGatewayRuntime } from '@graphql-hive/gateway';
 /**
  * The bench's Hive Gateway: the checked-in supergraph (SUPERGRAPH) served unchanged by another
  * federation engine, over the distributed services (SUBGRAPH_URLS, name=origin pairs as for
- * `SERVICE=gateway`), the caller's token passed on to every subgraph.
+ * `SERVICE=gateway`), the caller's token passed on to every subgraph. By default Hive Gateway answers a
+ * subgraph fetch that is the same as one in flight (query, variables, headers) with that one's answer;
+ * HIVE_SHARE_INFLIGHT=false turns it off, which is how the platform's own gateway always works.
  */
 const origins = (process.env.SUBGRAPH_URLS ?? '').split(',').map((pair) => pair.split('='));
+const deduplicateInflightRequests = process.env.HIVE_SHARE_INFLIGHT !== 'false';
 const gateway = createGatewayRuntime({
   supergraph: process.env.SUPERGRAPH as string,
-  transportEntries: Object.fromEntries(origins.map(([name, origin]) => [name, { location: `${origin}/graphql` }])),
+  transportEntries: Object.fromEntries(
+    origins.map(([name, origin]) => [
+      name,
+      { location: `${origin}/graphql`, options: { deduplicateInflightRequests } },
+    ]),
+  ),
   propagateHeaders: {
     fromClientToSubgraphs: ({ request }) => ({ authorization: request.headers.get('authorization') }),
   },

@@ -19,6 +19,7 @@ import { Authenticator, loadKeyring } from '../platform/auth.ts';
 import { loadConfig, SERVICE_ROOTS, type PlatformConfig, type ServiceName } from '../platform/config.ts';
 import { CursorCodec } from '../platform/cursor.ts';
 import { noDatabase, openDatabase } from '../platform/db.ts';
+import { DomainError } from '../platform/errors.ts';
 import {
   formatGatewayError,
   formatGraphQLError,
@@ -181,6 +182,7 @@ async function mountGateway(
   metrics: PlatformMetrics,
 ): Promise<void> {
   const local = new Map(services.map((service) => [service.name, service]));
+  const timeoutMs = runtime.config.subgraphTimeoutMs;
   // The gateway reads this switch from the environment only: without it, it exports telemetry to Apollo.
   if (!runtime.config.graphql.apolloTelemetry) process.env.APOLLO_TELEMETRY_DISABLED = 'true';
   const gateway = new ApolloGateway({
@@ -194,9 +196,24 @@ async function mountGateway(
       }
       return new RemoteGraphQLDataSource<GraphContext>({
         url: subgraphUrls[name as ServiceName] ?? url,
+        // @apollo/gateway's default fetcher (make-fetch-happen) sets no timeout: a silent subgraph held the request.
+        fetcher: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) } as RequestInit),
         willSendRequest({ request, context }) {
           if (context.principal) request.http?.headers.set('authorization', `Bearer ${context.principal.token}`);
           request.http?.headers.set('x-request-id', context.requestId);
+        },
+        // No answer, or a 5xx, is the service's outage: a typed 503 instead of internal_error, and instead of
+        // Apollo's error that hands the client the subgraph's internal URL and body. A 4xx carries its own errors.
+        didEncounterError(error, _request, response) {
+          if (response && response.status < 500) throw error;
+          throw new DomainError(
+            'subgraph_unavailable',
+            response
+              ? `The ${name} service answered HTTP ${response.status}.`
+              : (error as Error).name === 'TimeoutError'
+                ? `The ${name} service did not answer within ${timeoutMs} ms.`
+                : `The ${name} service could not be reached.`,
+          );
         },
       });
     },

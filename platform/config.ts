@@ -34,6 +34,8 @@ export interface PlatformConfig {
   serviceCallTimeoutMs: number;
   /** Longest a client may take to send one request, headers and body. */
   requestTimeoutMs: number;
+  /** Longest the remote gateway waits for one subgraph fetch. */
+  subgraphTimeoutMs: number;
   logLevel: string;
   /** Seed the demo tenant on start (embedded mode). */
   seedDemo: boolean;
@@ -176,6 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig
     curriculumUrl: env.CURRICULUM_URL ?? `${publicOrigin}${SERVICE_ROOTS.curriculum}`,
     serviceCallTimeoutMs: intFrom(env.SERVICE_CALL_TIMEOUT_MS, 2000, 'SERVICE_CALL_TIMEOUT_MS'),
     requestTimeoutMs: positiveIntFrom(env.REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 'REQUEST_TIMEOUT_MS'),
+    // Apollo Router's default subgraph timeout.
+    subgraphTimeoutMs: positiveIntFrom(env.SUBGRAPH_TIMEOUT_MS, 30_000, 'SUBGRAPH_TIMEOUT_MS'),
     logLevel: env.LOG_LEVEL ?? 'info',
     seedDemo: env.SEED_DEMO !== 'false',
     publicOrigin,

@@ -36,6 +36,7 @@ const PLATFORM_CODES = {
   precondition_required: { status: 428, title: 'This write needs the ETag of the resource in its precondition header' },
   rate_limited: { status: 429, title: 'Too many requests from this address; retry after Retry-After seconds' },
   internal_error: { status: 500, title: 'An unexpected error occurred' },
+  subgraph_unavailable: { status: 503, title: 'A service this operation needs did not answer; its part is null' },
   demo_mint_refused: { status: 400, title: 'Only the demo tenant can mint a token here' },
   entity_representation_invalid: {
     status: 400,
