@@ -85,8 +85,13 @@ describe('request logging', () => {
 
 describe('requests the HTTP parser refuses', () => {
   /** Sends raw bytes to a listening app and reads what comes back until the server closes the connection. */
-  async function exchange(raw: string, requestTimeoutMs?: number) {
-    const app = createHttpApp({ logLevel: 'silent', publicOrigin: () => 'http://localhost', requestTimeoutMs });
+  async function exchange(raw: string, requestTimeoutMs?: number, logStream?: Writable) {
+    const app = createHttpApp({
+      logLevel: logStream ? 'warn' : 'silent',
+      publicOrigin: () => 'http://localhost',
+      requestTimeoutMs,
+      logStream,
+    });
     app.post('/thing', async () => ({ name: 'a' }));
     app.get('/thing', async () => ({ name: 'a' }));
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -129,13 +134,24 @@ describe('requests the HTTP parser refuses', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
   });
 
-  it('answers a body that does not arrive in time with a 408 problem', async () => {
+  it('answers a body that does not arrive in time with a 408 problem, and logs no fault of its own', async () => {
+    const levels: number[] = [];
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        levels.push(JSON.parse(chunk.toString()).level);
+        done();
+      },
+    });
     const { statusLine, problem } = await exchange(
       'POST /thing HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n{"name":',
       200,
+      logStream,
     );
     expect(statusLine).toBe('HTTP/1.1 408 Request Timeout');
     expect(problem).toMatchObject({ status: 408, code: 'request_timeout' });
+    // The abandoned body reaches the route's error handler once the connection is gone: a client's doing.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(levels.filter((level) => level >= 50)).toEqual([]);
   });
 
   it('answers bytes that are not HTTP with a 400 problem', async () => {

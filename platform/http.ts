@@ -313,6 +313,10 @@ function asDomainError(error: unknown): DomainError {
     default:
       break;
   }
+  // The connection closed before the body had all arrived (the client left, or its request ran out of time).
+  if (fastifyError.code === 'ECONNRESET' && fastifyError.statusCode === 400) {
+    return new DomainError('validation_failed', 'The body did not arrive whole.');
+  }
   if (error instanceof SyntaxError || (fastifyError.statusCode === 400 && fastifyError.code?.startsWith('FST_'))) {
     return new DomainError('validation_failed', 'The body is not valid JSON.');
   }
