@@ -2,6 +2,7 @@ import net from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { rawExchange } from '../test/net.ts';
 import { createHttpApp, declareRoute } from './http.ts';
 
 /** A route whose handler answers a member its response schema does not declare. */
@@ -84,7 +85,7 @@ describe('request logging', () => {
 });
 
 describe('requests the HTTP parser refuses', () => {
-  /** Sends raw bytes to a listening app and reads what comes back until the server closes the connection. */
+  /** Sends raw bytes to an app with two routes at /thing and reads its answer. */
   async function exchange(raw: string, requestTimeoutMs?: number, logStream?: Writable) {
     const app = createHttpApp({
       logLevel: logStream ? 'warn' : 'silent',
@@ -97,15 +98,7 @@ describe('requests the HTTP parser refuses', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as net.AddressInfo;
     try {
-      const answer = await new Promise<string>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        const socket = net.connect(port, '127.0.0.1', () => socket.write(raw));
-        socket.on('data', (chunk) => chunks.push(chunk));
-        socket.on('close', () => resolve(Buffer.concat(chunks).toString()));
-        socket.on('error', reject);
-      });
-      const [head, body] = answer.split('\r\n\r\n');
-      return { statusLine: head.split('\r\n')[0], head: head.toLowerCase(), problem: JSON.parse(body) };
+      return await rawExchange(port, raw);
     } finally {
       await app.close();
     }

@@ -18,3 +18,22 @@ export async function freePort(): Promise<number> {
   const [port] = await freePorts(1);
   return port;
 }
+
+/**
+ * Sends `raw` bytes to a loopback port and reads what comes back until the server closes the connection:
+ * for answers Node's HTTP parser makes before any route runs. The head comes back lower-cased.
+ */
+export async function rawExchange(
+  port: number,
+  raw: string,
+): Promise<{ statusLine: string; head: string; problem: Record<string, unknown> }> {
+  const answer = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(raw));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString()));
+    socket.on('error', reject);
+  });
+  const [head, body] = answer.split('\r\n\r\n');
+  return { statusLine: head.split('\r\n')[0], head: head.toLowerCase(), problem: JSON.parse(body) };
+}

@@ -1,7 +1,7 @@
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../platform/config.ts';
 import { startTestPlatform } from '../kit.ts';
+import { rawExchange } from '../net.ts';
 
 describe('REQUEST_TIMEOUT_MS', () => {
   it('is 120 s unless set, and never off', () => {
@@ -19,21 +19,13 @@ describe('REQUEST_TIMEOUT_MS', () => {
     try {
       const { port } = new URL(platform.url);
       const started = Date.now();
-      const answer = await new Promise<string>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        const socket = net.connect(Number(port), '127.0.0.1', () =>
-          socket.write(
-            'POST /events/alpha/implementation/api/events HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n' +
-              'content-length: 200\r\n\r\n{"events": [',
-          ),
-        );
-        socket.on('data', (chunk) => chunks.push(chunk));
-        socket.on('close', () => resolve(Buffer.concat(chunks).toString()));
-        socket.on('error', reject);
-      });
-      const [head, body] = answer.split('\r\n\r\n');
-      expect(head.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
-      expect(JSON.parse(body)).toMatchObject({
+      const { statusLine, problem } = await rawExchange(
+        Number(port),
+        'POST /events/alpha/implementation/api/events HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n' +
+          'content-length: 200\r\n\r\n{"events": [',
+      );
+      expect(statusLine).toBe('HTTP/1.1 408 Request Timeout');
+      expect(problem).toMatchObject({
         status: 408,
         code: 'request_timeout',
         type: `${platform.url}/problems/request_timeout`,
