@@ -164,13 +164,38 @@ function routeReads(writes: Sql, reads: Sql): Sql {
   return routed;
 }
 
+/**
+ * What postgres.js needs to reach the server a connection URL names. libpq's `host` and `port` parameters
+ * (`postgres://user:secret@/db?host=/run/postgresql`, a Unix socket's directory, the form Cloud SQL and
+ * psql document) become options: postgres.js refuses a URL without a host, and would send `host` to the
+ * server as a setting while connecting to localhost. Any other URL is handed over as it is.
+ */
+export function postgresTarget(url: string): { url: string; host?: string; port?: number } {
+  const withHost = url.replace(/^(postgres(?:ql)?:\/\/(?:[^@/?#]*@)?)(?=[/?#]|$)/, '$1localhost');
+  let parsed: URL;
+  try {
+    parsed = new URL(withHost);
+  } catch {
+    return { url };
+  }
+  const host = parsed.searchParams.get('host');
+  if (!host) return { url };
+  const port = parsed.searchParams.get('port') ?? parsed.port;
+  parsed.searchParams.delete('host');
+  parsed.searchParams.delete('port');
+  parsed.port = '';
+  return { url: parsed.toString(), host, ...(port ? { port: Number(port) } : {}) };
+}
+
 async function openPostgres(config: PlatformConfig, url: string, stats: { queries: number }): Promise<DatabaseHandle> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
   const pool = { max: config.databasePoolMax, readMax: config.databaseReadPoolMax, transactionsInFlight: 0 };
-  const client = postgres(url, { max: pool.max, onnotice: () => {} });
-  const readClient = pool.readMax > 0 ? postgres(url, { max: pool.readMax, onnotice: () => {} }) : undefined;
+  const { url: driverUrl, ...target } = postgresTarget(url);
+  const connect = (max: number) => postgres(driverUrl, { ...target, max, onnotice: () => {} });
+  const client = connect(pool.max);
+  const readClient = pool.readMax > 0 ? connect(pool.readMax) : undefined;
   // drizzle sets its type parsers on the client it is given: the read pool needs the same ones.
   if (readClient) drizzle(readClient);
   const driverDb = drizzle(readClient ? routeReads(client, readClient) : client, {
