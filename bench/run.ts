@@ -344,6 +344,20 @@ interface Row extends Measured {
   name: string;
   /** SQL statements per request, from the server's own counter. */
   statements?: number;
+  /** Requests a second in each round, in round order (a round runs every scenario once). */
+  roundRps?: number[];
+}
+
+/**
+ * A ratio of two rows with the range of its per-round values beside the pooled figure: a round runs every
+ * scenario once, back to back, so the range shows how far the machine's drift moved the ratio during this run.
+ */
+function ratioText(numerator: Row, denominator: Row): string {
+  const format = (ratio: number) => ratio.toFixed(2);
+  const pooled = format(numerator.rps / denominator.rps);
+  const rounds = (numerator.roundRps ?? []).map((rps, round) => rps / (denominator.roundRps?.[round] ?? NaN));
+  if (rounds.length < 2 || rounds.some((ratio) => !Number.isFinite(ratio))) return pooled;
+  return `${pooled} [${format(Math.min(...rounds))}-${format(Math.max(...rounds))}]`;
 }
 
 /**
@@ -377,6 +391,7 @@ async function measureRounds(base: string, token: string, scenarios: Scenario[],
       failures: runs.reduce((sum, run) => sum + run.failures, 0),
       requests,
       statements: counted ? runs.reduce((sum, run) => sum + run.statements, 0) / Math.max(1, requests) : undefined,
+      roundRps: runs.map((run) => run.rps),
     };
   });
 }
@@ -558,7 +573,7 @@ function printRow(name: string, row: Measured & { statements?: number }, rss = '
 
 function verdict(label: string, actual: number, target: number, text: string): boolean {
   const met = actual >= target;
-  console.log(`${label.padEnd(62)} ${text.padStart(14)}  ${met ? 'MET' : 'MISSED'}`);
+  console.log(`${label.padEnd(62)} ${text.padStart(20)}  ${met ? 'MET' : 'MISSED'}`);
   return met;
 }
 
@@ -606,7 +621,9 @@ async function main(): Promise<void> {
   }
   for (const row of distributed) printRow(`${row.name}, PostgreSQL`, row);
 
-  console.log('\ntargets (ratios in this run)');
+  console.log(
+    '\ntargets (ratios in this run; [the lowest-the highest] of the rounds, each round running every scenario once)',
+  );
   let allMet = true;
   const byName = (run: PlatformRun, name: string) => run.rows.find((row) => row.name === name) as Row;
   for (const run of runs) {
@@ -625,17 +642,17 @@ async function main(): Promise<void> {
         `headline / REST read, ${run.database} (>= 0.5)`,
         headline.rps / read.rps,
         0.5,
-        (headline.rps / read.rps).toFixed(2),
+        ratioText(headline, read),
       ) && allMet;
     const writes = run.rows.filter((row) => row.name.startsWith('POST'));
-    for (const write of writes) console.log(`  ${write.name} / REST read = ${(write.rps / read.rps).toFixed(2)}`);
-    const slowest = Math.min(...writes.map((row) => row.rps));
+    for (const write of writes) console.log(`  ${write.name} / REST read = ${ratioText(write, read)}`);
+    const slowest = writes.reduce((slow, row) => (row.rps < slow.rps ? row : slow));
     allMet =
       verdict(
         `slowest write / REST read, ${run.database} (>= 0.25)`,
-        slowest / read.rps,
+        slowest.rps / read.rps,
         0.25,
-        (slowest / read.rps).toFixed(2),
+        ratioText(slowest, read),
       ) && allMet;
     allMet =
       verdict(
