@@ -24,6 +24,7 @@ const ABUSE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS ?? 60);
 const HEALTHZ_TARGET_P99_MS = 100;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const ROUNDS = 4;
+const WARM_UP_SECONDS = 10;
 
 /** What issue 14 sent: each must be refused with a 4xx before it costs the platform anything. */
 function abusiveRequests(): Array<{ name: string; body: string }> {
@@ -122,6 +123,8 @@ interface Scenario {
   body?: string;
   /** A write: each request gets its own body and headers, so none is an idempotent replay. */
   fresh?: () => { body: string; headers?: Record<string, string> };
+  /** The server this scenario drives, where one run's scenarios go to different servers (the gateways apart). */
+  origin?: string;
 }
 
 interface Measured {
@@ -136,7 +139,7 @@ async function drive(base: string, token: string, scenario: Scenario, seconds: n
   const headers = benchHeaders(token);
   const { fresh } = scenario;
   const result = await autocannon({
-    url: `${base}${scenario.path}`,
+    url: `${scenario.origin ?? base}${scenario.path}`,
     method: scenario.method,
     connections: CONNECTIONS,
     duration: seconds,
@@ -353,11 +356,36 @@ interface Row extends Measured {
  * scenario once, back to back, so the range shows how far the machine's drift moved the ratio during this run.
  */
 function ratioText(numerator: Row, denominator: Row): string {
-  const format = (ratio: number) => ratio.toFixed(2);
-  const pooled = format(numerator.rps / denominator.rps);
+  const pooled = (numerator.rps / denominator.rps).toFixed(2);
+  const rounds = roundRatios(numerator, denominator);
+  if (rounds.length === 0) return pooled;
+  // Rounded outwards, so a round just under the line never prints as on it.
+  const low = (Math.floor(Math.min(...rounds) * 100) / 100).toFixed(2);
+  const high = (Math.ceil(Math.max(...rounds) * 100) / 100).toFixed(2);
+  return `${pooled} [${low}-${high}]`;
+}
+
+/** The ratio of two rows round by round; none unless both were measured in the same two or more rounds. */
+function roundRatios(numerator: Row, denominator: Row): number[] {
   const rounds = (numerator.roundRps ?? []).map((rps, round) => rps / (denominator.roundRps?.[round] ?? NaN));
-  if (rounds.length < 2 || rounds.some((ratio) => !Number.isFinite(ratio))) return pooled;
-  return `${pooled} [${format(Math.min(...rounds))}-${format(Math.max(...rounds))}]`;
+  return rounds.length < 2 || rounds.some((ratio) => !Number.isFinite(ratio)) ? [] : rounds;
+}
+
+/**
+ * Drives a scenario a second at a time until two seconds in a row do not raise its best rate by 5% (the JIT,
+ * caches, query plans, a fresh database's first statistics), for WARM_UP_SECONDS at most. A single second left
+ * the distributed `@apollo/gateway`'s first round at under half its last (177 against 423 req/s).
+ */
+async function warmUp(base: string, token: string, scenario: Scenario): Promise<void> {
+  let best = 0;
+  let flat = 0;
+  for (let second = 0; second < WARM_UP_SECONDS && flat < 2; second += 1) {
+    const { rps } = await drive(base, token, scenario, 1);
+    if (rps > best * 1.05) {
+      best = rps;
+      flat = 0;
+    } else flat += 1;
+  }
 }
 
 /**
@@ -365,7 +393,7 @@ function ratioText(numerator: Row, denominator: Row): string {
  * statements per request come from the server's counter around each run.
  */
 async function measureRounds(base: string, token: string, scenarios: Scenario[], counted: boolean): Promise<Row[]> {
-  for (const scenario of scenarios) await drive(base, token, scenario, 1); // warm-up: JIT, caches, query plans
+  for (const scenario of scenarios) await warmUp(base, token, scenario);
   const samples = new Map<Scenario, Array<Measured & { statements: number }>>(
     scenarios.map((scenario) => [scenario, []]),
   );
@@ -493,17 +521,15 @@ async function measureDistributed(databaseUrl: string): Promise<Row[]> {
     const hiveAlone = await hive(false);
     servers.push(hiveAlone);
     const token = await benchToken(shared.KEY_FILE);
-    const rows: Row[] = [];
-    for (const [name, server] of [
+    const gateways = [
       ['headline, distributed (@apollo/gateway)', apollo],
       ['headline, distributed (Hive Gateway)', hiveSharing],
       ['headline, distributed (Hive, nothing shared)', hiveAlone],
-    ] as const) {
-      await requireHeadlineAnswer(server.base, token, name);
-      const [row] = await measureRounds(server.base, token, [{ ...headlineScenario(), name }], false);
-      rows.push(row);
-    }
-    return rows;
+    ] as const;
+    for (const [name, server] of gateways) await requireHeadlineAnswer(server.base, token, name);
+    // The gateways share the services: measured in alternating rounds, none gets the services colder than the others.
+    const scenarios = gateways.map(([name, server]) => ({ ...headlineScenario(), name, origin: server.base }));
+    return await measureRounds(apollo.base, token, scenarios, false);
   } finally {
     for (const server of servers.reverse()) await server.stop();
     fs.rmSync(keyDir, { recursive: true, force: true });
@@ -571,9 +597,13 @@ function printRow(name: string, row: Measured & { statements?: number }, rss = '
   );
 }
 
-function verdict(label: string, actual: number, target: number, text: string): boolean {
+/** Met or missed by the pooled figure; rounds on both sides of the line are said, so one run is not over-read. */
+function verdict(label: string, actual: number, target: number, text: string, rounds: number[] = []): boolean {
   const met = actual >= target;
-  console.log(`${label.padEnd(62)} ${text.padStart(20)}  ${met ? 'MET' : 'MISSED'}`);
+  const straddles = rounds.some((ratio) => ratio >= target) && rounds.some((ratio) => ratio < target);
+  console.log(
+    `${label.padEnd(62)} ${text.padStart(20)}  ${met ? 'MET' : 'MISSED'}${straddles ? ' (rounds on both sides)' : ''}`,
+  );
   return met;
 }
 
@@ -643,6 +673,7 @@ async function main(): Promise<void> {
         headline.rps / read.rps,
         0.5,
         ratioText(headline, read),
+        roundRatios(headline, read),
       ) && allMet;
     const writes = run.rows.filter((row) => row.name.startsWith('POST'));
     for (const write of writes) console.log(`  ${write.name} / REST read = ${ratioText(write, read)}`);
@@ -653,6 +684,7 @@ async function main(): Promise<void> {
         slowest.rps / read.rps,
         0.25,
         ratioText(slowest, read),
+        roundRatios(slowest, read),
       ) && allMet;
     allMet =
       verdict(
@@ -677,7 +709,7 @@ async function main(): Promise<void> {
     // Hive Gateway's default shares one subgraph answer among identical fetches in flight, which the bench's
     // sixteen identical headlines always are; the platform's gateway never does, so the like-for-like figure is this.
     console.log(
-      `  distributed @apollo/gateway / Hive Gateway with no in-flight sharing = ${(distributed[0].rps / distributed[2].rps).toFixed(2)}`,
+      `  distributed @apollo/gateway / Hive Gateway with no in-flight sharing = ${ratioText(distributed[0], distributed[2])}`,
     );
   } else {
     console.log('no PostgreSQL (set DATABASE_URL or install PostgreSQL 15): PostgreSQL and distributed rows skipped');
