@@ -607,6 +607,17 @@ function verdict(label: string, actual: number, target: number, text: string, ro
   return met;
 }
 
+/** A ratio target of two rows measured in the same rounds: the pooled verdict with the rounds' range. */
+function ratioVerdict(label: string, numerator: Row, denominator: Row, target: number): boolean {
+  return verdict(
+    label,
+    numerator.rps / denominator.rps,
+    target,
+    ratioText(numerator, denominator),
+    roundRatios(numerator, denominator),
+  );
+}
+
 async function main(): Promise<void> {
   const helloFirst = await helloWorld();
   const runs: PlatformRun[] = [];
@@ -667,25 +678,11 @@ async function main(): Promise<void> {
         1 / readShare,
         `1/${(hello.rps / read.rps).toFixed(1)}`,
       ) && allMet;
-    allMet =
-      verdict(
-        `headline / REST read, ${run.database} (>= 0.5)`,
-        headline.rps / read.rps,
-        0.5,
-        ratioText(headline, read),
-        roundRatios(headline, read),
-      ) && allMet;
+    allMet = ratioVerdict(`headline / REST read, ${run.database} (>= 0.5)`, headline, read, 0.5) && allMet;
     const writes = run.rows.filter((row) => row.name.startsWith('POST'));
     for (const write of writes) console.log(`  ${write.name} / REST read = ${ratioText(write, read)}`);
     const slowest = writes.reduce((slow, row) => (row.rps < slow.rps ? row : slow));
-    allMet =
-      verdict(
-        `slowest write / REST read, ${run.database} (>= 0.25)`,
-        slowest.rps / read.rps,
-        0.25,
-        ratioText(slowest, read),
-        roundRatios(slowest, read),
-      ) && allMet;
+    allMet = ratioVerdict(`slowest write / REST read, ${run.database} (>= 0.25)`, slowest, read, 0.25) && allMet;
     allMet =
       verdict(
         `RSS after the bench / after start, ${run.database} (<= 1.5)`,
