@@ -218,12 +218,19 @@ async function startProcess(
  * The node arguments of an npm start script (`node <flags> --import tsx <entry>`), so the bench runs
  * the processes exactly as `npm start` and `npm run start:service` do, heap settings included.
  */
-function startScriptArguments(script: 'start' | 'start:service'): string[] {
+function startScriptArguments(script: 'start' | 'start:service', entry?: string): string[] {
   const scripts = JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
   const [command, ...args] = scripts[script].split(' ');
   if (command !== 'node') throw new Error(`the ${script} script no longer starts with node: ${scripts[script]}`);
-  return args;
+  if (entry === undefined) return args;
+  if (args.at(-1) !== PLATFORM_ENTRY) throw new Error(`the ${script} script no longer starts ${PLATFORM_ENTRY}`);
+  return [...args.slice(0, -1), entry];
 }
+
+const PLATFORM_ENTRY = 'gateway/main.ts';
+/** The same platform with its subgraph fetches answered from memory: the headline's ceiling (bench/ceiling-platform.ts). */
+const CEILING_ENTRY = 'bench/ceiling-platform.ts';
+const CEILING_ROW = 'headline ceiling (subgraphs answered from memory)';
 
 const PLATFORM_ENV = {
   LOG_LEVEL: 'warn',
@@ -393,6 +400,8 @@ async function warmUp(base: string, token: string, scenario: Scenario): Promise<
  * statements per request come from the server's counter around each run.
  */
 async function measureRounds(base: string, token: string, scenarios: Scenario[], counted: boolean): Promise<Row[]> {
+  // The counter is the server's at `base`: a scenario that drives another server has none here.
+  const countsStatements = (scenario: Scenario) => counted && scenario.origin === undefined;
   for (const scenario of scenarios) await warmUp(base, token, scenario);
   const samples = new Map<Scenario, Array<Measured & { statements: number }>>(
     scenarios.map((scenario) => [scenario, []]),
@@ -400,9 +409,9 @@ async function measureRounds(base: string, token: string, scenarios: Scenario[],
   for (let round = 0; round < ROUNDS; round += 1) {
     const order = round % 2 === 0 ? scenarios : [...scenarios].reverse();
     for (const scenario of order) {
-      const before = counted ? await statementsSent(base) : 0;
+      const before = countsStatements(scenario) ? await statementsSent(base) : 0;
       const measured = await drive(base, token, scenario, DURATION_SECONDS / ROUNDS);
-      const statements = counted ? (await statementsSent(base)) - before : 0;
+      const statements = countsStatements(scenario) ? (await statementsSent(base)) - before : 0;
       samples.get(scenario)?.push({ ...measured, statements });
     }
   }
@@ -418,7 +427,9 @@ async function measureRounds(base: string, token: string, scenarios: Scenario[],
       p99: mean((run) => run.p99),
       failures: runs.reduce((sum, run) => sum + run.failures, 0),
       requests,
-      statements: counted ? runs.reduce((sum, run) => sum + run.statements, 0) / Math.max(1, requests) : undefined,
+      statements: countsStatements(scenario)
+        ? runs.reduce((sum, run) => sum + run.statements, 0) / Math.max(1, requests)
+        : undefined,
       roundRps: runs.map((run) => run.rps),
     };
   });
@@ -440,33 +451,46 @@ async function measureEmbedded(
   afterwards?: (server: Server, token: string, scenarios: Scenario[], rows: Row[], pin: unknown) => Promise<void>,
 ): Promise<PlatformRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-bench-'));
-  const start = () =>
+  const ceilingDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-bench-ceiling-'));
+  const start = (what: string, entry: string, ownEnv: Record<string, string>) =>
     startProcess(
-      `the platform on ${database}`,
-      [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...startScriptArguments('start')],
-      { ...PLATFORM_ENV, DATA_DIR: dataDir, ...env },
+      what,
+      [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), ...startScriptArguments('start', entry)],
+      { ...PLATFORM_ENV, ...ownEnv, ...env },
       '/readyz',
     );
+  const platform = () => start(`the platform on ${database}`, PLATFORM_ENTRY, { DATA_DIR: dataDir });
   // The first start creates the database (PGlite's initdb, the migrations, the demo seed) and stops:
   // initdb leaves 350-430 MB of garbage that only the first full GC frees, so measured from that
   // process "RSS after start" depended on whether that GC had run yet. The measured process is a
   // restart on the same data, as every production start but the first is.
-  await (await start()).stop();
-  const server = await start();
+  await (await platform()).stop();
+  const server = await platform();
+  let ceiling: Server | undefined;
   try {
     const rssStarted = rssMegabytes(server.pid);
-    const token = await benchToken(path.join(dataDir, 'platform-keys.json'));
+    const keyFile = path.join(dataDir, 'platform-keys.json');
+    const token = await benchToken(keyFile);
     const { scenarios, pin } = await platformScenarios(server.base, token);
     await requireHeadlineAnswer(server.base, token, `the platform on ${database}`);
+    // Its own data directory (PGlite admits one process to one), the measured platform's key, so one token serves both.
+    ceiling = await start(`the ceiling platform on ${database}`, CEILING_ENTRY, {
+      DATA_DIR: ceilingDir,
+      KEY_FILE: keyFile,
+    });
+    await requireHeadlineAnswer(ceiling.base, token, `the ceiling platform on ${database}`);
+    const measured = [...scenarios, { ...headlineScenario(), name: CEILING_ROW, origin: ceiling.base }];
     let rssPeak = rssStarted;
     const sampling = setInterval(() => (rssPeak = Math.max(rssPeak, rssMegabytes(server.pid))), 250);
-    const rows = await measureRounds(server.base, token, scenarios, true).finally(() => clearInterval(sampling));
+    const rows = await measureRounds(server.base, token, measured, true).finally(() => clearInterval(sampling));
     const rssAfter = rssMegabytes(server.pid);
+    await ceiling.stop();
     await afterwards?.(server, token, scenarios, rows, pin);
     return { database, rows, rssStarted, rssAfter, rssPeak: Math.max(rssPeak, rssAfter) };
   } finally {
+    await ceiling?.stop();
     await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of [dataDir, ceilingDir]) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -679,6 +703,7 @@ async function main(): Promise<void> {
         `1/${(hello.rps / read.rps).toFixed(1)}`,
       ) && allMet;
     allMet = ratioVerdict(`headline / REST read, ${run.database} (>= 0.5)`, headline, read, 0.5) && allMet;
+    console.log(`  ${CEILING_ROW} / REST read = ${ratioText(byName(run, CEILING_ROW), read)}`);
     const writes = run.rows.filter((row) => row.name.startsWith('POST'));
     for (const write of writes) console.log(`  ${write.name} / REST read = ${ratioText(write, read)}`);
     const slowest = writes.reduce((slow, row) => (row.rps < slow.rps ? row : slow));

@@ -5,7 +5,7 @@ import { ALL_SERVICES, startPlatform, type RunningPlatform } from './platform.ts
  * `npm start`: the whole platform in one process on the embedded database (PGlite under DATA_DIR),
  * or on PostgreSQL when DATABASE_URL is set. Prints where everything is.
  */
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
   let platform: RunningPlatform;
   try {
     platform = await startPlatform({ services: ALL_SERVICES, gateway: {} });
