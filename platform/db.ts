@@ -11,6 +11,7 @@ import { pgliteUpkeep, UPKEEP } from './pglite-upkeep.ts';
 import { analyzeGrownPostgresTables, POSTGRES_GROWTH } from './postgres-statistics.ts';
 import { keepUp } from './upkeep.ts';
 import { preparePgliteStatements } from './pglite-statements.ts';
+import { rememberFileSizes } from './pglite-file-sizes.ts';
 
 /** One handle type for both drivers: domain code never knows which one it runs on. */
 export type Database = PgDatabase<PgQueryResultHKT, Record<string, never>>;
@@ -106,6 +107,7 @@ async function openPglite(config: PlatformConfig, stats: { queries: number }): P
     throw error;
   }
   preparePgliteStatements(client);
+  rememberFileSizes(client);
   const pool = { max: 1, readMax: 0, transactionsInFlight: 0 };
   const driverDb = drizzle(client, { logger: new CountingLogger(stats) });
   const db = countTransactions(driverDb as unknown as Database, pool);
