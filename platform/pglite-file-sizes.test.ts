@@ -30,7 +30,7 @@ async function openCounted() {
   return { client, dir, asked };
 }
 
-/** Each fork of the table and its index: the size Postgres sees, and the size of its file on disk. */
+/** The table and its index (their main forks): the size Postgres sees, and the size of its file on disk. */
 async function sizes(client: PGlite, dir: string, table: string) {
   const { rows } = await client.query<{ relation: string; file: string; seen: number }>(
     `select c.relname as relation, pg_relation_filepath(c.oid) as file, pg_relation_size(c.oid)::int as seen

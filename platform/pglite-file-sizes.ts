@@ -37,14 +37,15 @@ export function rememberFileSizes(client: PGlite): void {
   const { llseek, write, setattr: setStreamAttributes } = streams;
   const setNodeAttributes = NODEFS.node_ops.setattr;
 
+  // Postgres asks a size as lseek(fd, 0, SEEK_END); any other seek (and its range check) stays the file layer's.
   streams.llseek = (stream, offset, whence) => {
-    if (whence !== SEEK_END || !FS.isFile(stream.node.mode)) return llseek(stream, offset, whence);
+    if (whence !== SEEK_END || offset !== 0 || !FS.isFile(stream.node.mode)) return llseek(stream, offset, whence);
     let size = sizes.get(stream.node);
     if (size === undefined) {
       size = llseek(stream, 0, SEEK_END);
       sizes.set(stream.node, size);
     }
-    return size + offset;
+    return size;
   };
   streams.write = (stream, buffer, offset, length, position) => {
     let written: number;
