@@ -3,10 +3,8 @@ import fc from 'fast-check';
 import { canonicalJson } from '../../platform/idempotency.ts';
 import { describe, expect, it } from 'vitest';
 import {
-  canonicalCourseGraph,
-  courseGraphSha256,
+  courseGraph,
   courseOrder,
-  firstRoutable,
   kcSnapshotSha256,
   type GraphNode,
 } from '../../subgraphs/curriculum/approvals/course-graph.ts';
@@ -76,8 +74,8 @@ describe('course graph digest', () => {
   it('is the SHA-256 of the canonical JSON (sorted keys) of the canonical graph', () => {
     fc.assert(
       fc.property(courseArbitrary, (nodes) => {
-        const canonical = canonicalJson(canonicalCourseGraph(nodes, 'n0'));
-        expect(courseGraphSha256(nodes, 'n0')).toBe(createHash('sha256').update(canonical).digest('hex'));
+        const canonical = canonicalJson(courseGraph(nodes, 'n0').canonical);
+        expect(courseGraph(nodes, 'n0').sha256).toBe(createHash('sha256').update(canonical).digest('hex'));
       }),
     );
   });
@@ -85,7 +83,7 @@ describe('course graph digest', () => {
   it('is stable under any reordering of equal input', () => {
     fc.assert(
       fc.property(courseArbitrary, fc.integer({ min: 1, max: 2 ** 30 }), (nodes, seed) => {
-        expect(courseGraphSha256(shuffled(nodes, seed), 'n0')).toBe(courseGraphSha256(nodes, 'n0'));
+        expect(courseGraph(shuffled(nodes, seed), 'n0').sha256).toBe(courseGraph(nodes, 'n0').sha256);
       }),
     );
   });
@@ -156,13 +154,13 @@ describe('course graph digest', () => {
       fc.property(courseArbitrary, fc.nat(), fc.constantFrom(...Object.keys(changes)), (nodes, pick, name) => {
         const changed = changes[name](nodes, pick % nodes.length);
         fc.pre(changed !== undefined);
-        expect(courseGraphSha256(changed as GraphNode[], 'n0')).not.toBe(courseGraphSha256(nodes, 'n0'));
+        expect(courseGraph(changed as GraphNode[], 'n0').sha256).not.toBe(courseGraph(nodes, 'n0').sha256);
       }),
     );
   });
 
   it('serializes nodes in course order with sibling ordinals and exact pins only', () => {
-    const graph = canonicalCourseGraph(
+    const { canonical } = courseGraph(
       [
         {
           component_id: 'b',
@@ -189,7 +187,7 @@ describe('course graph digest', () => {
       ],
       'c',
     );
-    expect(graph).toEqual({
+    expect(canonical).toEqual({
       format: 'alpha.course_graph/1',
       course_id: 'c',
       nodes: [
@@ -254,7 +252,7 @@ describe('next-lesson route', () => {
   it('never returns a node that is not published with all its ancestors, nor one after a blocked node', () => {
     fc.assert(
       fc.property(courseArbitrary, fc.integer({ min: 1, max: 2 ** 30 }), (nodes, seed) => {
-        const route = nextLessonRoute(shuffled(nodes, seed), 'n0');
+        const route = nextLessonRoute(courseGraph(shuffled(nodes, seed), 'n0').firstRoutable);
         const byId = new Map(nodes.map((node) => [node.component_id, node]));
         if (route.outcome !== 'route') return;
         const chain: GraphNode[] = [];
@@ -284,8 +282,8 @@ describe('next-lesson route', () => {
     fc.assert(
       fc.property(courseArbitrary, fc.integer({ min: 1, max: 2 ** 30 }), (nodes, seed) => {
         const subtree = shuffled(nodes, seed);
-        const whole = nextLessonRoute(subtree, 'n0');
-        const recorded = firstRoutable(subtree, 'n0');
+        const recorded = courseGraph(subtree, 'n0').firstRoutable;
+        const whole = nextLessonRoute(recorded);
         if (!recorded) {
           expect(whole.outcome).toBe('structure_missing');
           return;

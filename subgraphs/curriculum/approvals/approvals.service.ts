@@ -15,15 +15,7 @@ import { runCommand } from '../../../platform/commands.ts';
 import { firmKcVersion } from '../kc-graph/kc-graph.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
-import {
-  canonicalCourseGraph,
-  courseGraphSha256,
-  courseOrder,
-  firstRoutable,
-  isRoutable,
-  kcSnapshotSha256,
-  referencedKcIds,
-} from './course-graph.ts';
+import { courseGraph, courseOrder, isRoutable, kcSnapshotSha256, referencedKcIds } from './course-graph.ts';
 import {
   courseNotFound,
   courseRootOf,
@@ -57,18 +49,6 @@ export function currentKcSnapshotSha256(kcIds: readonly string[], kcStates: Read
   return kcSnapshotSha256(
     kcIds.map((kcId) => ({ kc_id: kcId, kc_version_id: kcStates.get(kcId)?.current_version_id ?? '' })),
   );
-}
-
-/** The digests of a course as it stands, from its subtree and the current versions of the KCs it names. */
-export function currentDigests(
-  subtree: readonly Component[],
-  courseId: string,
-  kcStates: ReadonlyMap<string, KcState>,
-): CourseDigests {
-  return {
-    course_graph_sha256: courseGraphSha256(subtree, courseId),
-    kc_snapshot_sha256: currentKcSnapshotSha256(referencedKcIds(subtree), kcStates),
-  };
 }
 
 /** Every rule-9 precondition of the subtree; returns the KC states it read. */
@@ -184,7 +164,11 @@ export async function approveCourse(
     const subtree = await readCourseSubtree(tx, ctx.tenantId, input.courseId);
     const root = courseRootOf(subtree, input.courseId);
     const kcStates = await requireApprovable(tx, ctx.tenantId, subtree, root);
-    const digests = currentDigests(subtree, input.courseId, kcStates);
+    const graph = courseGraph(subtree, input.courseId);
+    const digests: CourseDigests = {
+      course_graph_sha256: graph.sha256,
+      kc_snapshot_sha256: currentKcSnapshotSha256(referencedKcIds(subtree), kcStates),
+    };
     requireExpectedDigests(body, digests);
     const latest = (await findLatestApprovals(tx, ctx.tenantId, [input.courseId])).get(input.courseId);
     if (
@@ -207,9 +191,9 @@ export async function approveCourse(
       kcSnapshotSha256: digests.kc_snapshot_sha256,
       expectedCourseGraphSha256: body.expected_course_graph_sha256 ?? null,
       expectedKcSnapshotSha256: body.expected_kc_snapshot_sha256 ?? null,
-      courseGraph: canonicalCourseGraph(subtree, input.courseId),
+      courseGraph: graph.canonical,
       graphRevision,
-      routeComponentId: firstRoutable(subtree, input.courseId)?.node.component_id ?? null,
+      routeComponentId: graph.firstRoutable?.node.component_id ?? null,
       recordedBy: ctx.principal.subject,
       createdAt: now,
     });

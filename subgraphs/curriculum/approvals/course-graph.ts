@@ -86,21 +86,15 @@ export function isRoutable(node: GraphNode): boolean {
   return CONTENT_BEARING_KINDS.has(node.kind) && scoped && pinOf(node.alpha) !== null;
 }
 
-/** The first routable node in course order: a function of the graph alone, so an approval can record it. */
-export function firstRoutable<N extends GraphNode>(nodes: readonly N[], rootId: string): OrderedNode<N> | undefined {
-  return courseOrder(nodes, rootId).find((entry) => isRoutable(entry.node));
-}
-
 /**
  * The canonical course graph: format tag, root id, and every node in course order. Objects are built
- * with their keys already in sorted order, so JSON.stringify writes the canonical JSON directly (a
- * 2,000-node course is digested on every next-lesson request).
+ * with their keys already in sorted order, so JSON.stringify writes the canonical JSON directly.
  */
-export function canonicalCourseGraph(nodes: readonly GraphNode[], rootId: string) {
+function canonicalOf(order: readonly OrderedNode<GraphNode>[], rootId: string) {
   return {
     course_id: rootId,
     format: 'alpha.course_graph/1',
-    nodes: courseOrder(nodes, rootId).map(({ node, ordinal }) => ({
+    nodes: order.map(({ node, ordinal }) => ({
       component_id: node.component_id,
       kc_scope_decision: (node.alpha.kc_scope_decision as string | undefined) ?? null,
       kind: node.kind,
@@ -126,6 +120,24 @@ export function canonicalKcSnapshot(versions: readonly KcVersionRef[]) {
 /** SHA-256 of canonical JSON; the two canonical forms above are key-sorted already, so JSON.stringify is that JSON. */
 const sha256OfSorted = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
-export const courseGraphSha256 = (nodes: readonly GraphNode[], rootId: string) =>
-  sha256OfSorted(canonicalCourseGraph(nodes, rootId));
+export interface CourseGraph<N extends GraphNode> {
+  /** The canonical graph, as an approval keeps it for evidence. */
+  canonical: ReturnType<typeof canonicalOf>;
+  /** SHA-256 of its canonical JSON. */
+  sha256: string;
+  /** The first routable node in course order: a function of the graph alone, so an approval can record it. */
+  firstRoutable: OrderedNode<N> | undefined;
+}
+
+/** The course graph under rootId, from one walk in course order (a 2,000-node course is walked on every approval). */
+export function courseGraph<N extends GraphNode>(nodes: readonly N[], rootId: string): CourseGraph<N> {
+  const order = courseOrder(nodes, rootId);
+  const canonical = canonicalOf(order, rootId);
+  return {
+    canonical,
+    sha256: sha256OfSorted(canonical),
+    firstRoutable: order.find((entry) => isRoutable(entry.node)),
+  };
+}
+
 export const kcSnapshotSha256 = (versions: readonly KcVersionRef[]) => sha256OfSorted(canonicalKcSnapshot(versions));

@@ -1,4 +1,4 @@
-import { firstRoutable, type GraphNode } from '../approvals/course-graph.ts';
+import type { GraphNode, OrderedNode } from '../approvals/course-graph.ts';
 
 /**
  * The routing decision of rule 10 over a course subtree, pure: the first routable node in course
@@ -17,7 +17,7 @@ export function routeAlong<N extends GraphNode>(node: N, ancestors: N[]): Route<
   return { outcome: 'route', node, ancestors };
 }
 
-export function nextLessonRoute<N extends GraphNode>(subtree: readonly N[], courseId: string): Route<N> {
-  const candidate = firstRoutable(subtree, courseId);
+/** The route to a course graph's first routable node (`CourseGraph.firstRoutable`), if it has one. */
+export function nextLessonRoute<N extends GraphNode>(candidate: OrderedNode<N> | undefined): Route<N> {
   return candidate ? routeAlong(candidate.node, candidate.ancestors) : { outcome: 'structure_missing' };
 }

@@ -6,7 +6,7 @@ import { ACCESS } from '../access.ts';
 import type { TargetRef } from '../content-client.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import type { Database } from '../../../platform/db.ts';
-import { courseGraphSha256, referencedKcIds } from '../approvals/course-graph.ts';
+import { courseGraph, referencedKcIds } from '../approvals/course-graph.ts';
 import { currentKcSnapshotSha256, type CourseDigests } from '../approvals/approvals.service.ts';
 import {
   courseNotFound,
@@ -105,10 +105,11 @@ async function walkedRouting(db: Database, tenantId: string, courseId: string): 
   const subtree = await readCourseSubtree(db, tenantId, courseId);
   const root = courseRootOf(subtree, courseId);
   const kcIds = referencedKcIds(subtree);
+  const graph = courseGraph(subtree, courseId);
   return {
     root,
-    route: nextLessonRoute(subtree, courseId),
-    graphSha256: courseGraphSha256(subtree, courseId),
+    route: nextLessonRoute(graph.firstRoutable),
+    graphSha256: graph.sha256,
     kcIds,
     kcStates: await readKcStates(db, tenantId, kcIds),
   };
