@@ -2,25 +2,30 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isoTimestamp } from './validation.ts';
 
-/** A timestamp as PostgreSQL prints it in a UTC session: microseconds, trailing zeros dropped. */
-function postgresText(date: Date, micros: number): string {
+/**
+ * A timestamp as PostgreSQL prints it in a UTC session: microseconds, trailing zeros dropped; as text,
+ * or as `to_json` writes it (ISO 8601 with a T and +00:00).
+ */
+function postgresText(date: Date, micros: number, form: 'text' | 'json' = 'text'): string {
   const [day, time] = date.toISOString().slice(0, 19).split('T');
   const fraction = String(date.getUTCMilliseconds() * 1000 + micros)
     .padStart(6, '0')
     .replace(/0+$/, '');
-  return `${day} ${time}${fraction ? `.${fraction}` : ''}+00`;
+  return form === 'text'
+    ? `${day} ${time}${fraction ? `.${fraction}` : ''}+00`
+    : `${day}T${time}${fraction ? `.${fraction}` : ''}+00:00`;
 }
 
 describe('isoTimestamp', () => {
-  it('reads PostgreSQL UTC text exactly as a Date would', () => {
+  it('reads PostgreSQL UTC text and json exactly as a Date would', () => {
     const dates = fc.date({
       min: new Date('1000-01-01T00:00:00Z'),
       max: new Date('9999-12-31T23:59:59Z'),
       noInvalidDate: true,
     });
     fc.assert(
-      fc.property(dates, fc.integer({ min: 0, max: 999 }), (date, micros) => {
-        const text = postgresText(date, micros);
+      fc.property(dates, fc.integer({ min: 0, max: 999 }), fc.constantFrom('text', 'json'), (date, micros, form) => {
+        const text = postgresText(date, micros, form);
         expect(isoTimestamp(text)).toBe(new Date(text).toISOString());
       }),
       { numRuns: 2000 },

@@ -46,7 +46,7 @@ export function webUrl() {
   return z.url({ protocol: /^https?$/ }).max(2048);
 }
 
-const POSTGRES_UTC_TIMESTAMP = /^([1-9]\d{3}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
+const POSTGRES_UTC_TIMESTAMP = /^([1-9]\d{3}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00(?::00)?$/;
 const ISO_UTC_MILLISECONDS = /^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Timestamps leave the platform as ISO 8601 with a Z offset, whatever the driver returned. */
@@ -54,7 +54,7 @@ export function isoTimestamp(value: string): string;
 export function isoTimestamp(value: string | null): string | null;
 export function isoTimestamp(value: string | null): string | null {
   if (value === null) return null;
-  // PostgreSQL's text form in a UTC session, rewritten without building a Date (every read pays this).
+  // PostgreSQL's text or json form in a UTC session, rewritten without building a Date (every read pays this).
   const utc = POSTGRES_UTC_TIMESTAMP.exec(value);
   if (utc) return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
   // Already the form `toISOString` gives (a value the platform wrote): building a Date again cost a write 3% of its CPU.

@@ -157,12 +157,15 @@ export async function findLatestApprovals(
 
 const componentColumns = Object.entries(getTableColumns(components));
 
-/** A component row as `to_jsonb` writes it (column names), presented like a row read by drizzle. */
+/** A component row as `to_json` writes it (column names), presented like a row read by drizzle. */
 function componentFromJson(json: Record<string, unknown>): Component {
   return presentComponent(
     Object.fromEntries(componentColumns.map(([key, column]) => [key, json[column.name] ?? null])) as ComponentRow,
   );
 }
+
+/** Containment levels the recorded route's ancestry is followed up (courses are a few levels deep). */
+const MAX_ROUTE_DEPTH = 1000;
 
 const askedTenant = sql.placeholder('tenantId');
 const askedCourse = sql.placeholder('courseId');
@@ -185,16 +188,20 @@ const latestApprovalStatement = prepareOncePerDatabase((db) =>
       revision: sql<string | null>`(select revision::text from ${courseGraphRevisions}
         where tenant_id = ${askedTenant} and course_id = ${askedCourse})`,
       // One index lookup per ancestor (lateral, `offset 0` keeps it from being flattened into a join that
-      // stale statistics plan as a scan of the tenant's components; see descendantsOf).
-      routeChain: sql<Array<Record<string, unknown>> | null>`(with recursive up(row, parent_id) as (
-          select to_jsonb(c), c.parent_component_id from ${components} c
+      // stale statistics plan as a scan of the tenant's components; see descendantsOf). Rows travel as
+      // json, written once as text: jsonb built them in binary first, a quarter of the statement. json
+      // has no equality, so the walk is bounded by depth instead of `union`; writes refuse containment
+      // cycles, and a chain cut short misses the course root, which sends routing to the whole subtree.
+      routeChain: sql<Array<Record<string, unknown>> | null>`(with recursive up(row, parent_id, depth) as (
+          select to_json(c), c.parent_component_id, 1 from ${components} c
           where c.tenant_id = ${askedTenant} and c.component_id = (select route_component_id from ${courseApprovals}
             where tenant_id = ${askedTenant} and course_id = ${askedCourse} and sequence = ${latestSequence})
-          union
-          select to_jsonb(p), p.parent_component_id from up cross join lateral (
+          union all
+          select to_json(p), p.parent_component_id, up.depth + 1 from up cross join lateral (
             select * from ${components} where tenant_id = ${askedTenant} and component_id = up.parent_id offset 0
           ) p
-        ) select jsonb_agg(row) from up)`,
+          where up.depth < ${sql.raw(String(MAX_ROUTE_DEPTH))}
+        ) select json_agg(row) from up)`,
     })
     .from(courseApprovals)
     .leftJoin(courseApprovalKcVersions, snapshotJoin)
