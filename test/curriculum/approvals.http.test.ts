@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { canonicalJson } from '../../platform/idempotency.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curriculumV1, http, newTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
 import { createComponent, createKc, expectProblem, key, rowsOf } from './helpers.ts';
@@ -73,6 +75,14 @@ describe('POST /courses/{courseId}/approvals', () => {
     expect(events.body.data).toMatchObject([
       { source: 'course_approval', evidence: { course_id: 'course', approval_id: approval.approval_id } },
     ]);
+    // The graph kept as evidence is the canonical graph the digest is of, stored as a JSON object.
+    const [evidence] = rowsOf<{ graph: Record<string, unknown> }>(
+      await platform.runtime.database.db.execute(
+        sql`select course_graph as graph from curriculum.course_approvals where tenant_id = ${caller.tenantId}`,
+      ),
+    );
+    expect(evidence.graph).toMatchObject({ format: 'alpha.course_graph/1', course_id: 'course' });
+    expect(createHash('sha256').update(canonicalJson(evidence.graph)).digest('hex')).toBe(approval.course_graph_sha256);
 
     // The same graph again answers the latest approval; nothing is appended.
     const again = await approve(platform, caller, course.courseId, {

@@ -1,6 +1,6 @@
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { randomUUID } from 'node:crypto';
-import { eq, isNull } from 'drizzle-orm';
+import { eq, isNull, sql } from 'drizzle-orm';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -191,7 +191,7 @@ export async function approveCourse(
       kcSnapshotSha256: digests.kc_snapshot_sha256,
       expectedCourseGraphSha256: body.expected_course_graph_sha256 ?? null,
       expectedKcSnapshotSha256: body.expected_kc_snapshot_sha256 ?? null,
-      courseGraph: graph.canonical,
+      courseGraph: sql`${graph.json}::jsonb`,
       graphRevision,
       routeComponentId: graph.firstRoutable?.node.component_id ?? null,
       recordedBy: ctx.principal.subject,
