@@ -21,10 +21,12 @@ import {
   courseRootOf,
   findApprovals,
   findLatestApprovals,
+  readCourseGraph,
   readCourseSubtree,
   readGraphRevision,
   readKcStates,
   type CourseApproval,
+  type CourseNode,
   type KcState,
 } from './course-state.ts';
 import { ApproveCourseInput, ListApprovalsQuery } from './approvals.schema.ts';
@@ -55,8 +57,8 @@ export function currentKcSnapshotSha256(kcIds: readonly string[], kcStates: Read
 async function requireApprovable(
   tx: Database,
   tenantId: string,
-  subtree: readonly Component[],
-  root: Component,
+  subtree: readonly CourseNode[],
+  root: CourseNode,
 ): Promise<Map<string, KcState>> {
   if (root.alpha.publication_status !== 'published') {
     throw new DomainError(
@@ -161,7 +163,7 @@ export async function approveCourse(
     await lockKey(tx, `course-approval|${ctx.tenantId}|${input.courseId}`);
     // Before the subtree: a change committed in between then leaves a newer revision, never an older one.
     const graphRevision = await readGraphRevision(tx, ctx.tenantId, input.courseId);
-    const subtree = await readCourseSubtree(tx, ctx.tenantId, input.courseId);
+    const subtree = await readCourseGraph(tx, ctx.tenantId, input.courseId);
     const root = courseRootOf(subtree, input.courseId);
     const kcStates = await requireApprovable(tx, ctx.tenantId, subtree, root);
     const graph = courseGraph(subtree, input.courseId);
