@@ -122,7 +122,7 @@ const sha256Of = (text: string) => createHash('sha256').update(text).digest('hex
 const sha256OfSorted = (value: unknown) => sha256Of(JSON.stringify(value));
 
 export interface CourseGraph<N extends GraphNode> {
-  /** The canonical graph's canonical JSON, as an approval keeps it for evidence (900 KB for 2,000 nodes: written once, hashed and stored). */
+  /** The canonical graph's canonical JSON, which an approval hashes and keeps as evidence (900 KB for 2,000 nodes). */
   json: string;
   /** SHA-256 of its canonical JSON. */
   sha256: string;
