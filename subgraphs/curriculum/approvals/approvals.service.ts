@@ -53,13 +53,13 @@ export function currentKcSnapshotSha256(kcIds: readonly string[], kcStates: Read
   );
 }
 
-/** Every rule-9 precondition of the subtree; returns the KC states it read. */
+/** Every rule-9 precondition of the subtree; returns the KCs the subtree references and the states it read of them. */
 async function requireApprovable(
   tx: Database,
   tenantId: string,
   subtree: readonly CourseNode[],
   root: CourseNode,
-): Promise<Map<string, KcState>> {
+): Promise<{ kcIds: string[]; kcStates: Map<string, KcState> }> {
   if (root.alpha.publication_status !== 'published') {
     throw new DomainError(
       'curriculum:course_not_published',
@@ -113,7 +113,7 @@ async function requireApprovable(
       },
     );
   }
-  return states;
+  return { kcIds, kcStates: states };
 }
 
 function requireExpectedDigests(input: ApproveCourseInput, current: CourseDigests): void {
@@ -165,11 +165,11 @@ export async function approveCourse(
     const graphRevision = await readGraphRevision(tx, ctx.tenantId, input.courseId);
     const subtree = await readCourseGraph(tx, ctx.tenantId, input.courseId);
     const root = courseRootOf(subtree, input.courseId);
-    const kcStates = await requireApprovable(tx, ctx.tenantId, subtree, root);
+    const { kcIds, kcStates } = await requireApprovable(tx, ctx.tenantId, subtree, root);
     const graph = courseGraph(subtree, input.courseId);
     const digests: CourseDigests = {
       course_graph_sha256: graph.sha256,
-      kc_snapshot_sha256: currentKcSnapshotSha256(referencedKcIds(subtree), kcStates),
+      kc_snapshot_sha256: currentKcSnapshotSha256(kcIds, kcStates),
     };
     requireExpectedDigests(body, digests);
     const latest = (await findLatestApprovals(tx, ctx.tenantId, [input.courseId])).get(input.courseId);
