@@ -872,13 +872,15 @@ async function learnerBench(base: string, token: string, pin: unknown, component
   console.log(
     `\nlearner path: authored ${1 + LEARNER_UNITS * (1 + LESSONS_PER_UNIT)} components in ${((Date.now() - authored) / 1000).toFixed(1)}s`,
   );
+  // The first approval reads and digests the course; the ones after it find the graph unchanged.
   const timings: number[] = [];
-  for (let run = 0; run < 5; run += 1) {
+  for (let run = 0; run < 11; run += 1) {
     const started = performance.now();
     const response = await approve(base, token);
     if (response.status >= 300) throw new Error(`approval: ${response.status} ${await response.text()}`);
     timings.push(performance.now() - started);
   }
+  const [firstApproval, ...againTimings] = timings;
   const nextLessonPath = `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/courses/${courseId}/next-lesson`;
   await drive(base, token, { name: 'warm-up', method: 'GET', path: nextLessonPath }, 2);
   const routed = await drive(
@@ -906,22 +908,28 @@ async function learnerBench(base: string, token: string, pin: unknown, component
       return counted.runtime.database.stats.queries - before;
     };
     const approval = await statementsOf(() => approve(counted.url, localToken));
+    const approvalAgain = await statementsOf(() => approve(counted.url, localToken));
     const nextLesson = await statementsOf(() =>
       fetch(`${counted.url}${nextLessonPath}`, { headers: { authorization: `Bearer ${localToken}` } }),
     );
     console.log(
       'scenario                                  req/s     p50 ms   p99 ms   failures   SQL statements/request',
     );
-    console.log(
-      `${'next-lesson, 2,000 components'.padEnd(40)} ${routed.rps.toFixed(0).padStart(7)} ${routed.p50.toFixed(0).padStart(8)} ` +
-        `${routed.p99.toFixed(0).padStart(8)} ${String(routed.failures).padStart(10)} ${String(nextLesson).padStart(12)}`,
-    );
-    const mean = timings.reduce((sum, ms) => sum + ms, 0) / timings.length;
-    console.log(
-      `${'approval, 2,000 components'.padEnd(40)} ${(1000 / mean).toFixed(1).padStart(7)} ${mean.toFixed(0).padStart(8)} ` +
-        `${Math.max(...timings)
-          .toFixed(0)
-          .padStart(8)} ${'0'.padStart(10)} ${String(approval).padStart(12)}`,
+    const row = (name: string, rps: number, p50: number, p99: number, failures: number, statements: number) =>
+      console.log(
+        `${name.padEnd(40)} ${rps.toFixed(rps < 100 ? 1 : 0).padStart(7)} ${p50.toFixed(1).padStart(8)} ` +
+          `${p99.toFixed(1).padStart(8)} ${String(failures).padStart(10)} ${String(statements).padStart(12)}`,
+      );
+    row('next-lesson, 2,000 components', routed.rps, routed.p50, routed.p99, routed.failures, nextLesson);
+    row('approval, 2,000 components (first)', 1000 / firstApproval, firstApproval, firstApproval, 0, approval);
+    const againMean = againTimings.reduce((sum, ms) => sum + ms, 0) / againTimings.length;
+    row(
+      'approval again, graph unchanged',
+      1000 / againMean,
+      percentile(againTimings, 0.5),
+      Math.max(...againTimings),
+      0,
+      approvalAgain,
     );
     console.log(`next-lesson / REST component read = ${(routed.rps / componentReadRps).toFixed(2)}`);
     if (routed.failures > 0) process.exitCode = 1;

@@ -112,6 +112,41 @@ describe('POST /courses/{courseId}/approvals', () => {
     expect([page.body.data[0].sequence, next.body.data[0].sequence, next.body.next_cursor]).toEqual([1, 2, null]);
   });
 
+  it('approving an unchanged graph again judges its KC versions as they stand', async () => {
+    const caller = await newTenant(platform);
+    const course = await authorCourse(platform, caller);
+    const first = await approveOk(platform, caller, course.courseId);
+    const appended = await http(platform, 'POST', `${curriculumV1}/kcs/${course.kcId}/versions`, {
+      token: caller.token,
+      headers: key(),
+      body: { definition: 'Edited' },
+    });
+    expect(appended.status, JSON.stringify(appended.body)).toBe(201);
+
+    // The KC moved under an unchanged graph: the old KC digest is refused, naming the current ones.
+    const stale = await approve(platform, caller, course.courseId, {
+      expected_kc_snapshot_sha256: first.kc_snapshot_sha256,
+    });
+    expectProblem(stale, 409, 'curriculum:approval_digest_mismatch');
+    expect(stale.body.fieldErrors.map((error: any) => error.field)).toEqual(['expected_kc_snapshot_sha256']);
+    expect(stale.body.course_graph_sha256).toBe(first.course_graph_sha256);
+    expect(stale.body.kc_snapshot_sha256).not.toBe(first.kc_snapshot_sha256);
+
+    const second = await approveOk(platform, caller, course.courseId, {
+      expected_course_graph_sha256: first.course_graph_sha256,
+      expected_kc_snapshot_sha256: stale.body.kc_snapshot_sha256,
+    });
+    expect(second).toMatchObject({
+      sequence: 2,
+      course_graph_sha256: first.course_graph_sha256,
+      kc_snapshot_sha256: stale.body.kc_snapshot_sha256,
+      kc_snapshot: [{ kc_id: course.kcId, version_number: 2, firmed_by_approval: true }],
+    });
+    const again = await approve(platform, caller, course.courseId);
+    expect([again.status, again.body]).toEqual([200, second]);
+    expect(await approvalRows(caller.tenantId)).toEqual({ approvals: 2, snapshots: 2, firming: 2 });
+  });
+
   it('replays under the same Idempotency-Key and refuses a missing key, a read-only token and bad bodies', async () => {
     const caller = await newTenant(platform);
     await authorCourse(platform, caller);

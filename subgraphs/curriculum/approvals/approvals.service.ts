@@ -17,9 +17,11 @@ import type { CurriculumDeps } from '../deps.ts';
 import { CONTENT_BEARING_KINDS } from '../components/components.schema.ts';
 import { courseGraph, courseOrder, isRoutable, kcSnapshotSha256, referencedKcIds } from './course-graph.ts';
 import {
+  approvesCurrentGraph,
   courseNotFound,
   courseRootOf,
   findApprovals,
+  findLatestApproval,
   findLatestApprovals,
   readCourseGraph,
   readCourseSubtree,
@@ -91,7 +93,13 @@ async function requireApprovable(
     );
   }
   const kcIds = referencedKcIds(subtree);
-  const states = await readKcStates(tx, tenantId, kcIds);
+  const kcStates = await readKcStates(tx, tenantId, kcIds);
+  requireApprovableKcs(kcIds, kcStates);
+  return { kcIds, kcStates };
+}
+
+/** The rule-9 precondition on the KCs a course references, judged on the states read of them. */
+function requireApprovableKcs(kcIds: readonly string[], states: ReadonlyMap<string, KcState>): void {
   const blocked = kcIds.filter((kcId) => {
     const state = states.get(kcId);
     return (
@@ -113,7 +121,6 @@ async function requireApprovable(
       },
     );
   }
-  return { kcIds, kcStates: states };
 }
 
 function requireExpectedDigests(input: ApproveCourseInput, current: CourseDigests): void {
@@ -161,6 +168,21 @@ export async function approveCourse(
   };
   return runCommand(deps, ctx, call, async (tx) => {
     await lockKey(tx, `course-approval|${ctx.tenantId}|${input.courseId}`);
+    const current = await findLatestApproval(tx, ctx.tenantId, input.courseId);
+    const latest = current?.approval;
+    if (current && approvesCurrentGraph(current, input.courseId)) {
+      // The graph is the one the latest approval digested and found approvable; only its KCs can have
+      // moved. A course approved again unchanged is answered without reading its graph.
+      const kcIds = current.approval.kc_snapshot.map((entry) => entry.kc_id);
+      requireApprovableKcs(kcIds, current.kcStates);
+      const digests: CourseDigests = {
+        course_graph_sha256: current.approval.course_graph_sha256,
+        kc_snapshot_sha256: currentKcSnapshotSha256(kcIds, current.kcStates),
+      };
+      requireExpectedDigests(body, digests);
+      if (digests.kc_snapshot_sha256 === current.approval.kc_snapshot_sha256)
+        return { value: current.approval, created: false };
+    }
     // Before the subtree: a change committed in between then leaves a newer revision, never an older one.
     const graphRevision = await readGraphRevision(tx, ctx.tenantId, input.courseId);
     const subtree = await readCourseGraph(tx, ctx.tenantId, input.courseId);
@@ -172,7 +194,6 @@ export async function approveCourse(
       kc_snapshot_sha256: currentKcSnapshotSha256(kcIds, kcStates),
     };
     requireExpectedDigests(body, digests);
-    const latest = (await findLatestApprovals(tx, ctx.tenantId, [input.courseId])).get(input.courseId);
     if (
       latest &&
       latest.course_graph_sha256 === digests.course_graph_sha256 &&

@@ -280,6 +280,20 @@ export async function findLatestApproval(db: Database, tenantId: string, courseI
   };
 }
 
+export type LatestApproval = NonNullable<Awaited<ReturnType<typeof findLatestApproval>>>;
+
+/**
+ * Whether the latest approval digested the course graph as it stands: the course's graph revision has
+ * not moved since the approval recorded it, and the recorded route still hangs from the course root.
+ */
+export function approvesCurrentGraph(latest: LatestApproval, courseId: string): boolean {
+  return (
+    latest.graphRevision !== null &&
+    latest.revision === latest.graphRevision &&
+    latest.routeChain[0]?.component_id === courseId
+  );
+}
+
 async function latestApprovalRows(db: Database, tenantId: string, courseIds: readonly string[]) {
   if (courseIds.length === 0) return [];
   const ids = [...new Set(courseIds)];

@@ -9,9 +9,11 @@ import type { Database } from '../../../platform/db.ts';
 import { courseGraph, referencedKcIds } from '../approvals/course-graph.ts';
 import { currentKcSnapshotSha256, type CourseDigests } from '../approvals/approvals.service.ts';
 import {
+  approvesCurrentGraph,
   courseNotFound,
   courseRootOf,
   findLatestApproval,
+  type LatestApproval,
   readCourseSubtree,
   readKcStates,
   type CourseApproval,
@@ -84,13 +86,10 @@ interface CourseRouting {
   kcStates: ReadonlyMap<string, KcState>;
 }
 
-type LatestApproval = NonNullable<Awaited<ReturnType<typeof findLatestApproval>>>;
-
 /** The approved graph's route along the recorded node's ancestry, or undefined once the graph's revision moved. */
 function approvedRouting(courseId: string, latest: LatestApproval): CourseRouting | undefined {
+  if (!approvesCurrentGraph(latest, courseId)) return undefined;
   const chain = latest.routeChain;
-  if (latest.graphRevision === null || latest.revision !== latest.graphRevision || chain[0]?.component_id !== courseId)
-    return undefined;
   return {
     root: courseRootOf(chain, courseId),
     route: routeAlong(chain[chain.length - 1], chain.slice(0, -1)),
