@@ -5,8 +5,8 @@ import { curriculumV1, eligibleVersion, graphql, http, newTenant, type Caller } 
 import { platformTest } from '../platform-test.ts';
 import type { RunningPlatform } from '../../gateway/platform.ts';
 import { ingestComponentId } from '../../subgraphs/curriculum/ingest/ingest.service.ts';
-import { casePackage, createKc, expectProblem, importStandards, pinOf } from './helpers.ts';
-import { approveOk, authorCourse, nextLesson, patchComponent } from './learner-helpers.ts';
+import { casePackage, createKc, expectProblem, importStandards, pinOf, readComponent } from './helpers.ts';
+import { approve, approveOk, authorCourse, nextLesson, patchComponent } from './learner-helpers.ts';
 
 /**
  * The course graph revision routing trusts instead of re-digesting the course: every write path that
@@ -113,17 +113,35 @@ it('a moved revision over an unchanged graph still routes; edits outside the gra
 }) => {
   const course = await authorCourse(platform, tenant, { lessons: 2 });
   const [l1] = course.lessonIds;
-  await approveOk(platform, tenant, 'course');
+  const approval = await approveOk(platform, tenant, 'course');
   const approved = await revisionOf(platform, tenant.tenantId, 'course');
   expect((await patchComponent(platform, tenant, l1, { name: 'Renamed' })).status).toBe(200);
   expect(await revisionOf(platform, tenant.tenantId, 'course')).toBe(approved);
   expect(await routedTo(platform, tenant)).toBe(l1);
   expect((await patchComponent(platform, tenant, l1, { position: 9 })).status).toBe(200);
-  expectProblem(await nextLesson(platform, tenant, 'course'), 409, 'curriculum:approval_stale');
+  const stale = await nextLesson(platform, tenant, 'course');
+  expectProblem(stale, 409, 'curriculum:approval_stale');
+  // The digests the refusal names as current are the ones an approval would judge now.
+  const wrong = 'f'.repeat(64);
+  const judged = await approve(platform, tenant, 'course', { expected_course_graph_sha256: wrong });
+  expectProblem(judged, 409, 'curriculum:approval_digest_mismatch');
+  expect(stale.body).toMatchObject({
+    approval_id: approval.approval_id,
+    approved: { course_graph_sha256: approval.course_graph_sha256, kc_snapshot_sha256: approval.kc_snapshot_sha256 },
+    current: {
+      course_graph_sha256: judged.body.course_graph_sha256,
+      kc_snapshot_sha256: judged.body.kc_snapshot_sha256,
+    },
+  });
+  expect(stale.body.current.course_graph_sha256).not.toBe(approval.course_graph_sha256);
   expect((await patchComponent(platform, tenant, l1, { position: 0 })).status).toBe(200);
   expect(await revisionOf(platform, tenant.tenantId, 'course')).toBe(approved + 2);
-  // The graph is the approved one again: its digest equals the approval's, so routing holds.
-  expect(await routedTo(platform, tenant)).toBe(l1);
+  // The graph is the approved one again: its digest equals the approval's, so routing holds, answering
+  // the routed component's whole record as it stands.
+  const routed = await nextLesson(platform, tenant, 'course');
+  expect(routed.status, JSON.stringify(routed.body)).toBe(200);
+  expect(routed.body).toMatchObject({ ancestor_ids: ['course', 'course.u1'], component: { name: 'Renamed' } });
+  expect(routed.body.component).toEqual((await readComponent(platform, tenant, l1)).body);
 });
 
 it('changes through GraphQL fail routing closed until a new approval: a reorder and a new KC version', async ({

@@ -6,7 +6,7 @@ import { ACCESS } from '../access.ts';
 import type { TargetRef } from '../content-client.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import type { Database } from '../../../platform/db.ts';
-import { courseGraph, referencedKcIds } from '../approvals/course-graph.ts';
+import { courseGraph, referencedKcIds, type GraphNode } from '../approvals/course-graph.ts';
 import { currentKcSnapshotSha256, type CourseDigests } from '../approvals/approvals.service.ts';
 import {
   approvesCurrentGraph,
@@ -14,14 +14,14 @@ import {
   courseRootOf,
   findLatestApproval,
   type LatestApproval,
-  readCourseSubtree,
+  readCourseGraph,
   readKcStates,
   type CourseApproval,
   type KcState,
 } from '../approvals/course-state.ts';
 import { nextLessonRoute, routeAlong, type Route } from './next-lesson.route.ts';
 import { NextLessonQuery } from './next-lesson.schema.ts';
-import { Component } from '../queries.ts';
+import { Component, findComponents } from '../queries.ts';
 
 /**
  * GET /courses/{courseId}/next-lesson (rules 10, 11). The curriculum service keeps no learner
@@ -79,8 +79,10 @@ function requireCurrentApproval(
 
 /** What routing needs of the course graph: its root, the route, the graph digest and the KCs it references. */
 interface CourseRouting {
-  root: Component;
-  route: Route<Component>;
+  root: GraphNode;
+  route: Route<GraphNode>;
+  /** The routed node's whole record, when the route was read as records. */
+  routedRecord: Component | undefined;
   graphSha256: string;
   kcIds: string[];
   kcStates: ReadonlyMap<string, KcState>;
@@ -90,27 +92,40 @@ interface CourseRouting {
 function approvedRouting(courseId: string, latest: LatestApproval): CourseRouting | undefined {
   if (!approvesCurrentGraph(latest, courseId)) return undefined;
   const chain = latest.routeChain;
+  const route = routeAlong(chain[chain.length - 1], chain.slice(0, -1));
   return {
     root: courseRootOf(chain, courseId),
-    route: routeAlong(chain[chain.length - 1], chain.slice(0, -1)),
+    route,
+    routedRecord: route.outcome === 'route' ? route.node : undefined,
     graphSha256: latest.approval.course_graph_sha256,
     kcIds: latest.approval.kc_snapshot.map((entry) => entry.kc_id),
     kcStates: latest.kcStates,
   };
 }
 
-/** The route over the whole subtree as it stands. */
-async function walkedRouting(db: Database, tenantId: string, courseId: string): Promise<CourseRouting> {
-  const subtree = await readCourseSubtree(db, tenantId, courseId);
+/**
+ * The route over the whole subtree as it stands, read as its graph. The KCs of a graph the latest
+ * approval digested are its snapshot's, whose state came with the approval; a course never approved
+ * is refused before its KCs matter.
+ */
+async function walkedRouting(
+  db: Database,
+  tenantId: string,
+  courseId: string,
+  latest: LatestApproval | undefined,
+): Promise<CourseRouting> {
+  const subtree = await readCourseGraph(db, tenantId, courseId);
   const root = courseRootOf(subtree, courseId);
-  const kcIds = referencedKcIds(subtree);
   const graph = courseGraph(subtree, courseId);
+  const approved = latest?.approval.course_graph_sha256 === graph.sha256;
+  const kcIds = referencedKcIds(subtree);
   return {
     root,
     route: nextLessonRoute(graph.firstRoutable),
+    routedRecord: undefined,
     graphSha256: graph.sha256,
     kcIds,
-    kcStates: await readKcStates(db, tenantId, kcIds),
+    kcStates: latest && !approved ? await readKcStates(db, tenantId, kcIds) : (latest?.kcStates ?? new Map()),
   };
 }
 
@@ -123,10 +138,10 @@ export async function nextLesson(
   const query = parseInput(NextLessonQuery, input.query);
   const { courseId } = input;
   const latest = await findLatestApproval(deps.db, ctx.tenantId, courseId);
-  const { root, route, graphSha256, kcIds, kcStates } =
-    (latest && approvedRouting(courseId, latest)) ?? (await walkedRouting(deps.db, ctx.tenantId, courseId));
+  const { root, route, routedRecord, graphSha256, kcIds, kcStates } =
+    (latest && approvedRouting(courseId, latest)) ?? (await walkedRouting(deps.db, ctx.tenantId, courseId, latest));
   if (
-    (root.student_id !== undefined && root.student_id !== query.studentId) ||
+    ((root.student_id ?? null) !== null && root.student_id !== query.studentId) ||
     (query.subjectId !== undefined && root.alpha.subject_id !== query.subjectId)
   ) {
     throw courseNotFound(courseId);
@@ -154,14 +169,15 @@ export async function nextLesson(
       `Component ${route.blocking.component_id} on the route is ${route.blocking.alpha.publication_status ?? 'draft'}; nothing later is offered.`,
     );
   }
-  const eligibility = await deps.content.requireEligible(ctx, route.node.alpha.target_ref as TargetRef, {
-    practiceEligible: true,
-  });
+  const [eligibility, component] = await Promise.all([
+    deps.content.requireEligible(ctx, route.node.alpha.target_ref as TargetRef, { practiceEligible: true }),
+    routedRecord ?? findComponents(deps.db, ctx.tenantId, [route.node.component_id]).then(([record]) => record),
+  ]);
   return {
     course_id: courseId,
     student_id: query.studentId ?? null,
     as_of_date: query.asOfDate ?? null,
-    component: route.node,
+    component,
     ancestor_ids: route.ancestors.map((node) => node.component_id),
     eligibility,
     approval,
