@@ -125,6 +125,8 @@ interface Scenario {
   fresh?: () => { body: string; headers?: Record<string, string> };
   /** The server this scenario drives, where one run's scenarios go to different servers (the gateways apart). */
   origin?: string;
+  /** The one status every answer must have, where the scenario measures a refusal (a failure is any other). */
+  refusal?: number;
 }
 
 interface Measured {
@@ -158,7 +160,11 @@ async function drive(base: string, token: string, scenario: Scenario, seconds: n
         }
       : {}),
   });
-  const failures = result.non2xx + result.errors + result.timeouts;
+  const refused = scenario.refusal === undefined ? 0 : (result.statusCodeStats?.[`${scenario.refusal}`]?.count ?? 0);
+  const failures =
+    result.errors +
+    result.timeouts +
+    (scenario.refusal === undefined ? result.non2xx : result.requests.total - refused);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -854,6 +860,19 @@ async function authorLargeCourse(base: string, token: string, courseId: string, 
   }
 }
 
+/** Moves the course's first lesson to the end of its unit: a change of the approved graph. */
+async function reorderFirstLesson(base: string, token: string, courseId: string): Promise<void> {
+  const lessonPath = `${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${courseId}.u0.l0`;
+  const lesson = await fetch(lessonPath, { headers: benchHeaders(token) });
+  await lesson.arrayBuffer();
+  const moved = await fetch(lessonPath, {
+    method: 'PATCH',
+    headers: { ...benchHeaders(token), 'x-curriculum-if-match': lesson.headers.get('etag') ?? '' },
+    body: JSON.stringify({ position: LESSONS_PER_UNIT }),
+  });
+  if (moved.status !== 200) throw new Error(`reorder: ${moved.status} ${await moved.text()}`);
+}
+
 /**
  * next-lesson and approval on a course of 2,000 components: throughput on the benchmarked server,
  * SQL statements per request counted in-process on the same course shape (the server process
@@ -890,6 +909,15 @@ async function learnerBench(base: string, token: string, pin: unknown, component
     Math.max(DURATION_SECONDS, 5),
   );
 
+  // The course edited since its approval: routing refuses (approval_stale) after walking it once for the revision.
+  await reorderFirstLesson(base, token, courseId);
+  const stale = await drive(
+    base,
+    token,
+    { name: 'next-lesson, edited since approval', method: 'GET', path: nextLessonPath, refusal: 409 },
+    Math.max(DURATION_SECONDS / 2, 5),
+  );
+
   const counted = await startTestPlatform({ seedDemo: true });
   try {
     const { token: localToken } = await (
@@ -901,17 +929,22 @@ async function learnerBench(base: string, token: string, pin: unknown, component
       })
     ).json();
     await authorLargeCourse(counted.url, localToken, courseId, localLesson.alpha.target_ref);
-    const statementsOf = async (request: () => Promise<Response>) => {
+    const statementsOf = async (request: () => Promise<Response>, status?: number) => {
       const before = counted.runtime.database.stats.queries;
       const response = await request();
-      if (response.status >= 300) throw new Error(`${response.status} ${await response.text()}`);
+      if (status === undefined ? response.status >= 300 : response.status !== status)
+        throw new Error(`${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
       return counted.runtime.database.stats.queries - before;
     };
     const approval = await statementsOf(() => approve(counted.url, localToken));
     const approvalAgain = await statementsOf(() => approve(counted.url, localToken));
-    const nextLesson = await statementsOf(() =>
-      fetch(`${counted.url}${nextLessonPath}`, { headers: { authorization: `Bearer ${localToken}` } }),
-    );
+    const routeLocally = () =>
+      fetch(`${counted.url}${nextLessonPath}`, { headers: { authorization: `Bearer ${localToken}` } });
+    const nextLesson = await statementsOf(routeLocally);
+    await reorderFirstLesson(counted.url, localToken, courseId);
+    await statementsOf(routeLocally, 409);
+    const staleStatements = await statementsOf(routeLocally, 409);
     console.log(
       'scenario                                  req/s     p50 ms   p99 ms   failures   SQL statements/request',
     );
@@ -921,6 +954,7 @@ async function learnerBench(base: string, token: string, pin: unknown, component
           `${p99.toFixed(1).padStart(8)} ${String(failures).padStart(10)} ${String(statements).padStart(12)}`,
       );
     row('next-lesson, 2,000 components', routed.rps, routed.p50, routed.p99, routed.failures, nextLesson);
+    row('next-lesson, edited since (409)', stale.rps, stale.p50, stale.p99, stale.failures, staleStatements);
     row('approval, 2,000 components (first)', 1000 / firstApproval, firstApproval, firstApproval, 0, approval);
     const againMean = againTimings.reduce((sum, ms) => sum + ms, 0) / againTimings.length;
     row(

@@ -144,6 +144,59 @@ it('a moved revision over an unchanged graph still routes; edits outside the gra
   expect(routed.body.component).toEqual((await readComponent(platform, tenant, l1)).body);
 });
 
+it('a course changed since its approval is walked once per revision; the root, KCs and records are read on every call', async ({
+  platform,
+  tenant,
+}) => {
+  const course = await authorCourse(platform, tenant, { lessons: 2 });
+  const [l1, l2] = course.lessonIds;
+  await approveOk(platform, tenant, 'course');
+  expect((await patchComponent(platform, tenant, l1, { position: 9 })).status).toBe(200);
+  const stats = platform.runtime.database.stats;
+  const counted = async (query = '') => {
+    const before = stats.queries;
+    const reply = await nextLesson(platform, tenant, 'course', query);
+    return { reply, statements: stats.queries - before };
+  };
+  const walked = await counted();
+  const reused = await counted();
+  expectProblem(walked.reply, 409, 'curriculum:approval_stale');
+  const answer = ({ requestId: _request, traceId: _trace, ...rest }: Record<string, unknown>) => rest;
+  expect(answer(reused.reply.body)).toEqual(answer(walked.reply.body));
+  expect(reused.statements).toBe(walked.statements - 1);
+
+  // A new KC version leaves the revision: the walk is reused, the KCs' state is read as it stands.
+  const appended = await http(platform, 'POST', `${curriculumV1}/kcs/${course.kcId}/versions`, {
+    token: tenant.token,
+    headers: { 'idempotency-key': randomUUID() },
+    body: { definition: 'Edited' },
+  });
+  expect(appended.status, JSON.stringify(appended.body)).toBe(201);
+  const kcMoved = await counted();
+  expect(kcMoved.statements).toBe(reused.statements);
+  expect(kcMoved.reply.body.current.course_graph_sha256).toBe(walked.reply.body.current.course_graph_sha256);
+  expect(kcMoved.reply.body.current.kc_snapshot_sha256).not.toBe(walked.reply.body.current.kc_snapshot_sha256);
+
+  // The root's subject is no field of the graph: a change of it is seen at once.
+  const { db } = platform.runtime.database;
+  await db.execute(
+    sql`update curriculum.components set alpha = alpha || '{"subject_id": "science"}' where tenant_id = ${tenant.tenantId} and component_id = 'course'`,
+  );
+  expectProblem((await counted('subjectId=math')).reply, 404, 'curriculum:not_found');
+  expectProblem((await counted('subjectId=science')).reply, 409, 'curriculum:approval_stale');
+
+  // A new approval of the changed graph routes on it, with the routed record as it stands.
+  await approveOk(platform, tenant, 'course');
+  expect(await routedTo(platform, tenant)).toBe(l2);
+  expect((await patchComponent(platform, tenant, l1, { position: 0 })).status).toBe(200);
+  expectProblem((await counted()).reply, 409, 'curriculum:approval_stale');
+  expect((await patchComponent(platform, tenant, l1, { position: 9 })).status).toBe(200);
+  expect((await patchComponent(platform, tenant, l2, { name: 'Renamed' })).status).toBe(200);
+  const routed = await counted();
+  expect(routed.reply.status, JSON.stringify(routed.reply.body)).toBe(200);
+  expect(routed.reply.body.component).toEqual((await readComponent(platform, tenant, l2)).body);
+});
+
 it('changes through GraphQL fail routing closed until a new approval: a reorder and a new KC version', async ({
   platform,
   tenant,

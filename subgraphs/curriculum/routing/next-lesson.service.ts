@@ -5,7 +5,8 @@ import { parseInput } from '../../../platform/validation.ts';
 import { ACCESS } from '../access.ts';
 import type { TargetRef } from '../content-client.ts';
 import type { CurriculumDeps } from '../deps.ts';
-import type { Database } from '../../../platform/db.ts';
+import { LRUCache } from 'lru-cache';
+import { prepareOncePerDatabase, type Database } from '../../../platform/db.ts';
 import { courseGraph, referencedKcIds, type GraphNode } from '../approvals/course-graph.ts';
 import { currentKcSnapshotSha256, type CourseDigests } from '../approvals/approvals.service.ts';
 import {
@@ -15,7 +16,9 @@ import {
   findLatestApproval,
   type LatestApproval,
   readCourseGraph,
+  readGraphRevision,
   readKcStates,
+  type CourseNode,
   type CourseApproval,
   type KcState,
 } from '../approvals/course-state.ts';
@@ -29,11 +32,13 @@ import { Component, findComponents } from '../queries.ts';
  * of one pinned version: the first routable node in course order. While the course's graph
  * revision equals the one the latest approval recorded, the graph is the approved one, so its
  * digest is the approval's and routing reads only the recorded first routable node and its
- * ancestors; otherwise it reads and digests the whole subtree, which an unchanged digest still
- * routes on. One SQL statement (the latest approval with its snapshot KCs' current state, the
- * revision and the route ancestry), three when the revision moved (the subtree and its KCs), and
- * one eligibility call, whatever the course size. Every check fails closed, and a personalized root asked for by anyone
- * but its student is an unknown course before anything else is judged or asked.
+ * ancestors; otherwise it walks the whole course once per revision, and an unchanged digest still
+ * routes. One SQL statement (the latest approval with its snapshot KCs' current state, the
+ * revision and the route ancestry) and one eligibility call whatever the course size; when the
+ * revision moved, the walk once, then the routed record (a digest unchanged) or the KCs' state (a
+ * digest changed), and the root when the recorded route no longer hangs from it. Every check fails
+ * closed, and a personalized root asked for by anyone but its student is an unknown course before
+ * anything else is judged or asked.
  */
 
 function approvalStale(approval: CourseApproval, current: CourseDigests, detail: string): DomainError {
@@ -103,10 +108,42 @@ function approvedRouting(courseId: string, latest: LatestApproval): CourseRoutin
   };
 }
 
+/** What a walk of the whole course gives routing: facts of the canonical graph alone, the same for every read of one revision. */
+interface CourseWalk {
+  route: Route<CourseNode>;
+  graphSha256: string;
+  kcIds: string[];
+}
+
 /**
- * The route over the whole subtree as it stands, read as its graph. The KCs of a graph the latest
- * approval digested are its snapshot's, whose state came with the approval; a course never approved
- * is refused before its KCs matter.
+ * Walks by course and graph revision. The revision advances in every transaction that changes a field
+ * of the canonical graph, so a walk of a revision is the walk of every later read of it: a course
+ * edited since its approval is walked once per edit, not on every learner's call (a 2,000-node walk
+ * holds PGlite's one connection for about 15 ms). What else routing answers is read on every call.
+ */
+const courseWalks = prepareOncePerDatabase(() => new LRUCache<string, CourseWalk>({ max: 256 }));
+
+async function walkCourse(db: Database, tenantId: string, courseId: string, revision: number): Promise<CourseWalk> {
+  const key = `${tenantId}\u0000${courseId}\u0000${revision}`;
+  const walked = courseWalks(db).get(key);
+  if (walked) return walked;
+  const subtree = await readCourseGraph(db, tenantId, courseId);
+  courseRootOf(subtree, courseId);
+  const graph = courseGraph(subtree, courseId);
+  const walk = {
+    route: nextLessonRoute(graph.firstRoutable),
+    graphSha256: graph.sha256,
+    kcIds: referencedKcIds(subtree),
+  };
+  courseWalks(db).set(key, walk);
+  return walk;
+}
+
+/**
+ * The route over the whole course as it stands, from its walk at the current revision; the root is
+ * read as it stands (its subject is no field of the graph). The KCs of a graph the latest approval
+ * digested are its snapshot's, whose state came with the approval; a course never approved is
+ * refused before its KCs matter.
  */
 async function walkedRouting(
   db: Database,
@@ -114,18 +151,22 @@ async function walkedRouting(
   courseId: string,
   latest: LatestApproval | undefined,
 ): Promise<CourseRouting> {
-  const subtree = await readCourseGraph(db, tenantId, courseId);
-  const root = courseRootOf(subtree, courseId);
-  const graph = courseGraph(subtree, courseId);
-  const approved = latest?.approval.course_graph_sha256 === graph.sha256;
-  const kcIds = referencedKcIds(subtree);
+  const revision = latest?.revision ?? (await readGraphRevision(db, tenantId, courseId));
+  const chainRoot = latest?.routeChain[0];
+  const [walk, root] = await Promise.all([
+    walkCourse(db, tenantId, courseId, revision),
+    chainRoot?.component_id === courseId
+      ? chainRoot
+      : findComponents(db, tenantId, [courseId]).then(([record]) => record),
+  ]);
+  const approved = latest?.approval.course_graph_sha256 === walk.graphSha256;
   return {
-    root,
-    route: nextLessonRoute(graph.firstRoutable),
+    root: courseRootOf(root ? [root] : [], courseId),
+    route: walk.route,
     routedRecord: undefined,
-    graphSha256: graph.sha256,
-    kcIds,
-    kcStates: latest && !approved ? await readKcStates(db, tenantId, kcIds) : (latest?.kcStates ?? new Map()),
+    graphSha256: walk.graphSha256,
+    kcIds: walk.kcIds,
+    kcStates: latest && !approved ? await readKcStates(db, tenantId, walk.kcIds) : (latest?.kcStates ?? new Map()),
   };
 }
 
