@@ -867,7 +867,11 @@ async function reorderFirstLesson(base: string, token: string, courseId: string)
   await lesson.arrayBuffer();
   const moved = await fetch(lessonPath, {
     method: 'PATCH',
-    headers: { ...benchHeaders(token), 'x-curriculum-if-match': lesson.headers.get('etag') ?? '' },
+    headers: {
+      ...benchHeaders(token),
+      'idempotency-key': crypto.randomUUID(),
+      'x-curriculum-if-match': lesson.headers.get('etag') ?? '',
+    },
     body: JSON.stringify({ position: LESSONS_PER_UNIT }),
   });
   if (moved.status !== 200) throw new Error(`reorder: ${moved.status} ${await moved.text()}`);
