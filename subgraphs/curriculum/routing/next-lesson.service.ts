@@ -110,32 +110,37 @@ function approvedRouting(courseId: string, latest: LatestApproval): CourseRoutin
 
 /** What a walk of the whole course gives routing: facts of the canonical graph alone, the same for every read of one revision. */
 interface CourseWalk {
+  revision: number;
   route: Route<CourseNode>;
   graphSha256: string;
   kcIds: string[];
 }
 
 /**
- * Walks by course and graph revision. The revision advances in every transaction that changes a field
- * of the canonical graph, so a walk of a revision is the walk of every later read of it: a course
- * edited since its approval is walked once per edit, not on every learner's call (a 2,000-node walk
- * holds PGlite's one connection for about 15 ms). What else routing answers is read on every call.
+ * The last walk of each course, with the graph revision it walked. The revision advances in every
+ * transaction that changes a field of the canonical graph, so a walk of a revision is the walk of
+ * every later read of it: a course edited since its approval is walked once per edit, not on every
+ * learner's call (a 2,000-node walk holds PGlite's one connection for about 15 ms). What else
+ * routing answers is read on every call.
  */
 const courseWalks = prepareOncePerDatabase(() => new LRUCache<string, CourseWalk>({ max: 256 }));
 
 async function walkCourse(db: Database, tenantId: string, courseId: string, revision: number): Promise<CourseWalk> {
-  const key = `${tenantId}\u0000${courseId}\u0000${revision}`;
+  const key = `${tenantId}\u0000${courseId}`;
   const walked = courseWalks(db).get(key);
-  if (walked) return walked;
+  if (walked?.revision === revision) return walked;
   const subtree = await readCourseGraph(db, tenantId, courseId);
   courseRootOf(subtree, courseId);
   const graph = courseGraph(subtree, courseId);
   const walk = {
+    revision,
     route: nextLessonRoute(graph.firstRoutable),
     graphSha256: graph.sha256,
     kcIds: referencedKcIds(subtree),
   };
-  courseWalks(db).set(key, walk);
+  // A call that read an older revision and walked after a newer one does not take its place.
+  const kept = courseWalks(db).get(key);
+  if (kept === undefined || kept.revision < revision) courseWalks(db).set(key, walk);
   return walk;
 }
 
