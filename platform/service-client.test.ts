@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { callService, type LocalDispatch } from './service-client.ts';
+import { allInOrder, callService, type LocalDispatch } from './service-client.ts';
 
 /** A dispatcher for this process's own origin; nothing listens there, so a socket call would fail. */
 function localApp(answer: LocalDispatch['dispatch']): LocalDispatch & { seen: unknown[] } {
@@ -80,5 +80,25 @@ describe('callService to a service hosted in this process', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('allInOrder', () => {
+  const after = <T>(ms: number, settle: () => T) =>
+    new Promise<T>((resolve) => setTimeout(() => resolve(settle()), ms));
+
+  it('answers every call in argument order', async () => {
+    expect(await allInOrder([after(20, () => 'slow'), after(1, () => 2), Promise.resolve(null)])).toEqual([
+      'slow',
+      2,
+      null,
+    ]);
+  });
+
+  it('throws the first failure in argument order, not the first to arrive', async () => {
+    const first = new Error('first');
+    const fast = after(1, () => Promise.reject(new Error('fast')));
+    const slow = after(30, () => Promise.reject(first));
+    await expect(allInOrder([Promise.resolve(1), slow, fast])).rejects.toBe(first);
   });
 });

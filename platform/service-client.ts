@@ -190,3 +190,15 @@ export function expectAnswer(result: ServiceCallResult, expected: number, proble
     throw new DomainError(problems.invalid, `${problems.service} refused the read (${result.status}).`);
   return result.body;
 }
+
+/**
+ * Independent calls to other services sent together, answered as `Promise.all` would, except that
+ * when several fail the first failure in argument order is thrown, not the first to arrive: the
+ * problem a request gets does not depend on which service answered faster.
+ */
+export async function allInOrder<T extends readonly unknown[]>(calls: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(calls);
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}

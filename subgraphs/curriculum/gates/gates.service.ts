@@ -2,6 +2,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { parseInput } from '../../../platform/validation.ts';
+import { allInOrder } from '../../../platform/service-client.ts';
 import { ACCESS } from '../access.ts';
 import type { TargetRef } from '../content-client.ts';
 import { GRADING_EXTENSIONS, PLAYER_EXTENSIONS, type LearnerEvent } from '../events-client.ts';
@@ -104,10 +105,13 @@ const latest = (events: LearnerEvent[]) =>
 async function statusOf(deps: GateDeps, ctx: RequestContext, gate: Component, query: GateStatusQuery) {
   const happenedAtTo = asOfInstant(ctx, query.asOfDate);
   const history = { studentId: query.studentId, componentId: gate.component_id, happenedAtTo };
-  const served = await deps.events.componentEvents(ctx, { ...history, kind: SERVED_KIND });
-  let result: LearnerEvent | undefined;
+  const [served, result] = await allInOrder([
+    deps.events.componentEvents(ctx, { ...history, kind: SERVED_KIND }),
+    query.resultRecordId !== undefined
+      ? deps.events.event(ctx, query.resultRecordId)
+      : deps.events.componentEvents(ctx, { ...history, kind: GRADED_KIND }).then(latest),
+  ]);
   if (query.resultRecordId !== undefined) {
-    result = await deps.events.event(ctx, query.resultRecordId);
     const belongs =
       result &&
       result.kind === GRADED_KIND &&
@@ -128,8 +132,6 @@ async function statusOf(deps: GateDeps, ctx: RequestContext, gate: Component, qu
         },
       );
     }
-  } else {
-    result = latest(await deps.events.componentEvents(ctx, { ...history, kind: GRADED_KIND }));
   }
   const verdict = result ? gradingOf(result) : {};
   const lastServed = latest(served);
@@ -247,8 +249,13 @@ export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, inpu
     throw new DomainError('curriculum:gate_not_launchable', `Gate ${componentId} pins no exact test_bank version.`);
   }
   const released = alphaOf(gate).publication_status === 'published';
-  if (released) await deps.content.requireEligible(ctx, bank, { practiceEligible: true });
-  const bankMembers = await deps.banks.members(ctx, bank);
+  const happenedAtTo = asOfInstant(ctx, query.asOfDate);
+  // Reads only, judged in this order: a bank not eligible is refused before its members or the history matter.
+  const [, bankMembers, served] = await allInOrder([
+    released ? deps.content.requireEligible(ctx, bank, { practiceEligible: true }) : Promise.resolve(undefined),
+    deps.banks.members(ctx, bank),
+    deps.events.componentEvents(ctx, { studentId: query.studentId, componentId, kind: SERVED_KIND, happenedAtTo }),
+  ]);
   if (bankMembers.content_id !== bank.content_id || bankMembers.version_id !== bank.content_version_id) {
     throw new DomainError(
       'curriculum:bank_version_mismatch',
@@ -262,13 +269,6 @@ export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, inpu
   const candidates = validated.filter(
     (member) => member.ready && member.practice_eligible && member.usage_scope === 'practice_eligible',
   );
-  const happenedAtTo = asOfInstant(ctx, query.asOfDate);
-  const served = await deps.events.componentEvents(ctx, {
-    studentId: query.studentId,
-    componentId,
-    kind: SERVED_KIND,
-    happenedAtTo,
-  });
   const seen = new Set(served.map((event) => event.contentId));
   const answer = (member: BankMember, authorizationId: string | null) => ({
     component_id: componentId,
