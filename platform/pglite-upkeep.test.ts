@@ -76,13 +76,18 @@ describe('PGlite upkeep', () => {
     const client = await open(dir);
     await client.exec('create table log_heavy (id bigserial primary key, body text)');
     const upkeep = keepUp(pgliteUpkeep(client, BOUNDS), failOnError, BOUNDS.checkEveryMs);
-    // About 200 MB of log: 13 segments and more without a checkpoint (PGlite never takes one on its own).
-    for (let round = 0; round < 20; round++) {
-      await write(client, 10_000);
-      await pause(30);
+    // About 400 MB of log: 28 segments of 16 MB without a checkpoint (PGlite never takes one on its own). With
+    // them, what Postgres keeps (min_wal_size, the segments it recycles for the distance between checkpoints)
+    // stays within the 200 MB the README states whatever was written: 8 measured here, 9 to 10 after half the writes.
+    try {
+      for (let round = 0; round < 40; round++) {
+        await write(client, 10_000);
+        await pause(30);
+      }
+      expect(segmentsOf(dir).length).toBeLessThanOrEqual(200 / 16);
+    } finally {
+      await upkeep.stop();
     }
-    expect(segmentsOf(dir).length).toBeLessThanOrEqual(8);
-    await upkeep.stop();
 
     const stoppedAt = await redoPoint(client);
     await write(client, 10_000);
@@ -94,17 +99,21 @@ describe('PGlite upkeep', () => {
     const client = await open();
     await client.exec('create table grown (id int primary key, body text); analyze');
     const upkeep = keepUp(pgliteUpkeep(client, BOUNDS), failOnError, BOUNDS.checkEveryMs);
-    await client.exec(`insert into grown select n, repeat('x', 50) from generate_series(1, 3000) as n`);
-    await expect
-      .poll(
-        async () =>
-          (await client.query<{ n: number }>(`select reltuples as n from pg_class where relname = 'grown'`)).rows[0].n,
-        {
-          timeout: 5000,
-        },
-      )
-      .toBe(3000);
-    await upkeep.stop();
+    try {
+      await client.exec(`insert into grown select n, repeat('x', 50) from generate_series(1, 3000) as n`);
+      await expect
+        .poll(
+          async () =>
+            (await client.query<{ n: number }>(`select reltuples as n from pg_class where relname = 'grown'`)).rows[0]
+              .n,
+          {
+            timeout: 5000,
+          },
+        )
+        .toBe(3000);
+    } finally {
+      await upkeep.stop();
+    }
   });
 
   it('loses no committed row when the process is killed after checkpoints', async () => {
