@@ -84,7 +84,7 @@ function requireCurrentApproval(
 
 /** What routing needs of the course graph: its root, the route, the graph digest and the KCs it references. */
 interface CourseRouting {
-  root: GraphNode;
+  root: Component;
   route: Route<GraphNode>;
   /** The routed node's whole record, when the route was read as records. */
   routedRecord: Component | undefined;
@@ -187,7 +187,7 @@ export async function nextLesson(
   const { root, route, routedRecord, graphSha256, kcIds, kcStates } =
     (latest && approvedRouting(courseId, latest)) ?? (await walkedRouting(deps.db, ctx.tenantId, courseId, latest));
   if (
-    ((root.student_id ?? null) !== null && root.student_id !== query.studentId) ||
+    (root.student_id !== undefined && root.student_id !== query.studentId) ||
     (query.subjectId !== undefined && root.alpha.subject_id !== query.subjectId)
   ) {
     throw courseNotFound(courseId);
