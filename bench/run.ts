@@ -877,6 +877,70 @@ async function reorderFirstLesson(base: string, token: string, courseId: string)
   if (moved.status !== 200) throw new Error(`reorder: ${moved.status} ${await moved.text()}`);
 }
 
+const GATE_HISTORY_EVENTS = 20_000;
+const GATE_ATTEMPTS = 10;
+
+/**
+ * A mastery gate beside the course and one student's history: GATE_HISTORY_EVENTS events on the
+ * course's lessons and GATE_ATTEMPTS served and graded forms on the gate, as a year of a learner's
+ * work looks to a gate read. Returns the status path.
+ */
+async function gateWithHistory(base: string, token: string, courseId: string): Promise<string> {
+  const headers = { ...benchHeaders(token), 'idempotency-key': crypto.randomUUID() };
+  const curriculum = `${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1`;
+  const lessonId = `${courseId}-gate-lesson`;
+  const gateId = `${courseId}-gate`;
+  for (const body of [
+    { component_id: lessonId, kind: 'lesson' },
+    {
+      component_id: gateId,
+      kind: 'mastery_gate',
+      parent_component_id: lessonId,
+      alpha: { publication_status: 'draft' },
+    },
+  ]) {
+    const created = await fetch(`${curriculum}/components`, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify(body),
+    });
+    if (created.status !== 201) throw new Error(`gate: ${created.status} ${await created.text()}`);
+  }
+  const source = await fetch(`${base}${SERVICE_ROOTS.events}/activity-sources`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ sourceIri: `https://bench.example/${crypto.randomUUID()}`, name: 'Bench gate player' }),
+  });
+  const { id: sourceId } = (await source.json()) as { id: string };
+  const studentId = `${courseId}-learner`;
+  const event = (index: number, componentId: string, kind: string) => ({
+    kind,
+    studentId,
+    contentId: `bench-form-${index % 50}`,
+    activitySourceId: sourceId,
+    happenedAt: new Date(Date.UTC(2026, 0, 1) + index * 60_000).toISOString(),
+    extensions: {
+      'urn:alpha:events:player/component_id': componentId,
+      ...(kind === 'assessment_graded' ? { 'urn:alpha:events:grading/outcome': 'failed' } : {}),
+    },
+  });
+  const kinds = ['content_viewed', 'assessment_started', 'assessment_graded'];
+  const history = Array.from({ length: GATE_HISTORY_EVENTS }, (_, index) =>
+    index % (GATE_HISTORY_EVENTS / GATE_ATTEMPTS) < 2
+      ? event(index, gateId, kinds[1 + (index % 2)])
+      : event(index, `${courseId}.u${index % LEARNER_UNITS}.l${index % LESSONS_PER_UNIT}`, kinds[index % 3]),
+  );
+  for (let start = 0; start < history.length; start += 1000) {
+    const posted = await fetch(`${base}${SERVICE_ROOTS.events}/events`, {
+      method: 'POST',
+      headers: benchHeaders(token),
+      body: JSON.stringify({ events: history.slice(start, start + 1000) }),
+    });
+    if (posted.status !== 202) throw new Error(`gate history: ${posted.status} ${await posted.text()}`);
+  }
+  return `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/gates/${gateId}/status?studentId=${studentId}`;
+}
+
 /**
  * next-lesson and approval on a course of 2,000 components: throughput on the benchmarked server,
  * SQL statements per request counted in-process on the same course shape (the server process
@@ -922,11 +986,19 @@ async function learnerBench(base: string, token: string, pin: unknown, component
     Math.max(DURATION_SECONDS / 2, 5),
   );
 
+  const statusPath = await gateWithHistory(base, token, courseId);
+  // The warm-up also outlasts the upkeep's ANALYZE of the events the history just added.
+  await drive(base, token, { name: 'warm-up', method: 'GET', path: statusPath }, 5);
+  const gate = await drive(
+    base,
+    token,
+    { name: 'gate status', method: 'GET', path: statusPath },
+    Math.max(DURATION_SECONDS / 2, 5),
+  );
+
   const counted = await startTestPlatform({ seedDemo: true });
   try {
-    const { token: localToken } = await (
-      await fetch(`${counted.url}${SERVICE_ROOTS.curriculum}/dev/mint?tenantId=demo`, { method: 'POST' })
-    ).json();
+    const localToken = await benchToken(path.join(counted.dataDir, 'platform-keys.json'));
     const localLesson = await (
       await fetch(`${counted.url}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}`, {
         headers: { authorization: `Bearer ${localToken}` },
@@ -949,6 +1021,10 @@ async function learnerBench(base: string, token: string, pin: unknown, component
     await reorderFirstLesson(counted.url, localToken, courseId);
     await statementsOf(routeLocally, 409);
     const staleStatements = await statementsOf(routeLocally, 409);
+    const localStatusPath = await gateWithHistory(counted.url, localToken, courseId);
+    const gateStatements = await statementsOf(() =>
+      fetch(`${counted.url}${localStatusPath}`, { headers: { authorization: `Bearer ${localToken}` } }),
+    );
     console.log(
       'scenario                                  req/s     p50 ms   p99 ms   failures   SQL statements/request',
     );
@@ -959,6 +1035,14 @@ async function learnerBench(base: string, token: string, pin: unknown, component
       );
     row('next-lesson, 2,000 components', routed.rps, routed.p50, routed.p99, routed.failures, nextLesson);
     row('next-lesson, edited since (409)', stale.rps, stale.p50, stale.p99, stale.failures, staleStatements);
+    row(
+      `gate status, ${GATE_HISTORY_EVENTS.toLocaleString('en')} events`,
+      gate.rps,
+      gate.p50,
+      gate.p99,
+      gate.failures,
+      gateStatements,
+    );
     row('approval, 2,000 components (first)', 1000 / firstApproval, firstApproval, firstApproval, 0, approval);
     const againMean = againTimings.reduce((sum, ms) => sum + ms, 0) / againTimings.length;
     row(
@@ -970,7 +1054,7 @@ async function learnerBench(base: string, token: string, pin: unknown, component
       approvalAgain,
     );
     console.log(`next-lesson / REST component read = ${(routed.rps / componentReadRps).toFixed(2)}`);
-    if (routed.failures > 0) process.exitCode = 1;
+    if (routed.failures + gate.failures > 0) process.exitCode = 1;
   } finally {
     await counted.close();
   }

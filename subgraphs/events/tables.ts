@@ -6,12 +6,15 @@ import {
   integer,
   jsonb,
   pgSchema,
+  type PgColumn,
   text,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
 import { creation, instant, tenantTables } from '../../platform/columns.ts';
 import { idempotencyTable } from '../../platform/idempotency.ts';
+import { PLAYER_EXTENSION_NAMESPACE } from './vocabulary.ts';
 
 /** The events service's own schema; every key starts with tenant_id. */
 export const eventsSchema = pgSchema('events');
@@ -52,6 +55,14 @@ export const commitHeads = eventsSchema.table('commit_heads', {
  * commit head (whose row lock is held until commit), so seq order is commit order and `recordedAt`
  * never goes back: a modifiedSince poller that keeps its high-watermark cannot miss a committed event.
  */
+/**
+ * The curriculum component a player event is about (its component_id extension). The key is written
+ * as a literal: the planner matches an index expression only to the same expression, never to one
+ * with a parameter in it.
+ */
+export const componentIdOf = (extensions: PgColumn): SQL =>
+  sql`(${extensions} ->> ${sql.raw(`'${PLAYER_EXTENSION_NAMESPACE}/component_id'`)})`;
+
 export const learningEvents = eventsTable(
   'learning_events',
   ['eventId'],
@@ -80,6 +91,11 @@ export const learningEvents = eventsTable(
     uniqueIndex('learning_events_seq_idx').on(table.tenantId, table.seq),
     index('learning_events_student_idx').on(table.tenantId, table.studentId, table.seq),
     index('learning_events_content_idx').on(table.tenantId, table.contentId, table.seq),
+    // A gate reads one student's events on one component: without this, a walk of the student's whole
+    // history. Partial, so an event about no component costs no insertion.
+    index('learning_events_component_idx')
+      .on(table.tenantId, componentIdOf(table.extensions), table.studentId, table.seq)
+      .where(sql`${componentIdOf(table.extensions)} is not null`),
   ],
 );
 

@@ -30,7 +30,7 @@ import {
 } from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
-import { activitySources, commitHeads, learningEvents } from '../tables.ts';
+import { activitySources, commitHeads, componentIdOf, learningEvents } from '../tables.ts';
 import { findSourceRows } from '../queries.ts';
 import { PLAYER_EXTENSION_NAMESPACE } from '../vocabulary.ts';
 import type { EventsDeps } from '../deps.ts';
@@ -439,7 +439,6 @@ export function refusePreconditions(headers: Record<string, unknown>): void {
   }
 }
 
-const COMPONENT_EXTENSION = `${PLAYER_EXTENSION_NAMESPACE}/component_id`;
 const queryTimestamp = z.string().refine(isTimestamp, 'not an ISO 8601 timestamp with offset');
 
 export const ListEventsQuery = z
@@ -494,19 +493,16 @@ function eventBoundary(ctx: RequestContext, requested: { studentId?: string; org
   );
 }
 
-export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: ListInput) {
-  requireAccess(ctx.principal, ACCESS.read, 'read events');
-  const query = parseInput(ListEventsQuery, rawQuery);
-  const { cursor, pageSize, ...filters } = query;
+/** What GET /events filters by, beside its page: the parsed query without cursor and page size. */
+export type EventFilters = Omit<z.infer<typeof ListEventsQuery>, 'cursor' | 'pageSize'>;
+
+/** The conditions of each filter sent (the tenant's and the token's boundary are the caller's). */
+export function eventFilterConditions(tenantId: string, filters: EventFilters) {
   const e = learningEvents;
-  const page = await tablePage(deps.db, deps.cursors, e, BY_SEQ, { cursor, limit: pageSize, filters }, [
-    eq(e.tenantId, ctx.tenantId),
-    ...eventBoundary(ctx, filters),
+  return [
     filters.studentId !== undefined ? eq(e.studentId, filters.studentId) : undefined,
     filters.contentId !== undefined ? eq(e.contentId, filters.contentId) : undefined,
-    filters.componentId !== undefined
-      ? sql`${e.extensions} ->> ${COMPONENT_EXTENSION} = ${filters.componentId}`
-      : undefined,
+    filters.componentId !== undefined ? eq(componentIdOf(e.extensions), filters.componentId) : undefined,
     filters.orgId !== undefined ? eq(e.orgId, filters.orgId) : undefined,
     filters.activitySourceId !== undefined ? eq(e.activitySourceId, filters.activitySourceId.toLowerCase()) : undefined,
     filters.kind !== undefined ? eq(e.kind, filters.kind) : undefined,
@@ -517,7 +513,19 @@ export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query:
       : undefined,
     filters.happenedAtTo !== undefined ? lte(e.happenedAt, new Date(filters.happenedAtTo).toISOString()) : undefined,
     // Inclusive: a poller re-reads its watermark's own instant and de-duplicates by id.
-    ...(filters.modifiedSince === undefined ? [] : committedSince(ctx.tenantId, filters.modifiedSince)),
+    ...(filters.modifiedSince === undefined ? [] : committedSince(tenantId, filters.modifiedSince)),
+  ];
+}
+
+export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: ListInput) {
+  requireAccess(ctx.principal, ACCESS.read, 'read events');
+  const query = parseInput(ListEventsQuery, rawQuery);
+  const { cursor, pageSize, ...filters } = query;
+  const e = learningEvents;
+  const page = await tablePage(deps.db, deps.cursors, e, BY_SEQ, { cursor, limit: pageSize, filters }, [
+    eq(e.tenantId, ctx.tenantId),
+    ...eventBoundary(ctx, filters),
+    ...eventFilterConditions(ctx.tenantId, filters),
   ]);
   return { data: await presentWithNames(deps, ctx, page.data), nextCursor: page.next_cursor };
 }
