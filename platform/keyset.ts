@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gt, lt, or, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, getTableColumns, gt, lt, or, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Database } from './db.ts';
 import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type KeyValue, type Page } from './cursor.ts';
 
@@ -67,7 +67,7 @@ export async function keysetPage<Row>(
   return pageOf(rows, limit, order.keyOf, (row) => row, cursors, request.filters);
 }
 
-/** A page of whole rows of one table under the caller's conditions. */
+/** A page of rows of one table under the caller's conditions: whole rows, or the `columns` named. */
 export function tablePage<Row>(
   db: Database,
   cursors: CursorCodec,
@@ -75,6 +75,7 @@ export function tablePage<Row>(
   order: KeysetOrder<Row>,
   request: PageRequest,
   conditions: Array<SQL | undefined>,
+  columns: SelectedFields = getTableColumns(table),
 ): Promise<Page<Row>> {
   return keysetPage(
     cursors,
@@ -82,7 +83,7 @@ export function tablePage<Row>(
     order,
     async ({ after, orderBy, limit }) =>
       (await db
-        .select()
+        .select(columns)
         .from(table)
         .where(and(...conditions, after))
         .orderBy(...orderBy)

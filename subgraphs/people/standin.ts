@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { DEMO_TENANT, requireAccess } from '../../platform/auth.ts';
 import { SERVICE_ROOTS } from '../../platform/config.ts';
+import { prepareOncePerDatabase } from '../../platform/db.ts';
 import { DomainError, registerProblems } from '../../platform/errors.ts';
 import { declareRoute, installProblemHandlers, requestContextOf, useRequestContext } from '../../platform/http.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
-import { tenantRows } from '../../platform/tenant-rows.ts';
 import { parseInput } from '../../platform/validation.ts';
 import { persons } from './tables.ts';
 
@@ -54,6 +55,15 @@ const PersonResponse = z.strictObject({
 });
 
 type PersonRow = typeof persons.$inferSelect;
+
+/** Prepared once: every page of events asks for its students' names. */
+const personById = prepareOncePerDatabase((db) =>
+  db
+    .select()
+    .from(persons)
+    .where(and(eq(persons.tenantId, sql.placeholder('tenantId')), eq(persons.personId, sql.placeholder('personId'))))
+    .prepare('people_person_by_id'),
+);
 /** A person as answered: the row without its tenant and its creation time. */
 const present = ({ tenantId: _tenantId, createdAt: _createdAt, ...person }: PersonRow) => person;
 
@@ -80,10 +90,7 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
           const { ctx } = request;
           requireAccess(ctx.principal, READ, 'read people');
           const { personId } = request.params;
-          const [row] = await db
-            .select()
-            .from(persons)
-            .where(tenantRows(persons, ctx.tenantId, { personId }));
+          const [row] = await personById(db).execute({ tenantId: ctx.tenantId, personId });
           if (!row) throw new DomainError('people:not_found', `No person ${personId} in this tenant.`);
           return present(row);
         },

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, inArray, lte, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -140,7 +140,10 @@ export function prepareEvent(
   };
 }
 
-type EventRow = typeof learningEvents.$inferSelect;
+type EventTableRow = typeof learningEvents.$inferSelect;
+/** Every column an event is presented from: the producer's raw payload is evidence, never read back. */
+const { rawPayload: _evidence, ...presentedColumns } = getTableColumns(learningEvents);
+type EventRow = Omit<EventTableRow, 'rawPayload'>;
 
 /**
  * An event as its readers see it. No object here is a spread with members added: V8 gives each such
@@ -248,7 +251,7 @@ interface StoredEvent {
   sourceIri: string;
 }
 
-type BatchRow = Omit<EventRow, 'seq' | 'recordedAt'>;
+type BatchRow = Omit<EventTableRow, 'seq' | 'recordedAt'>;
 
 /**
  * Group commit for keyless batches (`platform/group-commit.ts`): the commit head's lock is held until
@@ -522,11 +525,15 @@ export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query:
   const query = parseInput(ListEventsQuery, rawQuery);
   const { cursor, pageSize, ...filters } = query;
   const e = learningEvents;
-  const page = await tablePage(deps.db, deps.cursors, e, BY_SEQ, { cursor, limit: pageSize, filters }, [
-    eq(e.tenantId, ctx.tenantId),
-    ...eventBoundary(ctx, filters),
-    ...eventFilterConditions(ctx.tenantId, filters),
-  ]);
+  const page = await tablePage(
+    deps.db,
+    deps.cursors,
+    e,
+    BY_SEQ,
+    { cursor, limit: pageSize, filters },
+    [eq(e.tenantId, ctx.tenantId), ...eventBoundary(ctx, filters), ...eventFilterConditions(ctx.tenantId, filters)],
+    presentedColumns,
+  );
   return { data: await presentWithNames(deps, ctx, page.data), nextCursor: page.next_cursor };
 }
 
@@ -577,7 +584,7 @@ export async function findEvents(
   const valid = ids.filter((id) => isUuid(id)).map((id) => id.toLowerCase());
   if (valid.length === 0) return ids.map(() => null);
   const rows = await deps.db
-    .select()
+    .select(presentedColumns)
     .from(learningEvents)
     .where(and(eq(learningEvents.tenantId, ctx.tenantId), inArray(learningEvents.eventId, valid)));
   const found = new Map((await presentWithNames(deps, ctx, rows)).map((event) => [event.id, event]));
