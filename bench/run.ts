@@ -8,6 +8,7 @@ import { SERVICE_ROOTS } from '../platform/config.ts';
 import { freePort, freePorts } from '../test/net.ts';
 import { startTestPlatform } from '../test/kit.ts';
 import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
+import { GRADING_EXTENSION_NAMESPACE, PLAYER_EXTENSION_NAMESPACE } from '../subgraphs/events/vocabulary.ts';
 import { HEADLINE_BODY, LESSON_ID, benchHeaders, requireHeadlineAnswer } from './headline.ts';
 
 /**
@@ -911,6 +912,7 @@ async function gateWithHistory(base: string, token: string, courseId: string): P
     headers,
     body: JSON.stringify({ sourceIri: `https://bench.example/${crypto.randomUUID()}`, name: 'Bench gate player' }),
   });
+  if (source.status !== 201) throw new Error(`gate's activity source: ${source.status} ${await source.text()}`);
   const { id: sourceId } = (await source.json()) as { id: string };
   const studentId = `${courseId}-learner`;
   const event = (index: number, componentId: string, kind: string) => ({
@@ -920,8 +922,8 @@ async function gateWithHistory(base: string, token: string, courseId: string): P
     activitySourceId: sourceId,
     happenedAt: new Date(Date.UTC(2026, 0, 1) + index * 60_000).toISOString(),
     extensions: {
-      'urn:alpha:events:player/component_id': componentId,
-      ...(kind === 'assessment_graded' ? { 'urn:alpha:events:grading/outcome': 'failed' } : {}),
+      [`${PLAYER_EXTENSION_NAMESPACE}/component_id`]: componentId,
+      ...(kind === 'assessment_graded' ? { [`${GRADING_EXTENSION_NAMESPACE}/outcome`]: 'failed' } : {}),
     },
   });
   const kinds = ['content_viewed', 'assessment_started', 'assessment_graded'];

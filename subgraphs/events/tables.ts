@@ -51,11 +51,6 @@ export const commitHeads = eventsSchema.table('commit_heads', {
 });
 
 /**
- * Immutable learning events. `seq` is the tenant's commit sequence, taken from the tenant's
- * commit head (whose row lock is held until commit), so seq order is commit order and `recordedAt`
- * never goes back: a modifiedSince poller that keeps its high-watermark cannot miss a committed event.
- */
-/**
  * The curriculum component a player event is about (its component_id extension). The key is written
  * as a literal: the planner matches an index expression only to the same expression, never to one
  * with a parameter in it.
@@ -63,6 +58,11 @@ export const commitHeads = eventsSchema.table('commit_heads', {
 export const componentIdOf = (extensions: PgColumn): SQL =>
   sql`(${extensions} ->> ${sql.raw(`'${PLAYER_EXTENSION_NAMESPACE}/component_id'`)})`;
 
+/**
+ * Immutable learning events. `seq` is the tenant's commit sequence, taken from the tenant's
+ * commit head (whose row lock is held until commit), so seq order is commit order and `recordedAt`
+ * never goes back: a modifiedSince poller that keeps its high-watermark cannot miss a committed event.
+ */
 export const learningEvents = eventsTable(
   'learning_events',
   ['eventId'],

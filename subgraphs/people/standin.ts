@@ -64,6 +64,7 @@ const personById = prepareOncePerDatabase((db) =>
     .where(and(eq(persons.tenantId, sql.placeholder('tenantId')), eq(persons.personId, sql.placeholder('personId'))))
     .prepare('people_person_by_id'),
 );
+
 /** A person as answered: the row without its tenant and its creation time. */
 const present = ({ tenantId: _tenantId, createdAt: _createdAt, ...person }: PersonRow) => person;
 
