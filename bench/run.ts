@@ -287,6 +287,17 @@ function headlineScenario(): Scenario {
   };
 }
 
+/** A new activity source of the bench's tenant (events name the source that sent them); its id. */
+async function registerActivitySource(base: string, token: string, name: string): Promise<string> {
+  const source = await fetch(`${base}${SERVICE_ROOTS.events}/activity-sources`, {
+    method: 'POST',
+    headers: benchHeaders(token),
+    body: JSON.stringify({ sourceIri: `https://bench.example/${crypto.randomUUID()}`, name }),
+  });
+  if (source.status !== 201) throw new Error(`activity source: ${source.status} ${await source.text()}`);
+  return ((await source.json()) as { id: string }).id;
+}
+
 /** The scenarios of one embedded platform: the reads, then one of each write with a body of its own. */
 async function platformScenarios(base: string, token: string): Promise<{ scenarios: Scenario[]; pin: unknown }> {
   const headers = benchHeaders(token);
@@ -294,13 +305,7 @@ async function platformScenarios(base: string, token: string): Promise<{ scenari
     await fetch(`${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1/components/${LESSON_ID}`, { headers })
   ).json();
   const pin = component.alpha.target_ref;
-  const source = await fetch(`${base}${SERVICE_ROOTS.events}/activity-sources`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ sourceIri: `https://bench.example/${crypto.randomUUID()}`, name: 'Bench player' }),
-  });
-  if (source.status !== 201) throw new Error(`activity source: ${source.status} ${await source.text()}`);
-  const sourceId = ((await source.json()) as { id: string }).id;
+  const sourceId = await registerActivitySource(base, token, 'Bench player');
   const run = crypto.randomUUID().slice(0, 8);
   let sequence = 0;
   const next = () => `${run}-${(sequence += 1)}`;
@@ -887,7 +892,6 @@ const GATE_ATTEMPTS = 10;
  * work looks to a gate read. Returns the status path.
  */
 async function gateWithHistory(base: string, token: string, courseId: string): Promise<string> {
-  const headers = { ...benchHeaders(token), 'idempotency-key': crypto.randomUUID() };
   const curriculum = `${base}${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1`;
   const lessonId = `${courseId}-gate-lesson`;
   const gateId = `${courseId}-gate`;
@@ -902,18 +906,12 @@ async function gateWithHistory(base: string, token: string, courseId: string): P
   ]) {
     const created = await fetch(`${curriculum}/components`, {
       method: 'POST',
-      headers: { ...headers, 'idempotency-key': crypto.randomUUID() },
+      headers: { ...benchHeaders(token), 'idempotency-key': crypto.randomUUID() },
       body: JSON.stringify(body),
     });
     if (created.status !== 201) throw new Error(`gate: ${created.status} ${await created.text()}`);
   }
-  const source = await fetch(`${base}${SERVICE_ROOTS.events}/activity-sources`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ sourceIri: `https://bench.example/${crypto.randomUUID()}`, name: 'Bench gate player' }),
-  });
-  if (source.status !== 201) throw new Error(`gate's activity source: ${source.status} ${await source.text()}`);
-  const { id: sourceId } = (await source.json()) as { id: string };
+  const sourceId = await registerActivitySource(base, token, 'Bench gate player');
   const studentId = `${courseId}-learner`;
   const event = (index: number, componentId: string, kind: string) => ({
     kind,
