@@ -39,13 +39,14 @@ const PAGE_SIZE = 200;
 export interface ComponentEventsQuery {
   studentId: string;
   componentId: string;
-  kind: string;
+  /** Events of any of these kinds (one events read for all of them). */
+  kinds: string[];
   /** Inclusive upper bound of happenedAt (ISO timestamp). */
   happenedAtTo: string;
 }
 
 export interface EventsClient {
-  /** Every event of the student on the component of that kind, in commit order. */
+  /** Every event of the student on the component of those kinds, in commit order. */
   componentEvents(ctx: RequestContext, query: ComponentEventsQuery): Promise<LearnerEvent[]>;
   /** One event by id, or undefined when the events service has none in this tenant. */
   event(ctx: RequestContext, eventId: string): Promise<LearnerEvent | undefined>;
@@ -54,11 +55,16 @@ export interface EventsClient {
 export function httpEventsClient(options: ServiceClientOptions): EventsClient {
   const get = serviceGet(options, 'curriculum', ['events:read']);
   return {
-    async componentEvents(ctx, query) {
+    async componentEvents(ctx, { kinds, ...query }) {
       const events: LearnerEvent[] = [];
       let cursor: string | undefined;
       for (let page = 0; page < MAX_PAGES; page += 1) {
-        const params = new URLSearchParams({ ...query, pageSize: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) });
+        const params = new URLSearchParams({
+          ...query,
+          kind: kinds.join(','),
+          pageSize: String(PAGE_SIZE),
+          ...(cursor ? { cursor } : {}),
+        });
         const answer = EventPage.safeParse(answered(await get(ctx, `/events?${params}`), 200));
         if (!answer.success) throw invalidAnswer('The events service answered a list without its events.');
         events.push(...answer.data.data);

@@ -283,6 +283,23 @@ describe('GET /gates/{componentId}/status and /remediation', () => {
       result_record_id: passed,
       remediation_category: null,
     });
+    // The served forms and the results come from one events read (both kinds), not one read a kind.
+    const local = platform.runtime.local as NonNullable<typeof platform.runtime.local>;
+    const dispatch = local.dispatch;
+    const eventReads: string[] = [];
+    local.dispatch = (request) => {
+      if (request.url.includes('/events?')) eventReads.push(request.url);
+      return dispatch(request);
+    };
+    try {
+      expect((await status('?studentId=stu-1')).body.served_form_count).toBe(1);
+    } finally {
+      local.dispatch = dispatch;
+    }
+    expect(eventReads).toHaveLength(1);
+    expect(new URL(eventReads[0], 'http://local').searchParams.get('kind')).toBe(
+      'assessment_started,assessment_graded',
+    );
     expect(
       (await http(platform, 'GET', gateUrl('/remediation', '?studentId=stu-1'), { token: learner.token })).body
         .remediation,

@@ -53,19 +53,23 @@ const history = (tenantId: string, count: number) => sql`
     '{}'::jsonb
   from generate_series(1, ${count}::int + 4) as n`;
 
-it("a student's events on one component are read without walking the rest of the student's history", () =>
+// A gate's next form reads the served forms; its status reads both kinds in one call.
+it.each([
+  ['assessment_started', 2],
+  ['assessment_started,assessment_graded', 4],
+])("a student's events on one component (kind %s) are read without walking the rest of the history", (kind, found) =>
   withEventsDatabase(async ({ db }) => {
     const tenantId = 'component-history';
     await db.execute(history(tenantId, 3000));
     await db.execute(sql`analyze events.learning_events`);
-    const filters: EventFilters = { studentId: 'stu-1', componentId: 'gate-a', kind: 'assessment_started' };
+    const filters: EventFilters = { studentId: 'stu-1', componentId: 'gate-a', kind };
     const list = db
       .select()
       .from(learningEvents)
       .where(and(eq(learningEvents.tenantId, tenantId), ...eventFilterConditions(tenantId, filters)))
       .orderBy(asc(learningEvents.seq))
       .limit(201);
-    expect(await list).toHaveLength(2);
+    expect(await list).toHaveLength(found);
     const query = list.toSQL();
     const literal = (value: unknown) => `'${String(value).replaceAll("'", "''")}'`;
     const plans = await db.transaction(async (tx) => {
@@ -89,4 +93,5 @@ it("a student's events on one component are read without walking the rest of the
       );
       expect(rowsRead).toBeLessThanOrEqual(4);
     }
-  }));
+  }),
+);

@@ -66,6 +66,18 @@ describe('events subgraph', () => {
       actorRef: { type: 'Person' },
     });
     expect(viewedEvent.caliperEvent.type).toBe('ViewEvent');
+    // The kind filter takes several comma-separated kinds, as GET /events does.
+    const kinds = await graphql(
+      platform,
+      'query Kinds($contentId: String) { events(contentId: $contentId, kind: "question_answered,content_viewed") { data { kind } } }',
+      { contentId },
+      caller.token,
+    );
+    expect(kinds.body.errors).toBeUndefined();
+    expect(kinds.body.data.events.data.map((event: { kind: string }) => event.kind)).toEqual([
+      'content_viewed',
+      'question_answered',
+    ]);
 
     const read = await graphql(
       platform,

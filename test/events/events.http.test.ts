@@ -461,6 +461,10 @@ describe('GET /events and /events/{id}', () => {
     expect(await ids('orgId=o2')).toEqual([second]);
     expect(await ids(`activitySourceId=${other.body.id}`)).toEqual([third]);
     expect(await ids('kind=assessment_started')).toEqual([third]);
+    // Several kinds, comma-separated: events of any of them, in commit order (a repeated kind counts once).
+    expect(await ids('kind=assessment_started,content_viewed')).toEqual([first, second, third]);
+    expect(await ids('kind=assessment_started,assessment_graded&studentId=a')).toEqual([third]);
+    expect(await ids('kind=content_viewed,content_viewed')).toEqual([first, second]);
     expect(await ids('action=Viewed')).toEqual([first, second]);
     expect(await ids('eventType=AssessmentEvent')).toEqual([third]);
     expect(await ids('happenedAtFrom=2026-01-15T00:00:00Z')).toEqual([second, third]);
@@ -570,6 +574,9 @@ describe('GET /events and /events/{id}', () => {
       'modifiedSince=yesterday',
       'happenedAtFrom=2026-13-01',
       'activitySourceId=nope',
+      'kind=content_viewed,,assessment_started',
+      'kind=content_viewed,',
+      `kind=${Array.from({ length: 51 }, (_, index) => `kind_${index}`).join(',')}`,
       'color=blue',
     ]) {
       const reply = await http(platform, 'GET', `${root}/events?${query}`, { token: caller.token });

@@ -98,6 +98,14 @@ const latest = (events: LearnerEvent[]) =>
     undefined,
   );
 
+/** One read of both kinds: the served forms, and the latest graded result. */
+function servedAndLatestResult(history: LearnerEvent[]): [LearnerEvent[], LearnerEvent | undefined] {
+  return [
+    history.filter((event) => event.kind === SERVED_KIND),
+    latest(history.filter((event) => event.kind === GRADED_KIND)),
+  ];
+}
+
 /**
  * The gate status of a student: from one named graded result, or from the latest graded result up
  * to asOfDate. A result with no verdict, or a served form after the last result, is awaiting_result.
@@ -105,12 +113,15 @@ const latest = (events: LearnerEvent[]) =>
 async function statusOf(deps: GateDeps, ctx: RequestContext, gate: Component, query: GateStatusQuery) {
   const happenedAtTo = asOfInstant(ctx, query.asOfDate);
   const history = { studentId: query.studentId, componentId: gate.component_id, happenedAtTo };
-  const [served, result] = await allInOrder([
-    deps.events.componentEvents(ctx, { ...history, kind: SERVED_KIND }),
+  const [served, result] =
     query.resultRecordId !== undefined
-      ? deps.events.event(ctx, query.resultRecordId)
-      : deps.events.componentEvents(ctx, { ...history, kind: GRADED_KIND }).then(latest),
-  ]);
+      ? await allInOrder([
+          deps.events.componentEvents(ctx, { ...history, kinds: [SERVED_KIND] }),
+          deps.events.event(ctx, query.resultRecordId),
+        ])
+      : servedAndLatestResult(
+          await deps.events.componentEvents(ctx, { ...history, kinds: [SERVED_KIND, GRADED_KIND] }),
+        );
   if (query.resultRecordId !== undefined) {
     const belongs =
       result &&
@@ -254,7 +265,12 @@ export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, inpu
   const [, bankMembers, served] = await allInOrder([
     released ? deps.content.requireEligible(ctx, bank, { practiceEligible: true }) : Promise.resolve(undefined),
     deps.banks.members(ctx, bank),
-    deps.events.componentEvents(ctx, { studentId: query.studentId, componentId, kind: SERVED_KIND, happenedAtTo }),
+    deps.events.componentEvents(ctx, {
+      studentId: query.studentId,
+      componentId,
+      kinds: [SERVED_KIND],
+      happenedAtTo,
+    }),
   ]);
   if (bankMembers.content_id !== bank.content_id || bankMembers.version_id !== bank.content_version_id) {
     throw new DomainError(

@@ -443,6 +443,8 @@ export function refusePreconditions(headers: Record<string, unknown>): void {
 }
 
 const queryTimestamp = z.string().refine(isTimestamp, 'not an ISO 8601 timestamp with offset');
+/** As many kinds as the catalogue has, and room for it to grow. */
+const MAX_KINDS = 50;
 
 export const ListEventsQuery = z
   .object({
@@ -456,7 +458,12 @@ export const ListEventsQuery = z
       .describe(`Events whose ${PLAYER_EXTENSION_NAMESPACE}/component_id extension is this curriculum component`),
     orgId: z.string().min(1).optional(),
     activitySourceId: z.uuid().optional(),
-    kind: z.string().min(1).optional(),
+    kind: z
+      .string()
+      .refine((value) => value.split(',').every((kind) => kind.length > 0), 'a kind, or comma-separated kinds')
+      .refine((value) => value.split(',').length <= MAX_KINDS, `at most ${MAX_KINDS} kinds`)
+      .optional()
+      .describe('A kind, or several comma-separated (events of any of them): catalogue kinds hold no comma'),
     action: z.string().min(1).optional(),
     eventType: z.string().min(1).optional(),
     happenedAtFrom: queryTimestamp.optional(),
@@ -508,7 +515,7 @@ export function eventFilterConditions(tenantId: string, filters: EventFilters) {
     filters.componentId !== undefined ? eq(componentIdOf(e.extensions), filters.componentId) : undefined,
     filters.orgId !== undefined ? eq(e.orgId, filters.orgId) : undefined,
     filters.activitySourceId !== undefined ? eq(e.activitySourceId, filters.activitySourceId.toLowerCase()) : undefined,
-    filters.kind !== undefined ? eq(e.kind, filters.kind) : undefined,
+    filters.kind !== undefined ? kindCondition(filters.kind) : undefined,
     filters.action !== undefined ? eq(e.action, filters.action) : undefined,
     filters.eventType !== undefined ? eq(e.eventType, filters.eventType) : undefined,
     filters.happenedAtFrom !== undefined
@@ -518,6 +525,12 @@ export function eventFilterConditions(tenantId: string, filters: EventFilters) {
     // Inclusive: a poller re-reads its watermark's own instant and de-duplicates by id.
     ...(filters.modifiedSince === undefined ? [] : committedSince(tenantId, filters.modifiedSince)),
   ];
+}
+
+/** One kind is an equality (the statement of the common case unchanged); several, a list. */
+function kindCondition(sent: string) {
+  const kinds = [...new Set(sent.split(','))];
+  return kinds.length === 1 ? eq(learningEvents.kind, kinds[0]) : inArray(learningEvents.kind, kinds);
 }
 
 export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: ListInput) {
