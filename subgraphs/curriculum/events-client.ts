@@ -28,6 +28,8 @@ const LearnerEvent = z.object({
   extensions: z.record(z.string(), z.unknown()),
 });
 export type LearnerEvent = z.infer<typeof LearnerEvent>;
+/** A list asks for these fields only: no student names (the people service) and no Caliper form are read for it. */
+const LEARNER_EVENT_FIELDS = Object.keys(LearnerEvent.shape).join(',');
 
 const EventPage = z.object({ data: z.array(LearnerEvent), nextCursor: z.string().nullable().optional() });
 const EventDetail = z.object({ data: LearnerEvent });
@@ -62,6 +64,7 @@ export function httpEventsClient(options: ServiceClientOptions): EventsClient {
         const params = new URLSearchParams({
           ...query,
           kind: kinds.join(','),
+          fields: LEARNER_EVENT_FIELDS,
           pageSize: String(PAGE_SIZE),
           ...(cursor ? { cursor } : {}),
         });

@@ -296,10 +296,18 @@ describe('GET /gates/{componentId}/status and /remediation', () => {
     } finally {
       local.dispatch = dispatch;
     }
+    // ...asked for the fields a gate reads only: no student name, so no call to the people service.
     expect(eventReads).toHaveLength(1);
-    expect(new URL(eventReads[0], 'http://local').searchParams.get('kind')).toBe(
-      'assessment_started,assessment_graded',
-    );
+    const asked = new URL(eventReads[0], 'http://local').searchParams;
+    expect(asked.get('kind')).toBe('assessment_started,assessment_graded');
+    expect(asked.get('fields')?.split(',').sort()).toEqual([
+      'contentId',
+      'extensions',
+      'happenedAt',
+      'id',
+      'kind',
+      'studentId',
+    ]);
     expect(
       (await http(platform, 'GET', gateUrl('/remediation', '?studentId=stu-1'), { token: learner.token })).body
         .remediation,

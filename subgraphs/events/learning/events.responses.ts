@@ -32,7 +32,10 @@ const NamedEventResponse = EventResponse.extend({
 });
 
 export const RecordedEventsResponse = z.strictObject({ data: z.array(EventResponse) });
-export const EventPageResponse = EventsPage(NamedEventResponse);
+/** An event of a page asked for some `fields` only: those, and its id. */
+const EventFieldsResponse = NamedEventResponse.partial().required({ id: true });
+
+export const EventPageResponse = EventsPage(z.union([NamedEventResponse, EventFieldsResponse]));
 export const OneEventResponse = One(NamedEventResponse);
 
 export const EventTallyResponse = z.strictObject({

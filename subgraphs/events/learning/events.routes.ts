@@ -7,7 +7,7 @@ import {
   RecordEventsInput,
   TallyEventsQuery,
   getEvent,
-  listEvents,
+  listEventFields,
   recordEvents,
   refusePreconditions,
   tallyEvents,
@@ -49,7 +49,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
     summary: 'List events in commit order; poll with modifiedSince and drain the cursors',
     response: EventPageResponse,
     querystring: ListEventsQuery,
-    handler: async (request) => listEvents(reads, request.ctx, { query: request.query }),
+    handler: async (request) => listEventFields(reads, request.ctx, { query: request.query }),
   });
   declareRoute(app, 'events', {
     method: 'GET',

@@ -446,6 +446,29 @@ const queryTimestamp = z.string().refine(isTimestamp, 'not an ISO 8601 timestamp
 /** As many kinds as the catalogue has, and room for it to grow. */
 const MAX_KINDS = 50;
 
+/** The fields of a listed event, in the order the full answer has them. */
+export const EVENT_FIELDS = [
+  'id',
+  'kind',
+  'studentId',
+  'contentId',
+  'orgId',
+  'activitySourceId',
+  'happenedAt',
+  'occurredAt',
+  'sourceEventId',
+  'eventType',
+  'profile',
+  'action',
+  'actorRef',
+  'objectRef',
+  'extensions',
+  'modifiedAt',
+  'caliperEvent',
+  'studentName',
+] as const;
+type EventField = (typeof EVENT_FIELDS)[number];
+
 export const ListEventsQuery = z
   .object({
     studentId: z.string().min(1).optional(),
@@ -471,6 +494,17 @@ export const ListEventsQuery = z
     modifiedSince: queryTimestamp
       .optional()
       .describe('Inclusive: events committed at or after this instant; keep max(modifiedAt) as the watermark'),
+    fields: z
+      .string()
+      .refine(
+        (value) => value.split(',').every((field) => (EVENT_FIELDS as readonly string[]).includes(field)),
+        `comma-separated fields of an event: ${EVENT_FIELDS.join(', ')}`,
+      )
+      .optional()
+      .describe(
+        'Only these fields of each event, comma-separated (id is always sent): a page without studentName asks the ' +
+          'people service nothing, one without caliperEvent reads no activity source',
+      ),
     cursor: z.string().min(1).optional(),
     pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
   })
@@ -489,6 +523,28 @@ async function presentWithNames(deps: EventsDeps, ctx: RequestContext, rows: Eve
   );
 }
 
+/**
+ * A page's events with the fields asked for only: the activity sources are read for a Caliper event and the
+ * people service asked for a name only when those are asked for.
+ */
+async function presentFields(deps: EventsDeps, ctx: RequestContext, rows: EventRow[], sent: string) {
+  const fields = new Set(['id', ...sent.split(',')] as EventField[]);
+  const iris = fields.has('caliperEvent')
+    ? await sourceIris(
+        deps.db,
+        ctx.tenantId,
+        rows.map((row) => row.activitySourceId),
+      )
+    : new Map<string, string>();
+  const events = rows.map((row) => presentEvent(row, row.recordedAt, iris.get(row.activitySourceId) ?? null));
+  const named = fields.has('studentName') ? await withStudentNames(deps.people, ctx, events) : events;
+  const chosen = EVENT_FIELDS.filter((field) => fields.has(field));
+  return named.map((event) => {
+    const values = event as Partial<Record<EventField, unknown>>;
+    return Object.fromEntries(chosen.map((field) => [field, values[field]]));
+  });
+}
+
 /** The boundary of every event read: the token's claims against the event's student, org and content. */
 function eventBoundary(ctx: RequestContext, requested: { studentId?: string; orgId?: string; contentId?: string }) {
   const e = learningEvents;
@@ -503,8 +559,8 @@ function eventBoundary(ctx: RequestContext, requested: { studentId?: string; org
   );
 }
 
-/** What GET /events filters by, beside its page: the parsed query without cursor and page size. */
-export type EventFilters = Omit<z.infer<typeof ListEventsQuery>, 'cursor' | 'pageSize'>;
+/** What GET /events filters by, beside its page: the parsed query without cursor, page size and fields. */
+export type EventFilters = Omit<z.infer<typeof ListEventsQuery>, 'cursor' | 'pageSize' | 'fields'>;
 
 /** The conditions of each filter sent (the tenant's and the token's boundary are the caller's). */
 export function eventFilterConditions(tenantId: string, filters: EventFilters) {
@@ -533,10 +589,10 @@ function kindCondition(sent: string) {
   return kinds.length === 1 ? eq(learningEvents.kind, kinds[0]) : inArray(learningEvents.kind, kinds);
 }
 
-export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: ListInput) {
+/** The page of GET /events: its filters, the token's boundary and the cursor; the rows as stored. */
+async function eventPage(deps: EventsDeps, ctx: RequestContext, rawQuery: ListInput['query']) {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
-  const query = parseInput(ListEventsQuery, rawQuery);
-  const { cursor, pageSize, ...filters } = query;
+  const { cursor, pageSize, fields, ...filters } = parseInput(ListEventsQuery, rawQuery);
   const e = learningEvents;
   const page = await tablePage(
     deps.db,
@@ -547,7 +603,21 @@ export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query:
     [eq(e.tenantId, ctx.tenantId), ...eventBoundary(ctx, filters), ...eventFilterConditions(ctx.tenantId, filters)],
     presentedColumns,
   );
-  return { data: await presentWithNames(deps, ctx, page.data), nextCursor: page.next_cursor };
+  return { rows: page.data, nextCursor: page.next_cursor, fields };
+}
+
+/** GET /events with every field of each event (GraphQL's lists choose their fields by their selections). */
+export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query }: ListInput) {
+  const { rows, nextCursor } = await eventPage(deps, ctx, query);
+  return { data: await presentWithNames(deps, ctx, rows), nextCursor };
+}
+
+/** GET /events over REST: every field of each event, or only the `fields` asked for. */
+export async function listEventFields(deps: EventsDeps, ctx: RequestContext, { query }: ListInput) {
+  const { rows, nextCursor, fields } = await eventPage(deps, ctx, query);
+  const data =
+    fields === undefined ? await presentWithNames(deps, ctx, rows) : await presentFields(deps, ctx, rows, fields);
+  return { data, nextCursor };
 }
 
 /**
