@@ -52,8 +52,16 @@ export interface PageRequest {
   filters: unknown;
 }
 
-/** A query's part of a page: its rows after the position, in the order, at most `limit` of them. */
-export type PageFetch<Row> = (window: { after: SQL | undefined; orderBy: SQL[]; limit: number }) => Promise<Row[]>;
+/**
+ * A query's part of a page: its rows after the position, in the order, at most `limit` of them. The
+ * position's key values are given too, for a statement prepared with placeholders.
+ */
+export type PageFetch<Row> = (window: {
+  after: SQL | undefined;
+  position: readonly KeyValue[] | undefined;
+  orderBy: SQL[];
+  limit: number;
+}) => Promise<Row[]>;
 
 export async function keysetPage<Row>(
   cursors: CursorCodec,
@@ -62,8 +70,9 @@ export async function keysetPage<Row>(
   fetch: PageFetch<Row>,
 ): Promise<Page<Row>> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  const after = request.cursor ? order.after(cursors.decode(request.cursor, request.filters).after) : undefined;
-  const rows = limit === 0 ? [] : await fetch({ after, orderBy: order.by, limit: limit + 1 });
+  const position = request.cursor ? cursors.decode(request.cursor, request.filters).after : undefined;
+  const after = position ? order.after(position) : undefined;
+  const rows = limit === 0 ? [] : await fetch({ after, position, orderBy: order.by, limit: limit + 1 });
   return pageOf(rows, limit, order.keyOf, (row) => row, cursors, request.filters);
 }
 

@@ -117,25 +117,41 @@ export interface BoundedColumn {
   requested: string | undefined;
 }
 
+/** A bounded dimension of a list: its column and the values the token allows. */
+export interface BoundedValues {
+  dimension: BoundaryDimension;
+  column: PgColumn;
+  allowed: string[];
+}
+
 /**
- * The filter a bounded token adds to every list: a requested value outside the boundary is 403, an
+ * The dimensions a bounded token narrows a list by: a requested value outside the boundary is 403, an
  * omitted one is narrowed to the boundary, and a bounded dimension the rows hold no column for is 403.
  */
+export function boundedValues(
+  scope: BoundaryScope,
+  columns: Partial<Record<BoundaryDimension, BoundedColumn>>,
+  what: string,
+): BoundedValues[] {
+  requireCheckable(scope, Object.keys(columns) as BoundaryDimension[], what);
+  const bounded: BoundedValues[] = [];
+  for (const dimension of DIMENSIONS) {
+    const allowed = scope[dimension];
+    const column = columns[dimension];
+    if (!allowed || !column) continue;
+    if (column.requested !== undefined && !allowed.has(column.requested)) {
+      throw boundaryRejected(dimension, column.field, `The token may not read ${column.field} ${column.requested}.`);
+    }
+    bounded.push({ dimension, column: column.column, allowed: [...allowed] });
+  }
+  return bounded;
+}
+
+/** The filter a bounded token adds to every list (`boundedValues` as conditions). */
 export function boundaryConditions(
   scope: BoundaryScope,
   columns: Partial<Record<BoundaryDimension, BoundedColumn>>,
   what: string,
 ): SQL[] {
-  requireCheckable(scope, Object.keys(columns) as BoundaryDimension[], what);
-  const conditions: SQL[] = [];
-  for (const dimension of DIMENSIONS) {
-    const allowed = scope[dimension];
-    const bounded = columns[dimension];
-    if (!allowed || !bounded) continue;
-    if (bounded.requested !== undefined && !allowed.has(bounded.requested)) {
-      throw boundaryRejected(dimension, bounded.field, `The token may not read ${bounded.field} ${bounded.requested}.`);
-    }
-    conditions.push(inArray(bounded.column, [...allowed]));
-  }
-  return conditions;
+  return boundedValues(scope, columns, what).map(({ column, allowed }) => inArray(column, allowed));
 }

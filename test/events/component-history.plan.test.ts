@@ -2,12 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { Placeholder, sql } from 'drizzle-orm';
 import { openDatabase, rowsOf, type DatabaseHandle } from '../../platform/db.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { withFreshDatabase } from '../fresh-database.ts';
-import { learningEvents } from '../../subgraphs/events/tables.ts';
-import { eventFilterConditions, type EventFilters } from '../../subgraphs/events/learning/events.service.ts';
+import { eventListQuery, eventListShape, type EventFilters } from '../../subgraphs/events/learning/events.service.ts';
 import { PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
 
 /** The database the suite runs on, with the events service's tables only, made for this test and removed after. */
@@ -63,15 +62,17 @@ it.each([
     await db.execute(history(tenantId, 3000));
     await db.execute(sql`analyze events.learning_events`);
     const filters: EventFilters = { studentId: 'stu-1', componentId: 'gate-a', kind };
-    const list = db
-      .select()
-      .from(learningEvents)
-      .where(and(eq(learningEvents.tenantId, tenantId), ...eventFilterConditions(tenantId, filters)))
-      .orderBy(asc(learningEvents.seq))
-      .limit(201);
-    expect(await list).toHaveLength(found);
+    // The statement GET /events prepares for these filters, with the values it is executed with.
+    const shape = eventListShape(tenantId, [], filters);
+    const values = { ...shape.values, limit: 201 };
+    const list = eventListQuery(db, shape);
+    expect(await list.execute(values)).toHaveLength(found);
     const query = list.toSQL();
-    const literal = (value: unknown) => `'${String(value).replaceAll("'", "''")}'`;
+    const literal = (param: unknown) => {
+      const given = param instanceof Placeholder ? values[param.name as keyof typeof values] : param;
+      const text = Array.isArray(given) ? `{${given.join(',')}}` : String(given);
+      return `'${text.replaceAll("'", "''")}'`;
+    };
     const plans = await db.transaction(async (tx) => {
       const explain = async (statement: string) =>
         rowsOf<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(

@@ -1,10 +1,10 @@
-import { and, asc, eq, getTableColumns, gte, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { tablePage, uniqueOrder } from '../../../platform/keyset.ts';
+import { keysetPage, uniqueOrder } from '../../../platform/keyset.ts';
 import { prepareOncePerDatabase, rowsOf, type Database } from '../../../platform/db.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
@@ -16,9 +16,11 @@ import {
   ACCESS,
   boundaryConditions,
   boundaryOf,
+  boundedValues,
   outsideBoundary,
   requireWithinBoundary,
   type BoundaryScope,
+  type BoundedValues,
 } from '../access.ts';
 import {
   caliperEventOf,
@@ -545,64 +547,136 @@ async function presentFields(deps: EventsDeps, ctx: RequestContext, rows: EventR
   });
 }
 
+/** The columns a token's boundary narrows event reads by, with the client's own filters on them. */
+function eventBoundaryColumns(requested: { studentId?: string; orgId?: string; contentId?: string }) {
+  const e = learningEvents;
+  return {
+    studentIds: { column: e.studentId, field: 'studentId', requested: requested.studentId },
+    orgIds: { column: e.orgId, field: 'orgId', requested: requested.orgId },
+    contentIds: { column: e.contentId, field: 'contentId', requested: requested.contentId },
+  };
+}
+
 /** The boundary of every event read: the token's claims against the event's student, org and content. */
 function eventBoundary(ctx: RequestContext, requested: { studentId?: string; orgId?: string; contentId?: string }) {
-  const e = learningEvents;
-  return boundaryConditions(
-    boundaryOf(ctx.principal),
-    {
-      studentIds: { column: e.studentId, field: 'studentId', requested: requested.studentId },
-      orgIds: { column: e.orgId, field: 'orgId', requested: requested.orgId },
-      contentIds: { column: e.contentId, field: 'contentId', requested: requested.contentId },
-    },
-    'events',
-  );
+  return boundaryConditions(boundaryOf(ctx.principal), eventBoundaryColumns(requested), 'events');
 }
 
 /** What GET /events filters by, beside its page: the parsed query without cursor, page size and fields. */
 export type EventFilters = Omit<z.infer<typeof ListEventsQuery>, 'cursor' | 'pageSize' | 'fields'>;
 
-/** The conditions of each filter sent (the tenant's and the token's boundary are the caller's). */
-export function eventFilterConditions(tenantId: string, filters: EventFilters) {
-  const e = learningEvents;
-  return [
-    filters.studentId !== undefined ? eq(e.studentId, filters.studentId) : undefined,
-    filters.contentId !== undefined ? eq(e.contentId, filters.contentId) : undefined,
-    filters.componentId !== undefined ? eq(componentIdOf(e.extensions), filters.componentId) : undefined,
-    filters.orgId !== undefined ? eq(e.orgId, filters.orgId) : undefined,
-    filters.activitySourceId !== undefined ? eq(e.activitySourceId, filters.activitySourceId.toLowerCase()) : undefined,
-    filters.kind !== undefined ? kindCondition(filters.kind) : undefined,
-    filters.action !== undefined ? eq(e.action, filters.action) : undefined,
-    filters.eventType !== undefined ? eq(e.eventType, filters.eventType) : undefined,
-    filters.happenedAtFrom !== undefined
-      ? gte(e.happenedAt, new Date(filters.happenedAtFrom).toISOString())
-      : undefined,
-    filters.happenedAtTo !== undefined ? lte(e.happenedAt, new Date(filters.happenedAtTo).toISOString()) : undefined,
-    // Inclusive: a poller re-reads its watermark's own instant and de-duplicates by id.
-    ...(filters.modifiedSince === undefined ? [] : committedSince(tenantId, filters.modifiedSince)),
-  ];
+/**
+ * One list of events as a statement with placeholders: its shape (which filters, boundaries and cursor it
+ * has) names the statement, its values fill it.
+ */
+export interface EventListShape {
+  key: string;
+  conditions: SQL[];
+  values: Record<string, unknown>;
 }
 
-/** One kind is an equality (the statement of the common case unchanged); several, a list. */
-function kindCondition(sent: string) {
-  const kinds = [...new Set(sent.split(','))];
-  return kinds.length === 1 ? eq(learningEvents.kind, kinds[0]) : inArray(learningEvents.kind, kinds);
+const value = sql.placeholder;
+
+/**
+ * The tenant's events under a token's bounded dimensions, the filters sent and after a position in commit
+ * order. Each filter's placeholder is named after it.
+ */
+export function eventListShape(
+  tenantId: string,
+  bounded: BoundedValues[],
+  filters: EventFilters,
+  afterSeq?: number,
+): EventListShape {
+  const e = learningEvents;
+  const shape: EventListShape = { key: '', conditions: [eq(e.tenantId, value('tenantId'))], values: { tenantId } };
+  const parts: string[] = [];
+  const add = (name: string, given: unknown, ...conditions: SQL[]) => {
+    parts.push(name);
+    shape.conditions.push(...conditions);
+    shape.values[name] = given;
+  };
+  for (const { dimension, column, allowed } of bounded) {
+    const name = `bounded_${dimension}`;
+    add(name, allowed, sql`${column} = any(${value(name)}::text[])`);
+  }
+  const equal = {
+    studentId: e.studentId,
+    contentId: e.contentId,
+    orgId: e.orgId,
+    action: e.action,
+    eventType: e.eventType,
+  };
+  for (const [name, column] of Object.entries(equal)) {
+    const given = filters[name as keyof typeof equal];
+    if (given !== undefined) add(name, given, eq(column, value(name)));
+  }
+  if (filters.componentId !== undefined)
+    add('componentId', filters.componentId, eq(componentIdOf(e.extensions), value('componentId')));
+  if (filters.activitySourceId !== undefined)
+    add('activitySourceId', filters.activitySourceId.toLowerCase(), eq(e.activitySourceId, value('activitySourceId')));
+  if (filters.kind !== undefined) {
+    // One kind is an equality (the plan of the common case unchanged); several, a list.
+    const kinds = [...new Set(filters.kind.split(','))];
+    if (kinds.length === 1) add('kind', kinds[0], eq(e.kind, value('kind')));
+    else add('kinds', kinds, sql`${e.kind} = any(${value('kinds')}::text[])`);
+  }
+  if (filters.happenedAtFrom !== undefined)
+    add('happenedAtFrom', new Date(filters.happenedAtFrom).toISOString(), gte(e.happenedAt, value('happenedAtFrom')));
+  if (filters.happenedAtTo !== undefined)
+    add('happenedAtTo', new Date(filters.happenedAtTo).toISOString(), lte(e.happenedAt, value('happenedAtTo')));
+  // Inclusive: a poller re-reads its watermark's own instant and de-duplicates by id.
+  if (filters.modifiedSince !== undefined)
+    add('modifiedSince', new Date(filters.modifiedSince).toISOString(), ...committedSince('modifiedSince'));
+  if (afterSeq !== undefined) add('afterSeq', afterSeq, gt(e.seq, value('afterSeq')));
+  shape.key = parts.join(',');
+  return shape;
+}
+
+/** Distinct shapes kept prepared per database; beyond it they are prepared anew. */
+const MAX_LIST_SHAPES = 200;
+const listStatements = new WeakMap<Database, Map<string, ReturnType<typeof prepareList>>>();
+let listStatementCount = 0;
+
+/** A list's query, its page size the placeholder `limit`. */
+export function eventListQuery(db: Database, shape: EventListShape) {
+  return db
+    .select(presentedColumns)
+    .from(learningEvents)
+    .where(and(...shape.conditions))
+    .orderBy(asc(learningEvents.seq))
+    .limit(value('limit'));
+}
+
+function prepareList(db: Database, shape: EventListShape) {
+  listStatementCount += 1;
+  return eventListQuery(db, shape).prepare(`events_list_${listStatementCount}`);
+}
+
+/**
+ * A list's statement, prepared once per shape and database: building it with drizzle on every call cost a
+ * gate's status read about a fifth of its CPU. Only the statement is kept, never a result.
+ */
+function listStatement(db: Database, shape: EventListShape) {
+  let byShape = listStatements.get(db);
+  if (!byShape) listStatements.set(db, (byShape = new Map()));
+  let statement = byShape.get(shape.key);
+  if (!statement) {
+    if (byShape.size >= MAX_LIST_SHAPES) byShape.clear();
+    statement = prepareList(db, shape);
+    byShape.set(shape.key, statement);
+  }
+  return statement;
 }
 
 /** The page of GET /events: its filters, the token's boundary and the cursor; the rows as stored. */
 async function eventPage(deps: EventsDeps, ctx: RequestContext, rawQuery: ListInput['query']) {
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const { cursor, pageSize, fields, ...filters } = parseInput(ListEventsQuery, rawQuery);
-  const e = learningEvents;
-  const page = await tablePage(
-    deps.db,
-    deps.cursors,
-    e,
-    BY_SEQ,
-    { cursor, limit: pageSize, filters },
-    [eq(e.tenantId, ctx.tenantId), ...eventBoundary(ctx, filters), ...eventFilterConditions(ctx.tenantId, filters)],
-    presentedColumns,
-  );
+  const bounded = boundedValues(boundaryOf(ctx.principal), eventBoundaryColumns(filters), 'events');
+  const page = await keysetPage(deps.cursors, { cursor, limit: pageSize, filters }, BY_SEQ, ({ position, limit }) => {
+    const shape = eventListShape(ctx.tenantId, bounded, filters, position?.[0] as number | undefined);
+    return listStatement(deps.db, shape).execute({ ...shape.values, limit });
+  });
   return { rows: page.data, nextCursor: page.next_cursor, fields };
 }
 
@@ -621,15 +695,16 @@ export async function listEventFields(deps: EventsDeps, ctx: RequestContext, { q
 }
 
 /**
- * Events committed at or after `instant`. recordedAt never goes back as seq grows, so the first such
+ * Events committed at or after the instant the placeholder `sinceName` holds. recordedAt never goes back as seq grows, so the first such
  * seq is found by a binary search of the tenant's (tenant_id, seq) index, one probe a halving (about
  * 20 for a million events): the page then starts there on the seq or filter index, and no index on
  * recordedAt costs every stored event an insertion. A probe reads the first event at or after the
  * middle, so a gap in seq would be stepped over, never a reason to miss an event; the recordedAt
  * condition stays what the filter means.
  */
-function committedSince(tenantId: string, instant: string) {
-  const since = new Date(instant).toISOString();
+function committedSince(sinceName: string) {
+  const tenantId = value('tenantId');
+  const since = value(sinceName);
   const firstSeq = sql`(
     with recursive search (lo, hi) as (
       select 0::bigint, coalesce((select max(seq) from ${learningEvents} where tenant_id = ${tenantId}), 0) + 1
