@@ -138,6 +138,26 @@ export const roots = SERVICE_ROOTS;
 export const tenantRoot = (tenantId: string) => `${SERVICE_ROOTS.content}/tenants/${tenantId}/alpha/content`;
 export const curriculumV1 = `${SERVICE_ROOTS.curriculum}/alpha/curriculum/v1`;
 
+/** What `run` answers, and the paths of the calls the platform made to its own services meanwhile, under `prefix`. */
+export async function ownCallsDuring<T>(
+  platform: RunningPlatform,
+  prefix: string,
+  run: () => Promise<T>,
+): Promise<{ answer: T; calls: string[] }> {
+  const local = platform.runtime.local as NonNullable<typeof platform.runtime.local>;
+  const dispatch = local.dispatch;
+  const calls: string[] = [];
+  local.dispatch = (request) => {
+    if (request.url.startsWith(prefix)) calls.push(request.url);
+    return dispatch(request);
+  };
+  try {
+    return { answer: await run(), calls };
+  } finally {
+    local.dispatch = dispatch;
+  }
+}
+
 /** Creates an item, appends a version with blocks and has a second identity trust it: an eligible pin. */
 export async function eligibleVersion(
   platform: RunningPlatform,

@@ -1,3 +1,4 @@
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { queryStringOf } from '../../platform/naming.ts';
 import {
   commandValue,
@@ -11,8 +12,9 @@ import {
   findEvents,
   getEvent,
   knownContentItems,
-  listEvents,
+  listEventFields,
   recordEvents,
+  EVENT_FIELDS,
   type EventProjection,
 } from './learning/events.service.ts';
 import type { EventsDeps } from './deps.ts';
@@ -40,6 +42,46 @@ export interface PersonReference {
 const sent = (args: Args): Args =>
   Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null && value !== undefined));
 
+/** The names of the fields a selection set selects, through its fragments. */
+function selectedNames(
+  set: SelectionSetNode | undefined,
+  info: GraphQLResolveInfo,
+  into: Map<string, SelectionSetNode[]>,
+) {
+  for (const selection of set?.selections ?? []) {
+    if (selection.kind === Kind.FIELD) {
+      const sets = into.get(selection.name.value) ?? [];
+      if (selection.selectionSet) sets.push(selection.selectionSet);
+      into.set(selection.name.value, sets);
+    } else {
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : info.fragments[selection.name.value];
+      selectedNames(fragment?.selectionSet, info, into);
+    }
+  }
+  return into;
+}
+
+/** The fields of GET /events an Event reference reads: its key. */
+const REFERENCE_KEYS: Record<string, string> = {
+  student: 'studentId',
+  contentItem: 'contentId',
+  activitySource: 'activitySourceId',
+};
+
+/**
+ * The `fields` of GET /events a page's selection reads (`data { ... }`), so a list that selects no
+ * studentName asks the people service nothing and one without caliperEvent reads no activity source.
+ */
+function selectedEventFields(info: GraphQLResolveInfo): string {
+  const page = new Map<string, SelectionSetNode[]>();
+  for (const node of info.fieldNodes) selectedNames(node.selectionSet, info, page);
+  const event = new Map<string, SelectionSetNode[]>();
+  for (const set of page.get('data') ?? []) selectedNames(set, info, event);
+  const fields = new Set<string>(['id']);
+  for (const name of event.keys()) fields.add(REFERENCE_KEYS[name] ?? name);
+  return EVENT_FIELDS.filter((field) => fields.has(field)).join(',');
+}
+
 /** Thin adapters over the same service functions as REST; entity reads batch through loaders. */
 export function eventsResolvers(reads: EventsDeps): Resolvers {
   const sourceLoader = (context: GraphContext) =>
@@ -60,12 +102,18 @@ export function eventsResolvers(reads: EventsDeps): Resolvers {
       return ids.map((id) => (found.has(id.toLowerCase()) ? true : null));
     });
   const ctxOf = requestContextOf;
+  /** A page of events with the fields its selection reads; a field left out is one no resolver reads. */
+  const eventList = (context: GraphContext, info: GraphQLResolveInfo, query: Args) =>
+    listEventFields(reads, ctxOf(context), { query: { ...query, fields: selectedEventFields(info) } }) as Promise<{
+      data: Array<EventProjection & { studentName: string | null }>;
+      nextCursor: string | null;
+    }>;
   return {
     JSONObject: JSONObjectScalar,
     Query: {
       activitySources: (_root, args, context) => listSources(reads, ctxOf(context), { query: queryStringOf(args) }),
       activitySource: (_root, args, context) => sourceLoader(context).load(args.id),
-      events: (_root, args, context) => listEvents(reads, ctxOf(context), { query: sent(args) }),
+      events: (_root, args, context, info) => eventList(context, info, sent(args)),
       event: async (_root, args, context) => (await getEvent(reads, ctxOf(context), { eventId: args.id })).data,
       attendanceEvents: (_root, args, context) => listAttendanceEvents(reads, ctxOf(context), { query: sent(args) }),
       attendanceEvent: async (_root, args, context) => (await getAttendanceEvent(reads, ctxOf(context), args)).data,
@@ -102,8 +150,7 @@ export function eventsResolvers(reads: EventsDeps): Resolvers {
     ContentItem: {
       __resolveReference: async (reference, context) =>
         (await contentItemLoader(context).load(reference.contentId)) ? reference : null,
-      events: (item, args, context) =>
-        listEvents(reads, ctxOf(context), { query: { ...sent(args), contentId: item.contentId } }),
+      events: (item, args, context, info) => eventList(context, info, { ...sent(args), contentId: item.contentId }),
     },
     Person: {
       __resolveReference: async (reference, context) =>
@@ -112,8 +159,7 @@ export function eventsResolvers(reads: EventsDeps): Resolvers {
         (await personLoader(context).load(person.personId))?.givenName ?? null,
       familyName: async (person, _args, context) =>
         (await personLoader(context).load(person.personId))?.familyName ?? null,
-      events: (person, args, context) =>
-        listEvents(reads, ctxOf(context), { query: { ...sent(args), studentId: person.personId } }),
+      events: (person, args, context, info) => eventList(context, info, { ...sent(args), studentId: person.personId }),
     },
     AttendanceEvent: {
       student: (moment) => ({ personId: moment.studentId }),

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { curriculumV1, graphql, http, newTenant, startTestPlatform, type Caller, type TestPlatform } from '../kit.ts';
+import {
+  curriculumV1,
+  graphql,
+  http,
+  newTenant,
+  ownCallsDuring,
+  roots,
+  startTestPlatform,
+  type Caller,
+  type TestPlatform,
+} from '../kit.ts';
 import { startFakeService, json } from '../fake-service.ts';
 import { post, producer } from '../events/helpers.ts';
 import { GRADING_EXTENSION_NAMESPACE, PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
@@ -283,19 +293,11 @@ describe('GET /gates/{componentId}/status and /remediation', () => {
       result_record_id: passed,
       remediation_category: null,
     });
-    // The served forms and the results come from one events read (both kinds), not one read a kind.
-    const local = platform.runtime.local as NonNullable<typeof platform.runtime.local>;
-    const dispatch = local.dispatch;
-    const eventReads: string[] = [];
-    local.dispatch = (request) => {
-      if (request.url.includes('/events?')) eventReads.push(request.url);
-      return dispatch(request);
-    };
-    try {
-      expect((await status('?studentId=stu-1')).body.served_form_count).toBe(1);
-    } finally {
-      local.dispatch = dispatch;
-    }
+    // The served forms and the results come from one events read (both kinds), not one read a kind...
+    const { answer, calls: eventReads } = await ownCallsDuring(platform, `${roots.events}/events?`, () =>
+      status('?studentId=stu-1'),
+    );
+    expect(answer.body.served_form_count).toBe(1);
     // ...asked for the fields a gate reads only: no student name, so no call to the people service.
     expect(eventReads).toHaveLength(1);
     const asked = new URL(eventReads[0], 'http://local').searchParams;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { DEMO_SCOPES } from '../../platform/auth.ts';
-import { graphql, http, newTenant, roots, tenantRoot } from '../kit.ts';
+import { graphql, http, newTenant, ownCallsDuring, roots, tenantRoot } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
 import { producer, root } from './helpers.ts';
 
@@ -131,6 +131,54 @@ describe('events subgraph', () => {
       caller.token,
     );
     expect(list.body.data.events).toEqual({ data: [{ id: expect.any(String), studentId: 'stu-x' }], nextCursor: null });
+
+    // A list reads what its selection reads: no studentName, no people call; studentName, the names.
+    const unnamed = await ownCallsDuring(platform, `${roots.people}/`, () =>
+      graphql(
+        platform,
+        `
+          query Unnamed($contentId: String) {
+            events(contentId: $contentId) {
+              data {
+                ...Kinds
+                student {
+                  personId
+                }
+              }
+            }
+          }
+          fragment Kinds on Event {
+            kind
+            ... on Event {
+              happenedAt
+            }
+          }
+        `,
+        { contentId },
+        caller.token,
+      ),
+    );
+    expect(unnamed.answer.body.errors).toBeUndefined();
+    expect(unnamed.answer.body.data.events.data).toEqual([
+      { kind: 'content_viewed', happenedAt: '2026-09-01T10:00:00.000Z', student: { personId: 'stu-g' } },
+      { kind: 'question_answered', happenedAt: '2026-09-02T10:00:00.000Z', student: { personId: 'stu-x' } },
+    ]);
+    expect(unnamed.calls).toEqual([]);
+    const named = await ownCallsDuring(platform, `${roots.people}/`, () =>
+      graphql(
+        platform,
+        'query Named($contentId: String) { events(contentId: $contentId) { data { studentName caliperEvent } } }',
+        { contentId },
+        caller.token,
+      ),
+    );
+    const namedEvents = named.answer.body.data.events.data;
+    expect(namedEvents.map((event: { studentName: string | null }) => event.studentName)).toEqual([
+      'Grace Hopper',
+      null,
+    ]);
+    expect(namedEvents[0].caliperEvent.edApp).toMatchObject({ type: 'SoftwareApplication' });
+    expect(named.calls.length).toBeGreaterThan(0);
   });
 
   it('contributes ContentItem.events (paged) and Person.events', async ({ platform }) => {

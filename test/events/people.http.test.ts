@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { startTestPlatform, http, newTenant, roots } from '../kit.ts';
+import { startTestPlatform, http, newTenant, ownCallsDuring, roots } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
 import { post, producer, root, viewed } from './helpers.ts';
 
@@ -31,29 +31,22 @@ describe('student names from the people service', () => {
     const one = await http(platform, 'GET', `${root}/events/${created.body.data[0].id}`, { token: caller.token });
     expect(one.body.data.studentName).toBe('Ada Lovelace');
     // A page asked for fields without studentName asks the people service nothing; with it, the names come.
-    const local = platform.runtime.local as NonNullable<typeof platform.runtime.local>;
-    const dispatch = local.dispatch;
-    const peopleReads: string[] = [];
-    local.dispatch = (request) => {
-      if (request.url.startsWith(`${roots.people}/`)) peopleReads.push(request.url);
-      return dispatch(request);
-    };
-    try {
-      const unnamed = await http(platform, 'GET', `${root}/events?fields=studentId,kind`, { token: caller.token });
-      expect(unnamed.body.data.map(Object.keys)).toEqual([
-        ['id', 'kind', 'studentId'],
-        ['id', 'kind', 'studentId'],
-      ]);
-      expect(peopleReads).toEqual([]);
-      const named = await http(platform, 'GET', `${root}/events?fields=studentName`, { token: caller.token });
-      expect(named.body.data.map((event: { studentName: string | null }) => event.studentName)).toEqual([
-        'Ada Lovelace',
-        null,
-      ]);
-      expect(peopleReads.length).toBeGreaterThan(0);
-    } finally {
-      local.dispatch = dispatch;
-    }
+    const unnamed = await ownCallsDuring(platform, `${roots.people}/`, () =>
+      http(platform, 'GET', `${root}/events?fields=studentId,kind`, { token: caller.token }),
+    );
+    expect(unnamed.answer.body.data.map(Object.keys)).toEqual([
+      ['id', 'kind', 'studentId'],
+      ['id', 'kind', 'studentId'],
+    ]);
+    expect(unnamed.calls).toEqual([]);
+    const named = await ownCallsDuring(platform, `${roots.people}/`, () =>
+      http(platform, 'GET', `${root}/events?fields=studentName`, { token: caller.token }),
+    );
+    expect(named.answer.body.data.map((event: { studentName: string | null }) => event.studentName)).toEqual([
+      'Ada Lovelace',
+      null,
+    ]);
+    expect(named.calls.length).toBeGreaterThan(0);
     const imported = await http(platform, 'POST', `${root}/source-imports`, {
       token: caller.token,
       body: {

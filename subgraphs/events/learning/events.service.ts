@@ -680,13 +680,7 @@ async function eventPage(deps: EventsDeps, ctx: RequestContext, rawQuery: ListIn
   return { rows: page.data, nextCursor: page.next_cursor, fields };
 }
 
-/** GET /events with every field of each event (GraphQL's lists choose their fields by their selections). */
-export async function listEvents(deps: EventsDeps, ctx: RequestContext, { query }: ListInput) {
-  const { rows, nextCursor } = await eventPage(deps, ctx, query);
-  return { data: await presentWithNames(deps, ctx, rows), nextCursor };
-}
-
-/** GET /events over REST: every field of each event, or only the `fields` asked for. */
+/** GET /events: every field of each event, or only the `fields` asked for (a GraphQL list asks for its selection's). */
 export async function listEventFields(deps: EventsDeps, ctx: RequestContext, { query }: ListInput) {
   const { rows, nextCursor, fields } = await eventPage(deps, ctx, query);
   const data =
