@@ -512,17 +512,20 @@ export const ListEventsQuery = z
   })
   .strict();
 
+/** A page's events as stored rows presented; their activity sources (a Caliper event's edApp) read unless not wanted. */
+async function presentRows(deps: EventsDeps, ctx: RequestContext, rows: EventRow[], sources = true) {
+  const iris = sources
+    ? await sourceIris(
+        deps.db,
+        ctx.tenantId,
+        rows.map((row) => row.activitySourceId),
+      )
+    : new Map<string, string>();
+  return rows.map((row) => presentEvent(row, row.recordedAt, iris.get(row.activitySourceId) ?? null));
+}
+
 async function presentWithNames(deps: EventsDeps, ctx: RequestContext, rows: EventRow[]) {
-  const iris = await sourceIris(
-    deps.db,
-    ctx.tenantId,
-    rows.map((row) => row.activitySourceId),
-  );
-  return withStudentNames(
-    deps.people,
-    ctx,
-    rows.map((row) => presentEvent(row, row.recordedAt, iris.get(row.activitySourceId) ?? null)),
-  );
+  return withStudentNames(deps.people, ctx, await presentRows(deps, ctx, rows));
 }
 
 /**
@@ -531,14 +534,7 @@ async function presentWithNames(deps: EventsDeps, ctx: RequestContext, rows: Eve
  */
 async function presentFields(deps: EventsDeps, ctx: RequestContext, rows: EventRow[], sent: string) {
   const fields = new Set(['id', ...sent.split(',')] as EventField[]);
-  const iris = fields.has('caliperEvent')
-    ? await sourceIris(
-        deps.db,
-        ctx.tenantId,
-        rows.map((row) => row.activitySourceId),
-      )
-    : new Map<string, string>();
-  const events = rows.map((row) => presentEvent(row, row.recordedAt, iris.get(row.activitySourceId) ?? null));
+  const events = await presentRows(deps, ctx, rows, fields.has('caliperEvent'));
   const named = fields.has('studentName') ? await withStudentNames(deps.people, ctx, events) : events;
   const chosen = EVENT_FIELDS.filter((field) => fields.has(field));
   return named.map((event) => {
@@ -567,11 +563,11 @@ export type EventFilters = Omit<z.infer<typeof ListEventsQuery>, 'cursor' | 'pag
 
 /**
  * One list of events as a statement with placeholders: its shape (which filters, boundaries and cursor it
- * has) names the statement, its values fill it.
+ * has) names the statement, its values fill it. The conditions are built only to prepare the statement.
  */
 export interface EventListShape {
   key: string;
-  conditions: SQL[];
+  conditions: () => SQL[];
   values: Record<string, unknown>;
 }
 
@@ -588,16 +584,17 @@ export function eventListShape(
   afterSeq?: number,
 ): EventListShape {
   const e = learningEvents;
-  const shape: EventListShape = { key: '', conditions: [eq(e.tenantId, value('tenantId'))], values: { tenantId } };
+  const values: Record<string, unknown> = { tenantId };
   const parts: string[] = [];
-  const add = (name: string, given: unknown, ...conditions: SQL[]) => {
+  const conditions: Array<() => SQL | SQL[]> = [() => eq(e.tenantId, value('tenantId'))];
+  const add = (name: string, given: unknown, condition: () => SQL | SQL[]) => {
     parts.push(name);
-    shape.conditions.push(...conditions);
-    shape.values[name] = given;
+    conditions.push(condition);
+    values[name] = given;
   };
   for (const { dimension, column, allowed } of bounded) {
     const name = `bounded_${dimension}`;
-    add(name, allowed, sql`${column} = any(${value(name)}::text[])`);
+    add(name, allowed, () => sql`${column} = any(${value(name)}::text[])`);
   }
   const equal = {
     studentId: e.studentId,
@@ -608,28 +605,31 @@ export function eventListShape(
   };
   for (const [name, column] of Object.entries(equal)) {
     const given = filters[name as keyof typeof equal];
-    if (given !== undefined) add(name, given, eq(column, value(name)));
+    if (given !== undefined) add(name, given, () => eq(column, value(name)));
   }
   if (filters.componentId !== undefined)
-    add('componentId', filters.componentId, eq(componentIdOf(e.extensions), value('componentId')));
+    add('componentId', filters.componentId, () => eq(componentIdOf(e.extensions), value('componentId')));
   if (filters.activitySourceId !== undefined)
-    add('activitySourceId', filters.activitySourceId.toLowerCase(), eq(e.activitySourceId, value('activitySourceId')));
+    add('activitySourceId', filters.activitySourceId.toLowerCase(), () =>
+      eq(e.activitySourceId, value('activitySourceId')),
+    );
   if (filters.kind !== undefined) {
     // One kind is an equality (the plan of the common case unchanged); several, a list.
     const kinds = [...new Set(filters.kind.split(','))];
-    if (kinds.length === 1) add('kind', kinds[0], eq(e.kind, value('kind')));
-    else add('kinds', kinds, sql`${e.kind} = any(${value('kinds')}::text[])`);
+    if (kinds.length === 1) add('kind', kinds[0], () => eq(e.kind, value('kind')));
+    else add('kinds', kinds, () => sql`${e.kind} = any(${value('kinds')}::text[])`);
   }
   if (filters.happenedAtFrom !== undefined)
-    add('happenedAtFrom', new Date(filters.happenedAtFrom).toISOString(), gte(e.happenedAt, value('happenedAtFrom')));
+    add('happenedAtFrom', new Date(filters.happenedAtFrom).toISOString(), () =>
+      gte(e.happenedAt, value('happenedAtFrom')),
+    );
   if (filters.happenedAtTo !== undefined)
-    add('happenedAtTo', new Date(filters.happenedAtTo).toISOString(), lte(e.happenedAt, value('happenedAtTo')));
+    add('happenedAtTo', new Date(filters.happenedAtTo).toISOString(), () => lte(e.happenedAt, value('happenedAtTo')));
   // Inclusive: a poller re-reads its watermark's own instant and de-duplicates by id.
   if (filters.modifiedSince !== undefined)
-    add('modifiedSince', new Date(filters.modifiedSince).toISOString(), ...committedSince('modifiedSince'));
-  if (afterSeq !== undefined) add('afterSeq', afterSeq, gt(e.seq, value('afterSeq')));
-  shape.key = parts.join(',');
-  return shape;
+    add('modifiedSince', new Date(filters.modifiedSince).toISOString(), () => committedSince('modifiedSince'));
+  if (afterSeq !== undefined) add('afterSeq', afterSeq, () => gt(e.seq, value('afterSeq')));
+  return { key: parts.join(','), conditions: () => conditions.flatMap((condition) => condition()), values };
 }
 
 /** Distinct shapes kept prepared per database; beyond it they are prepared anew. */
@@ -642,7 +642,7 @@ export function eventListQuery(db: Database, shape: EventListShape) {
   return db
     .select(presentedColumns)
     .from(learningEvents)
-    .where(and(...shape.conditions))
+    .where(and(...shape.conditions()))
     .orderBy(asc(learningEvents.seq))
     .limit(value('limit'));
 }
@@ -689,8 +689,8 @@ export async function listEventFields(deps: EventsDeps, ctx: RequestContext, { q
 }
 
 /**
- * Events committed at or after the instant the placeholder `sinceName` holds. recordedAt never goes back as seq grows, so the first such
- * seq is found by a binary search of the tenant's (tenant_id, seq) index, one probe a halving (about
+ * Events committed at or after the instant the placeholder `sinceName` holds. recordedAt never goes back
+ * as seq grows, so the first such seq is found by a binary search of the tenant's (tenant_id, seq) index, one probe a halving (about
  * 20 for a million events): the page then starts there on the seq or filter index, and no index on
  * recordedAt costs every stored event an insertion. A probe reads the first event at or after the
  * middle, so a gap in seq would be stepped over, never a reason to miss an event; the recordedAt
