@@ -235,9 +235,17 @@ function startScriptArguments(script: 'start' | 'start:service', entry?: string)
 }
 
 const PLATFORM_ENTRY = 'gateway/main.ts';
-/** The same platform with its subgraph fetches answered from memory: the headline's ceiling (bench/ceiling-platform.ts). */
-const CEILING_ENTRY = 'bench/ceiling-platform.ts';
+/**
+ * The same platform with one layer of the headline taken away, each measured beside it: the subgraph fetches
+ * answered from memory (the headline's ceiling, bench/ceiling-platform.ts), and Apollo Server's request pipeline
+ * (the gateway's executor called from the route, bench/executor-platform.ts). Their rows say what each layer costs.
+ */
 const CEILING_ROW = 'headline ceiling (subgraphs answered from memory)';
+const EXECUTOR_ROW = "headline, gateway executor without Apollo Server's pipeline";
+const LAYER_PLATFORMS = [
+  { row: CEILING_ROW, entry: 'bench/ceiling-platform.ts', what: 'the ceiling platform' },
+  { row: EXECUTOR_ROW, entry: 'bench/executor-platform.ts', what: 'the executor platform' },
+];
 
 const PLATFORM_ENV = {
   LOG_LEVEL: 'warn',
@@ -478,7 +486,7 @@ async function measureEmbedded(
   afterwards?: (server: Server, token: string, scenarios: Scenario[], rows: Row[], pin: unknown) => Promise<void>,
 ): Promise<PlatformRun> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-bench-'));
-  const ceilingDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-bench-ceiling-'));
+  const layerDirs = LAYER_PLATFORMS.map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'alp-bench-layer-')));
   const start = (what: string, entry: string, ownEnv: Record<string, string>) =>
     startProcess(
       what,
@@ -493,31 +501,33 @@ async function measureEmbedded(
   // restart on the same data, as every production start but the first is.
   await (await platform()).stop();
   const server = await platform();
-  let ceiling: Server | undefined;
+  const layers: Server[] = [];
   try {
     const rssStarted = rssMegabytes(server.pid);
     const keyFile = path.join(dataDir, 'platform-keys.json');
     const token = await benchToken(keyFile);
     const { scenarios, pin } = await platformScenarios(server.base, token);
     await requireHeadlineAnswer(server.base, token, `the platform on ${database}`);
-    // Its own data directory (PGlite admits one process to one), the measured platform's key, so one token serves both.
-    ceiling = await start(`the ceiling platform on ${database}`, CEILING_ENTRY, {
-      DATA_DIR: ceilingDir,
-      KEY_FILE: keyFile,
-    });
-    await requireHeadlineAnswer(ceiling.base, token, `the ceiling platform on ${database}`);
-    const measured = [...scenarios, { ...headlineScenario(), name: CEILING_ROW, origin: ceiling.base }];
+    const measured = [...scenarios];
+    for (const [index, layer] of LAYER_PLATFORMS.entries()) {
+      // Its own data directory (PGlite admits one process to one), the measured platform's key, so one token serves all.
+      const what = `${layer.what} on ${database}`;
+      const started = await start(what, layer.entry, { DATA_DIR: layerDirs[index], KEY_FILE: keyFile });
+      layers.push(started);
+      await requireHeadlineAnswer(started.base, token, what);
+      measured.push({ ...headlineScenario(), name: layer.row, origin: started.base });
+    }
     let rssPeak = rssStarted;
     const sampling = setInterval(() => (rssPeak = Math.max(rssPeak, rssMegabytes(server.pid))), 250);
     const rows = await measureRounds(server.base, token, measured, true).finally(() => clearInterval(sampling));
     const rssAfter = rssMegabytes(server.pid);
-    await ceiling.stop();
+    for (const layer of layers.splice(0)) await layer.stop();
     await afterwards?.(server, token, scenarios, rows, pin);
     return { database, rows, rssStarted, rssAfter, rssPeak: Math.max(rssPeak, rssAfter) };
   } finally {
-    await ceiling?.stop();
+    for (const layer of layers) await layer.stop();
     await server.stop();
-    for (const dir of [dataDir, ceilingDir]) fs.rmSync(dir, { recursive: true, force: true });
+    for (const dir of [dataDir, ...layerDirs]) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -730,7 +740,7 @@ async function main(): Promise<void> {
         `1/${(hello.rps / read.rps).toFixed(1)}`,
       ) && allMet;
     allMet = ratioVerdict(`headline / REST read, ${run.database} (>= 0.5)`, headline, read, 0.5) && allMet;
-    console.log(`  ${CEILING_ROW} / REST read = ${ratioText(byName(run, CEILING_ROW), read)}`);
+    for (const { row } of LAYER_PLATFORMS) console.log(`  ${row} / REST read = ${ratioText(byName(run, row), read)}`);
     const restAnswer = oneAfterTheOther(read, byName(run, 'REST release-eligibility read'));
     console.log(`  headline / the same answer over REST (read, then eligibility) = ${ratioText(headline, restAnswer)}`);
     const writes = run.rows.filter((row) => row.name.startsWith('POST'));
