@@ -521,7 +521,7 @@ async function measureEmbedded(
     const sampling = setInterval(() => (rssPeak = Math.max(rssPeak, rssMegabytes(server.pid))), 250);
     const rows = await measureRounds(server.base, token, measured, true).finally(() => clearInterval(sampling));
     const rssAfter = rssMegabytes(server.pid);
-    for (const layer of layers.splice(0)) await layer.stop();
+    for (const layer of layers) await layer.stop();
     await afterwards?.(server, token, scenarios, rows, pin);
     return { database, rows, rssStarted, rssAfter, rssPeak: Math.max(rssPeak, rssAfter) };
   } finally {
