@@ -236,16 +236,11 @@ function startScriptArguments(script: 'start' | 'start:service', entry?: string)
 
 const PLATFORM_ENTRY = 'gateway/main.ts';
 /**
- * The same platform with one layer of the headline taken away, each measured beside it: the subgraph fetches
- * answered from memory (the headline's ceiling, bench/ceiling-platform.ts), and Apollo Server's request pipeline
- * (the gateway's executor called from the route, bench/executor-platform.ts). Their rows say what each layer costs.
+ * The same platform with the headline's subgraph fetches answered from memory, measured beside it: the
+ * headline's ceiling (bench/ceiling-platform.ts), what the HTTP path and the gateway cost without the subgraphs.
  */
 const CEILING_ROW = 'headline ceiling (subgraphs answered from memory)';
-const EXECUTOR_ROW = "headline, gateway executor without Apollo Server's pipeline";
-const LAYER_PLATFORMS = [
-  { row: CEILING_ROW, entry: 'bench/ceiling-platform.ts', what: 'the ceiling platform' },
-  { row: EXECUTOR_ROW, entry: 'bench/executor-platform.ts', what: 'the executor platform' },
-];
+const LAYER_PLATFORMS = [{ row: CEILING_ROW, entry: 'bench/ceiling-platform.ts', what: 'the ceiling platform' }];
 
 const PLATFORM_ENV = {
   LOG_LEVEL: 'warn',

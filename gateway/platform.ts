@@ -11,9 +11,9 @@ import {
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
 import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '@apollo/gateway';
-import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
 import httpProxy from '@fastify/http-proxy';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { Authenticator, loadKeyring } from '../platform/auth.ts';
 import { loadConfig, SERVICE_ROOTS, type PlatformConfig, type ServiceName } from '../platform/config.ts';
@@ -37,6 +37,7 @@ import { contentService } from '../subgraphs/content/server.ts';
 import { curriculumService } from '../subgraphs/curriculum/server.ts';
 import { eventsService } from '../subgraphs/events/server.ts';
 import { mountPeopleStandIn } from '../subgraphs/people/standin.ts';
+import { DirectQueries } from './direct-queries.ts';
 import { mountGraphiql } from './graphiql.ts';
 import { seedDemoTenant } from './seed.ts';
 import { dispatchLocally } from '../platform/local-dispatch.ts';
@@ -218,7 +219,13 @@ async function mountGateway(
       });
     },
   });
-  await serveGraphQL(app, runtime, { gateway }, formatGatewayError, [metrics.graphqlPlugin('gateway')]);
+  // Apollo's usage reporting sees only the requests Apollo Server runs, so with it on every request does.
+  const direct = runtime.config.graphql.apolloTelemetry
+    ? undefined
+    : new DirectQueries(gateway, runtime.config.graphql.limits, (operationName, started) =>
+        metrics.countDirectGraphqlOperation('gateway', operationName, started),
+      );
+  await serveGraphQL(app, runtime, { gateway }, formatGatewayError, [metrics.graphqlPlugin('gateway')], direct);
 }
 
 /** A service running alone serves its subgraph at /graphql for a remote gateway. */
@@ -250,6 +257,7 @@ async function serveGraphQL(
   source: { gateway: ApolloGateway } | { schema: GraphQLSchema },
   formatError: NonNullable<ApolloServerOptions<GraphContext>['formatError']>,
   plugins: ApolloServerPlugin<GraphContext>[] = [],
+  direct?: DirectQueries,
 ): Promise<void> {
   const settings = runtime.config.graphql;
   const apollo = new ApolloServer<GraphContext>({
@@ -269,16 +277,20 @@ async function serveGraphQL(
       ApolloServerPluginCacheControlDisabled(),
       refuseUnstorableTextInGraphql(),
       ...plugins,
+      ...(direct ? [direct.recorder()] : []),
     ],
     formatError,
   } as ApolloServerOptions<GraphContext>);
   await apollo.start();
+  const context = (request: FastifyRequest) =>
+    graphContextFrom(runtime.auth, request.headers, { requestId: request.id, traceId: request.traceId });
+  const throughApollo = fastifyApolloHandler(apollo, { context });
   await app.register(async (scope) => {
     scope.addHook('preHandler', documentSizeGuard(settings.limits));
-    await scope.register(fastifyApollo(apollo), {
-      path: '/graphql',
-      context: async (request) =>
-        graphContextFrom(runtime.auth, request.headers, { requestId: request.id, traceId: request.traceId }),
+    scope.route({
+      method: ['GET', 'POST', 'OPTIONS'],
+      url: '/graphql',
+      handler: direct ? direct.handler(apollo, context, throughApollo) : throughApollo,
     });
   });
 }

@@ -320,8 +320,25 @@ export function documentSizeGuard(limits: QueryLimits) {
  * 4xx: an operation that cannot be chosen (unknown operationName, several anonymous ones) and a
  * persisted-query hash the server does not know.
  */
-export function queryLimitsPlugin(limits: QueryLimits): ApolloServerPlugin<GraphContext> {
+/**
+ * The refusal of a resolved operation the limits do not allow, or undefined. Measures are kept per
+ * operation node, unless a list size came from the variables.
+ */
+export function queryLimitsCheck(
+  limits: QueryLimits,
+): (
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+) => GraphQLError | undefined {
   const measure = operationMeasures();
+  return (schema, document, operation, variables) =>
+    limitBroken(measure(schema, document, operation, variables), limits);
+}
+
+export function queryLimitsPlugin(limits: QueryLimits): ApolloServerPlugin<GraphContext> {
+  const refusalOf = queryLimitsCheck(limits);
   return {
     async requestDidStart() {
       return {
@@ -332,7 +349,7 @@ export function queryLimitsPlugin(limits: QueryLimits): ApolloServerPlugin<Graph
               : 'The document has several operations: send operationName to choose one.';
             throw refusal(message, QUERY_REFUSAL_CODES.operationNotResolved, 400);
           }
-          const broken = limitBroken(measure(schema, document, operation, request.variables ?? {}), limits);
+          const broken = refusalOf(schema, document, operation, request.variables ?? {});
           if (broken) throw broken;
         },
         async willSendResponse({ response }) {

@@ -113,29 +113,34 @@ function readUnstorableLiterals(document: DocumentNode): string[] {
 
 /**
  * The GraphQL side of the same rule: a typed error (extensions.code validation_failed, HTTP 400)
- * before any resolver runs. The REST hook does not read /graphql bodies, so this is the only check there.
+ * before any resolver runs, or undefined. The REST hook does not read /graphql bodies, so this is the
+ * only check there.
  */
+export function unstorableTextInGraphql(
+  request: { variables?: Record<string, unknown>; operationName?: string | null },
+  document: DocumentNode,
+): GraphQLError | undefined {
+  const variables = request.variables ?? {};
+  // The paths are collected only for a request that has something to refuse.
+  const fields = [
+    ...(containsUnstorableText(variables) ? fieldsWithUnstorableText(variables) : []),
+    ...unstorableLiterals(document),
+  ];
+  if (request.operationName !== undefined && request.operationName !== null && isUnstorable(request.operationName))
+    fields.push('operationName');
+  if (fields.length === 0) return undefined;
+  const refusal = unstorableTextRefusal([...new Set(fields)]);
+  // The formatter renders the DomainError (code, fieldErrors) in the answering service's namespace.
+  return new GraphQLError(refusal.message, { originalError: refusal, extensions: { http: { status: 400 } } });
+}
+
 export function refuseUnstorableTextInGraphql<T extends object>(): ApolloServerPlugin<T> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          const variables = request.variables ?? {};
-          // The paths are collected only for a request that has something to refuse.
-          const fields = [
-            ...(containsUnstorableText(variables) ? fieldsWithUnstorableText(variables) : []),
-            ...unstorableLiterals(document),
-          ];
-          if (
-            request.operationName !== undefined &&
-            request.operationName !== null &&
-            isUnstorable(request.operationName)
-          )
-            fields.push('operationName');
-          if (fields.length === 0) return;
-          const refusal = unstorableTextRefusal([...new Set(fields)]);
-          // The formatter renders the DomainError (code, fieldErrors) in the answering service's namespace.
-          throw new GraphQLError(refusal.message, { originalError: refusal, extensions: { http: { status: 400 } } });
+          const refusal = unstorableTextInGraphql(request, document);
+          if (refusal) throw refusal;
         },
       };
     },

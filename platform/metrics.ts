@@ -96,6 +96,12 @@ export class PlatformMetrics {
     labelNames: ['endpoint', 'operation', 'outcome'] as const,
     registers: [this.registry],
   });
+  private readonly directAnswers = new Counter({
+    name: 'graphql_direct_answers_total',
+    help: "Gateway queries answered without Apollo Server's request pipeline, a part of graphql_operations_total",
+    labelNames: ['endpoint'] as const,
+    registers: [this.registry],
+  });
   private readonly graphqlSeconds = new Histogram({
     name: 'graphql_operation_duration_seconds',
     help: 'GraphQL operation latency, by endpoint and operation name',
@@ -165,21 +171,34 @@ export class PlatformMetrics {
 
   /** Counts the operations of one GraphQL endpoint (the gateway, or a subgraph served alone). */
   graphqlPlugin(endpoint: string): ApolloServerPlugin {
-    const { graphqlOperations, graphqlSeconds, problems } = this;
     return {
-      async requestDidStart() {
+      requestDidStart: async () => {
         const started = process.hrtime.bigint();
         return {
-          async willSendResponse({ operationName, errors }) {
-            const operation = operationName ?? 'anonymous';
-            graphqlOperations.inc({ endpoint, operation, outcome: errors?.length ? 'error' : 'ok' });
-            graphqlSeconds.observe({ endpoint, operation }, Number(process.hrtime.bigint() - started) / 1e9);
-            for (const error of errors ?? []) {
-              problems.inc({ code: String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR'), transport: 'graphql' });
-            }
-          },
+          willSendResponse: async ({ operationName, errors }) =>
+            this.countGraphqlOperation(endpoint, operationName, started, errors),
         };
       },
     };
+  }
+
+  /** Counts a gateway query answered without Apollo Server's request pipeline (gateway/direct-queries.ts). */
+  countDirectGraphqlOperation(endpoint: string, operationName: string | null, started: bigint): void {
+    this.directAnswers.inc({ endpoint });
+    this.countGraphqlOperation(endpoint, operationName, started);
+  }
+
+  private countGraphqlOperation(
+    endpoint: string,
+    operationName: string | null | undefined,
+    started: bigint,
+    errors?: readonly { extensions?: Record<string, unknown> }[],
+  ): void {
+    const operation = operationName ?? 'anonymous';
+    this.graphqlOperations.inc({ endpoint, operation, outcome: errors?.length ? 'error' : 'ok' });
+    this.graphqlSeconds.observe({ endpoint, operation }, Number(process.hrtime.bigint() - started) / 1e9);
+    for (const error of errors ?? []) {
+      this.problems.inc({ code: String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR'), transport: 'graphql' });
+    }
   }
 }

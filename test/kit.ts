@@ -191,4 +191,43 @@ export async function eligibleVersion(
   return { contentId, versionId: version.body.version_id as string, contentKind };
 }
 
+/** A second identity of the author's tenant fails the pinned version's QC: it is no longer release eligible. */
+export async function failQc(
+  platform: RunningPlatform,
+  author: Caller,
+  pin: { contentId: string; versionId: string },
+): Promise<void> {
+  const reviewer = await sameTenant(platform, author);
+  const decided = await http(
+    platform,
+    'POST',
+    `${tenantRoot(author.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`,
+    { token: reviewer.token, body: { trust_status: 'failed', reason: 'broken media' } },
+  );
+  if (decided.status !== 201) throw new Error(`the QC decision was refused: ${JSON.stringify(decided.body)}`);
+}
+
+/** A fresh tenant with a lesson pinned to an eligible version (the headline query's subject). */
+export async function pinnedLesson(platform: RunningPlatform, componentId: string) {
+  const caller = await newTenant(platform);
+  const pin = await eligibleVersion(platform, caller);
+  const created = await http(platform, 'POST', `${curriculumV1}/components`, {
+    token: caller.token,
+    body: {
+      component_id: componentId,
+      kind: 'lesson',
+      alpha: {
+        target_ref: {
+          module: 'content',
+          content_kind: 'article',
+          content_id: pin.contentId,
+          content_version_id: pin.versionId,
+        },
+      },
+    },
+  });
+  if (created.status !== 201) throw new Error(`the lesson was not created: ${JSON.stringify(created.body)}`);
+  return { caller, pin };
+}
+
 export type { ServiceName };

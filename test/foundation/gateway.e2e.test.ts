@@ -1,33 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { curriculumV1, eligibleVersion, graphql, http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import {
+  curriculumV1,
+  eligibleVersion,
+  graphql,
+  http,
+  newTenant,
+  failQc,
+  pinnedLesson as pinnedLessonOf,
+  tenantRoot,
+} from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
 
 const HEADLINE = `query($id: ID!) { component(componentId: $id) { componentId kind alpha { targetRef { contentId contentVersionId contentKind version { versionId versionNumber releaseEligibility { contentId contentVersionId releaseEligible serveable trustStatus usageScope problemCode } } } } } }`;
 
 const it = platformTest();
 
-async function pinnedLesson(componentId: string) {
-  const caller = await newTenant(filePlatform());
-  const pin = await eligibleVersion(filePlatform(), caller);
-  const created = await http(filePlatform(), 'POST', `${curriculumV1}/components`, {
-    token: caller.token,
-    body: {
-      component_id: componentId,
-      kind: 'lesson',
-      alpha: {
-        target_ref: {
-          module: 'content',
-          content_kind: 'article',
-          content_id: pin.contentId,
-          content_version_id: pin.versionId,
-        },
-      },
-    },
-  });
-  expect(created.status).toBe(201);
-  return { caller, pin };
-}
+const pinnedLesson = (componentId: string) => pinnedLessonOf(filePlatform(), componentId);
 
 describe('the headline query through the gateway', () => {
   it('returns the component, its pinned version and the live eligibility in one query', async ({ platform }) => {
@@ -67,17 +56,7 @@ describe('the headline query through the gateway', () => {
     platform,
   }) => {
     const { caller, pin } = await pinnedLesson('lesson-2');
-    const reviewer = await sameTenant(platform, caller);
-    const flipped = await http(
-      platform,
-      'POST',
-      `${tenantRoot(caller.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`,
-      {
-        token: reviewer.token,
-        body: { trust_status: 'failed', reason: 'broken media' },
-      },
-    );
-    expect(flipped.status).toBe(201);
+    await failQc(platform, caller, pin);
     const result = await graphql(platform, HEADLINE, { id: 'lesson-2' }, caller.token);
     expect(result.body.errors).toBeUndefined();
     expect(result.body.data.component.alpha.targetRef.version.releaseEligibility).toMatchObject({
@@ -99,14 +78,7 @@ describe('the headline query through the gateway', () => {
       return result.body.data.component.alpha.targetRef.version.releaseEligibility;
     };
     expect(await eligibility('lesson-live', caller.token)).toMatchObject({ releaseEligible: true });
-    const reviewer = await sameTenant(platform, caller);
-    const flipped = await http(
-      platform,
-      'POST',
-      `${tenantRoot(caller.tenantId)}/items/${pin.contentId}/versions/${pin.versionId}/qc-decisions`,
-      { token: reviewer.token, body: { trust_status: 'failed', reason: 'broken media' } },
-    );
-    expect(flipped.status).toBe(201);
+    await failQc(platform, caller, pin);
     expect(await eligibility('lesson-live', caller.token)).toMatchObject({
       releaseEligible: false,
       trustStatus: 'failed',
@@ -140,14 +112,7 @@ describe('the headline query through the gateway', () => {
     const before = await burst(16);
     expect(eligibleOf(before, live.caller.tenantId)).toEqual([true]);
 
-    const reviewer = await sameTenant(platform, live.caller);
-    const flipped = await http(
-      platform,
-      'POST',
-      `${tenantRoot(live.caller.tenantId)}/items/${live.pin.contentId}/versions/${live.pin.versionId}/qc-decisions`,
-      { token: reviewer.token, body: { trust_status: 'failed', reason: 'broken media' } },
-    );
-    expect(flipped.status).toBe(201);
+    await failQc(platform, live.caller, live.pin);
     // Every headline asked after the decision answered reads it, whichever statement it shared.
     const after = await burst(16);
     expect(eligibleOf(after, live.caller.tenantId)).toEqual([false]);
