@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { INVALID_SPAN_CONTEXT, trace, type Span, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { describe, expect } from 'vitest';
 import {
   curriculumV1,
@@ -362,5 +363,36 @@ describe('query shape', () => {
     const statements = platform.runtime.database.stats.queries - before;
     expect(result.body.data.component.children.map((unit: any) => unit.children.length)).toEqual([3, 3]);
     expect(statements).toBe(4);
+  });
+
+  it('hands every span to a registered tracer provider (the patched no-op tracer is used only without one)', async ({
+    platform,
+  }) => {
+    const { caller } = await pinnedLesson('lesson-traced');
+    const started: string[] = [];
+    const span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+    const recording = {
+      startSpan: (name: string) => {
+        started.push(name);
+        return span;
+      },
+      startActiveSpan: (name: string, ...args: unknown[]) => {
+        started.push(name);
+        return (args.at(-1) as (span: Span) => unknown)(span);
+      },
+    } as Tracer;
+    const provider: TracerProvider = { getTracer: () => recording };
+    expect(trace.setGlobalTracerProvider(provider)).toBe(true);
+    try {
+      const traced = await graphql(platform, HEADLINE, { id: 'lesson-traced' }, caller.token);
+      expect(traced.body.errors).toBeUndefined();
+    } finally {
+      trace.disable();
+    }
+    expect(started).toEqual(expect.arrayContaining(['gateway.request', 'gateway.execute', 'gateway.fetch']));
+    started.length = 0;
+    const untraced = await graphql(platform, HEADLINE, { id: 'lesson-traced' }, caller.token);
+    expect(untraced.body.errors).toBeUndefined();
+    expect(started).toEqual([]);
   });
 });
