@@ -219,12 +219,15 @@ async function mountGateway(
       });
     },
   });
-  // Apollo's usage reporting sees only the requests Apollo Server runs, so with it on every request does.
-  const direct = runtime.config.graphql.apolloTelemetry
-    ? undefined
-    : new DirectQueries(gateway, runtime.config.graphql.limits, (operationName, started) =>
-        metrics.countDirectGraphqlOperation('gateway', operationName, started),
-      );
+  // Apollo's usage reporting sees only the requests Apollo Server runs, so with it on every request does. A
+  // direct answer with errors is asked again, which with a subgraph apart would wait out its timeout twice.
+  const everySubgraphLocal = ALL_SERVICES.every((name) => local.has(name) && !subgraphUrls[name]);
+  const direct =
+    runtime.config.graphql.apolloTelemetry || !everySubgraphLocal
+      ? undefined
+      : new DirectQueries(gateway, runtime.config.graphql.limits, (operationName, started) =>
+          metrics.countDirectGraphqlOperation('gateway', operationName, started),
+        );
   await serveGraphQL(app, runtime, { gateway }, formatGatewayError, [metrics.graphqlPlugin('gateway')], direct);
 }
 

@@ -69,6 +69,25 @@ describe('the remote gateway and failing subgraphs', () => {
     });
   });
 
+  it('asks a subgraph that stops answering once per request, however often the query was answered before', async () => {
+    let fetches = 0;
+    let answering = true;
+    const subgraph = await fakeSubgraph((_request, response) => {
+      fetches += 1;
+      if (!answering) return;
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ data: { component: { componentId: 'any' } } }));
+    });
+    const platform = await gatewayOver(subgraph, { SUBGRAPH_TIMEOUT_MS: '300' });
+    for (let time = 0; time < 2; time++) expect((await askComponent(platform)).body.errors).toBeUndefined();
+    answering = false;
+    const before = fetches;
+    const { body } = await askComponent(platform);
+    expect(body.errors[0].extensions.code).toBe('subgraph_unavailable');
+    // A gateway apart answers every request through Apollo Server: a failed direct answer would be asked again.
+    expect(fetches - before).toBe(1);
+  });
+
   it('answers subgraph_unavailable for a subgraph that cannot be reached or answers a 5xx, without its address', async () => {
     const closed = await fakeSubgraph(() => {});
     await opened.pop()?.close();
