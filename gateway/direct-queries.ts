@@ -134,11 +134,16 @@ export class DirectQueries {
     const { variables, operationName } = body;
     if ((variables != null && !isRecord(variables)) || (operationName != null && typeof operationName !== 'string'))
       return undefined;
-    const query = this.queries.get(body.query)?.get(operationName ?? undefined);
+    // As Apollo Server reads the body: a null operation name or variables is none.
+    const graphqlRequest = {
+      query: body.query,
+      operationName: operationName ?? undefined,
+      variables: variables ?? undefined,
+    };
+    const query = this.queries.get(graphqlRequest.query)?.get(graphqlRequest.operationName);
     if (!query) return undefined;
-    const graphqlRequest = { query: body.query, operationName: operationName ?? undefined, variables: variables ?? {} };
     if (
-      this.limitsRefusal(query.schema, query.document, query.operation, graphqlRequest.variables) ||
+      this.limitsRefusal(query.schema, query.document, query.operation, graphqlRequest.variables ?? {}) ||
       unstorableTextInGraphql(graphqlRequest, query.document)
     )
       return undefined;
@@ -150,7 +155,6 @@ export class DirectQueries {
       const requestContext: GatewayRequestContext = {
         request: {
           ...graphqlRequest,
-          variables: variables ?? undefined,
           http: {
             method: 'POST',
             url: `https://unknown-url.invalid/${searchOf(request.url)}`,
@@ -165,7 +169,7 @@ export class DirectQueries {
         cache: apollo.cache,
         queryHash: query.queryHash,
         document: query.document,
-        source: body.query,
+        source: graphqlRequest.query,
         operationName: query.operationName,
         operation: query.operation,
         metrics: {},
@@ -179,7 +183,7 @@ export class DirectQueries {
     }
     if (result.errors?.length || response.http.status !== undefined) {
       // Until Apollo Server answers this query without errors again.
-      this.queries.get(body.query)?.delete(operationName ?? undefined);
+      this.queries.get(graphqlRequest.query)?.delete(graphqlRequest.operationName);
       return undefined;
     }
     for (const [name, value] of response.http.headers) void reply.header(name, value);
@@ -223,6 +227,11 @@ function searchOf(url: string): string {
   return start < 0 ? '' : url.slice(start);
 }
 
+/** A header Node received more than once, as one value (what Apollo Server's own copy holds). */
+function headerValue(value: string | string[]): string {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 /**
  * The client's headers as the gateway reads them (Apollo Server hands over a copy). The copy is made
  * only when something does more than look a header up.
@@ -235,7 +244,7 @@ class ClientHeaders implements FetcherHeaders {
   get(name: string): string | null {
     if (this.copy) return this.copy.get(name);
     const value = this.raw[name.toLowerCase()];
-    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    return value === undefined ? null : headerValue(value);
   }
 
   has(name: string): boolean {
@@ -273,7 +282,7 @@ class ClientHeaders implements FetcherHeaders {
   private copied(): Headers {
     this.copy ??= new Headers(
       Object.entries(this.raw).flatMap(([name, value]): [string, string][] =>
-        value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]],
+        value === undefined ? [] : [[name, headerValue(value)]],
       ),
     );
     return this.copy;

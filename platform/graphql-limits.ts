@@ -315,12 +315,6 @@ export function documentSizeGuard(limits: QueryLimits) {
 }
 
 /**
- * Enforces the other limits on every request of one Apollo Server, once the operation is known and
- * before execution. Also answers the client's mistakes with a
- * 4xx: an operation that cannot be chosen (unknown operationName, several anonymous ones) and a
- * persisted-query hash the server does not know.
- */
-/**
  * The refusal of a resolved operation the limits do not allow, or undefined. Measures are kept per
  * operation node, unless a list size came from the variables.
  */
@@ -337,6 +331,12 @@ export function queryLimitsCheck(
     limitBroken(measure(schema, document, operation, variables), limits);
 }
 
+/**
+ * Enforces the other limits on every request of one Apollo Server, once the operation is known and
+ * before execution. Also answers the client's mistakes with a
+ * 4xx: an operation that cannot be chosen (unknown operationName, several anonymous ones) and a
+ * persisted-query hash the server does not know.
+ */
 export function queryLimitsPlugin(limits: QueryLimits): ApolloServerPlugin<GraphContext> {
   const refusalOf = queryLimitsCheck(limits);
   return {
