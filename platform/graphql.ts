@@ -104,12 +104,12 @@ export function listLoaderOf<V>(
   });
 }
 
-/** A single read by id answers null for an unknown id, as GraphQL lookups do; other problems stay errors. */
 /** A command's answer: GraphQL has no 201 or Idempotency-Replayed header to carry the rest. */
 export async function commandValue<T>(command: Promise<{ value: T }>): Promise<T> {
   return (await command).value;
 }
 
+/** A single read by id answers null for an unknown id, as GraphQL lookups do; other problems stay errors. */
 export async function nullWhenNotFound<T>(read: Promise<T>): Promise<T | null> {
   try {
     return await read;
@@ -190,31 +190,34 @@ export function guardEntityRepresentations(schema: GraphQLSchema): void {
   for (const type of Object.values(schema.getTypeMap())) {
     if (isObjectType(type)) entityKeys.set(type.name, resolvableKeys(type));
   }
+  // Plain loops: this runs on every entity fetch, where a closure per representation was measurable.
   field.resolve = (source, args: { representations?: unknown }, context, info) => {
     const representations: unknown[] = Array.isArray(args.representations) ? args.representations : [];
-    const fieldErrors = representations.flatMap((sent, index) => {
+    const fieldErrors: Array<{ field: string; message: string }> = [];
+    for (let index = 0; index < representations.length; index++) {
+      const sent = representations[index];
       const representation = (typeof sent === 'object' && sent !== null ? sent : {}) as Record<string, unknown>;
       const typename = representation.__typename;
       const keys = (typeof typename === 'string' ? entityKeys.get(typename) : undefined) ?? [];
       if (keys.length === 0)
-        return [
-          {
-            field: `representations.${index}.__typename`,
-            message: `${String(typename)} is no entity type of this subgraph`,
-          },
-        ];
-      const present = (name: string) => representation[name] !== undefined && representation[name] !== null;
-      if (keys.some((key) => key.every(present))) return [];
-      return [
-        {
+        fieldErrors.push({
+          field: `representations.${index}.__typename`,
+          message: `${String(typename)} is no entity type of this subgraph`,
+        });
+      else if (!keys.some((key) => hasEveryField(representation, key)))
+        fieldErrors.push({
           field: `representations.${index}`,
           message: `${typename} needs its key fields: ${keys.map((key) => key.join(' ')).join(' or ')}`,
-        },
-      ];
-    });
+        });
+    }
     if (fieldErrors.length > 0) throw new DomainError('entity_representation_invalid', undefined, { fieldErrors });
     return resolve(source, args, context, info);
   };
+}
+
+function hasEveryField(representation: Record<string, unknown>, names: string[]): boolean {
+  for (const name of names) if (representation[name] === undefined || representation[name] === null) return false;
+  return true;
 }
 
 /**

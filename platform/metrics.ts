@@ -6,37 +6,51 @@ import type { DatabaseHandle } from './db.ts';
 /**
  * Operator metrics in the Prometheus text format at GET /metrics. One registry per process (not
  * prom-client's global one), so several platforms in one test process never mix their figures.
- * Labels are route patterns and operation names, never raw URLs or ids: their number stays bounded.
+ * Labels are route patterns and operation names, never raw URLs or ids: their number stays bounded
+ * (operation names are the client's, so past MOST_OPERATION_NAMES new ones are counted as `(other)`).
  */
 
+const MOST_OPERATION_NAMES = 500;
+const OTHER_OPERATIONS = '(other)';
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-/** The answers of one method and route pattern: counts by status, and latency by bucket (not cumulative). */
-interface RouteTally {
-  method: string;
-  route: string;
-  statuses: Map<number, number>;
+/** The answers of one pair of label values: counts by outcome, and latency by bucket (not cumulative). */
+interface Tally<Outcome> {
+  labels: Record<string, string>;
+  outcomes: Map<Outcome, number>;
   buckets: number[];
   sum: number;
   count: number;
 }
 
 /**
- * HTTP answers are tallied in plain maps and handed to prom-client only when /metrics is read:
- * prom-client validates and hashes the label set of every increment and observation, 2 to 3 us per
- * request, more than the rest of the bookkeeping of a read.
+ * Answers are tallied in plain maps and handed to prom-client only when /metrics is read: prom-client
+ * validates and hashes the label set of every increment and observation, 2 to 3 us per request, more
+ * than the rest of the bookkeeping of a read. Keyed by two label values: an HTTP method and route
+ * pattern, or a GraphQL endpoint and operation name.
  */
-class HttpTallies {
-  readonly byRoute = new Map<string, RouteTally>();
+class Tallies<Outcome> {
+  readonly byLabels = new Map<string, Tally<Outcome>>();
 
-  count(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${route}`;
-    let tally = this.byRoute.get(key);
+  constructor(readonly labelNames: readonly [string, string]) {}
+
+  get size(): number {
+    return this.byLabels.size;
+  }
+
+  has(first: string, second: string): boolean {
+    return this.byLabels.has(`${first} ${second}`);
+  }
+
+  count(first: string, second: string, outcome: Outcome, seconds: number): void {
+    const key = `${first} ${second}`;
+    let tally = this.byLabels.get(key);
     if (tally === undefined) {
-      tally = { method, route, statuses: new Map(), buckets: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
-      this.byRoute.set(key, tally);
+      const labels = { [this.labelNames[0]]: first, [this.labelNames[1]]: second };
+      tally = { labels, outcomes: new Map(), buckets: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.byLabels.set(key, tally);
     }
-    tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
+    tally.outcomes.set(outcome, (tally.outcomes.get(outcome) ?? 0) + 1);
     const bucket = LATENCY_BUCKETS.findIndex((bound) => seconds <= bound);
     if (bucket >= 0) tally.buckets[bucket] += 1;
     tally.sum += seconds;
@@ -44,19 +58,44 @@ class HttpTallies {
   }
 }
 
-const LATENCY_METRIC = 'http_request_duration_seconds';
-const LATENCY_HELP = 'HTTP request latency, by method and route pattern';
+/** A counter of tallied answers by outcome and their latency histogram, written when /metrics is read. */
+function talliedMetrics<Outcome>(
+  registry: Registry,
+  tallies: Tallies<Outcome>,
+  metrics: { counter: MetricName; outcomeLabel: string; latency: MetricName },
+): void {
+  const { counter, outcomeLabel } = metrics;
+  new Counter({
+    name: counter.name,
+    help: counter.help,
+    labelNames: [...tallies.labelNames, outcomeLabel],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { labels, outcomes } of tallies.byLabels.values()) {
+        for (const [outcome, answered] of outcomes) this.inc({ ...labels, [outcomeLabel]: String(outcome) }, answered);
+      }
+    },
+  });
+  new TalliedLatency(tallies, registry, metrics.latency);
+}
 
-/** http_request_duration_seconds in the exposition prom-client writes for its own histograms. */
-class TalliedLatency extends Histogram<'method' | 'route' | 'le'> {
+interface MetricName {
+  name: string;
+  help: string;
+}
+
+/** A latency histogram of tallied answers, in the exposition prom-client writes for its own histograms. */
+class TalliedLatency extends Histogram<string> {
   constructor(
-    private readonly tallies: HttpTallies,
+    private readonly tallies: Tallies<unknown>,
     registry: Registry,
+    private readonly metric: MetricName,
   ) {
     super({
-      name: LATENCY_METRIC,
-      help: LATENCY_HELP,
-      labelNames: ['method', 'route'] as const,
+      name: metric.name,
+      help: metric.help,
+      labelNames: tallies.labelNames,
       buckets: LATENCY_BUCKETS,
       registers: [registry],
     });
@@ -64,68 +103,65 @@ class TalliedLatency extends Histogram<'method' | 'route' | 'le'> {
 
   /** What prom-client writes the exposition from (and its JSON form, through `get`). */
   async getForPromString() {
-    const name = LATENCY_METRIC;
-    const values = [...this.tallies.byRoute.values()].flatMap(({ method, route, buckets, sum, count }) => {
+    const { name, help } = this.metric;
+    const values = [...this.tallies.byLabels.values()].flatMap(({ labels, buckets, sum, count }) => {
       let below = 0;
       return [
         ...LATENCY_BUCKETS.map((le, index) => {
           below += buckets[index];
-          return { labels: { method, route, le }, value: below, metricName: `${name}_bucket` };
+          return { labels: { ...labels, le }, value: below, metricName: `${name}_bucket` };
         }),
-        { labels: { method, route, le: '+Inf' }, value: count, metricName: `${name}_bucket` },
-        { labels: { method, route }, value: sum, metricName: `${name}_sum` },
-        { labels: { method, route }, value: count, metricName: `${name}_count` },
+        { labels: { ...labels, le: '+Inf' }, value: count, metricName: `${name}_bucket` },
+        { labels, value: sum, metricName: `${name}_sum` },
+        { labels, value: count, metricName: `${name}_count` },
       ];
     });
-    return { name, help: LATENCY_HELP, type: 'histogram', values, aggregator: 'sum' };
+    return { name, help, type: 'histogram', values, aggregator: 'sum' };
   }
 }
 
 export class PlatformMetrics {
   readonly registry = new Registry();
-  private readonly http = new HttpTallies();
+  private readonly http = new Tallies<number>(['method', 'route']);
   private readonly problems = new Counter({
     name: 'problems_total',
     help: 'Errors answered, by problem code and transport (rest or graphql)',
     labelNames: ['code', 'transport'] as const,
     registers: [this.registry],
   });
-  private readonly graphqlOperations = new Counter({
-    name: 'graphql_operations_total',
-    help: 'GraphQL operations, by endpoint, operation name and outcome (ok or error)',
-    labelNames: ['endpoint', 'operation', 'outcome'] as const,
-    registers: [this.registry],
-  });
-  private readonly directAnswers = new Counter({
-    name: 'graphql_direct_answers_total',
-    help: "Gateway queries answered without Apollo Server's request pipeline, a part of graphql_operations_total",
-    labelNames: ['endpoint'] as const,
-    registers: [this.registry],
-  });
-  private readonly graphqlSeconds = new Histogram({
-    name: 'graphql_operation_duration_seconds',
-    help: 'GraphQL operation latency, by endpoint and operation name',
-    labelNames: ['endpoint', 'operation'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  private readonly graphql = new Tallies<'ok' | 'error'>(['endpoint', 'operation']);
+  /** Direct answers by endpoint (gateway/direct-queries.ts). */
+  private readonly directAnswers = new Map<string, number>();
 
   constructor(database: DatabaseHandle) {
     collectDefaultMetrics({ register: this.registry });
-    const http = this.http;
+    talliedMetrics(this.registry, this.http, {
+      counter: { name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status' },
+      outcomeLabel: 'status',
+      latency: { name: 'http_request_duration_seconds', help: 'HTTP request latency, by method and route pattern' },
+    });
+    talliedMetrics(this.registry, this.graphql, {
+      counter: {
+        name: 'graphql_operations_total',
+        help: 'GraphQL operations, by endpoint, operation name and outcome (ok or error)',
+      },
+      outcomeLabel: 'outcome',
+      latency: {
+        name: 'graphql_operation_duration_seconds',
+        help: 'GraphQL operation latency, by endpoint and operation name',
+      },
+    });
+    const directAnswers = this.directAnswers;
     new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by method, route pattern and status',
-      labelNames: ['method', 'route', 'status'] as const,
+      name: 'graphql_direct_answers_total',
+      help: "Gateway queries answered without Apollo Server's request pipeline, a part of graphql_operations_total",
+      labelNames: ['endpoint'] as const,
       registers: [this.registry],
       collect() {
         this.reset();
-        for (const { method, route, statuses } of http.byRoute.values()) {
-          for (const [status, answered] of statuses) this.inc({ method, route, status: String(status) }, answered);
-        }
+        for (const [endpoint, answered] of directAnswers) this.inc({ endpoint }, answered);
       },
     });
-    new TalliedLatency(http, this.registry);
     new Counter({
       name: 'db_statements_total',
       help: 'SQL statements sent to the database',
@@ -184,7 +220,7 @@ export class PlatformMetrics {
 
   /** Counts a gateway query answered without Apollo Server's request pipeline (gateway/direct-queries.ts). */
   countDirectGraphqlOperation(endpoint: string, operationName: string | null, started: bigint): void {
-    this.directAnswers.inc({ endpoint });
+    this.directAnswers.set(endpoint, (this.directAnswers.get(endpoint) ?? 0) + 1);
     this.countGraphqlOperation(endpoint, operationName, started);
   }
 
@@ -194,9 +230,11 @@ export class PlatformMetrics {
     started: bigint,
     errors?: readonly { extensions?: Record<string, unknown> }[],
   ): void {
-    const operation = operationName ?? 'anonymous';
-    this.graphqlOperations.inc({ endpoint, operation, outcome: errors?.length ? 'error' : 'ok' });
-    this.graphqlSeconds.observe({ endpoint, operation }, Number(process.hrtime.bigint() - started) / 1e9);
+    const named = operationName ?? 'anonymous';
+    const operation =
+      this.graphql.size < MOST_OPERATION_NAMES || this.graphql.has(endpoint, named) ? named : OTHER_OPERATIONS;
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    this.graphql.count(endpoint, operation, errors?.length ? 'error' : 'ok', seconds);
     for (const error of errors ?? []) {
       this.problems.inc({ code: String(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR'), transport: 'graphql' });
     }

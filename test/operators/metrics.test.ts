@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curriculumV1, graphql, http, newTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { noDatabase } from '../../platform/db.ts';
+import { PlatformMetrics } from '../../platform/metrics.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -55,5 +57,23 @@ describe('GET /metrics', () => {
     expect(sample(text, 'db_pool_max_connections', { driver, pool: 'reads' })).toBe(pool.readMax);
     expect(sample(text, 'db_transactions_in_flight', { driver: platform.runtime.database.driver })).toBe(0);
     expect(text).toMatch(/^db_statements_total \d+$/m);
+  });
+});
+
+describe('GraphQL operation names in the metrics', () => {
+  it('counts the names past the 500th as (other), so a client cannot grow the exposition without bound', async () => {
+    const metrics = new PlatformMetrics(noDatabase());
+    for (let i = 0; i < 600; i += 1)
+      metrics.countDirectGraphqlOperation('gateway', `Probe${i}`, process.hrtime.bigint());
+    metrics.countDirectGraphqlOperation('gateway', 'Probe7', process.hrtime.bigint());
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'graphql_operations_total', { endpoint: 'gateway', operation: 'Probe7' })).toBe(2);
+    expect(sample(text, 'graphql_operations_total', { endpoint: 'gateway', operation: 'Probe499' })).toBe(1);
+    expect(sample(text, 'graphql_operations_total', { endpoint: 'gateway', operation: 'Probe500' })).toBeUndefined();
+    expect(sample(text, 'graphql_operations_total', { endpoint: 'gateway', operation: '(other)' })).toBe(100);
+    expect(
+      sample(text, 'graphql_operation_duration_seconds_count', { endpoint: 'gateway', operation: '(other)' }),
+    ).toBe(100);
+    expect(sample(text, 'graphql_direct_answers_total', { endpoint: 'gateway' })).toBe(601);
   });
 });
