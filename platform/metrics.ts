@@ -32,29 +32,32 @@ interface Tally<Outcome> {
 class Tallies<Outcome> {
   readonly byLabels = new Map<string, Tally<Outcome>>();
 
-  constructor(readonly labelNames: readonly [string, string]) {}
-
-  get size(): number {
-    return this.byLabels.size;
-  }
-
-  has(first: string, second: string): boolean {
-    return this.byLabels.has(`${first} ${second}`);
-  }
+  constructor(
+    readonly labelNames: readonly [string, string],
+    /** Where the second label's values are the client's: past `most` pairs, a new one is counted as `other`. */
+    private readonly cap?: { most: number; other: string },
+  ) {}
 
   count(first: string, second: string, outcome: Outcome, seconds: number): void {
-    const key = `${first} ${second}`;
-    let tally = this.byLabels.get(key);
-    if (tally === undefined) {
-      const labels = { [this.labelNames[0]]: first, [this.labelNames[1]]: second };
-      tally = { labels, outcomes: new Map(), buckets: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
-      this.byLabels.set(key, tally);
-    }
+    const tally = this.byLabels.get(`${first} ${second}`) ?? this.added(first, second);
     tally.outcomes.set(outcome, (tally.outcomes.get(outcome) ?? 0) + 1);
     const bucket = LATENCY_BUCKETS.findIndex((bound) => seconds <= bound);
     if (bucket >= 0) tally.buckets[bucket] += 1;
     tally.sum += seconds;
     tally.count += 1;
+  }
+
+  /** The tally a pair not seen before counts in: its own, or past the cap the `other` one. */
+  private added(first: string, second: string): Tally<Outcome> {
+    const value = this.cap && this.byLabels.size >= this.cap.most ? this.cap.other : second;
+    const key = `${first} ${value}`;
+    let tally = this.byLabels.get(key);
+    if (tally === undefined) {
+      const labels = { [this.labelNames[0]]: first, [this.labelNames[1]]: value };
+      tally = { labels, outcomes: new Map(), buckets: LATENCY_BUCKETS.map(() => 0), sum: 0, count: 0 };
+      this.byLabels.set(key, tally);
+    }
+    return tally;
   }
 }
 
@@ -129,7 +132,10 @@ export class PlatformMetrics {
     labelNames: ['code', 'transport'] as const,
     registers: [this.registry],
   });
-  private readonly graphql = new Tallies<'ok' | 'error'>(['endpoint', 'operation']);
+  private readonly graphql = new Tallies<'ok' | 'error'>(['endpoint', 'operation'], {
+    most: MOST_OPERATION_NAMES,
+    other: OTHER_OPERATIONS,
+  });
   /** Direct answers by endpoint (gateway/direct-queries.ts). */
   private readonly directAnswers = new Map<string, number>();
 
@@ -230,9 +236,7 @@ export class PlatformMetrics {
     started: bigint,
     errors?: readonly { extensions?: Record<string, unknown> }[],
   ): void {
-    const named = operationName ?? 'anonymous';
-    const operation =
-      this.graphql.size < MOST_OPERATION_NAMES || this.graphql.has(endpoint, named) ? named : OTHER_OPERATIONS;
+    const operation = operationName ?? 'anonymous';
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     this.graphql.count(endpoint, operation, errors?.length ? 'error' : 'ok', seconds);
     for (const error of errors ?? []) {
