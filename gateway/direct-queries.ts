@@ -153,8 +153,11 @@ export class DirectQueries {
     let result: Awaited<ReturnType<ApolloGateway['executor']>>;
     try {
       const requestContext: GatewayRequestContext = {
+        // Written out rather than spread: see graphContextFrom.
         request: {
-          ...graphqlRequest,
+          query: graphqlRequest.query,
+          operationName: graphqlRequest.operationName,
+          variables: graphqlRequest.variables,
           http: {
             method: 'POST',
             url: `https://unknown-url.invalid/${searchOf(request.url)}`,

