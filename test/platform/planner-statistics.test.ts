@@ -99,3 +99,52 @@ describe('planner statistics on PostgreSQL, between visits of autovacuum', () =>
       }),
   );
 });
+
+const SERVICES = ['content', 'curriculum', 'events'];
+
+/** Every document (jsonb) column of the services' tables, with its statistics target (-1: the default). */
+const DOCUMENT_COLUMNS = sql`
+  select n.nspname || '.' || c.relname || '.' || a.attname as "column", coalesce(a.attstattarget, -1)::int as target
+  from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+  where c.relkind = 'r' and a.attnum > 0 and not a.attisdropped and a.atttypid = 'jsonb'::regtype
+    and n.nspname = any(${`{${SERVICES.join(',')}}`}::text[])
+  order by 1`;
+
+/** The one document column a filter compares as a whole (`@>` on the column), so the planner needs its statistics. */
+const COMPARED_AS_A_WHOLE = ['curriculum.standards_frameworks.subject_ids'];
+
+async function expectDocumentsWithoutStatistics(database: DatabaseHandle): Promise<void> {
+  const columns = rowsOf<{ column: string; target: number }>(await database.db.execute(DOCUMENT_COLUMNS));
+  expect(columns.map((row) => row.column)).toEqual(expect.arrayContaining(['events.learning_events.raw_payload']));
+  for (const { column, target } of columns) {
+    expect({ column, sampled: target !== 0 }).toEqual({ column, sampled: COMPARED_AS_A_WHOLE.includes(column) });
+  }
+  // What the setting is for: ANALYZE samples the table's other columns and sorts no documents.
+  await database.db.execute(GROW_ONE_TENANT);
+  await database.db.execute(sql`analyze curriculum.components`);
+  const analyzed = rowsOf<{ attname: string }>(
+    await database.db.execute(
+      sql`select attname from pg_stats where schemaname = 'curriculum' and tablename = 'components' order by 1`,
+    ),
+  ).map((row) => row.attname);
+  expect(analyzed).toContain('kind');
+  expect(analyzed).not.toContain('alpha');
+}
+
+describe('document columns carry no planner statistics (ANALYZE sorted sampled documents no plan reads)', () => {
+  it('on PGlite, after the migrations', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-statistics-'));
+    const database = await openDatabase({ ...loadConfig({}), databaseUrl: undefined, dataDir });
+    try {
+      for (const service of SERVICES) await database.migrate(service);
+      await expectDocumentsWithoutStatistics(database);
+    } finally {
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)('on PostgreSQL, after the migrations', () =>
+    withFreshDatabase(SERVICES, expectDocumentsWithoutStatistics),
+  );
+});
