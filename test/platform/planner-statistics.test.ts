@@ -8,9 +8,9 @@ import { loadConfig } from '../../platform/config.ts';
 import { withFreshDatabase } from '../fresh-database.ts';
 
 /** The embedded database in `dataDir`, migrated and analyzed as the platform starts it. */
-async function startPglite(dataDir: string): Promise<DatabaseHandle> {
+async function startPglite(dataDir: string, services = ['curriculum']): Promise<DatabaseHandle> {
   const database = await openDatabase({ ...loadConfig({}), databaseUrl: undefined, dataDir });
-  await database.migrate('curriculum');
+  for (const service of services) await database.migrate(service);
   await database.analyze();
   return database;
 }
@@ -134,9 +134,8 @@ async function expectDocumentsWithoutStatistics(database: DatabaseHandle): Promi
 describe('document columns carry no planner statistics (ANALYZE sorted sampled documents no plan reads)', () => {
   it('on PGlite, after the migrations', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-statistics-'));
-    const database = await openDatabase({ ...loadConfig({}), databaseUrl: undefined, dataDir });
+    const database = await startPglite(dataDir, SERVICES);
     try {
-      for (const service of SERVICES) await database.migrate(service);
       await expectDocumentsWithoutStatistics(database);
     } finally {
       await database.close();
