@@ -17,7 +17,8 @@ import { HEADLINE_BODY, LESSON_ID, benchHeaders, requireHeadlineAnswer } from '.
  * with like on a noisy machine. Targets are checked here, never in timed tests.
  * BENCH_SECONDS, BENCH_ABUSE_SECONDS, BENCH_CONNECTIONS size it; BENCH_LEARNER=off skips the
  * 2,000-component course; DATABASE_URL (else a throwaway local PostgreSQL 15) adds the PostgreSQL
- * and distributed rows, BENCH_POSTGRES=off leaves them out; BENCH_ABUSE=off skips the abuse phase
+ * and distributed rows, BENCH_POSTGRES=off leaves them out, BENCH_PGLITE=off leaves out PGlite's rows with
+ * the learner path and the abuse phase that run on its platform; BENCH_ABUSE=off skips the abuse phase
  * (short runs that compare the rows only).
  */
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -678,13 +679,15 @@ async function main(): Promise<void> {
   const helloFirst = await helloWorld();
   const runs: PlatformRun[] = [];
   let abuse: (() => void) | undefined;
-  runs.push(
-    // An empty DATABASE_URL is unset: without it the bench's own DATABASE_URL made these rows PostgreSQL's.
-    await measureEmbedded('PGlite', { DATABASE_URL: '' }, async (server, token, scenarios, rows, pin) => {
-      if (process.env.BENCH_ABUSE !== 'off') abuse = await abusePhase(server.base, token, scenarios[0], rows[0].rps);
-      if (process.env.BENCH_LEARNER !== 'off') await learnerBench(server.base, token, pin, rows[1].rps);
-    }),
-  );
+  if (process.env.BENCH_PGLITE !== 'off') {
+    runs.push(
+      // An empty DATABASE_URL is unset: without it the bench's own DATABASE_URL made these rows PostgreSQL's.
+      await measureEmbedded('PGlite', { DATABASE_URL: '' }, async (server, token, scenarios, rows, pin) => {
+        if (process.env.BENCH_ABUSE !== 'off') abuse = await abusePhase(server.base, token, scenarios[0], rows[0].rps);
+        if (process.env.BENCH_LEARNER !== 'off') await learnerBench(server.base, token, pin, rows[1].rps);
+      }),
+    );
+  }
   let distributed: Row[] = [];
   const postgres = process.env.BENCH_POSTGRES === 'off' ? undefined : await benchPostgres();
   if (postgres) {
