@@ -291,6 +291,12 @@ function headlineScenario(): Scenario {
   };
 }
 
+/**
+ * A player that needs only the ids of what it recorded. Reported beside the writes, not judged with them: the
+ * line is judged on the answers every client gets unless it asks for less.
+ */
+const MINIMAL_EVENTS_ROW = 'POST /events (batch of 10, return=minimal)';
+
 /** A new activity source of the bench's tenant (events name the source that sent them); its id. */
 async function registerActivitySource(base: string, token: string, name: string): Promise<string> {
   const source = await fetch(`${base}${SERVICE_ROOTS.events}/activity-sources`, {
@@ -313,6 +319,22 @@ async function platformScenarios(base: string, token: string): Promise<{ scenari
   const run = crypto.randomUUID().slice(0, 8);
   let sequence = 0;
   const next = () => `${run}-${(sequence += 1)}`;
+  const eventsBatch = (name: string, headers: Record<string, string>): Scenario => ({
+    name,
+    method: 'POST',
+    path: `${SERVICE_ROOTS.events}/events`,
+    fresh: () => {
+      const id = next();
+      const events = Array.from({ length: 10 }, (_, index) => ({
+        kind: 'content_viewed',
+        studentId: `bench-student-${index}`,
+        contentId: `bench-content-${id}`,
+        activitySourceId: sourceId,
+        happenedAt: new Date().toISOString(),
+      }));
+      return { body: JSON.stringify({ events }), headers };
+    },
+  });
   const scenarios: Scenario[] = [
     headlineScenario(),
     {
@@ -325,22 +347,8 @@ async function platformScenarios(base: string, token: string): Promise<{ scenari
       method: 'GET',
       path: `${SERVICE_ROOTS.content}/tenants/demo/alpha/content/items/${pin.content_id}/versions/${pin.content_version_id}/release-eligibility`,
     },
-    {
-      name: 'POST /events (batch of 10)',
-      method: 'POST',
-      path: `${SERVICE_ROOTS.events}/events`,
-      fresh: () => {
-        const id = next();
-        const events = Array.from({ length: 10 }, (_, index) => ({
-          kind: 'content_viewed',
-          studentId: `bench-student-${index}`,
-          contentId: `bench-content-${id}`,
-          activitySourceId: sourceId,
-          happenedAt: new Date().toISOString(),
-        }));
-        return { body: JSON.stringify({ events }) };
-      },
-    },
+    eventsBatch('POST /events (batch of 10)', {}),
+    eventsBatch(MINIMAL_EVENTS_ROW, { prefer: 'return=minimal' }),
     {
       name: 'POST /components with a pin',
       method: 'POST',
@@ -743,7 +751,9 @@ async function main(): Promise<void> {
     console.log(`  headline / the same answer over REST (read, then eligibility) = ${ratioText(headline, restAnswer)}`);
     const writes = run.rows.filter((row) => row.name.startsWith('POST'));
     for (const write of writes) console.log(`  ${write.name} / REST read = ${ratioText(write, read)}`);
-    const slowest = writes.reduce((slow, row) => (row.rps < slow.rps ? row : slow));
+    const slowest = writes
+      .filter((row) => row.name !== MINIMAL_EVENTS_ROW)
+      .reduce((slow, row) => (row.rps < slow.rps ? row : slow));
     allMet = ratioVerdict(`slowest write / REST read, ${run.database} (>= 0.25)`, slowest, read, 0.25) && allMet;
     allMet =
       verdict(

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rawExchange } from '../test/net.ts';
-import { createHttpApp, declareRoute } from './http.ts';
+import { createHttpApp, declareRoute, preferredReturn } from './http.ts';
 
 /** A route whose handler answers a member its response schema does not declare. */
 async function answerWithUndeclaredMember(answerChecks: boolean | undefined) {
@@ -32,6 +32,22 @@ describe('declareRoute answer checks', () => {
   it('sends the body as the route built it when off (production)', async () => {
     const reply = await answerWithUndeclaredMember(false);
     expect([reply.statusCode, reply.json()]).toEqual([200, { name: 'a', extra: 1 }]);
+  });
+});
+
+describe('preferredReturn (RFC 7240)', () => {
+  it('reads return among other preferences, their parameters, quotes, case and repeated headers', () => {
+    expect(preferredReturn('return=minimal')).toBe('minimal');
+    expect(preferredReturn('respond-async, wait=10, RETURN = "Minimal"; x=y')).toBe('minimal');
+    expect(preferredReturn(['respond-async', 'return=representation'])).toBe('representation');
+    expect(preferredReturn('return=minimal, return=minimal')).toBe('minimal');
+  });
+
+  it('ignores what it does not know, and a return stated two ways', () => {
+    for (const header of [undefined, '', 'respond-async', 'return=everything', 'return-minimal', 'x-return=minimal']) {
+      expect(preferredReturn(header)).toBeUndefined();
+    }
+    expect(preferredReturn('return=minimal, return=representation')).toBeUndefined();
   });
 });
 

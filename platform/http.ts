@@ -522,6 +522,29 @@ export function headerOf(request: FastifyRequest, name: string): string | undefi
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The documented Prefer header of a write that can answer less than its whole representation. */
+export const PREFER_RETURN = z
+  .string()
+  .describe(
+    'RFC 7240: return=minimal answers less than the whole representation (Preference-Applied says so); other preferences are ignored',
+  );
+
+/**
+ * The `return` preference of a request's Prefer headers (RFC 7240), or undefined. Preferences a server does not know are
+ * ignored, as the RFC asks, and so is a request that states `return` twice with different values.
+ */
+export function preferredReturn(header: string | string[] | undefined): 'minimal' | 'representation' | undefined {
+  const returns = new Set(
+    (Array.isArray(header) ? header.join(',') : (header ?? ''))
+      .split(',')
+      .map((preference) =>
+        /^\s*return\s*=\s*"?(minimal|representation)"?\s*(;|$)/i.exec(preference)?.[1]?.toLowerCase(),
+      )
+      .filter((value) => value !== undefined),
+  );
+  return returns.size === 1 ? ([...returns][0] as 'minimal' | 'representation') : undefined;
+}
+
 /** The headers of a guarded write: its precondition (If-Match or its curriculum twin) and Idempotency-Key. */
 export function writeHeaders(request: FastifyRequest, precondition: PreconditionHeader) {
   return { ifMatch: headerOf(request, precondition), idempotencyKey: headerOf(request, 'idempotency-key') };

@@ -134,13 +134,21 @@ function successResponses(operation: DescribedOperation, named: NamedSchemas): R
           [operation.response.bytes]: { schema: { description: 'The stored bytes, sent with their own Content-Type' } },
         }
       : { 'application/json': { schema: describedSchemaOf(operation.response, 'output', named) } };
-  const etag = operation.etag
-    ? { ETag: { description: 'The entity tag of the resource', schema: { type: 'string' } } }
-    : {};
+  const answerHeaders = {
+    ...(operation.etag ? { ETag: { description: 'The entity tag of the resource', schema: { type: 'string' } } } : {}),
+    ...(operation.headers?.shape.prefer
+      ? {
+          'Preference-Applied': {
+            description: 'return=minimal when the answer is the minimal one the request preferred (RFC 7240)',
+            schema: { type: 'string', enum: ['return=minimal'] },
+          },
+        }
+      : {}),
+  };
   const responses: Record<string, unknown> = {
     [operation.success.status]: {
       description: operation.success.description,
-      ...(operation.etag ? { headers: etag } : {}),
+      ...(Object.keys(answerHeaders).length > 0 ? { headers: answerHeaders } : {}),
       content,
     },
   };
@@ -156,7 +164,7 @@ function successResponses(operation: DescribedOperation, named: NamedSchemas): R
       description: same
         ? `${operation.success.description}; a replay of the same Idempotency-Key answers the same with Idempotency-Replayed: true`
         : 'An earlier identical request answered again (Idempotency-Replayed: true), or the existing resource updated or unchanged',
-      headers: { ...etag, ...replayed },
+      headers: { ...answerHeaders, ...replayed },
       content,
     };
   }

@@ -105,12 +105,18 @@ call 200 'the headline GraphQL query' "$BASE/graphql" "${AUTH[@]}" "${JSON[@]}" 
 holds 'the headline query did not answer an eligible version' \
   '!a.errors && a.data.component.alpha.targetRef.version.releaseEligibility.releaseEligible === true'
 
-# 10. A learning event about the new item, sent as a player would, naming the activity source from step 1.
+# 10. A learning event about the new item, sent as a player would, naming the activity source from step 1. A player
+# needs only the ids of what it recorded: Prefer: return=minimal answers those instead of the whole events.
 STUDENT=tour-student-$RUN
 call 202 'a content_viewed event from the player' -X POST "$EVENTS/events" "${AUTH[@]}" "${JSON[@]}" \
+  -H 'Prefer: return=minimal' \
   -d "{\"events\":[{\"kind\":\"content_viewed\",\"studentId\":\"$STUDENT\",\"contentId\":\"$ITEM\",\
 \"activitySourceId\":\"$SOURCE\",\"happenedAt\":\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\"}]}"
+holds 'the minimal answer is not the event id and commit time' \
+  'a.data.length === 1 && Object.keys(a.data[0]).join() === "id,modifiedAt"'
+EVENT=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).data[0].id)' "$BODY")
 call 200 "the student's events, read back" "$EVENTS/events?studentId=$STUDENT" "${AUTH[@]}"
-holds 'the event did not read back' 'a.data.length === 1 && a.data[0].contentId === args[0]' "$ITEM"
+holds 'the event did not read back' \
+  'a.data.length === 1 && a.data[0].id === args[0] && a.data[0].contentId === args[1]' "$EVENT" "$ITEM"
 
 printf '\nThe tour ran to the end.\n'

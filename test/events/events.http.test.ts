@@ -328,6 +328,58 @@ describe('POST /events', () => {
     expect(all.body.data).toHaveLength(1);
   });
 
+  it('answers ids and commit times only under Prefer: return=minimal, and stores the whole batch all the same', async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    const minimal = await post(platform, caller, [viewed(caller.sourceId), viewed(caller.sourceId)], {
+      prefer: 'respond-async, return=minimal; foo="bar"',
+    });
+    expect(minimal.status).toBe(202);
+    expect(minimal.headers.get('preference-applied')).toBe('return=minimal');
+    expect(minimal.body.data).toEqual([
+      { id: expect.any(String), modifiedAt: expect.any(String) },
+      { id: expect.any(String), modifiedAt: minimal.body.data[0].modifiedAt },
+    ]);
+    const stored = await http(platform, 'GET', `${root}/events`, { token: caller.token });
+    expect(stored.body.data).toEqual(
+      minimal.body.data.map((event: object) => expect.objectContaining({ ...event, kind: 'content_viewed' })),
+    );
+    // Whole events unless minimal is asked for alone: representation, an unknown value, or both at once.
+    for (const prefer of ['return=representation', 'return=everything', 'return=minimal, return=representation']) {
+      const whole = await post(platform, caller, [viewed(caller.sourceId)], { prefer });
+      expect(whole.status).toBe(202);
+      expect(whole.headers.get('preference-applied')).toBeNull();
+      expect(whole.body.data[0]).toHaveProperty('caliperEvent');
+    }
+    const refused = await post(platform, caller, [viewed(caller.sourceId, { kind: 'not_a_kind' })], {
+      prefer: 'return=minimal',
+    });
+    expect([refused.status, refused.body.code, refused.headers.get('preference-applied')]).toEqual([
+      422,
+      'events:unprocessable',
+      null,
+    ]);
+  });
+
+  it('replays a keyed batch in the form each replay prefers', async ({ platform }) => {
+    const caller = await producer(platform);
+    const key = randomUUID();
+    const first = await post(platform, caller, [viewed(caller.sourceId)], {
+      'idempotency-key': key,
+      prefer: 'return=minimal',
+    });
+    const whole = await post(platform, caller, [viewed(caller.sourceId)], { 'idempotency-key': key });
+    const minimal = await post(platform, caller, [viewed(caller.sourceId)], {
+      'idempotency-key': key,
+      prefer: 'return=minimal',
+    });
+    expect([whole.status, whole.headers.get('idempotency-replayed')]).toEqual([202, 'true']);
+    expect(whole.body.data[0]).toMatchObject({ ...first.body.data[0], kind: 'content_viewed', studentId: 'stu-1' });
+    expect([minimal.status, minimal.headers.get('idempotency-replayed')]).toEqual([202, 'true']);
+    expect(minimal.body).toEqual(first.body);
+  });
+
   it('never returns raw payloads', async ({ platform }) => {
     const caller = await producer(platform);
     const accepted = await post(platform, caller, [viewed(caller.sourceId, { sourceEventId: 'vendor-77' })]);

@@ -31,7 +31,12 @@ const NamedEventResponse = EventResponse.extend({
   studentName: z.string().nullable().describe('From the people service; null when it does not answer'),
 });
 
-export const RecordedEventsResponse = z.strictObject({ data: z.array(EventResponse) });
+const RecordedEventsResponse = z.strictObject({ data: z.array(EventResponse) });
+/** What `Prefer: return=minimal` asks of a recorded batch: each event's id and commit time. */
+const MinimalRecordedEventsResponse = z.strictObject({
+  data: z.array(z.strictObject({ id: z.string(), modifiedAt: Timestamp })),
+});
+export const RecordedEventsAnswer = z.union([RecordedEventsResponse, MinimalRecordedEventsResponse]);
 /** An event of a page asked for some `fields` only: those, and its id. */
 const EventFieldsResponse = NamedEventResponse.partial().required({ id: true });
 

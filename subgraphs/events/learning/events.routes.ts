@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../../platform/errors.ts';
-import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { PREFER_RETURN, declareRoute, headerOf, preferredReturn, sendCommandResult } from '../../../platform/http.ts';
 import {
   ListEventsQuery,
   RecordEventsInput,
@@ -13,7 +13,7 @@ import {
   tallyEvents,
 } from './events.service.ts';
 import type { EventsDeps } from '../deps.ts';
-import { EventPageResponse, EventTallyResponse, OneEventResponse, RecordedEventsResponse } from './events.responses.ts';
+import { EventPageResponse, EventTallyResponse, OneEventResponse, RecordedEventsAnswer } from './events.responses.ts';
 
 const EventParams = z.object({ eventId: z.string() });
 
@@ -22,8 +22,9 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
     method: 'POST',
     url: '/events',
     summary: 'Record a batch of immutable learning events',
-    response: RecordedEventsResponse,
+    response: RecordedEventsAnswer,
     idempotencyKey: 'optional',
+    headers: z.object({ prefer: PREFER_RETURN.optional() }),
     errors: [409, 412, 422],
     description:
       'Optional Idempotency-Key. eventType, profile, action, actorRef and objectRef are derived (Caliper 1.2) when omitted.',
@@ -31,7 +32,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
     success: {
       status: 202,
       description:
-        '{data: [accepted event projections]}; an identical replay answers 202 with Idempotency-Replayed: true',
+        '{data: [accepted event projections]}, or with Prefer: return=minimal {data: [{id, modifiedAt}]} and Preference-Applied: return=minimal; an identical replay answers 202 with Idempotency-Replayed: true',
     },
     handler: async (request, reply) => {
       const { ctx } = request;
@@ -40,7 +41,11 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
         body: request.body,
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });
-      return sendCommandResult(reply, result, { createdStatus: 202, status: 202 });
+      if (preferredReturn(request.headers.prefer) !== 'minimal')
+        return sendCommandResult(reply, result, { createdStatus: 202, status: 202 });
+      reply.header('preference-applied', 'return=minimal');
+      const data = result.value.data.map(({ id, modifiedAt }) => ({ id, modifiedAt }));
+      return sendCommandResult(reply, { ...result, value: { data } }, { createdStatus: 202, status: 202 });
     },
   });
   declareRoute(app, 'events', {
