@@ -32,7 +32,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
     success: {
       status: 202,
       description:
-        '{data: [accepted event projections]}, or with Prefer: return=minimal {data: [{id, modifiedAt}]} and Preference-Applied: return=minimal; an identical replay answers 202 with Idempotency-Replayed: true',
+        '{data: [accepted event projections]}, or with Prefer: return=minimal {data: [{id, modifiedAt}]} and Preference-Applied: return=minimal',
     },
     handler: async (request, reply) => {
       const { ctx } = request;
