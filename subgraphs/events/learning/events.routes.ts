@@ -41,11 +41,12 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
         body: request.body,
         idempotencyKey: headerOf(request, 'idempotency-key'),
       });
-      if (preferredReturn(request.headers.prefer) !== 'minimal')
-        return sendCommandResult(reply, result, { createdStatus: 202, status: 202 });
-      reply.header('preference-applied', 'return=minimal');
-      const data = result.value.data.map(({ id, modifiedAt }) => ({ id, modifiedAt }));
-      return sendCommandResult(reply, { ...result, value: { data } }, { createdStatus: 202, status: 202 });
+      const minimal = preferredReturn(request.headers.prefer) === 'minimal';
+      if (minimal) reply.header('preference-applied', 'return=minimal');
+      const answer = minimal
+        ? { ...result, value: { data: result.value.data.map(({ id, modifiedAt }) => ({ id, modifiedAt })) } }
+        : result;
+      return sendCommandResult(reply, answer, { createdStatus: 202, status: 202 });
     },
   });
   declareRoute(app, 'events', {
