@@ -10,7 +10,7 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts', 'subgraphs/**/*.test.ts', 'platform/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'subgraphs/**/*.test.ts', 'platform/**/*.test.ts', 'bench/**/*.test.ts'],
     setupFiles: ['test/setup/openapi-conformance.ts'],
     pool: 'forks',
     maxWorkers: 2,

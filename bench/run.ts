@@ -10,6 +10,7 @@ import { startTestPlatform } from '../test/kit.ts';
 import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
 import { GRADING_EXTENSION_NAMESPACE, PLAYER_EXTENSION_NAMESPACE } from '../subgraphs/events/vocabulary.ts';
 import { HEADLINE_BODY, LESSON_ID, benchHeaders, requireHeadlineAnswer } from './headline.ts';
+import { type CpuSpent, cpuPerRequest, cpuSpent, cpuTotal } from './cpu.ts';
 
 /**
  * `npm run bench`: starts the platform (embedded mode, its own process, a fresh data directory) and
@@ -378,6 +379,8 @@ interface Row extends Measured {
   name: string;
   /** SQL statements per request, from the server's own counter. */
   statements?: number;
+  /** CPU a request, from /proc around each run (the measured server's rows only). */
+  cpu?: CpuSpent;
   /** Requests a second in each round, in round order (a round runs every scenario once). */
   roundRps?: number[];
 }
@@ -436,22 +439,31 @@ async function warmUp(base: string, token: string, scenario: Scenario): Promise<
 
 /**
  * Rounds in alternating order, so drift on a noisy machine does not favour one scenario; the
- * statements per request come from the server's counter around each run.
+ * statements per request come from the server's counter around each run, and the CPU a request from /proc
+ * (the server's process `pid`, PostgreSQL's, the load generator's).
  */
-async function measureRounds(base: string, token: string, scenarios: Scenario[], counted: boolean): Promise<Row[]> {
-  // The counter is the server's at `base`: a scenario that drives another server has none here.
-  const countsStatements = (scenario: Scenario) => counted && scenario.origin === undefined;
+async function measureRounds(
+  base: string,
+  token: string,
+  scenarios: Scenario[],
+  measuredPid: number | undefined,
+): Promise<Row[]> {
+  // The counters are the server's at `base`: a scenario that drives another server has none here.
+  const measuresServer = (scenario: Scenario) => measuredPid !== undefined && scenario.origin === undefined;
   for (const scenario of scenarios) await warmUp(base, token, scenario);
-  const samples = new Map<Scenario, Array<Measured & { statements: number }>>(
+  const samples = new Map<Scenario, Array<Measured & { statements: number; cpu?: CpuSpent }>>(
     scenarios.map((scenario) => [scenario, []]),
   );
   for (let round = 0; round < ROUNDS; round += 1) {
     const order = round % 2 === 0 ? scenarios : [...scenarios].reverse();
     for (const scenario of order) {
-      const before = countsStatements(scenario) ? await statementsSent(base) : 0;
+      const server = measuresServer(scenario) ? (measuredPid as number) : undefined;
+      const before = server === undefined ? 0 : await statementsSent(base);
+      const cpuBefore = server === undefined ? undefined : cpuSpent(server);
       const measured = await drive(base, token, scenario, DURATION_SECONDS / ROUNDS);
-      const statements = countsStatements(scenario) ? (await statementsSent(base)) - before : 0;
-      samples.get(scenario)?.push({ ...measured, statements });
+      const cpu = cpuBefore && cpuPerRequest(cpuBefore, cpuSpent(server as number), measured.requests);
+      const statements = server === undefined ? 0 : (await statementsSent(base)) - before;
+      samples.get(scenario)?.push({ ...measured, statements, cpu });
     }
   }
   return scenarios.map((scenario) => {
@@ -459,6 +471,9 @@ async function measureRounds(base: string, token: string, scenarios: Scenario[],
     const mean = (pick: (run: (typeof runs)[number]) => number) =>
       runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
     const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+    // Weighted by each run's requests, as the statements are: the CPU of all the runs over all their requests.
+    const cpuOf = (part: keyof CpuSpent) =>
+      runs.reduce((sum, run) => sum + (run.cpu?.[part] ?? 0) * run.requests, 0) / Math.max(1, requests);
     return {
       name: scenario.name,
       rps: mean((run) => run.rps),
@@ -466,8 +481,11 @@ async function measureRounds(base: string, token: string, scenarios: Scenario[],
       p99: mean((run) => run.p99),
       failures: runs.reduce((sum, run) => sum + run.failures, 0),
       requests,
-      statements: countsStatements(scenario)
+      statements: measuresServer(scenario)
         ? runs.reduce((sum, run) => sum + run.statements, 0) / Math.max(1, requests)
+        : undefined,
+      cpu: measuresServer(scenario)
+        ? { platform: cpuOf('platform'), database: cpuOf('database'), load: cpuOf('load') }
         : undefined,
       roundRps: runs.map((run) => run.rps),
     };
@@ -523,7 +541,7 @@ async function measureEmbedded(
     }
     let rssPeak = rssStarted;
     const sampling = setInterval(() => (rssPeak = Math.max(rssPeak, rssMegabytes(server.pid))), 250);
-    const rows = await measureRounds(server.base, token, measured, true).finally(() => clearInterval(sampling));
+    const rows = await measureRounds(server.base, token, measured, server.pid).finally(() => clearInterval(sampling));
     const rssAfter = rssMegabytes(server.pid);
     for (const layer of layers) await layer.stop();
     await afterwards?.(server, token, scenarios, rows, pin);
@@ -594,7 +612,7 @@ async function measureDistributed(databaseUrl: string): Promise<Row[]> {
     for (const [name, server] of gateways) await requireHeadlineAnswer(server.base, token, name);
     // The gateways share the services: measured in alternating rounds, none gets the services colder than the others.
     const scenarios = gateways.map(([name, server]) => ({ ...headlineScenario(), name, origin: server.base }));
-    return await measureRounds(apollo.base, token, scenarios, false);
+    return await measureRounds(apollo.base, token, scenarios, undefined);
   } finally {
     for (const server of servers.reverse()) await server.stop();
     fs.rmSync(keyDir, { recursive: true, force: true });
@@ -655,10 +673,26 @@ function postgresIds(): [number, number] {
   return [Number(uid), Number(gid)];
 }
 
-function printRow(name: string, row: Measured & { statements?: number }, rss = '') {
+function printRow(name: string, row: Measured & { statements?: number; cpu?: CpuSpent }, rss = '') {
+  const { cpu } = row;
+  const cpuText = cpu
+    ? `${cpuTotal(cpu).toFixed(0)} = ${[cpu.platform, cpu.database, cpu.load].map((part) => part.toFixed(0)).join('+')}`
+    : '';
   console.log(
     `${name.padEnd(50)} ${row.rps.toFixed(0).padStart(7)} ${row.p50.toFixed(0).padStart(7)} ${row.p99.toFixed(0).padStart(7)} ` +
-      `${String(row.failures).padStart(8)} ${(row.statements === undefined ? '' : row.statements.toFixed(1)).padStart(11)} ${rss.padStart(14)}`,
+      `${String(row.failures).padStart(8)} ${(row.statements === undefined ? '' : row.statements.toFixed(1)).padStart(11)} ${rss.padStart(14)} ${cpuText.padStart(20)}`,
+  );
+}
+
+/**
+ * A request's CPU in REST reads' CPU, and the rate ratio that would make with the cores as busy under both:
+ * a ratio target beside what the code costs, whatever the machine's other tenants took during the run.
+ */
+function printCpuRatio(row: Row, read: Row): void {
+  if (!row.cpu || !read.cpu || cpuTotal(read.cpu) === 0) return;
+  const reads = cpuTotal(row.cpu) / cpuTotal(read.cpu);
+  console.log(
+    `  CPU a request, ${row.name} / REST read = ${reads.toFixed(2)} (with the cores as busy: a rate ratio of ${(1 / reads).toFixed(2)})`,
   );
 }
 
@@ -715,8 +749,9 @@ async function main(): Promise<void> {
     `\n${DURATION_SECONDS}s per scenario in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`,
   );
   console.log(
-    `${'scenario'.padEnd(50)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failures'.padStart(8)} ${'SQL/request'.padStart(11)} ${'RSS MB'.padStart(14)}`,
+    `${'scenario'.padEnd(50)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failures'.padStart(8)} ${'SQL/request'.padStart(11)} ${'RSS MB'.padStart(14)} ${'CPU us/request'.padStart(20)}`,
   );
+  console.log(`${''.padEnd(114)} (platform+database+load)`);
   printRow(`Fastify hello world (best of ${helloFirst.rps.toFixed(0)} / ${helloLast.rps.toFixed(0)})`, hello);
   for (const run of runs) {
     run.rows.forEach((row, index) =>
@@ -746,11 +781,13 @@ async function main(): Promise<void> {
         `1/${(hello.rps / read.rps).toFixed(1)}`,
       ) && allMet;
     allMet = ratioVerdict(`headline / REST read, ${run.database} (>= 0.5)`, headline, read, 0.5) && allMet;
+    printCpuRatio(headline, read);
     for (const { row } of LAYER_PLATFORMS) console.log(`  ${row} / REST read = ${ratioText(byName(run, row), read)}`);
     const restAnswer = oneAfterTheOther(read, byName(run, 'REST release-eligibility read'));
     console.log(`  headline / the same answer over REST (read, then eligibility) = ${ratioText(headline, restAnswer)}`);
     const writes = run.rows.filter((row) => row.name.startsWith('POST'));
     for (const write of writes) console.log(`  ${write.name} / REST read = ${ratioText(write, read)}`);
+    for (const write of writes) printCpuRatio(write, read);
     const slowest = writes
       .filter((row) => row.name !== MINIMAL_EVENTS_ROW)
       .reduce((slow, row) => (row.rps < slow.rps ? row : slow));
