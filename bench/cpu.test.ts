@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { cpuPerRequest, cpuSpent, cpuTotal } from './cpu.ts';
+import { cpuBetween, cpuPerRequest, cpuSpent, cpuSum, cpuTotal } from './cpu.ts';
 
 describe("the bench's CPU a request", () => {
   it('reads the CPU of a process whose name holds a parenthesis and spaces', async () => {
@@ -16,7 +16,7 @@ describe("the bench's CPU a request", () => {
       const after = cpuSpent(child.pid as number);
       expect(after.platform - before.platform).toBeGreaterThanOrEqual(200_000);
       expect(after.load).toBeGreaterThanOrEqual(before.load);
-      const share = cpuPerRequest(before, after, 4);
+      const share = cpuPerRequest(cpuSum([cpuBetween(before, after), cpuBetween(after, after)]), 4);
       expect(share.platform).toBeCloseTo((after.platform - before.platform) / 4);
       expect(cpuTotal(share)).toBeCloseTo(share.platform + share.database + share.load);
     } finally {
@@ -27,6 +27,6 @@ describe("the bench's CPU a request", () => {
   it('counts nothing for a process that is gone, and no request as one', () => {
     const gone = cpuSpent(2 ** 22 + 1);
     expect(gone.platform).toBe(0);
-    expect(cpuPerRequest(gone, gone, 0)).toEqual({ platform: 0, database: 0, load: 0 });
+    expect(cpuPerRequest(cpuBetween(gone, gone), 0)).toEqual({ platform: 0, database: 0, load: 0 });
   });
 });

@@ -37,7 +37,7 @@ const reapedTicks = (fields: string[]) => Number(fields[13]) + Number(fields[14]
 function postgresTicks(): number {
   let ticks = 0;
   for (const entry of fs.readdirSync('/proc')) {
-    if (entry.charCodeAt(0) > 57) continue;
+    if (!/^\d/.test(entry)) continue;
     const stat = statFields(entry);
     if (stat?.command === 'postgres') ticks += ownTicks(stat.fields) + reapedTicks(stat.fields);
   }
@@ -54,10 +54,20 @@ export function cpuSpent(platformPid: number): CpuSpent {
   };
 }
 
-/** What was spent between two samples, a request's share. */
-export function cpuPerRequest(before: CpuSpent, after: CpuSpent, requests: number): CpuSpent {
-  const share = (part: keyof CpuSpent) => (after[part] - before[part]) / Math.max(1, requests);
-  return { platform: share('platform'), database: share('database'), load: share('load') };
-}
+const byPart = (value: (part: keyof CpuSpent) => number): CpuSpent => ({
+  platform: value('platform'),
+  database: value('database'),
+  load: value('load'),
+});
+
+/** What was spent between two samples. */
+export const cpuBetween = (before: CpuSpent, after: CpuSpent) => byPart((part) => after[part] - before[part]);
+
+/** What several spans spent together: rounds of one scenario, with other scenarios' rounds between them. */
+export const cpuSum = (spans: CpuSpent[]) => byPart((part) => spans.reduce((sum, span) => sum + span[part], 0));
+
+/** A request's share of what was spent. */
+export const cpuPerRequest = (spent: CpuSpent, requests: number) =>
+  byPart((part) => spent[part] / Math.max(1, requests));
 
 export const cpuTotal = (cpu: CpuSpent) => cpu.platform + cpu.database + cpu.load;

@@ -10,7 +10,7 @@ import { startTestPlatform } from '../test/kit.ts';
 import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
 import { GRADING_EXTENSION_NAMESPACE, PLAYER_EXTENSION_NAMESPACE } from '../subgraphs/events/vocabulary.ts';
 import { HEADLINE_BODY, LESSON_ID, benchHeaders, requireHeadlineAnswer } from './headline.ts';
-import { type CpuSpent, cpuPerRequest, cpuSpent, cpuTotal } from './cpu.ts';
+import { type CpuSpent, cpuBetween, cpuPerRequest, cpuSpent, cpuSum, cpuTotal } from './cpu.ts';
 
 /**
  * `npm run bench`: starts the platform (embedded mode, its own process, a fresh data directory) and
@@ -461,7 +461,7 @@ async function measureRounds(
       const before = server === undefined ? 0 : await statementsSent(base);
       const cpuBefore = server === undefined ? undefined : cpuSpent(server);
       const measured = await drive(base, token, scenario, DURATION_SECONDS / ROUNDS);
-      const cpu = cpuBefore && cpuPerRequest(cpuBefore, cpuSpent(server as number), measured.requests);
+      const cpu = cpuBefore && cpuBetween(cpuBefore, cpuSpent(server as number));
       const statements = server === undefined ? 0 : (await statementsSent(base)) - before;
       samples.get(scenario)?.push({ ...measured, statements, cpu });
     }
@@ -471,9 +471,6 @@ async function measureRounds(
     const mean = (pick: (run: (typeof runs)[number]) => number) =>
       runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
     const requests = runs.reduce((sum, run) => sum + run.requests, 0);
-    // Weighted by each run's requests, as the statements are: the CPU of all the runs over all their requests.
-    const cpuOf = (part: keyof CpuSpent) =>
-      runs.reduce((sum, run) => sum + (run.cpu?.[part] ?? 0) * run.requests, 0) / Math.max(1, requests);
     return {
       name: scenario.name,
       rps: mean((run) => run.rps),
@@ -484,8 +481,9 @@ async function measureRounds(
       statements: measuresServer(scenario)
         ? runs.reduce((sum, run) => sum + run.statements, 0) / Math.max(1, requests)
         : undefined,
+      // As the statements are: what all the runs spent over all their requests.
       cpu: measuresServer(scenario)
-        ? { platform: cpuOf('platform'), database: cpuOf('database'), load: cpuOf('load') }
+        ? cpuPerRequest(cpuSum(runs.map((run) => run.cpu as CpuSpent)), requests)
         : undefined,
       roundRps: runs.map((run) => run.rps),
     };
@@ -748,10 +746,9 @@ async function main(): Promise<void> {
   console.log(
     `\n${DURATION_SECONDS}s per scenario in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`,
   );
-  console.log(
-    `${'scenario'.padEnd(50)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failures'.padStart(8)} ${'SQL/request'.padStart(11)} ${'RSS MB'.padStart(14)} ${'CPU us/request'.padStart(20)}`,
-  );
-  console.log(`${''.padEnd(114)} (platform+database+load)`);
+  const header = `${'scenario'.padEnd(50)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failures'.padStart(8)} ${'SQL/request'.padStart(11)} ${'RSS MB'.padStart(14)} ${'CPU us/request'.padStart(20)}`;
+  console.log(header);
+  console.log('(platform+database+load)'.padStart(header.length));
   printRow(`Fastify hello world (best of ${helloFirst.rps.toFixed(0)} / ${helloLast.rps.toFixed(0)})`, hello);
   for (const run of runs) {
     run.rows.forEach((row, index) =>
