@@ -119,13 +119,23 @@ function rssMegabytes(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+interface RequestVariant {
+  body: string;
+  headers?: Record<string, string>;
+}
+
 interface Scenario {
   name: string;
   method: 'GET' | 'POST';
   path: string;
   body?: string;
   /** A write: each request gets its own body and headers, so none is an idempotent replay. */
-  fresh?: () => { body: string; headers?: Record<string, string> };
+  fresh?: () => RequestVariant;
+  /**
+   * A write whose body names nothing unique (the server gives it its identity): these bodies, made before the
+   * rounds and sent in turn, so that the load generator builds no body during a round on the cores it shares.
+   */
+  inTurn?: RequestVariant[];
   /** The server this scenario drives, where one run's scenarios go to different servers (the gateways apart). */
   origin?: string;
   /** The one status every answer must have, where the scenario measures a refusal (a failure is any other). */
@@ -142,7 +152,11 @@ interface Measured {
 
 async function drive(base: string, token: string, scenario: Scenario, seconds: number): Promise<Measured> {
   const headers = benchHeaders(token);
-  const { fresh } = scenario;
+  const { fresh, inTurn } = scenario;
+  const withHeaders = (variant: RequestVariant) => ({
+    body: variant.body,
+    headers: { ...headers, ...variant.headers },
+  });
   const result = await autocannon({
     url: `${scenario.origin ?? base}${scenario.path}`,
     method: scenario.method,
@@ -150,18 +164,8 @@ async function drive(base: string, token: string, scenario: Scenario, seconds: n
     duration: seconds,
     headers,
     body: scenario.body,
-    ...(fresh
-      ? {
-          requests: [
-            {
-              setupRequest: (request) => {
-                const next = fresh();
-                return { ...request, body: next.body, headers: { ...headers, ...next.headers } };
-              },
-            },
-          ],
-        }
-      : {}),
+    ...(fresh ? { requests: [{ setupRequest: (request) => ({ ...request, ...withHeaders(fresh()) }) }] } : {}),
+    ...(inTurn ? { requests: inTurn.map(withHeaders) } : {}),
   });
   const refused = scenario.refusal === undefined ? 0 : (result.statusCodeStats?.[`${scenario.refusal}`]?.count ?? 0);
   const failures =
@@ -298,6 +302,12 @@ function headlineScenario(): Scenario {
  */
 const MINIMAL_EVENTS_ROW = 'POST /events (batch of 10, return=minimal)';
 
+/**
+ * The events batches a scenario sends in turn: a player's batch carries no id of its own, so a body sent again is
+ * another batch of new events (ten views of one of this many contents). Each connection builds every one at start.
+ */
+const EVENT_BATCHES_IN_TURN = 256;
+
 /** A new activity source of the bench's tenant (events name the source that sent them); its id. */
 async function registerActivitySource(base: string, token: string, name: string): Promise<string> {
   const source = await fetch(`${base}${SERVICE_ROOTS.events}/activity-sources`, {
@@ -309,7 +319,7 @@ async function registerActivitySource(base: string, token: string, name: string)
   return ((await source.json()) as { id: string }).id;
 }
 
-/** The scenarios of one embedded platform: the reads, then one of each write with a body of its own. */
+/** The scenarios of one embedded platform: the reads, then each write with bodies made for it. */
 async function platformScenarios(base: string, token: string): Promise<{ scenarios: Scenario[]; pin: unknown }> {
   const headers = benchHeaders(token);
   const component = await (
@@ -324,7 +334,7 @@ async function platformScenarios(base: string, token: string): Promise<{ scenari
     name,
     method: 'POST',
     path: `${SERVICE_ROOTS.events}/events`,
-    fresh: () => {
+    inTurn: Array.from({ length: EVENT_BATCHES_IN_TURN }, () => {
       const id = next();
       const events = Array.from({ length: 10 }, (_, index) => ({
         kind: 'content_viewed',
@@ -334,7 +344,7 @@ async function platformScenarios(base: string, token: string): Promise<{ scenari
         happenedAt: new Date().toISOString(),
       }));
       return { body: JSON.stringify({ events }), headers };
-    },
+    }),
   });
   const scenarios: Scenario[] = [
     headlineScenario(),
