@@ -11,7 +11,7 @@ import {
   ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
 import { ApolloGateway, RemoteGraphQLDataSource, type GraphQLDataSource } from '@apollo/gateway';
-import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
 import httpProxy from '@fastify/http-proxy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
@@ -267,8 +267,10 @@ async function serveGraphQL(
     ...source,
     introspection: settings.introspection,
     includeStacktraceInErrorResponses: settings.stackTraces,
+    // `installShutdown` owns the signals and the platform's close stops Apollo (below): Apollo's own handlers ran
+    // a second shutdown beside the platform's, and stayed on `process` after an in-process platform closed.
+    stopOnTerminationSignals: false,
     plugins: [
-      fastifyApolloDrainPlugin(app),
       queryLimitsPlugin(settings.limits),
       settings.sandbox
         ? ApolloServerPluginLandingPageLocalDefault({ embed: true, includeCookies: false })
@@ -285,6 +287,8 @@ async function serveGraphQL(
     formatError,
   } as ApolloServerOptions<GraphContext>);
   await apollo.start();
+  // After Fastify has stopped taking requests and answered those in flight, so Apollo has no draining to do.
+  app.addHook('onClose', () => apollo.stop());
   const context = (request: FastifyRequest) =>
     graphContextFrom(runtime.auth, request.headers, { requestId: request.id, traceId: request.traceId });
   const throughApollo = fastifyApolloHandler(apollo, { context });
