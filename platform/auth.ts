@@ -186,8 +186,8 @@ export class Authenticator {
 
   /** The platform's own tokens carry its kid; any other token is a tenant IdP's, when one is configured. */
   private async verify(token: string): Promise<JWTPayload> {
+    const { kid } = protectedHeaderOf(token);
     try {
-      const { kid } = decodeProtectedHeader(token);
       if (this.remote && this.remoteJwks && kid !== this.keyring.kid) {
         const { payload } = await jwtVerify(token, this.remoteJwks, {
           issuer: this.remote.issuer,
@@ -209,6 +209,17 @@ export class Authenticator {
     }
   }
 }
+
+/** Not a JWS at all: said so, before anything could blame the identity provider's keys for it. */
+function protectedHeaderOf(token: string): ReturnType<typeof decodeProtectedHeader> {
+  try {
+    return decodeProtectedHeader(token);
+  } catch {
+    throw new DomainError('unauthenticated', MALFORMED_TOKEN);
+  }
+}
+
+const MALFORMED_TOKEN = 'The bearer token is malformed or not valid.';
 
 function tokenProblem(error: unknown): DomainError {
   if (error instanceof joseErrors.JWTExpired)
@@ -239,7 +250,7 @@ function tokenProblem(error: unknown): DomainError {
       "The identity provider's keys could not be fetched to check the bearer token.",
     );
   }
-  return new DomainError('unauthenticated', 'The bearer token is malformed or not valid.');
+  return new DomainError('unauthenticated', MALFORMED_TOKEN);
 }
 
 function stringList(value: unknown): string[] | undefined {

@@ -212,6 +212,29 @@ function expectGraphQLProblem(reply: Reply, code: RegExp, label: string): void {
   }
 }
 
+describe('a refused token', () => {
+  it('says what is wrong with it, and never blames keys nobody was asked for', async ({ platform, tenant }) => {
+    const tokens = await refusedTokens(platform, tenant.tenantId);
+    const details = {
+      ...tokens,
+      'three parts, none of them JSON': 'not.a.token',
+      'a JSON header over an unreadable payload': `${Buffer.from('{"alg":"ES256"}').toString('base64url')}.%%.x`,
+    };
+    const expected: Record<string, RegExp> = {
+      forged: /signature is not valid/,
+      expired: /has expired/,
+      malformed: /malformed or not valid/,
+      'three parts, none of them JSON': /malformed or not valid/,
+      'a JSON header over an unreadable payload': /malformed or not valid/,
+    };
+    for (const [label, token] of Object.entries(details)) {
+      const reply = await http(platform, 'GET', `${roots.curriculum}/alpha/curriculum/v1/components`, { token });
+      expectProblem(reply, 401, label);
+      expect(reply.body.detail, label).toMatch(expected[label]);
+    }
+  });
+});
+
 describe('every GraphQL root field', () => {
   it('refuses no token and a forged, expired or malformed one (unauthenticated)', async ({ platform, tenant }) => {
     const fields = rootFields(await apiSchema(platform, tenant.token));
