@@ -16,49 +16,81 @@ import { DomainError, type FieldError } from './errors.ts';
 const NUL = '\u0000';
 const UNSTORABLE_MESSAGE = 'must not contain the NUL character (\\u0000) or a lone surrogate (\\uD800-\\uDFFF)';
 
+/**
+ * Arrays and objects nested deeper than this are refused here too. No documented body nests past a dozen
+ * levels, and every walk of a value (this one, zod, canonical JSON, JSON.stringify) recurses: a body of
+ * [[[...]]] some thousands deep overflowed the stack, and the client got a 500 for its own input.
+ */
+export const MAX_JSON_DEPTH = 256;
+const TOO_DEEP_MESSAGE = `must not nest arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
+
 const isUnstorable = (text: string) => text.includes(NUL) || !text.isWellFormed();
 
 /** Field names as the client sent them, with a NUL shown escaped so the answer stays readable. */
 const readable = (name: string) => name.replaceAll(NUL, '\\u0000');
 
-/** Dotted paths of every string (and object key) holding a NUL or a lone surrogate, in plain JSON values. */
-export function fieldsWithUnstorableText(value: unknown, path = ''): string[] {
-  if (typeof value === 'string') return isUnstorable(value) ? [path || '(body)'] : [];
+/** Neither text nor nested values: bytes (a zip upload), a stream (the gateway's REST proxy passes bodies through unparsed). */
+const isLeaf = (value: unknown) =>
+  value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || value instanceof Readable;
+
+/**
+ * A field error for every string (and object key) holding a NUL or a lone surrogate, by dotted path, and one for a
+ * value nested too deep, named by its outermost field (the whole path would be hundreds of segments long).
+ */
+export function unstorableFieldErrors(value: unknown, path = '', depth = 0, outermost = path): FieldError[] {
+  if (typeof value === 'string')
+    return isUnstorable(value) ? [{ field: path || '(body)', message: UNSTORABLE_MESSAGE }] : [];
+  // Query and params objects have their own prototypes.
+  if (isLeaf(value)) return [];
+  if (depth === MAX_JSON_DEPTH) return [{ field: outermost || '(body)', message: TOO_DEEP_MESSAGE }];
   if (Array.isArray(value))
-    return value.flatMap((item, index) => fieldsWithUnstorableText(item, path ? `${path}.${index}` : String(index)));
-  // A Buffer (zip upload) is bytes, not text; a stream (the gateway's REST proxy passes bodies through
-  // unparsed) is the owning service's to read. Query and params objects have their own prototypes.
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || value instanceof Readable) return [];
-  return Object.entries(value).flatMap(([key, item]) => {
+    return value.flatMap((item, index) => {
+      const field = path ? `${path}.${index}` : String(index);
+      return unstorableFieldErrors(item, field, depth + 1, outermost || field);
+    });
+  return Object.entries(value as object).flatMap(([key, item]) => {
     const field = path ? `${path}.${key}` : key;
-    return isUnstorable(key) ? [readable(field)] : fieldsWithUnstorableText(item, field);
+    return isUnstorable(key)
+      ? [{ field: readable(field), message: UNSTORABLE_MESSAGE }]
+      : unstorableFieldErrors(item, field, depth + 1, outermost || field);
   });
 }
 
-/** Whether any string or object key in a plain JSON value is unstorable: the allocation-free test every request pays. */
-function containsUnstorableText(value: unknown): boolean {
+/** Dotted paths of every string (and object key) holding a NUL or a lone surrogate, and of a value nested too deep. */
+export function fieldsWithUnstorableText(value: unknown): string[] {
+  return unstorableFieldErrors(value).map((error) => error.field);
+}
+
+/** Whether any string or object key in a plain JSON value is unstorable, or it nests too deep: the allocation-free test every request pays. */
+function containsUnstorableText(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return isUnstorable(value);
-  if (Array.isArray(value)) return value.some(containsUnstorableText);
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || value instanceof Readable)
+  if (isLeaf(value)) return false;
+  if (depth === MAX_JSON_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (containsUnstorableText(item, depth + 1)) return true;
     return false;
-  for (const key in value) {
+  }
+  for (const key in value as object) {
     if (
-      Object.hasOwn(value, key) &&
-      (isUnstorable(key) || containsUnstorableText((value as Record<string, unknown>)[key]))
+      Object.hasOwn(value as object, key) &&
+      (isUnstorable(key) || containsUnstorableText((value as Record<string, unknown>)[key], depth + 1))
     )
       return true;
   }
   return false;
 }
 
-function unstorableTextRefusal(fields: string[]): DomainError {
-  const fieldErrors: FieldError[] = fields.map((field) => ({ field, message: UNSTORABLE_MESSAGE }));
-  return new DomainError('validation_failed', 'The request has invalid fields.', { fieldErrors });
+function unstorableTextRefusal(fieldErrors: FieldError[]): DomainError {
+  // One error per field and message, as each walk may name the same field.
+  const unique = new Map(fieldErrors.map((error) => [`${error.field}\u0000${error.message}`, error]));
+  return new DomainError('validation_failed', 'The request has invalid fields.', { fieldErrors: [...unique.values()] });
 }
 
+const textErrors = (fields: string[]): FieldError[] => fields.map((field) => ({ field, message: UNSTORABLE_MESSAGE }));
+
 /**
- * Refuses a NUL or a lone surrogate in path parameters, query, header values or the parsed JSON body with a 400
- * validation_failed naming each field. Runs before validation in every route, in the namespace of
+ * Refuses a NUL or a lone surrogate in path parameters, query, header values or the parsed JSON body, and
+ * arrays and objects nested deeper than MAX_JSON_DEPTH, with a 400 validation_failed naming each field. Runs before validation in every route, in the namespace of
  * the service that answers. GraphQL bodies are left to the GraphQL plugin, which answers in GraphQL.
  */
 export function refuseUnstorableTextInRequests(app: FastifyInstance, options: { graphqlPath: string }): void {
@@ -73,12 +105,12 @@ export function refuseUnstorableTextInRequests(app: FastifyInstance, options: { 
     const headers = Object.entries(request.headers).flatMap(([name, value]) =>
       fieldsWithUnstorableText(value).length > 0 ? [name] : [],
     );
-    const fields = [
-      ...fieldsWithUnstorableText(request.params),
-      ...headers,
-      ...(isGraphql ? [] : [...fieldsWithUnstorableText(request.query), ...fieldsWithUnstorableText(request.body)]),
+    const fieldErrors = [
+      ...unstorableFieldErrors(request.params),
+      ...textErrors(headers),
+      ...(isGraphql ? [] : [...unstorableFieldErrors(request.query), ...unstorableFieldErrors(request.body)]),
     ];
-    done(fields.length > 0 ? unstorableTextRefusal([...new Set(fields)]) : undefined);
+    done(fieldErrors.length > 0 ? unstorableTextRefusal(fieldErrors) : undefined);
   });
 }
 
@@ -122,14 +154,14 @@ export function unstorableTextInGraphql(
 ): GraphQLError | undefined {
   const variables = request.variables ?? {};
   // The paths are collected only for a request that has something to refuse.
-  const fields = [
-    ...(containsUnstorableText(variables) ? fieldsWithUnstorableText(variables) : []),
-    ...unstorableLiterals(document),
+  const fieldErrors = [
+    ...(containsUnstorableText(variables) ? unstorableFieldErrors(variables) : []),
+    ...textErrors(unstorableLiterals(document)),
   ];
   if (request.operationName !== undefined && request.operationName !== null && isUnstorable(request.operationName))
-    fields.push('operationName');
-  if (fields.length === 0) return undefined;
-  const refusal = unstorableTextRefusal([...new Set(fields)]);
+    fieldErrors.push(...textErrors(['operationName']));
+  if (fieldErrors.length === 0) return undefined;
+  const refusal = unstorableTextRefusal(fieldErrors);
   // The formatter renders the DomainError (code, fieldErrors) in the answering service's namespace.
   return new GraphQLError(refusal.message, { originalError: refusal, extensions: { http: { status: 400 } } });
 }

@@ -10,7 +10,7 @@ import {
   tenantRoot,
   type TestPlatform,
 } from '../kit.ts';
-import { fieldsWithUnstorableText } from '../../platform/input-safety.ts';
+import { fieldsWithUnstorableText, MAX_JSON_DEPTH, unstorableFieldErrors } from '../../platform/input-safety.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -152,6 +152,63 @@ describe('a lone surrogate in any input is refused like a NUL (jsonb cannot hold
     expect(reply.body.errors[0].extensions).toMatchObject({
       code: 'validation_failed',
       fieldErrors: [{ field: 'id' }],
+    });
+  });
+});
+
+describe('arrays and objects nested past MAX_JSON_DEPTH are a 400 field error, never a stack overflow', () => {
+  const nested = (depth: number): unknown => {
+    let value: unknown = 1;
+    for (let level = 0; level < depth; level += 1) value = { a: value };
+    return value;
+  };
+  // Sent as text: JSON.stringify itself overflows the stack on a value this deep.
+  const deepJson = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+  it('names the outermost field, and lets a value at the limit through', () => {
+    expect(unstorableFieldErrors({ ok: nested(MAX_JSON_DEPTH - 1), deep: nested(MAX_JSON_DEPTH) })).toEqual([
+      { field: 'deep', message: expect.stringContaining(`more than ${MAX_JSON_DEPTH} levels`) },
+    ]);
+  });
+
+  it('in a JSON body thousands deep (it answered 500): 400, nothing written', async () => {
+    const caller = await newTenant(platform);
+    const post = (rawBody: string) =>
+      http(platform, 'POST', `${curriculumV1}/kcs`, {
+        token: caller.token,
+        headers: { 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+        rawBody,
+      });
+    const array = await post(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+    expect([array.status, array.headers.get('content-type'), array.body.code, array.body.fieldErrors]).toEqual([
+      400,
+      expect.stringContaining('application/problem+json'),
+      'curriculum:validation_failed',
+      [{ field: '0', message: expect.stringContaining('levels deep') }],
+    ]);
+    const inField = await post(
+      `{"stored_as":"alpha.knowledge_component","definition":"Deep","alpha":${deepJson(20_000)}}`,
+    );
+    expect([inField.status, inField.body.fieldErrors]).toEqual([
+      400,
+      [{ field: 'alpha', message: expect.stringContaining('levels deep') }],
+    ]);
+    const listed = await http(platform, 'GET', `${curriculumV1}/kcs`, { token: caller.token });
+    expect(listed.body.data).toEqual([]);
+  });
+
+  it('in GraphQL variables thousands deep (they answered 500): a typed GraphQL error', async () => {
+    const caller = await newTenant(platform);
+    const query = 'query($id: ID!) { component(componentId: $id) { componentId } }';
+    const reply = await http(platform, 'POST', '/graphql', {
+      token: caller.token,
+      headers: { 'content-type': 'application/json' },
+      rawBody: `{"query":${JSON.stringify(query)},"variables":{"id":"x","extra":${deepJson(20_000)}}}`,
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body.errors[0].extensions).toMatchObject({
+      code: 'validation_failed',
+      fieldErrors: [{ field: 'extra', message: expect.stringContaining('levels deep') }],
     });
   });
 });
