@@ -32,10 +32,16 @@ export function fieldErrorsOf(error: z.ZodError): FieldError[] {
 /** A query-string boolean: only the literal words true and false. */
 export const queryBoolean = z.enum(['true', 'false']).transform((value) => value === 'true');
 
-/** A query-string integer within bounds. */
+/** A number as a query string writes one: digits, a sign, a decimal fraction (which the integer check refuses). */
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/** A query-string integer within bounds, written in decimal digits (GraphQL hands over a number). */
 export function queryInteger(min: number, max?: number) {
   const base = z.coerce.number().int().min(min);
-  return max === undefined ? base : base.max(max);
+  const bounded = max === undefined ? base : base.max(max);
+  // Number() reads '' as 0 (`limit=` answered an empty page as if there were nothing) and ' 5', '0x10' or '1e2' as
+  // numbers; anything but decimal digits becomes NaN, refused as no number.
+  return z.preprocess((value) => (typeof value === 'string' && !DECIMAL.test(value) ? Number.NaN : value), bounded);
 }
 
 /**

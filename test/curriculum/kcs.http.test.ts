@@ -181,6 +181,20 @@ describe('GET /kcs and /kcs/{kcId}', () => {
       'curriculum:validation_failed',
     );
   });
+
+  it('refuses a limit that is not written in decimal digits (an empty one answered an empty page)', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    await createKc(platform, caller);
+    for (const limit of ['', '%205', '0x10', '1e2']) {
+      const reply = await http(platform, 'GET', `${kcs}?limit=${limit}`, { token: caller.token });
+      expectProblem(reply, 400, 'curriculum:validation_failed');
+      expect(reply.body.fieldErrors).toEqual([{ field: 'limit', message: expect.any(String) }]);
+    }
+    const decimal = await http(platform, 'GET', `${kcs}?limit=5`, { token: caller.token });
+    expect([decimal.status, decimal.body.data.length]).toEqual([200, 1]);
+  });
 });
 
 describe('KC versions', () => {
