@@ -45,6 +45,20 @@ export function queryInteger(min: number, max?: number) {
 }
 
 /**
+ * A calendar date YYYY-MM-DD that exists. Date.parse alone let through days a month lacks (it reads 2024-02-30 as
+ * March 1) and the year 0, which PostgreSQL's date refuses: a database error, answered 500.
+ */
+export function calendarDate() {
+  return z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
+    .refine((value) => {
+      const time = Date.parse(value);
+      return !Number.isNaN(time) && !value.startsWith('0000') && new Date(time).toISOString().startsWith(value);
+    }, 'not a calendar date');
+}
+
+/**
  * A link a browser will open or fetch: absolute http(s) only (no javascript:, data: or file:), and
  * no longer than browsers and proxies reliably carry.
  */

@@ -276,6 +276,33 @@ describe('sis_attendance_event_v1 and GET /attendance-events', () => {
   });
 });
 
+describe('dates the calendar lacks (they reached PostgreSQL and were answered 500)', () => {
+  it('are refused in imported rows and in the moment lists, naming the field', async ({ platform }) => {
+    const caller = await importer();
+    for (const [adapter, row] of [
+      ['sis_attendance_event_v1', attendanceRow({ event_date: '2021-02-30' })],
+      ['sis_discipline_event_v1', disciplineRow({ incident_date: '0000-01-01' })],
+    ] as const) {
+      const refused = await runImport(caller, { sourceSystem: 'sis_system', adapter, records: [row] });
+      expect([refused.status, refused.body.fieldErrors]).toEqual([
+        422,
+        [{ field: expect.stringMatching(/^records\.0\.(event|incident)_date$/), message: 'not a calendar date' }],
+      ]);
+    }
+    expect((await http(platform, 'GET', `${root}/attendance-events`, { token: caller.token })).body.data).toEqual([]);
+    for (const query of ['attendance-events?from=2021-04-31', 'discipline-events?to=2023-02-29']) {
+      const reply = await http(platform, 'GET', `${root}/${query}`, { token: caller.token });
+      expect([query, reply.status, reply.body.fieldErrors]).toEqual([
+        query,
+        400,
+        [{ field: query.includes('from') ? 'from' : 'to', message: 'not a calendar date' }],
+      ]);
+    }
+    const leapDay = await http(platform, 'GET', `${root}/attendance-events?from=2024-02-29`, { token: caller.token });
+    expect(leapDay.status).toBe(200);
+  });
+});
+
 describe('sis_discipline_event_v1 and GET /discipline-events', () => {
   it('normalizes descriptors, filters, and never publishes narratives or reporter names', async ({ platform }) => {
     const caller = await importer();

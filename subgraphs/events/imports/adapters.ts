@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FieldError } from '../../../platform/errors.ts';
-import { fieldErrorsOf } from '../../../platform/validation.ts';
+import { calendarDate, fieldErrorsOf } from '../../../platform/validation.ts';
 import { resolveDescriptor, VENDOR_ACTIVITY_KIND, type DescriptorName } from '../vocabulary.ts';
 
 /**
@@ -30,10 +30,7 @@ export const CALLER_DERIVED_FIELDS = [
 ] as const;
 const DERIVED: ReadonlySet<string> = new Set(CALLER_DERIVED_FIELDS);
 
-const dateOnly = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'not a calendar date');
+const dateOnly = calendarDate();
 const id = z.union([z.string().trim().min(1).max(200), z.number().int().transform(String)]);
 const count = z.number().int().min(0);
 

@@ -7,7 +7,7 @@ import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { sortedOrder, tablePage } from '../../../platform/keyset.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
-import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
+import { calendarDate, isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import {
   ACCESS,
   boundaryConditions,
@@ -42,10 +42,7 @@ function presentMoment<Row extends AttendanceRow | DisciplineRow>(
   return { id: id as string, ...fields, recordedAt: isoTimestamp(recordedAt) };
 }
 
-const dateFilter = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
-  .refine((value) => !Number.isNaN(Date.parse(value)), 'not a calendar date');
+const dateFilter = calendarDate();
 
 /** A descriptor filter accepts the code value or the descriptor URI and compares code values. */
 const descriptorFilter = (name: DescriptorName) =>
