@@ -1,3 +1,4 @@
+import { EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { QTI_BASE_TYPES, QTI_CARDINALITIES } from '../vocabulary.ts';
@@ -58,6 +59,9 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: true,
   processEntities: true,
+  // XML's five entities and its character references (&#960; &#x3C0;), as every XML parser decodes them;
+  // the parser's default decoder leaves character references as written.
+  entityDecoder: new EntityDecoder({ numericAllowed: true }),
 });
 
 /** qti-simple-choice and simpleChoice are the same element: QTI 3 kebab names become QTI 2 camel names. */
