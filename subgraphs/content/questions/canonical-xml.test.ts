@@ -31,6 +31,14 @@ describe('projectCanonicalXml', () => {
     expect(projection.components[0].text).toBe('Caf\u00e9');
   });
 
+  it('accepts the text <!DOCTYPE in CDATA and comments, where it is no declaration', () => {
+    const xml = qti3Item({ prompt: 'What does <![CDATA[<!DOCTYPE html>]]> declare?' }).replace(
+      '<qti-item-body>',
+      '<qti-item-body><!-- not a <!DOCTYPE x> either -->',
+    );
+    expect(projectCanonicalXml(xml).answer_slots[0].choices).toHaveLength(2);
+  });
+
   it('refuses a DOCTYPE however it is written', () => {
     for (const doctype of ['<!DOCTYPE qti-assessment-item>', '<!DOCTYPE x [<!ENTITY a "b">]>']) {
       expect(() => projectCanonicalXml(`${doctype}\n${qti3Item()}`)).toThrow(DomainError);

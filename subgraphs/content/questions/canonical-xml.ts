@@ -1,5 +1,5 @@
 import { EntityDecoder } from '@nodable/entities';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLParser, XMLValidator, type EntityDecoderOptions } from 'fast-xml-parser';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { QTI_BASE_TYPES, QTI_CARDINALITIES } from '../vocabulary.ts';
 
@@ -51,6 +51,33 @@ export interface QuestionProjection {
   scoring: ScoringProjection[];
 }
 
+/**
+ * The parser's entity decoder: XML's five entities and its character references (&#960; &#x3C0;), as every XML
+ * parser decodes them (the parser's default decoder leaves character references as written). The parser hands it
+ * the entities of a DOCTYPE, and only of a DOCTYPE (even one declaring none), so it also tells whether the document
+ * had one: a DOCTYPE is refused, and its entities are never expanded.
+ */
+class ItemEntities implements EntityDecoderOptions {
+  private readonly xml = new EntityDecoder({ numericAllowed: true });
+  doctype = false;
+  setExternalEntities(): void {}
+  addInputEntities(): void {
+    this.doctype = true;
+  }
+  reset(): void {
+    this.doctype = false;
+    this.xml.reset();
+  }
+  decode(text: string): string {
+    return this.xml.decode(text);
+  }
+  setXmlVersion(version: number): void {
+    this.xml.setXmlVersion(version);
+  }
+}
+
+const entities = new ItemEntities();
+
 const parser = new XMLParser({
   preserveOrder: true,
   ignoreAttributes: false,
@@ -59,9 +86,7 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: true,
   processEntities: true,
-  // XML's five entities and its character references (&#960; &#x3C0;), as every XML parser decodes them;
-  // the parser's default decoder leaves character references as written.
-  entityDecoder: new EntityDecoder({ numericAllowed: true }),
+  entityDecoder: entities,
 });
 
 /** qti-simple-choice and simpleChoice are the same element: QTI 3 kebab names become QTI 2 camel names. */
@@ -129,8 +154,10 @@ export function projectCanonicalXml(xml: string): QuestionProjection {
 function project(xml: string): QuestionProjection {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) refuse([field(`not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`)]);
-  if (/<!DOCTYPE/i.test(xml)) refuse([field('a DOCTYPE is not accepted')]);
-  const roots = toTree(parser.parse(xml) as Array<Record<string, unknown>>).filter((node) => node.name !== '#text');
+  const parsed = parser.parse(xml) as Array<Record<string, unknown>>;
+  // Known from the parser, not from the text: "<!DOCTYPE" inside CDATA or a comment declares nothing.
+  if (entities.doctype) refuse([field('a DOCTYPE is not accepted')]);
+  const roots = toTree(parsed).filter((node) => node.name !== '#text');
   const item = roots.length === 1 && roots[0].name === 'assessmentItem' ? roots[0] : undefined;
   if (!item) refuse([field('the root element must be one qti-assessment-item (or assessmentItem)')]);
   const errors: FieldError[] = [];
