@@ -44,4 +44,30 @@ describe('projectCanonicalXml', () => {
       expect(() => projectCanonicalXml(`${doctype}\n${qti3Item()}`)).toThrow(DomainError);
     }
   });
+
+  it('a match item names as distractors only the choices no correct pair uses', () => {
+    const projection =
+      projectCanonicalXml(`<qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqti_v3p0" identifier="match" title="Match">
+  <qti-response-declaration identifier="RESPONSE" cardinality="multiple" base-type="directedPair">
+    <qti-correct-response><qti-value>C R</qti-value><qti-value>D M</qti-value></qti-correct-response>
+  </qti-response-declaration>
+  <qti-item-body>
+    <qti-match-interaction response-identifier="RESPONSE" max-associations="3">
+      <qti-simple-match-set>
+        <qti-simple-associable-choice identifier="C" match-max="1">Capulet</qti-simple-associable-choice>
+        <qti-simple-associable-choice identifier="D" match-max="1">Demetrius</qti-simple-associable-choice>
+        <qti-simple-associable-choice identifier="P" match-max="1">Prospero</qti-simple-associable-choice>
+      </qti-simple-match-set>
+      <qti-simple-match-set>
+        <qti-simple-associable-choice identifier="M" match-max="2">A Midsummer Night's Dream</qti-simple-associable-choice>
+        <qti-simple-associable-choice identifier="R" match-max="2">Romeo and Juliet</qti-simple-associable-choice>
+      </qti-simple-match-set>
+    </qti-match-interaction>
+  </qti-item-body>
+</qti-assessment-item>`);
+    expect(projection.answer_slots[0]).toMatchObject({ interaction_type: 'match', correct_values: ['C R', 'D M'] });
+    expect(projection.components.filter((component) => component.component_role === 'distractor')).toEqual([
+      { ordinal: 2, component_role: 'distractor', identifier: 'P', parent_identifier: 'RESPONSE', text: 'Prospero' },
+    ]);
+  });
 });

@@ -247,7 +247,11 @@ function project(xml: string): QuestionProjection {
         choices,
         correct_values: declaration.correct,
       });
-      const correct = new Set(declaration.correct ?? []);
+      // A pair or directedPair value ("C R") is two choice identifiers: both are part of the answer.
+      const pairs = declaration.baseType === 'pair' || declaration.baseType === 'directedPair';
+      const correct = new Set(
+        (declaration.correct ?? []).flatMap((value) => (pairs ? value.trim().split(/\s+/) : [value])),
+      );
       for (const choice of choices) {
         if (!correct.has(choice.identifier)) {
           components.push({
