@@ -70,4 +70,50 @@ describe('projectCanonicalXml', () => {
       { ordinal: 2, component_role: 'distractor', identifier: 'P', parent_identifier: 'RESPONSE', text: 'Prospero' },
     ]);
   });
+
+  it('projects the choices of hottext and gap-match interactions, which are QTI choices without Choice in their names', () => {
+    const item = (
+      body: string,
+      key: string,
+    ) => `<qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqti_v3p0" identifier="i" title="I">
+  <qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="${key.includes(' ') ? 'directedPair' : 'identifier'}">
+    <qti-correct-response><qti-value>${key}</qti-value></qti-correct-response>
+  </qti-response-declaration>
+  <qti-item-body>${body}</qti-item-body>
+</qti-assessment-item>`;
+    const hottext = projectCanonicalXml(
+      item(
+        `<qti-hottext-interaction response-identifier="RESPONSE" max-choices="1"><p>Sponsors of the
+        <qti-hottext identifier="H1">Lancastrians</qti-hottext> and the <qti-hottext identifier="H2">Yorkists</qti-hottext></p></qti-hottext-interaction>`,
+        'H2',
+      ),
+    );
+    expect(hottext.answer_slots[0].choices).toEqual([
+      { identifier: 'H1', text: 'Lancastrians' },
+      { identifier: 'H2', text: 'Yorkists' },
+    ]);
+    expect(hottext.components.map((component) => [component.component_role, component.identifier])).toEqual([
+      ['question', 'i'],
+      ['distractor', 'H1'],
+    ]);
+    expect(() =>
+      projectCanonicalXml(
+        item(
+          '<qti-hottext-interaction response-identifier="RESPONSE"><p><qti-hottext identifier="H1">a</qti-hottext></p></qti-hottext-interaction>',
+          'H9',
+        ),
+      ),
+    ).toThrow(DomainError);
+    const gapMatch = projectCanonicalXml(
+      item(
+        `<qti-gap-match-interaction response-identifier="RESPONSE"><qti-gap-text identifier="W" match-max="1">winter</qti-gap-text>
+        <qti-gap-text identifier="S" match-max="1">summer</qti-gap-text><p>Now is the <qti-gap identifier="G1"/> of our discontent</p></qti-gap-match-interaction>`,
+        'W G1',
+      ),
+    );
+    expect(gapMatch.answer_slots[0].choices.map((choice) => choice.identifier)).toEqual(['W', 'S', 'G1']);
+    expect(gapMatch.components.filter((component) => component.component_role === 'distractor')).toMatchObject([
+      { identifier: 'S', text: 'summer' },
+    ]);
+  });
 });

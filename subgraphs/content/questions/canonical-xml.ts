@@ -133,6 +133,19 @@ function* walk(node: XmlNode): Generator<XmlNode> {
 
 const FEEDBACK = new Set(['feedbackBlock', 'feedbackInline', 'modalFeedback']);
 
+/** The choices of QTI's information model (its Choice class), not all of which end in Choice. */
+const CHOICES = new Set([
+  'simpleChoice',
+  'simpleAssociableChoice',
+  'inlineChoice',
+  'hotspotChoice',
+  'associableHotspot',
+  'hottext',
+  'gapText',
+  'gapImg',
+  'gap',
+]);
+
 function refuse(errors: FieldError[]): never {
   throw new DomainError('validation_failed', 'canonical_xml cannot be projected into answer slots and scoring.', {
     fieldErrors: errors,
@@ -227,7 +240,7 @@ function project(xml: string): QuestionProjection {
       if (slots.some((slot) => slot.response_identifier === identifier))
         errors.push(field(`two interactions answer ${identifier}`));
       const choices = [...walk(node)]
-        .filter((choice) => /Choice$/.test(choice.name) && choice.attrs.identifier !== undefined)
+        .filter((choice) => CHOICES.has(choice.name) && choice.attrs.identifier !== undefined)
         .map((choice) => ({ identifier: choice.attrs.identifier, text: textOf(choice) }));
       const choiceIds = new Set(choices.map((choice) => choice.identifier));
       if (choiceIds.size !== choices.length)
