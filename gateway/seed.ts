@@ -100,7 +100,7 @@ export async function seedDemoTenant(runtime: PlatformRuntime): Promise<void> {
 
   // Created draft and published by PATCH, as the state table asks of every producer.
   const createPublished = async (body: { component_id: string } & Record<string, unknown>) => {
-    const { value: created } = await createComponent(deps, author, { body });
+    const { value: created } = await createComponent(deps, author, { body, idempotencyKey: undefined });
     await patchComponent(deps, author, {
       componentId: body.component_id,
       body: { alpha: { publication_status: 'published' } },

@@ -272,6 +272,39 @@ describe('POST /components', () => {
     expect(reactivated.body.version).toBe(retired.body.version + 1);
   });
 
+  it('retries by Idempotency-Key: the stored answer, 409 for another body under it, 400 for a key too long', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const version = await eligibleVersion(platform, caller);
+    await createComponent(platform, caller, { component_id: 'c', kind: 'course' });
+    const bodies = [
+      { component_id: 'fresh', kind: 'lesson', alpha: { target_ref: pinOf(version) } },
+      { component_id: 'placed', kind: 'unit', parent_component_id: 'c' },
+    ];
+    for (const body of bodies) {
+      const headers = key();
+      const first = await http(platform, 'POST', componentsUrl, { token: caller.token, headers, body });
+      expect(first.status, JSON.stringify(first.body)).toBe(201);
+      const replay = await http(platform, 'POST', componentsUrl, { token: caller.token, headers, body });
+      expect([replay.status, replay.headers.get('idempotency-replayed')]).toEqual([200, 'true']);
+      expect(replay.body).toEqual(first.body);
+      expect(replay.headers.get('etag')).toBe(first.headers.get('etag'));
+      // Another component under a used key creates nothing.
+      const other = { ...body, component_id: `${body.component_id}-2` };
+      const changed = await http(platform, 'POST', componentsUrl, { token: caller.token, headers, body: other });
+      expectProblem(changed, 409, 'curriculum:idempotency_conflict');
+      expectProblem(await readComponent(platform, caller, other.component_id), 404, 'curriculum:not_found');
+    }
+    const tooLong = await http(platform, 'POST', componentsUrl, {
+      token: caller.token,
+      headers: { 'idempotency-key': 'k'.repeat(256) },
+      body: { component_id: 'never', kind: 'lesson' },
+    });
+    expectProblem(tooLong, 400, 'curriculum:validation_failed');
+    expect((await tenantRowCounts(platform, caller.tenantId)).components).toBe(3);
+  });
+
   it('parallel creates of one id create it once', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'c', kind: 'course' });

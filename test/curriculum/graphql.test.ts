@@ -544,6 +544,33 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
     });
   });
 
+  it('creates a component once under an idempotencyKey, and refuses another input under it', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const create = (componentId: string, idempotencyKey: string) =>
+      graphql(
+        platform,
+        `
+          mutation ($input: ComponentInput!, $key: String) {
+            createComponent(input: $input, idempotencyKey: $key) {
+              componentId
+              version
+              etag
+            }
+          }
+        `,
+        { input: { componentId, kind: 'course' }, key: idempotencyKey },
+        caller.token,
+      );
+    const idempotencyKey = randomUUID();
+    const first = await create('course-a', idempotencyKey);
+    expect(first.body.errors).toBeUndefined();
+    const replay = await create('course-a', idempotencyKey);
+    expect(replay.body).toEqual(first.body);
+    expect(codeOf(await create('course-b', idempotencyKey))).toBe('curriculum:idempotency_conflict');
+    const missing = await graphql(platform, '{ component(componentId: "course-b") { componentId } }', {}, caller.token);
+    expect(missing.body.data.component).toBeNull();
+  });
+
   it('needs a token with the write scope', async ({ platform }) => {
     const caller = await newTenant(platform, { scopes: ['curriculum:read'] });
     const reply = await graphql(

@@ -6,6 +6,8 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 
 import { canonicalJson, type CommandResult } from '../../../platform/idempotency.ts';
+import { judgeBeforeCall, runCommand, storedReplay } from '../../../platform/commands.ts';
+import type { CommandInput } from '../rule-inputs.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { listRule, updatedSince } from '../lists.ts';
 import { components } from '../tables.ts';
@@ -101,17 +103,25 @@ export async function assertReferences(tx: Database, ctx: RequestContext, input:
 export async function createComponent(
   deps: CurriculumDeps,
   ctx: RequestContext,
-  { body: rawInput }: { body: unknown },
+  { body: rawInput, idempotencyKey }: CommandInput,
 ): Promise<CommandResult<Component>> {
   requireAccess(ctx.principal, ACCESS.write, 'create components');
   const input = parseInput(ComponentInput, rawInput);
   requireDraftOnCreate(input);
   const alpha = normalizedAlpha(input);
+  const call = { operation: 'components.create', key: idempotencyKey, sent: rawInput };
+  const replay = await storedReplay<Component>(deps, ctx, call);
+  if (replay) return replay;
   // A re-POST that can only be refused is refused before content is asked; judged again under the lock.
-  const prior = await priorRowTogether(deps.db, ctx.tenantId, input.component_id);
-  if (prior) requireRepostAllowed(prior, input, alpha);
-  if (input.alpha.target_ref)
-    await deps.content.requireEligible(ctx, input.alpha.target_ref, { draftBank: isDraftGate(input.kind, alpha) });
+  const judged = await judgeBeforeCall<Component, ComponentRow | undefined>(deps, ctx, call, async () => {
+    const prior = await priorRowTogether(deps.db, ctx.tenantId, input.component_id);
+    if (prior) requireRepostAllowed(prior, input, alpha);
+    if (input.alpha.target_ref)
+      await deps.content.requireEligible(ctx, input.alpha.target_ref, { draftBank: isDraftGate(input.kind, alpha) });
+    return prior;
+  });
+  if ('replay' in judged) return judged.replay;
+  const prior = judged.judged;
   const now = ctx.now.toISOString();
   const values = (position: number | null) => ({
     kind: input.kind,
@@ -165,11 +175,12 @@ export async function createComponent(
   const createdAs = (row: ComponentRow | undefined) =>
     row && { value: presentComponent(row), created: true, replayed: false };
   const isFresh = !prior && !input.parent_component_id;
-  if (isFresh && !hasReferences(input)) {
+  // A keyed create runs the locked way, where its key's record is claimed in the create's transaction.
+  if (isFresh && !hasReferences(input) && idempotencyKey === undefined) {
     const created = createdAs(await insertFreshTogether(deps.db, ctx.tenantId, fresh));
     if (created) return created;
   }
-  return deps.db.transaction(async (tx) => {
+  return runCommand(deps, ctx, call, async (tx) => {
     await assertReferences(tx, ctx, input);
     if (isFresh && hasReferences(input)) {
       const created = createdAs((await insertFreshComponents(tx, [fresh]))[0]);
@@ -180,7 +191,7 @@ export async function createComponent(
     await lockKey(tx, `component|${ctx.tenantId}|${input.component_id}`);
     const existing = await lockComponent(tx, ctx.tenantId, input.component_id);
     if (existing) requireRepostAllowed(existing, input, alpha);
-    if (existing?.status === 'active') return { value: presentComponent(existing), created: false, replayed: false };
+    if (existing?.status === 'active') return { value: presentComponent(existing), created: false };
     const position = input.parent_component_id ? await placeUnderParent(tx, ctx, input) : (input.position ?? null);
     const [row] = existing
       ? await tx
@@ -192,7 +203,7 @@ export async function createComponent(
     // Taken meanwhile by a create without a parent: a different request for the same id.
     if (!row) throw componentExists(input.component_id);
     await recordPin(tx, existing);
-    return { value: presentComponent(row), created: !existing, replayed: false };
+    return { value: presentComponent(row), created: !existing };
   });
 }
 

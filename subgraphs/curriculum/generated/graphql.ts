@@ -660,6 +660,7 @@ export type MutationCreateAssociationArgs = {
  * Idempotency-Key.
  */
 export type MutationCreateComponentArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: ComponentInput;
 };
 

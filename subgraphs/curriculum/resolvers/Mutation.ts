@@ -38,7 +38,10 @@ export function mutationResolvers(deps: CurriculumDeps): MutationResolvers {
     (_root: unknown, args: Args, context: GraphContext) =>
       commandValue(rule(deps, requestContextOf(context), inputOf(args)));
   return {
-    createComponent: command(createComponent, (args) => ({ body: snakeKeys(args.input) })),
+    createComponent: command(createComponent, (args) => ({
+      body: snakeKeys(args.input),
+      idempotencyKey: args.idempotencyKey ?? undefined,
+    })),
     updateComponent: command(patchComponent, ({ input, ...args }) => ({ ...args, body: snakeKeys(input) })),
     retireComponent: command(retireComponent, (args) => args),
     repointComponent: command(repointComponent, ({ input, ...args }) => ({ ...args, body: snakeKeys(input) })),
