@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isoTimestamp } from './validation.ts';
+import { isCalendarDay, isTimestamp, isoTimestamp } from './validation.ts';
 
 /**
  * A timestamp as PostgreSQL prints it in a UTC session: microseconds, trailing zeros dropped; as text,
@@ -51,5 +51,50 @@ describe('isoTimestamp', () => {
     expect(isoTimestamp('2026-11-24T04:10:00.123+00:00')).toBe('2026-11-24T04:10:00.123Z');
     expect(isoTimestamp('2026-11-24T04:10:00Z')).toBe('2026-11-24T04:10:00.000Z');
     expect(isoTimestamp(null)).toBeNull();
+  });
+});
+
+describe('isTimestamp', () => {
+  it('accepts RFC 3339 date-times with an offset and nothing else', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }), (date) =>
+        isTimestamp(date.toISOString()),
+      ),
+    );
+    for (const value of ['2026-09-01', '2026-09-01T10:00:00', '2026-13-01T10:00:00Z', 'now', '2026-09-01 10:00:00Z']) {
+      expect(isTimestamp(value), value).toBe(false);
+    }
+    expect(isTimestamp('2026-09-01T10:00+02:00')).toBe(true);
+    expect(isTimestamp('2026-09-01T23:59:59.123456789-11:30')).toBe(true);
+  });
+
+  it('refuses a day or time that does not exist, which Date.parse would roll over', () => {
+    for (const value of [
+      '2024-02-30T10:00:00Z',
+      '2023-02-29T10:00:00Z',
+      '2024-04-31T00:00:00Z',
+      '0000-01-01T00:00:00Z',
+      '2024-01-01T24:00:00Z',
+      '2024-01-01T10:60:00Z',
+      '2024-01-01T10:00:60Z',
+      '2024-01-01T10:00:00+24:00',
+      '2024-01-01T10:00:00+01:60',
+    ]) {
+      expect(isTimestamp(value), value).toBe(false);
+    }
+    expect(isTimestamp('2024-02-29T10:00:00Z')).toBe(true);
+  });
+});
+
+describe('isCalendarDay', () => {
+  it('is every day the calendar has, and no other', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('0001-01-01'), max: new Date('9999-12-31'), noInvalidDate: true }), (date) =>
+        isCalendarDay(date.toISOString().slice(0, 10)),
+      ),
+    );
+    for (const value of ['2024-02-30', '2023-02-29', '2024-13-01', '2024-00-10', '0000-06-01']) {
+      expect(isCalendarDay(value), value).toBe(false);
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { DomainError, type FieldError, type ProblemCode } from '../../platform/errors.ts';
+import { isTimestamp } from '../../platform/validation.ts';
 import { UNPROCESSABLE } from './errors.ts';
 import {
   CALIPER_ACTIONS,
@@ -60,13 +61,6 @@ const PLAYER_VALUE_RULES: Record<string, (value: unknown) => boolean> = {
   response_time_ms: (value) => Number.isInteger(value) && (value as number) >= 0,
   occurred_at: (value) => typeof value === 'string' && isTimestamp(value),
 };
-
-export function isTimestamp(value: string): boolean {
-  return (
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
-    !Number.isNaN(Date.parse(value))
-  );
-}
 
 /** Field errors of one grading extension: a known key with one of its values, on a graded event only. */
 function gradingErrors(kind: string, key: string, value: unknown, field: string): FieldError[] {

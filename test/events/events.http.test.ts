@@ -88,6 +88,15 @@ describe('POST /events', () => {
     expect(unknownKind.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual(['events.1.kind']);
     const badTime = await post(platform, caller, [viewed(caller.sourceId, { happenedAt: 'yesterday' })]);
     expect([badTime.status, badTime.body.fieldErrors[0].field]).toEqual([422, 'events.0.happenedAt']);
+    // A day the calendar lacks is refused, not stored as the day Date.parse rolls it over to.
+    for (const happenedAt of ['2024-02-30T10:00:00Z', '2024-01-01T24:00:00Z']) {
+      const rolled = await post(platform, caller, [viewed(caller.sourceId, { happenedAt })]);
+      expect([rolled.status, rolled.body.fieldErrors?.[0].field], happenedAt).toEqual([422, 'events.0.happenedAt']);
+    }
+    const rolledFilter = await http(platform, 'GET', `${root}/events?happenedAtFrom=2024-02-30T00:00:00Z`, {
+      token: caller.token,
+    });
+    expect([rolledFilter.status, rolledFilter.body.code]).toEqual([400, 'events:validation_failed']);
     const noTime = await post(platform, caller, [viewed(caller.sourceId, { happenedAt: undefined })]);
     expect([noTime.status, noTime.body.fieldErrors[0].field]).toEqual([422, 'events.0.happenedAt']);
     const foreignSource = await post(platform, caller, [viewed(randomUUID())]);

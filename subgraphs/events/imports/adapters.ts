@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FieldError } from '../../../platform/errors.ts';
-import { calendarDate, fieldErrorsOf } from '../../../platform/validation.ts';
+import { calendarDate, fieldErrorsOf, isCalendarDay } from '../../../platform/validation.ts';
 import { resolveDescriptor, VENDOR_ACTIVITY_KIND, type DescriptorName } from '../vocabulary.ts';
 
 /**
@@ -41,7 +41,7 @@ const VendorLearningRow = z
     date: z
       .string()
       .refine(
-        (value) => !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}/.test(value),
+        (value) => isCalendarDay(value.slice(0, 10)) && !Number.isNaN(Date.parse(value)),
         'expected an ISO 8601 date or timestamp',
       ),
     subject: z.string().optional(),

@@ -11,7 +11,7 @@ import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { groupCommit } from '../../../platform/group-commit.ts';
 import { timeOrderedUuid } from '../../../platform/time-ordered-uuid.ts';
-import { isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
+import { isTimestamp, isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
 import {
   ACCESS,
   boundaryConditions,
@@ -22,14 +22,7 @@ import {
   type BoundaryScope,
   type BoundedValues,
 } from '../access.ts';
-import {
-  caliperEventOf,
-  deriveCaliper,
-  isTimestamp,
-  requireNoErrors,
-  type DerivedCaliper,
-  type EntityRef,
-} from '../caliper.ts';
+import { caliperEventOf, deriveCaliper, requireNoErrors, type DerivedCaliper, type EntityRef } from '../caliper.ts';
 import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
 import { activitySources, commitHeads, componentIdOf, learningEvents } from '../tables.ts';
