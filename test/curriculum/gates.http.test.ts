@@ -211,6 +211,17 @@ describe('GET /gates/{componentId}/next-form', () => {
     expectProblem(await nextForm(learner, ''), 400, 'curriculum:validation_failed');
     expectProblem(await nextForm(learner, '?studentId=stu-1&asOfDate=yesterday'), 400, 'curriculum:validation_failed');
   });
+
+  it('refuses the year 0, which the events service refuses, as a bad query, not an events fault', async () => {
+    const learner = await tenantWithGate();
+    for (const suffix of ['/status', '/remediation', '/next-form']) {
+      const reply = await http(platform, 'GET', gateUrl(suffix, '?studentId=stu-1&asOfDate=0000-01-01'), {
+        token: learner.token,
+      });
+      expectProblem(reply, 400, 'curriculum:validation_failed');
+      expect(reply.body.fieldErrors[0].field).toBe('asOfDate');
+    }
+  });
 });
 
 describe('GET /gates/{componentId}/status and /remediation', () => {

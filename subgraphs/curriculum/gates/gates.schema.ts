@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { calendarDate } from '../../../platform/validation.ts';
 
 /** Query shapes of the gate reads. asOfDate is a calendar date: events up to its end (UTC) count. */
 
-const asOfDate = z.iso
-  .date()
-  .describe('YYYY-MM-DD; events that happened up to the end of this day (UTC) count; today when omitted');
+// Not z.iso.date(): it takes the year 0, which the events service refuses (a 502 instead of this 400).
+const asOfDate = calendarDate().describe(
+  'YYYY-MM-DD; events that happened up to the end of this day (UTC) count; today when omitted',
+);
 const studentId = z.string().min(1).max(200);
 
 export const GateStatusQuery = z
