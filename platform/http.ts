@@ -156,6 +156,9 @@ export function createHttpApp(options: {
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
     },
     forceCloseConnections: true,
+    // The longest id a path carries, a component_id (200 characters), must route: at Fastify's default of 100
+    // a longer one could be created but never read, approved or routed over REST (GraphQL took it).
+    routerOptions: { maxParamLength: 200 },
     // Fastify sets no limit by default; without one, a client trickling its bytes holds a connection for good.
     requestTimeout: requestTimeoutMs,
     http: {

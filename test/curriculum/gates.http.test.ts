@@ -336,7 +336,7 @@ describe('GET /gates/{componentId}/status and /remediation', () => {
   it('answers curriculum:result_not_found for a record that is not a graded result of this student and gate', async () => {
     const learner = await tenantWithGate();
     const served = await record(learner, 'assessment_started', fake.forms[0].form_content_id);
-    for (const id of [served, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+    for (const id of [served, '00000000-0000-4000-8000-000000000000', 'not-a-uuid', 'r'.repeat(200)]) {
       expectProblem(
         await http(platform, 'GET', gateUrl('/status', `?studentId=stu-1&resultRecordId=${id}`), {
           token: learner.token,

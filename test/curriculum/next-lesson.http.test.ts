@@ -58,6 +58,23 @@ describe('GET /courses/{courseId}/next-lesson', () => {
     expect((await nextLesson(platform, caller, 'course')).body.component).toEqual(reply.body.component);
   });
 
+  it('approves and routes a course whose ids are as long as a component_id may be (200 characters)', async () => {
+    const caller = await newTenant(platform);
+    const courseId = `c:${'x'.repeat(192)}`;
+    const course = await authorCourse(platform, caller, { courseId, lessons: 1 });
+    expect(course.lessonIds[0]).toHaveLength(200);
+    await approveOk(platform, caller, courseId);
+    const reply = await nextLesson(platform, caller, encodeURIComponent(courseId));
+    expect([reply.status, reply.body.component?.component_id], JSON.stringify(reply.body)).toEqual([
+      200,
+      course.lessonIds[0],
+    ]);
+    const lesson = await http(platform, 'GET', `${curriculumV1}/components/${course.lessonIds[0]}`, {
+      token: caller.token,
+    });
+    expect(lesson.status, JSON.stringify(lesson.body)).toBe(200);
+  });
+
   it('fails closed until a new approval after a reorder, a reparent, a repoint, a retired child or a new KC version', async () => {
     const caller = await newTenant(platform);
     const course = await authorCourse(platform, caller, { lessons: 3 });
