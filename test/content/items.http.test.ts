@@ -359,6 +359,7 @@ describe('GET {tenant_root}/items', () => {
       'subject_id=math&alpha_subject_id=reading',
       'is_mastery_gate=yes',
       'modifiedSince=yesterday',
+      'modifiedSince=0000-01-01T00:00:00Z',
       'facet=nope:1',
       'color=red',
       'limit=0',

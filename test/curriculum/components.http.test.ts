@@ -404,6 +404,13 @@ describe('GET /components', () => {
     expect(await ids('sourceCourseRef=vendor-course')).toEqual([]);
     expect(await ids('publicationStatus=published')).toEqual(['c1']);
     expect(await ids('updated_since=2999-01-01T00:00:00Z')).toEqual([]);
+    // The year 0 is no instant PostgreSQL keeps: refused, never a database error.
+    for (const list of ['components', 'kcs', 'associations', 'kc-prerequisites']) {
+      const refused = await http(platform, 'GET', `${curriculumV1}/${list}?updated_since=0000-01-01T00:00:00Z`, {
+        token: caller.token,
+      });
+      expectProblem(refused, 400, 'curriculum:validation_failed');
+    }
     expect(await ids('sort=component_id&order=desc&limit=2')).toEqual(['u1', 'l2']);
     const first = await http(platform, 'GET', `${componentsUrl}?limit=2`, { token: caller.token });
     const second = await http(platform, 'GET', `${componentsUrl}?limit=2&cursor=${first.body.next_cursor}`, {

@@ -189,11 +189,9 @@ describe('GET /courses/{courseId}/next-lesson', () => {
     expectProblem(await nextLesson(platform, caller, 'anchor'), 404, 'curriculum:not_found');
     expectProblem(await nextLesson(platform, caller, 'nope'), 404, 'curriculum:not_found');
     expectProblem(await nextLesson(platform, caller, 'course', 'subjectId=reading'), 404, 'curriculum:not_found');
-    expectProblem(
-      await nextLesson(platform, caller, 'course', 'asOfDate=yesterday&x=1'),
-      400,
-      'curriculum:validation_failed',
-    );
+    for (const query of ['asOfDate=yesterday&x=1', 'asOfDate=0000-01-01', 'asOfDate=2024-02-30']) {
+      expectProblem(await nextLesson(platform, caller, 'course', query), 400, 'curriculum:validation_failed');
+    }
     const writer = await newTenant(platform, { tenantId: caller.tenantId, scopes: ['curriculum:write'] });
     expectProblem(await nextLesson(platform, writer, 'course'), 403, 'curriculum:forbidden');
   });

@@ -14,7 +14,14 @@ import {
 } from '../../../platform/idempotency.ts';
 import { groupCommit } from '../../../platform/group-commit.ts';
 import { runCommand, runFreshFirst } from '../../../platform/commands.ts';
-import { parseInput, isoTimestamp, queryBoolean, queryInteger, isUuid } from '../../../platform/validation.ts';
+import {
+  isoTimestamp,
+  isUuid,
+  parseInput,
+  queryBoolean,
+  queryInstant,
+  queryInteger,
+} from '../../../platform/validation.ts';
 import { contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
 import {
   ASSESSMENT_ROLES,
@@ -453,7 +460,7 @@ export const ListItemsQuery = z
       .refine((value) => (FACET_KEYS as readonly string[]).includes(value.split(':')[0]), 'unknown facet_key')
       .optional()
       .describe('facet_key:facet_value'),
-    modifiedSince: z.iso.datetime({ offset: true }).optional(),
+    modifiedSince: queryInstant().optional(),
     ...Object.fromEntries(
       FACET_FILTER_KEYS.map((key) => [key, (key === 'expected_xp_band' ? xpBand : z.string().min(1)).optional()]),
     ),

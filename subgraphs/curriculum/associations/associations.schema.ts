@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryBoolean, queryInteger } from '../../../platform/validation.ts';
+import { queryBoolean, queryInstant, queryInteger } from '../../../platform/validation.ts';
 
 /** CASE association types: isChildOf is containment, the others align a component to a framework item. */
 export const ASSOCIATION_TYPES = [
@@ -32,7 +32,7 @@ export const ListAssociationsQuery = z
     originId: z.string().min(1).optional(),
     destinationId: z.string().min(1).optional(),
     componentId: z.string().min(1).optional().describe('Either end'),
-    updated_since: z.iso.datetime({ offset: true }).optional(),
+    updated_since: queryInstant().optional(),
     includeRetired: queryBoolean.optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryBoolean, queryInteger } from '../../../platform/validation.ts';
+import { queryBoolean, queryInstant, queryInteger } from '../../../platform/validation.ts';
 import { GATE_RENDERER, resolveRenderer } from '../renderers.ts';
 
 /** Input schemas of components: the shape rules, checked before any I/O. */
@@ -161,7 +161,7 @@ export const ListComponentsQuery = z
     sourceCourseRef: z.string().min(1).optional().describe('Exact match on alpha.source_course_ref'),
     subjectId: z.string().min(1).optional(),
     publicationStatus: z.enum(['draft', 'published']).optional(),
-    updated_since: z.iso.datetime({ offset: true }).optional(),
+    updated_since: queryInstant().optional(),
     includeRetired: queryBoolean.optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),

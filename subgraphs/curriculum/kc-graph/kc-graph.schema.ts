@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryInteger } from '../../../platform/validation.ts';
+import { queryInstant, queryInteger } from '../../../platform/validation.ts';
 
 export const CreatePrerequisiteInput = z
   .object({
@@ -18,7 +18,7 @@ export const ListPrerequisitesQuery = z
     kcId: z.uuid().optional().describe('Either endpoint'),
     prerequisiteKcId: z.uuid().optional(),
     dependentKcId: z.uuid().optional(),
-    updated_since: z.iso.datetime({ offset: true }).optional(),
+    updated_since: queryInstant().optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),
   })
@@ -80,7 +80,7 @@ export const ListRelationsQuery = z
     fromKcId: z.uuid().optional(),
     toKcId: z.uuid().optional(),
     relationType: z.enum(KC_RELATION_TYPES).optional(),
-    updated_since: z.iso.datetime({ offset: true }).optional(),
+    updated_since: queryInstant().optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),
   })

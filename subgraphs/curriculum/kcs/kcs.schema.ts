@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryBoolean, queryInteger } from '../../../platform/validation.ts';
+import { queryBoolean, queryInstant, queryInteger } from '../../../platform/validation.ts';
 
 /** Input schemas of the KC registry (rule 5): no name, no document_id, stored_as fixed. */
 
@@ -52,7 +52,7 @@ export const ListKcsQuery = z
     subject_id: z.string().min(1).optional(),
     kc_kind: z.string().min(1).optional(),
     publication_status: z.enum(['draft', 'published']).optional(),
-    updated_since: z.iso.datetime({ offset: true }).optional(),
+    updated_since: queryInstant().optional(),
     includeRetired: queryBoolean.optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),

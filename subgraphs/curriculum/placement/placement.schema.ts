@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarDate } from '../../../platform/validation.ts';
 
 export const PlacementQuery = z
   .object({
@@ -8,6 +9,6 @@ export const PlacementQuery = z
       .min(1)
       .optional()
       .describe("The subject, when the track declares none; else must equal the track's"),
-    asOfDate: z.iso.date().optional().describe('Echoed'),
+    asOfDate: calendarDate().optional().describe('Echoed'),
   })
   .strict();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryInteger } from '../../../platform/validation.ts';
+import { queryInstant, queryInteger } from '../../../platform/validation.ts';
 
 /**
  * The CASE 1.0/1.1 package as imported: the fields the platform reads are checked, every other field
@@ -89,7 +89,7 @@ export const ListFrameworksQuery = z
   .object({
     frameworkId: z.string().min(1).optional().describe('standards_framework_id or the CFDocument identifier'),
     subjectId: z.string().min(1).optional().describe('A CFDocument subject or CFSubject identifier'),
-    updated_since: z.iso.datetime({ offset: true }).optional(),
+    updated_since: queryInstant().optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),
     sort: z.enum(['standards_framework_id', 'updated_at', 'title']).optional(),
@@ -106,7 +106,7 @@ export const ListMapsQuery = z
     standard_id: z.string().min(1).optional(),
     kc_id: z.uuid().optional(),
     relationship: z.enum(MAP_RELATIONSHIPS).optional(),
-    updated_since: z.iso.datetime({ offset: true }).optional(),
+    updated_since: queryInstant().optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),
   })
