@@ -29,7 +29,10 @@ const isUnstorable = (text: string) => text.includes(NUL) || !text.isWellFormed(
 /** Field names as the client sent them, with a NUL shown escaped so the answer stays readable. */
 const readable = (name: string) => name.replaceAll(NUL, '\\u0000');
 
-/** Neither text nor nested values: bytes (a zip upload), a stream (the gateway's REST proxy passes bodies through unparsed). */
+/**
+ * Neither text nor nested values: bytes (a zip upload), a stream (the gateway's REST proxy passes bodies through
+ * unparsed).
+ */
 const isLeaf = (value: unknown) =>
   value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || value instanceof Readable;
 
@@ -61,7 +64,10 @@ export function fieldsWithUnstorableText(value: unknown): string[] {
   return unstorableFieldErrors(value).map((error) => error.field);
 }
 
-/** Whether any string or object key in a plain JSON value is unstorable, or it nests too deep: the allocation-free test every request pays. */
+/**
+ * Whether any string or object key in a plain JSON value is unstorable, or it nests too deep: the allocation-free
+ * test every request pays.
+ */
 function containsUnstorableText(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return isUnstorable(value);
   if (isLeaf(value)) return false;
@@ -89,9 +95,10 @@ function unstorableTextRefusal(fieldErrors: FieldError[]): DomainError {
 const textErrors = (fields: string[]): FieldError[] => fields.map((field) => ({ field, message: UNSTORABLE_MESSAGE }));
 
 /**
- * Refuses a NUL or a lone surrogate in path parameters, query, header values or the parsed JSON body, and
- * arrays and objects nested deeper than MAX_JSON_DEPTH, with a 400 validation_failed naming each field. Runs before validation in every route, in the namespace of
- * the service that answers. GraphQL bodies are left to the GraphQL plugin, which answers in GraphQL.
+ * Refuses a NUL or a lone surrogate in path parameters, query, header values or the parsed JSON body, and arrays
+ * and objects nested deeper than MAX_JSON_DEPTH, with a 400 validation_failed naming each field. Runs before
+ * validation in every route, in the namespace of the service that answers. GraphQL bodies are left to the GraphQL
+ * plugin, which answers in GraphQL.
  */
 export function refuseUnstorableTextInRequests(app: FastifyInstance, options: { graphqlPath: string }): void {
   app.addHook('preValidation', (request, _reply, done) => {

@@ -86,18 +86,18 @@ export function isTimestamp(value: string): boolean {
 
 /**
  * A list filter's instant (`updated_since`, `modifiedSince`): RFC 3339 with an offset. Zod's check already refuses
- * a day a month lacks, but not the year 0, which PostgreSQL refuses: a database error, answered 500.
+ * a day a month lacks, but not the year 0, which PostgreSQL refuses (a database error, answered 500): the calendar's
+ * own rule judges the day.
  */
 export function queryInstant() {
-  return z.iso.datetime({ offset: true }).refine((value) => !value.startsWith('0000'), 'the year must be 1 to 9999');
+  return z.iso
+    .datetime({ offset: true })
+    .refine((value) => isCalendarDay(value.slice(0, 10)), 'the year must be 1 to 9999');
 }
 
 /** A calendar date YYYY-MM-DD that exists. */
 export function calendarDate() {
-  return z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
-    .refine(isCalendarDay, 'not a calendar date');
+  return z.string().regex(CALENDAR_DAY, 'expected a date YYYY-MM-DD').refine(isCalendarDay, 'not a calendar date');
 }
 
 /**
