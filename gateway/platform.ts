@@ -136,6 +136,20 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   } else if (services.length === 1) {
     await mountSubgraph(app, runtime, services[0], metrics);
   }
+  const restServices = [...hosted, ...(Object.keys(options.gateway?.restUrls ?? {}) as ServiceName[])];
+  // The address a new user opens first: where each API and its description lives.
+  app.get('/', { schema: { hide: true } }, async () => ({
+    services: restServices.map((name) => ({
+      service: name,
+      basePath: SERVICE_ROOTS[name],
+      openapi: `${SERVICE_ROOTS[name]}/openapi.json`,
+      docs: `${SERVICE_ROOTS[name]}/docs`,
+    })),
+    ...(options.gateway ? { graphql: '/graphql', graphiql: '/graphiql' } : {}),
+    health: '/healthz',
+    readiness: '/readyz',
+    problems: '/problems',
+  }));
 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

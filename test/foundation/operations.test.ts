@@ -20,6 +20,26 @@ describe('operations', () => {
     expect(ready.body.status).toBe('ready');
   });
 
+  it('answers its root with where each API and its description live', async () => {
+    const index = await call(platform, 'GET', '/');
+    expect(index.status).toBe(200);
+    expect(index.body).toMatchObject({
+      graphql: '/graphql',
+      graphiql: '/graphiql',
+      health: '/healthz',
+      problems: '/problems',
+    });
+    expect(index.body.services.map((service: { service: string }) => service.service)).toEqual([
+      'curriculum',
+      'content',
+      'events',
+    ]);
+    for (const service of index.body.services) {
+      const descriptor = await call(platform, 'GET', service.basePath);
+      expect(descriptor.body).toMatchObject({ service: service.service, openapi: service.openapi, docs: service.docs });
+    }
+  });
+
   it('lists the problem table', async () => {
     const problems = await call(platform, 'GET', '/problems');
     expect(problems.body.data).toEqual(
