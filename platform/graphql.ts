@@ -245,8 +245,19 @@ export function formatGraphQLError(
   const code = extensions.code;
   return {
     ...formatted,
+    ...(code === 'GRAPHQL_PARSE_FAILED' && causedByStackOverflow(error) ? { message: TOO_NESTED_TO_PARSE } : {}),
     extensions: { ...extensions, code: typeof code === 'string' ? code : 'GRAPHQL_VALIDATION_FAILED', ...trace },
   };
+}
+
+// graphql-js parses recursively: a document nested a few thousand levels deep (`[[[...]]]`) overflows the stack.
+const TOO_NESTED_TO_PARSE = 'The query document nests values or selections too deeply to parse.';
+
+function causedByStackOverflow(error: unknown): boolean {
+  for (let cause = error; cause instanceof Error; cause = (cause as GraphQLError).originalError) {
+    if (cause instanceof RangeError) return true;
+  }
+  return false;
 }
 
 /**

@@ -147,6 +147,13 @@ describe('the gateway refuses abusive operations before executing them', () => {
     expect([miss.status, codeOf(miss)]).toEqual([400, 'PERSISTED_QUERY_NOT_FOUND']);
   });
 
+  it('a document nested too deeply to parse is 400 GRAPHQL_PARSE_FAILED saying so', async () => {
+    const nested = `{ component(componentId: ${'['.repeat(5000)}"c"${']'.repeat(5000)}) { componentId } }`;
+    const refused = await send(platform, { query: nested });
+    expect([refused.status, codeOf(refused)]).toEqual([400, 'GRAPHQL_PARSE_FAILED']);
+    expect(refused.body.errors[0].message).toBe('The query document nests values or selections too deeply to parse.');
+  });
+
   it('an unknown operationName and two anonymous operations are 400 OPERATION_RESOLUTION_FAILURE', async () => {
     const unknown = await send(platform, { query: 'query A { __typename }', operationName: 'B' });
     expect([unknown.status, codeOf(unknown)]).toEqual([400, 'OPERATION_RESOLUTION_FAILURE']);
