@@ -60,6 +60,11 @@ const MAPPERS: Record<string, Record<string, string>> = {
     ContentStudentView: '../resolvers/ContentItem.ts#StudentViewAnswer',
     ContentTrust: '../resolvers/ContentItem.ts#TrustAnswer',
     ContentEffectiveness: '../resolvers/ContentItem.ts#EffectivenessAnswer',
+    ContentMedia: '../media/media.service.ts#MediaAsset',
+    ContentExternalLink: '../records/records.service.ts#ExternalLink',
+    InteractiveComposition: '../composition/composition.service.ts#InteractiveComposition',
+    AssessmentComponent: '../resolvers/ContentItem.ts#AssessmentComponentAnswer',
+    ScoringPlanRule: '../resolvers/ContentItem.ts#ScoringPlanRuleAnswer',
   },
   events: {
     Event: '../learning/events.service.ts#EventProjection',

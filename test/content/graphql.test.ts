@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { graphql, http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
-import { QTI3_ITEM, appendVersion, blueprint } from './helpers.ts';
+import { QTI3_ITEM, appendVersion, blueprint, createItem } from './helpers.ts';
 import { registryKc, startFakeCurriculum, type FakeCurriculum } from './fake-curriculum.ts';
 
 let curriculum: FakeCurriculum;
@@ -534,5 +534,180 @@ describe('versions, student view and trust through the item', () => {
     expect(noKeys.body.data.contentItem.studentView.answerSlots[0].correctResponse).toBeNull();
     const refused = await graphql(platform, query, { id: contentId, keys: true }, reader.token);
     expect(refused.body.errors?.[0].extensions?.code).toBe('content.forbidden');
+  });
+});
+
+/** A REST answer in GraphQL's names, to compare the two transports' answers field for field. */
+function camelKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelKeys);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
+        camelKeys(item),
+      ]),
+    );
+  return value;
+}
+
+describe("content subgraph: an item's references, media, link, composition and QTI projections", () => {
+  const REFERENCE = 'referenceId relationshipKind referencedContentId status';
+  const MEDIA = 'mediaId contentId mediaKind mimeType fileName byteSize sha256 deliveryUrl createdAt';
+  const LINK = 'contentId url externalOpenPolicy provider title updatedBy updatedAt';
+  const COMPOSITION =
+    'contentId type durationSeconds revision updatedBy updatedAt bindings { atSeconds segment testsPriorContent questionRef { contentId versionId assessmentComponentId } }';
+
+  it('writes and reads each through GraphQL as REST answers it', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const root = tenantRoot(caller.tenantId);
+    const rest = async (path: string) => (await http(platform, 'GET', `${root}${path}`, { token: caller.token })).body;
+    const create = async (contentKind: string) =>
+      (await createItem(platform, caller, { content_kind: contentKind })).content_id as string;
+    const question = await create('question');
+    const version = await appendVersion(platform, caller, question, { canonical_xml: QTI3_ITEM });
+    const link = await create('external_link');
+    const interactive = await create('interactive');
+    const read = async (contentId: string, fields: string, variables: Record<string, unknown> = {}) => {
+      const answer = await graphql(
+        platform,
+        `query($id: ID!${fields.includes('$v') ? ', $v: ID' : ''}) { contentItem(contentId: $id) { ${fields} } }`,
+        { id: contentId, ...variables },
+        caller.token,
+      );
+      expect(answer.body.errors).toBeUndefined();
+      return answer.body.data.contentItem;
+    };
+
+    expect(await read(link, `externalLink { ${LINK} } interactiveComposition { revision } media { mediaId }`)).toEqual({
+      externalLink: null,
+      interactiveComposition: null,
+      media: [],
+    });
+
+    const setLink = await graphql(
+      platform,
+      `mutation($id: ID!) { setContentExternalLink(contentId: $id, input: { url: "https://example.org/a", externalOpenPolicy: "new_tab", title: "A" }) { ${LINK} } }`,
+      { id: link },
+      caller.token,
+    );
+    expect(setLink.body.data.setContentExternalLink).toEqual(camelKeys(await rest(`/items/${link}/external-link`)));
+    expect((await read(link, `externalLink { ${LINK} }`)).externalLink).toEqual(
+      setLink.body.data.setContentExternalLink,
+    );
+    const secret = await graphql(
+      platform,
+      `
+        mutation ($id: ID!) {
+          setContentExternalLink(
+            contentId: $id
+            input: { url: "https://example.org/a?token=x", externalOpenPolicy: "new_tab" }
+          ) {
+            url
+          }
+        }
+      `,
+      { id: link },
+      caller.token,
+    );
+    expect(secret.body.errors?.[0].extensions?.code).toBe('content.validation_failed');
+
+    const upload = await graphql(
+      platform,
+      `mutation($id: ID!, $key: String) { uploadContentMedia(contentId: $id, idempotencyKey: $key, input: { mediaKind: "primary", mimeType: "image/png", fileName: "a.png", dataBase64: "iVBORw0KGgo=" }) { ${MEDIA} } }`,
+      { id: question, key: randomUUID() },
+      caller.token,
+    );
+    expect(upload.body.errors).toBeUndefined();
+    expect(upload.body.data.uploadContentMedia).toMatchObject({ byteSize: 8, mimeType: 'image/png' });
+    const media = (await read(question, `media { ${MEDIA} }`)).media;
+    expect(media).toEqual(camelKeys((await rest(`/items/${question}/media`)).data));
+    expect(media).toEqual([upload.body.data.uploadContentMedia]);
+
+    const components = await read(
+      question,
+      'assessmentComponents(versionId: $v) { componentId contentId versionId ordinal componentRole identifier parentIdentifier text } scoringPlan(versionId: $v) { contentId versionId ordinal scoringRuleScope identifier qtiCardinality qtiBaseType template }',
+      { v: version.version_id },
+    );
+    expect(components.assessmentComponents).toEqual(
+      camelKeys((await rest(`/items/${question}/assessment-components`)).data),
+    );
+    expect(components.scoringPlan).toEqual(camelKeys((await rest(`/items/${question}/scoring-plan`)).data));
+    expect(components.assessmentComponents.length).toBeGreaterThan(0);
+    expect(components.scoringPlan.length).toBeGreaterThan(0);
+    const questionOnly = await read(question, 'assessmentComponents(componentRole: "question") { componentRole }');
+    expect(questionOnly.assessmentComponents).toEqual([{ componentRole: 'question' }]);
+
+    const composed = await graphql(
+      platform,
+      `mutation($id: ID!, $input: InteractiveCompositionInput!) { setInteractiveComposition(contentId: $id, input: $input) { ${COMPOSITION} } }`,
+      {
+        id: interactive,
+        input: {
+          type: 'interactive_video',
+          durationSeconds: 90,
+          bindings: [{ atSeconds: 12.5, questionRef: { contentId: question }, testsPriorContent: true }],
+        },
+      },
+      caller.token,
+    );
+    expect(composed.body.errors).toBeUndefined();
+    expect(composed.body.data.setInteractiveComposition).toMatchObject({ revision: 1, durationSeconds: 90 });
+    const composition = (await read(interactive, `interactiveComposition { ${COMPOSITION} }`)).interactiveComposition;
+    expect(composition).toEqual(composed.body.data.setInteractiveComposition);
+    const restComposition = camelKeys(await rest(`/items/${interactive}/interactive-composition`)) as Record<
+      string,
+      unknown
+    >;
+    expect(composition).toMatchObject(restComposition);
+
+    const referenced = await graphql(
+      platform,
+      `
+        mutation ($id: ID!, $to: ID!) {
+          createContentReference(contentId: $id, input: { relationshipKind: "depends_on", referencedContentId: $to }) {
+            referenceId
+          }
+        }
+      `,
+      { id: question, to: link },
+      caller.token,
+    );
+    expect(referenced.body.errors).toBeUndefined();
+    const referenceId = referenced.body.data.createContentReference.referenceId;
+    await graphql(
+      platform,
+      `
+        mutation ($id: ID!, $ref: ID!) {
+          retireContentReference(contentId: $id, referenceId: $ref) {
+            status
+          }
+        }
+      `,
+      { id: question, ref: referenceId },
+      caller.token,
+    );
+    const references = await read(
+      question,
+      `all: references { ${REFERENCE} } active: references(status: "active") { referenceId } retired: references(status: "retired") { referenceId }`,
+    );
+    expect(references.all).toEqual([
+      { referenceId, relationshipKind: 'depends_on', referencedContentId: link, status: 'retired' },
+    ]);
+    expect([references.active, references.retired]).toEqual([[], [{ referenceId }]]);
+    const badFilter = await graphql(
+      platform,
+      `
+        query ($id: ID!) {
+          contentItem(contentId: $id) {
+            references(status: "gone") {
+              referenceId
+            }
+          }
+        }
+      `,
+      { id: question },
+      caller.token,
+    );
+    expect(badFilter.body.errors?.[0].extensions?.code).toBe('content.validation_failed');
   });
 });

@@ -109,6 +109,7 @@ const presentComposition = (row: CompositionRow) => ({
   updated_by: row.updatedBy,
   updated_at: isoTimestamp(row.updatedAt),
 });
+export type InteractiveComposition = ReturnType<typeof presentComposition>;
 
 /** Resolution of every question_ref, reported per binding. */
 async function resolutionErrors(db: Database, tenantId: string, composition: Composition): Promise<FieldError[]> {

@@ -10,7 +10,10 @@ import type { CatalogFacet as CatalogFacetModel, FacetAssignment as FacetAssignm
 import type { ContentReference as ContentReferenceModel } from '../references/references.service.ts';
 import type { TestSpec as TestSpecModel } from '../blueprints/blueprint.service.ts';
 import type { TestBankMembers as TestBankMembersModel, BankMember as BankMemberModel } from '../references/bank-contract.ts';
-import type { StudentViewAnswer as StudentViewAnswerModel, TrustAnswer as TrustAnswerModel, EffectivenessAnswer as EffectivenessAnswerModel } from '../resolvers/ContentItem.ts';
+import type { StudentViewAnswer as StudentViewAnswerModel, TrustAnswer as TrustAnswerModel, EffectivenessAnswer as EffectivenessAnswerModel, AssessmentComponentAnswer as AssessmentComponentAnswerModel, ScoringPlanRuleAnswer as ScoringPlanRuleAnswerModel } from '../resolvers/ContentItem.ts';
+import type { MediaAsset as MediaAssetModel } from '../media/media.service.ts';
+import type { ExternalLink as ExternalLinkModel } from '../records/records.service.ts';
+import type { InteractiveComposition as InteractiveCompositionModel } from '../composition/composition.service.ts';
 import type { GraphContext } from '../../../platform/graphql.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -49,6 +52,19 @@ export type AnswerSlot = {
 export type AppendContentVersionInput = {
   canonicalXml?: InputMaybe<Scalars['String']['input']>;
   studentView?: InputMaybe<StudentViewInput>;
+};
+
+export type AssessmentComponent = {
+  __typename?: 'AssessmentComponent';
+  componentId: Scalars['ID']['output'];
+  componentRole: Scalars['String']['output'];
+  contentId: Scalars['ID']['output'];
+  identifier: Scalars['String']['output'];
+  ordinal: Scalars['Int']['output'];
+  parentIdentifier?: Maybe<Scalars['String']['output']>;
+  /** Null for a distractor unless the caller may read answer keys. */
+  text?: Maybe<Scalars['String']['output']>;
+  versionId: Scalars['ID']['output'];
 };
 
 /** Compatibility discriminator fixed by the kind. */
@@ -92,6 +108,36 @@ export type CatalogFacetInput = {
   valueType: Scalars['String']['input'];
 };
 
+export type CompositionBinding = {
+  __typename?: 'CompositionBinding';
+  /** Video bindings: a time in seconds. */
+  atSeconds?: Maybe<Scalars['Float']['output']>;
+  questionRef: CompositionQuestionRef;
+  /** Article bindings: a segment number. */
+  segment?: Maybe<Scalars['Int']['output']>;
+  testsPriorContent: Scalars['Boolean']['output'];
+};
+
+export type CompositionBindingInput = {
+  atSeconds?: InputMaybe<Scalars['Float']['input']>;
+  questionRef: CompositionQuestionRefInput;
+  segment?: InputMaybe<Scalars['Int']['input']>;
+  testsPriorContent: Scalars['Boolean']['input'];
+};
+
+export type CompositionQuestionRef = {
+  __typename?: 'CompositionQuestionRef';
+  assessmentComponentId?: Maybe<Scalars['ID']['output']>;
+  contentId: Scalars['ID']['output'];
+  versionId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type CompositionQuestionRefInput = {
+  assessmentComponentId?: InputMaybe<Scalars['ID']['input']>;
+  contentId: Scalars['ID']['input'];
+  versionId?: InputMaybe<Scalars['ID']['input']>;
+};
+
 /** content_effectiveness: read-only, derived from the graded results and serves of one exact version. */
 export type ContentEffectiveness = {
   __typename?: 'ContentEffectiveness';
@@ -112,8 +158,28 @@ export type ContentEffectiveness = {
   servedCount: Scalars['Int']['output'];
 };
 
+export type ContentExternalLink = {
+  __typename?: 'ContentExternalLink';
+  contentId: Scalars['ID']['output'];
+  externalOpenPolicy: Scalars['String']['output'];
+  provider?: Maybe<Scalars['String']['output']>;
+  title?: Maybe<Scalars['String']['output']>;
+  updatedAt: Scalars['String']['output'];
+  updatedBy: Scalars['String']['output'];
+  url: Scalars['String']['output'];
+};
+
+export type ContentExternalLinkInput = {
+  externalOpenPolicy: Scalars['String']['input'];
+  provider?: InputMaybe<Scalars['String']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  url: Scalars['String']['input'];
+};
+
 export type ContentItem = {
   __typename?: 'ContentItem';
+  /** GET .../assessment-components of the newest (or the given) version; distractor text only with read:answer_key. */
+  assessmentComponents: Array<AssessmentComponent>;
   assessmentRole?: Maybe<AssessmentRole>;
   /** The blueprint of a test_spec (null for other kinds). */
   blueprint?: Maybe<TestSpec>;
@@ -126,8 +192,12 @@ export type ContentItem = {
   /** Opaque ETag for If-Match on metadata writes. */
   etag: Scalars['String']['output'];
   expectedXp?: Maybe<Scalars['Int']['output']>;
+  /** GET .../external-link: the governed link of an external_link item (null when none is set). */
+  externalLink?: Maybe<ContentExternalLink>;
   /** Catalog facet assignments with provenance. */
   facets: Array<CatalogFacetAssignment>;
+  /** GET .../interactive-composition: the bindings of an interactive item (null when none is set). */
+  interactiveComposition?: Maybe<InteractiveComposition>;
   isMasteryGate: Scalars['Boolean']['output'];
   /** Active weighted KC tags. */
   kcTags: Array<ContentKcTag>;
@@ -136,7 +206,13 @@ export type ContentItem = {
   latestVersion?: Maybe<ContentVersion>;
   latestVersionId?: Maybe<Scalars['ID']['output']>;
   latestVersionNumber: Scalars['Int']['output'];
+  /** GET .../media: media assets, oldest first; each one's bytes are at its deliveryUrl (bearer token of the tenant). */
+  media: Array<ContentMedia>;
   membershipRule?: Maybe<Scalars['String']['output']>;
+  /** GET .../references: typed references, active and retired (the audit), oldest first. */
+  references: Array<ContentReference>;
+  /** GET .../scoring-plan of the newest (or the given) version: declarations, then response processing. */
+  scoringPlan: Array<ScoringPlanRule>;
   sourceActivityRef?: Maybe<Scalars['String']['output']>;
   sourceIdentifier?: Maybe<Scalars['String']['output']>;
   sourceRecordId?: Maybe<Scalars['String']['output']>;
@@ -159,7 +235,24 @@ export type ContentItem = {
 };
 
 
+export type ContentItemAssessmentComponentsArgs = {
+  componentRole?: InputMaybe<Scalars['String']['input']>;
+  versionId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
 export type ContentItemEffectivenessArgs = {
+  versionId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type ContentItemReferencesArgs = {
+  relationshipKind?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type ContentItemScoringPlanArgs = {
   versionId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -244,6 +337,27 @@ export type ContentKind =
   | 'test_bank'
   | 'test_spec'
   | 'video';
+
+export type ContentMedia = {
+  __typename?: 'ContentMedia';
+  byteSize: Scalars['Int']['output'];
+  contentId: Scalars['ID']['output'];
+  createdAt: Scalars['String']['output'];
+  /** GET with a bearer token of the tenant (read:content): the bytes with their media type. */
+  deliveryUrl: Scalars['String']['output'];
+  fileName?: Maybe<Scalars['String']['output']>;
+  mediaId: Scalars['ID']['output'];
+  mediaKind: Scalars['String']['output'];
+  mimeType: Scalars['String']['output'];
+  sha256: Scalars['String']['output'];
+};
+
+export type ContentMediaInput = {
+  dataBase64: Scalars['String']['input'];
+  fileName?: InputMaybe<Scalars['String']['input']>;
+  mediaKind: Scalars['String']['input'];
+  mimeType: Scalars['String']['input'];
+};
 
 export type ContentPublication = {
   __typename?: 'ContentPublication';
@@ -391,6 +505,25 @@ export type FacetValueType =
   | 'reference'
   | 'text';
 
+export type InteractiveComposition = {
+  __typename?: 'InteractiveComposition';
+  bindings: Array<CompositionBinding>;
+  contentId: Scalars['ID']['output'];
+  /** Video only. */
+  durationSeconds?: Maybe<Scalars['Float']['output']>;
+  revision: Scalars['Int']['output'];
+  /** interactive_article or interactive_video */
+  type: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+  updatedBy: Scalars['String']['output'];
+};
+
+export type InteractiveCompositionInput = {
+  bindings: Array<CompositionBindingInput>;
+  durationSeconds?: InputMaybe<Scalars['Float']['input']>;
+  type: Scalars['String']['input'];
+};
+
 export type KcTagInput = {
   kcId: Scalars['ID']['input'];
   weight: Scalars['Float']['input'];
@@ -422,8 +555,14 @@ export type Mutation = {
   recordQcDecision: TrustEvidence;
   /** DELETE .../references/{referenceId}: soft-retire, keeping the row as audit. */
   retireContentReference: ContentReference;
+  /** POST .../external-link: set or replace the link of an external_link item (no credentials, no secret parameters). */
+  setContentExternalLink: ContentExternalLink;
+  /** PUT .../interactive-composition: replace the whole composition of an interactive item; revision advances. */
+  setInteractiveComposition: InteractiveComposition;
   /** POST .../kc-tags: create or replace a weighted tag to an active registry KC. */
   tagContentKc: ContentKcTag;
+  /** POST .../media: upload a media asset (base64 bytes, at most 5 MiB decoded); never changed after upload. */
+  uploadContentMedia: ContentMedia;
 };
 
 
@@ -487,9 +626,28 @@ export type MutationRetireContentReferenceArgs = {
 };
 
 
+export type MutationSetContentExternalLinkArgs = {
+  contentId: Scalars['ID']['input'];
+  input: ContentExternalLinkInput;
+};
+
+
+export type MutationSetInteractiveCompositionArgs = {
+  contentId: Scalars['ID']['input'];
+  input: InteractiveCompositionInput;
+};
+
+
 export type MutationTagContentKcArgs = {
   contentId: Scalars['ID']['input'];
   input: KcTagInput;
+};
+
+
+export type MutationUploadContentMediaArgs = {
+  contentId: Scalars['ID']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  input: ContentMediaInput;
 };
 
 export type PatchContentItemInput = {
@@ -602,6 +760,18 @@ export type ReleaseEligibility = {
   serveable: Scalars['Boolean']['output'];
   trustStatus: TrustStatus;
   usageScope: UsageScope;
+};
+
+export type ScoringPlanRule = {
+  __typename?: 'ScoringPlanRule';
+  contentId: Scalars['ID']['output'];
+  identifier: Scalars['String']['output'];
+  ordinal: Scalars['Int']['output'];
+  qtiBaseType?: Maybe<Scalars['String']['output']>;
+  qtiCardinality?: Maybe<Scalars['String']['output']>;
+  scoringRuleScope: Scalars['String']['output'];
+  template?: Maybe<Scalars['String']['output']>;
+  versionId: Scalars['ID']['output'];
 };
 
 export type StudentView = {
@@ -811,20 +981,29 @@ export type ResolversTypes = {
   AnswerSlot: ResolverTypeWrapper<AnswerSlot>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   AppendContentVersionInput: AppendContentVersionInput;
+  AssessmentComponent: ResolverTypeWrapper<AssessmentComponentAnswerModel>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   AssessmentRole: AssessmentRole;
   CatalogFacet: ResolverTypeWrapper<CatalogFacetModel>;
   CatalogFacetAssignment: ResolverTypeWrapper<FacetAssignmentModel>;
-  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   CatalogFacetAssignmentInput: CatalogFacetAssignmentInput;
   CatalogFacetInput: CatalogFacetInput;
-  ContentEffectiveness: ResolverTypeWrapper<EffectivenessAnswerModel>;
-  ContentItem: ResolverTypeWrapper<ContentItemModel>;
+  CompositionBinding: ResolverTypeWrapper<CompositionBinding>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CompositionBindingInput: CompositionBindingInput;
+  CompositionQuestionRef: ResolverTypeWrapper<CompositionQuestionRef>;
+  CompositionQuestionRefInput: CompositionQuestionRefInput;
+  ContentEffectiveness: ResolverTypeWrapper<EffectivenessAnswerModel>;
+  ContentExternalLink: ResolverTypeWrapper<ExternalLinkModel>;
+  ContentExternalLinkInput: ContentExternalLinkInput;
+  ContentItem: ResolverTypeWrapper<ContentItemModel>;
   ContentItemFilter: ContentItemFilter;
   ContentItemPage: ResolverTypeWrapper<Omit<ContentItemPage, 'data'> & { data: Array<ResolversTypes['ContentItem']> }>;
   ContentKcTag: ResolverTypeWrapper<ContentKcTagModel>;
-  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ContentKind: ContentKind;
+  ContentMedia: ResolverTypeWrapper<MediaAssetModel>;
+  ContentMediaInput: ContentMediaInput;
   ContentPublication: ResolverTypeWrapper<ContentPublicationModel>;
   ContentReference: ResolverTypeWrapper<ContentReferenceModel>;
   ContentReferenceInput: ContentReferenceInput;
@@ -840,6 +1019,8 @@ export type ResolversTypes = {
   FacetGrain: FacetGrain;
   FacetStatus: FacetStatus;
   FacetValueType: FacetValueType;
+  InteractiveComposition: ResolverTypeWrapper<InteractiveCompositionModel>;
+  InteractiveCompositionInput: InteractiveCompositionInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   KcTagInput: KcTagInput;
   KnowledgeComponent: ResolverTypeWrapper<KnowledgeComponent>;
@@ -849,6 +1030,7 @@ export type ResolversTypes = {
   QtiCardinality: QtiCardinality;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ReleaseEligibility: ResolverTypeWrapper<ReleaseEligibilityModel>;
+  ScoringPlanRule: ResolverTypeWrapper<ScoringPlanRuleAnswerModel>;
   StudentView: ResolverTypeWrapper<StudentViewRecordModel>;
   StudentViewBlock: ResolverTypeWrapper<StudentViewBlock>;
   StudentViewBlockInput: StudentViewBlockInput;
@@ -870,18 +1052,27 @@ export type ResolversParentTypes = {
   AnswerSlot: AnswerSlot;
   Int: Scalars['Int']['output'];
   AppendContentVersionInput: AppendContentVersionInput;
+  AssessmentComponent: AssessmentComponentAnswerModel;
+  ID: Scalars['ID']['output'];
   CatalogFacet: CatalogFacetModel;
   CatalogFacetAssignment: FacetAssignmentModel;
-  ID: Scalars['ID']['output'];
   CatalogFacetAssignmentInput: CatalogFacetAssignmentInput;
   CatalogFacetInput: CatalogFacetInput;
-  ContentEffectiveness: EffectivenessAnswerModel;
-  ContentItem: ContentItemModel;
+  CompositionBinding: CompositionBinding;
+  Float: Scalars['Float']['output'];
   Boolean: Scalars['Boolean']['output'];
+  CompositionBindingInput: CompositionBindingInput;
+  CompositionQuestionRef: CompositionQuestionRef;
+  CompositionQuestionRefInput: CompositionQuestionRefInput;
+  ContentEffectiveness: EffectivenessAnswerModel;
+  ContentExternalLink: ExternalLinkModel;
+  ContentExternalLinkInput: ContentExternalLinkInput;
+  ContentItem: ContentItemModel;
   ContentItemFilter: ContentItemFilter;
   ContentItemPage: Omit<ContentItemPage, 'data'> & { data: Array<ResolversParentTypes['ContentItem']> };
   ContentKcTag: ContentKcTagModel;
-  Float: Scalars['Float']['output'];
+  ContentMedia: MediaAssetModel;
+  ContentMediaInput: ContentMediaInput;
   ContentPublication: ContentPublicationModel;
   ContentReference: ContentReferenceModel;
   ContentReferenceInput: ContentReferenceInput;
@@ -891,6 +1082,8 @@ export type ResolversParentTypes = {
   ContentVersionPage: Omit<ContentVersionPage, 'data'> & { data: Array<ResolversParentTypes['ContentVersion']> };
   CorrectResponse: CorrectResponse;
   CreateContentItemInput: CreateContentItemInput;
+  InteractiveComposition: InteractiveCompositionModel;
+  InteractiveCompositionInput: InteractiveCompositionInput;
   JSON: Scalars['JSON']['output'];
   KcTagInput: KcTagInput;
   KnowledgeComponent: KnowledgeComponent;
@@ -899,6 +1092,7 @@ export type ResolversParentTypes = {
   QcDecisionInput: QcDecisionInput;
   Query: Record<PropertyKey, never>;
   ReleaseEligibility: ReleaseEligibilityModel;
+  ScoringPlanRule: ScoringPlanRuleAnswerModel;
   StudentView: StudentViewRecordModel;
   StudentViewBlock: StudentViewBlock;
   StudentViewBlockInput: StudentViewBlockInput;
@@ -925,6 +1119,17 @@ export type AnswerSlotResolvers<ContextType = GraphContext, ParentType extends R
   responseIdentifier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type AssessmentComponentResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['AssessmentComponent'] = ResolversParentTypes['AssessmentComponent']> = {
+  componentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  componentRole?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  identifier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ordinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  parentIdentifier?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  text?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  versionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
 export type CatalogFacetResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['CatalogFacet'] = ResolversParentTypes['CatalogFacet']> = {
   allowedValues?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -944,6 +1149,19 @@ export type CatalogFacetAssignmentResolvers<ContextType = GraphContext, ParentTy
   provenance?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
 };
 
+export type CompositionBindingResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['CompositionBinding'] = ResolversParentTypes['CompositionBinding']> = {
+  atSeconds?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  questionRef?: Resolver<ResolversTypes['CompositionQuestionRef'], ParentType, ContextType>;
+  segment?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  testsPriorContent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type CompositionQuestionRefResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['CompositionQuestionRef'] = ResolversParentTypes['CompositionQuestionRef']> = {
+  assessmentComponentId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  versionId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+};
+
 export type ContentEffectivenessResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentEffectiveness'] = ResolversParentTypes['ContentEffectiveness']> = {
   contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   contentVersionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -957,8 +1175,19 @@ export type ContentEffectivenessResolvers<ContextType = GraphContext, ParentType
   servedCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
+export type ContentExternalLinkResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentExternalLink'] = ResolversParentTypes['ContentExternalLink']> = {
+  contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  externalOpenPolicy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  provider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type ContentItemResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentItem'] = ResolversParentTypes['ContentItem'], FederationReferenceType extends FederationReferenceTypes['ContentItem'] = FederationReferenceTypes['ContentItem']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['ContentItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
+  assessmentComponents?: Resolver<Array<ResolversTypes['AssessmentComponent']>, ParentType, ContextType, Partial<ContentItemAssessmentComponentsArgs>>;
   assessmentRole?: Resolver<Maybe<ResolversTypes['AssessmentRole']>, ParentType, ContextType>;
   blueprint?: Resolver<Maybe<ResolversTypes['TestSpec']>, ParentType, ContextType>;
   contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -968,14 +1197,19 @@ export type ContentItemResolvers<ContextType = GraphContext, ParentType extends 
   effectiveness?: Resolver<ResolversTypes['ContentEffectiveness'], ParentType, ContextType, Partial<ContentItemEffectivenessArgs>>;
   etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expectedXp?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  externalLink?: Resolver<Maybe<ResolversTypes['ContentExternalLink']>, ParentType, ContextType>;
   facets?: Resolver<Array<ResolversTypes['CatalogFacetAssignment']>, ParentType, ContextType>;
+  interactiveComposition?: Resolver<Maybe<ResolversTypes['InteractiveComposition']>, ParentType, ContextType>;
   isMasteryGate?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   kcTags?: Resolver<Array<ResolversTypes['ContentKcTag']>, ParentType, ContextType>;
   language?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   latestVersion?: Resolver<Maybe<ResolversTypes['ContentVersion']>, ParentType, ContextType>;
   latestVersionId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   latestVersionNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  media?: Resolver<Array<ResolversTypes['ContentMedia']>, ParentType, ContextType>;
   membershipRule?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  references?: Resolver<Array<ResolversTypes['ContentReference']>, ParentType, ContextType, Partial<ContentItemReferencesArgs>>;
+  scoringPlan?: Resolver<Array<ResolversTypes['ScoringPlanRule']>, ParentType, ContextType, Partial<ContentItemScoringPlanArgs>>;
   sourceActivityRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sourceIdentifier?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sourceRecordId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1008,6 +1242,18 @@ export type ContentKcTagResolvers<ContextType = GraphContext, ParentType extends
   taggedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   weight?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type ContentMediaResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentMedia'] = ResolversParentTypes['ContentMedia']> = {
+  byteSize?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  deliveryUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fileName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  mediaId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  mediaKind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  mimeType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  sha256?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type ContentPublicationResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentPublication'] = ResolversParentTypes['ContentPublication']> = {
@@ -1075,6 +1321,16 @@ export type CorrectResponseResolvers<ContextType = GraphContext, ParentType exte
   values?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type InteractiveCompositionResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['InteractiveComposition'] = ResolversParentTypes['InteractiveComposition']> = {
+  bindings?: Resolver<Array<ResolversTypes['CompositionBinding']>, ParentType, ContextType>;
+  contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  durationSeconds?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  revision?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
@@ -1093,7 +1349,10 @@ export type MutationResolvers<ContextType = GraphContext, ParentType extends Res
   publishContentVersion?: Resolver<ResolversTypes['ContentPublication'], ParentType, ContextType, RequireFields<MutationPublishContentVersionArgs, 'contentId' | 'versionId'>>;
   recordQcDecision?: Resolver<ResolversTypes['TrustEvidence'], ParentType, ContextType, RequireFields<MutationRecordQcDecisionArgs, 'contentId' | 'input' | 'versionId'>>;
   retireContentReference?: Resolver<ResolversTypes['ContentReference'], ParentType, ContextType, RequireFields<MutationRetireContentReferenceArgs, 'contentId' | 'referenceId'>>;
+  setContentExternalLink?: Resolver<ResolversTypes['ContentExternalLink'], ParentType, ContextType, RequireFields<MutationSetContentExternalLinkArgs, 'contentId' | 'input'>>;
+  setInteractiveComposition?: Resolver<ResolversTypes['InteractiveComposition'], ParentType, ContextType, RequireFields<MutationSetInteractiveCompositionArgs, 'contentId' | 'input'>>;
   tagContentKc?: Resolver<ResolversTypes['ContentKcTag'], ParentType, ContextType, RequireFields<MutationTagContentKcArgs, 'contentId' | 'input'>>;
+  uploadContentMedia?: Resolver<ResolversTypes['ContentMedia'], ParentType, ContextType, RequireFields<MutationUploadContentMediaArgs, 'contentId' | 'input'>>;
 };
 
 export type QueryResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -1114,6 +1373,17 @@ export type ReleaseEligibilityResolvers<ContextType = GraphContext, ParentType e
   serveable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   trustStatus?: Resolver<ResolversTypes['TrustStatus'], ParentType, ContextType>;
   usageScope?: Resolver<ResolversTypes['UsageScope'], ParentType, ContextType>;
+};
+
+export type ScoringPlanRuleResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ScoringPlanRule'] = ResolversParentTypes['ScoringPlanRule']> = {
+  contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  identifier?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ordinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  qtiBaseType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  qtiCardinality?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  scoringRuleScope?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  template?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  versionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
 export type StudentViewResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['StudentView'] = ResolversParentTypes['StudentView']> = {
@@ -1182,12 +1452,17 @@ export type TrustEvidenceResolvers<ContextType = GraphContext, ParentType extend
 export type Resolvers<ContextType = GraphContext> = {
   AnswerChoice?: AnswerChoiceResolvers<ContextType>;
   AnswerSlot?: AnswerSlotResolvers<ContextType>;
+  AssessmentComponent?: AssessmentComponentResolvers<ContextType>;
   CatalogFacet?: CatalogFacetResolvers<ContextType>;
   CatalogFacetAssignment?: CatalogFacetAssignmentResolvers<ContextType>;
+  CompositionBinding?: CompositionBindingResolvers<ContextType>;
+  CompositionQuestionRef?: CompositionQuestionRefResolvers<ContextType>;
   ContentEffectiveness?: ContentEffectivenessResolvers<ContextType>;
+  ContentExternalLink?: ContentExternalLinkResolvers<ContextType>;
   ContentItem?: ContentItemResolvers<ContextType>;
   ContentItemPage?: ContentItemPageResolvers<ContextType>;
   ContentKcTag?: ContentKcTagResolvers<ContextType>;
+  ContentMedia?: ContentMediaResolvers<ContextType>;
   ContentPublication?: ContentPublicationResolvers<ContextType>;
   ContentReference?: ContentReferenceResolvers<ContextType>;
   ContentStudentView?: ContentStudentViewResolvers<ContextType>;
@@ -1195,11 +1470,13 @@ export type Resolvers<ContextType = GraphContext> = {
   ContentVersion?: ContentVersionResolvers<ContextType>;
   ContentVersionPage?: ContentVersionPageResolvers<ContextType>;
   CorrectResponse?: CorrectResponseResolvers<ContextType>;
+  InteractiveComposition?: InteractiveCompositionResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   KnowledgeComponent?: KnowledgeComponentResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   ReleaseEligibility?: ReleaseEligibilityResolvers<ContextType>;
+  ScoringPlanRule?: ScoringPlanRuleResolvers<ContextType>;
   StudentView?: StudentViewResolvers<ContextType>;
   StudentViewBlock?: StudentViewBlockResolvers<ContextType>;
   TestBankMember?: TestBankMemberResolvers<ContextType>;

@@ -62,6 +62,7 @@ const presentLink = (row: LinkRow) => ({
   updated_by: row.updatedBy,
   updated_at: isoTimestamp(row.updatedAt),
 });
+export type ExternalLink = ReturnType<typeof presentLink>;
 
 export async function putExternalLink(
   deps: ContentDeps,

@@ -2,9 +2,12 @@ import { commandValue, requestContextOf } from '../../../platform/graphql.ts';
 import { snakeKeys } from '../../../platform/naming.ts';
 import { assignFacet, defineFacet } from '../catalog/catalog.service.ts';
 import type { ContentDeps } from '../deps.ts';
+import { putComposition } from '../composition/composition.service.ts';
 import { createItem, patchItem } from '../items/items.service.ts';
 import { tagKc } from '../kc-tags/kc-tags.service.ts';
+import { uploadMedia } from '../media/media.service.ts';
 import { publishVersion } from '../publish/publish.service.ts';
+import { putExternalLink } from '../records/records.service.ts';
 import { createReference, retireReference } from '../references/references.service.ts';
 import { recordQcDecision } from '../trust/trust.service.ts';
 import { appendVersion } from '../versions/versions.service.ts';
@@ -49,6 +52,12 @@ export function mutationResolvers(deps: ContentDeps): MutationResolvers {
     createContentReference: (_root, args, context) =>
       commandValue(createReference(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))),
     retireContentReference: (_root, args, context) => retireReference(deps, requestContextOf(context), args),
+    uploadContentMedia: (_root, args, context) =>
+      commandValue(uploadMedia(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))),
+    setContentExternalLink: (_root, args, context) =>
+      commandValue(putExternalLink(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))),
+    setInteractiveComposition: (_root, args, context) =>
+      putComposition(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input))),
     appendContentVersion: (_root, args, context) =>
       commandValue(appendVersion(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))),
     recordQcDecision: (_root, args, context) =>
