@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { eligibleVersion, graphql, newTenant, type Caller } from '../kit.ts';
+import { curriculumV1, eligibleVersion, graphql, http, newTenant, type Caller } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
 import { createComponent, createKc, pinOf } from './helpers.ts';
 
@@ -542,6 +542,73 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
       source: 'first_genuine_response',
       evidence: { responseId: 'r-1' },
     });
+    const history = await graphql(
+      platform,
+      `
+        query ($v: ID) {
+          kcReviewDecisions(kcVersionId: $v) {
+            data {
+              decisionId
+              kcId
+              kcVersionId
+              decision
+              reviewerRef
+              createdAt
+            }
+            nextCursor
+          }
+          kcFirmingEvents(kcVersionId: $v) {
+            data {
+              firmingEventId
+              kcVersionId
+              source
+              evidence
+              recordedBy
+            }
+            nextCursor
+          }
+          others: kcReviewDecisions(kcVersionId: "00000000-0000-4000-8000-000000000000") {
+            data {
+              decisionId
+            }
+          }
+        }
+      `,
+      { v: a.current_version_id },
+      caller.token,
+    );
+    expect(history.body.errors).toBeUndefined();
+    const rest = (path: string) =>
+      http(platform, 'GET', `${curriculumV1}/${path}?kc_version_id=${a.current_version_id}`, { token: caller.token });
+    const [decisions, firmings] = [(await rest('kc-review-decisions')).body, (await rest('kc-firming-events')).body];
+    expect(history.body.data.kcReviewDecisions.data).toEqual(
+      decisions.data.map((row: Record<string, string>) => ({
+        decisionId: row.decision_id,
+        kcId: row.kc_id,
+        kcVersionId: row.kc_version_id,
+        decision: row.decision,
+        reviewerRef: row.reviewer_ref,
+        createdAt: row.created_at,
+      })),
+    );
+    expect(history.body.data.kcReviewDecisions.data).toHaveLength(1);
+    expect(history.body.data.kcFirmingEvents.data).toEqual([
+      {
+        firmingEventId: firmings.data[0].firming_event_id,
+        kcVersionId: a.current_version_id,
+        source: 'first_genuine_response',
+        evidence: { responseId: 'r-1' },
+        recordedBy: firmings.data[0].recorded_by,
+      },
+    ]);
+    expect(history.body.data.others.data).toEqual([]);
+    const refused = await graphql(
+      platform,
+      '{ kcFirmingEvents(kcVersionId: "not-a-uuid") { nextCursor } }',
+      {},
+      caller.token,
+    );
+    expect(codeOf(refused)).toBe('curriculum:validation_failed');
   });
 
   it('creates a component once under an idempotencyKey, and refuses another input under it', async ({ platform }) => {

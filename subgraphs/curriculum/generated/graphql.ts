@@ -383,6 +383,12 @@ export type KcFirmingEvent = {
   source: KcFirmingSource;
 };
 
+export type KcFirmingEventPage = {
+  __typename?: 'KcFirmingEventPage';
+  data: Array<KcFirmingEvent>;
+  nextCursor?: Maybe<Scalars['String']['output']>;
+};
+
 /** What firmed a KC version. */
 export type KcFirmingSource =
   | 'course_approval'
@@ -445,6 +451,12 @@ export type KcReviewDecision = {
   kcVersionId: Scalars['ID']['output'];
   reason?: Maybe<Scalars['String']['output']>;
   reviewerRef: Scalars['String']['output'];
+};
+
+export type KcReviewDecisionPage = {
+  __typename?: 'KcReviewDecisionPage';
+  data: Array<KcReviewDecision>;
+  nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** The outcome of a KC version review. */
@@ -890,6 +902,8 @@ export type Query = {
   gateStatus: GateStatus;
   /** One registry KC with its current version (retired ones too). */
   kc?: Maybe<KnowledgeComponent>;
+  /** GET /alpha/curriculum/v1/kc-firming-events: immutable firming evidence; kcVersionId filters to one exact version. */
+  kcFirmingEvents: KcFirmingEventPage;
   /** One prerequisite edge (retired ones too). */
   kcPrerequisite?: Maybe<KcPrerequisite>;
   /** GET /alpha/curriculum/v1/kc-prerequisites; kcId matches either endpoint. */
@@ -898,6 +912,8 @@ export type Query = {
   kcRelation?: Maybe<KcRelation>;
   /** GET /alpha/curriculum/v1/kc-relations: active typed relations; kcId matches either end. */
   kcRelations: KcRelationPage;
+  /** GET /alpha/curriculum/v1/kc-review-decisions: immutable review decisions; kcVersionId filters to one exact version. */
+  kcReviewDecisions: KcReviewDecisionPage;
   /** GET /alpha/curriculum/v1/kcs/{kcId}/versions, in version-number order. */
   kcVersions: KnowledgeComponentVersionPage;
   /** GET /alpha/curriculum/v1/kcs. */
@@ -1044,6 +1060,17 @@ export type QueryKcArgs = {
  * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
  * ContentVersion entity, so one query returns the pin with its live release eligibility.
  */
+export type QueryKcFirmingEventsArgs = {
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  kcVersionId?: InputMaybe<Scalars['ID']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
+ * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ */
 export type QueryKcPrerequisiteArgs = {
   prerequisiteId: Scalars['ID']['input'];
 };
@@ -1084,6 +1111,17 @@ export type QueryKcRelationsArgs = {
   relationType?: InputMaybe<Scalars['String']['input']>;
   toKcId?: InputMaybe<Scalars['ID']['input']>;
   updatedSince?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
+ * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ */
+export type QueryKcReviewDecisionsArgs = {
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  kcVersionId?: InputMaybe<Scalars['ID']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1459,6 +1497,7 @@ export type ResolversTypes = {
   InstructionalClassificationInput: InstructionalClassificationInput;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
   KcFirmingEvent: ResolverTypeWrapper<KcFirmingEventModel>;
+  KcFirmingEventPage: ResolverTypeWrapper<Omit<KcFirmingEventPage, 'data'> & { data: Array<ResolversTypes['KcFirmingEvent']> }>;
   KcFirmingSource: KcFirmingSource;
   KcPrerequisite: ResolverTypeWrapper<KcPrerequisiteModel>;
   KcPrerequisitePage: ResolverTypeWrapper<Omit<KcPrerequisitePage, 'data'> & { data: Array<ResolversTypes['KcPrerequisite']> }>;
@@ -1466,6 +1505,7 @@ export type ResolversTypes = {
   KcRelationPage: ResolverTypeWrapper<Omit<KcRelationPage, 'data'> & { data: Array<ResolversTypes['KcRelation']> }>;
   KcRelationType: KcRelationType;
   KcReviewDecision: ResolverTypeWrapper<KcReviewDecisionModel>;
+  KcReviewDecisionPage: ResolverTypeWrapper<Omit<KcReviewDecisionPage, 'data'> & { data: Array<ResolversTypes['KcReviewDecision']> }>;
   KcReviewDecisionValue: KcReviewDecisionValue;
   KcVersionState: KcVersionState;
   KnowledgeComponent: ResolverTypeWrapper<KnowledgeComponentModel>;
@@ -1533,11 +1573,13 @@ export type ResolversParentTypes = {
   InstructionalClassificationInput: InstructionalClassificationInput;
   JSONObject: Scalars['JSONObject']['output'];
   KcFirmingEvent: KcFirmingEventModel;
+  KcFirmingEventPage: Omit<KcFirmingEventPage, 'data'> & { data: Array<ResolversParentTypes['KcFirmingEvent']> };
   KcPrerequisite: KcPrerequisiteModel;
   KcPrerequisitePage: Omit<KcPrerequisitePage, 'data'> & { data: Array<ResolversParentTypes['KcPrerequisite']> };
   KcRelation: KcRelationModel;
   KcRelationPage: Omit<KcRelationPage, 'data'> & { data: Array<ResolversParentTypes['KcRelation']> };
   KcReviewDecision: KcReviewDecisionModel;
+  KcReviewDecisionPage: Omit<KcReviewDecisionPage, 'data'> & { data: Array<ResolversParentTypes['KcReviewDecision']> };
   KnowledgeComponent: KnowledgeComponentModel;
   KnowledgeComponentAlpha: KnowledgeComponentAlpha;
   Float: Scalars['Float']['output'];
@@ -1783,6 +1825,11 @@ export type KcFirmingEventResolvers<ContextType = GraphContext, ParentType exten
   source?: Resolver<ResolversTypes['KcFirmingSource'], ParentType, ContextType>;
 };
 
+export type KcFirmingEventPageResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['KcFirmingEventPage'] = ResolversParentTypes['KcFirmingEventPage']> = {
+  data?: Resolver<Array<ResolversTypes['KcFirmingEvent']>, ParentType, ContextType>;
+  nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type KcPrerequisiteResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['KcPrerequisite'] = ResolversParentTypes['KcPrerequisite']> = {
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdBy?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1826,6 +1873,11 @@ export type KcReviewDecisionResolvers<ContextType = GraphContext, ParentType ext
   kcVersionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   reason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   reviewerRef?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type KcReviewDecisionPageResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['KcReviewDecisionPage'] = ResolversParentTypes['KcReviewDecisionPage']> = {
+  data?: Resolver<Array<ResolversTypes['KcReviewDecision']>, ParentType, ContextType>;
+  nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type KnowledgeComponentResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['KnowledgeComponent'] = ResolversParentTypes['KnowledgeComponent'], FederationReferenceType extends FederationReferenceTypes['KnowledgeComponent'] = FederationReferenceTypes['KnowledgeComponent']> = {
@@ -1949,10 +2001,12 @@ export type QueryResolvers<ContextType = GraphContext, ParentType extends Resolv
   gateRemediation?: Resolver<ResolversTypes['GateRemediation'], ParentType, ContextType, RequireFields<QueryGateRemediationArgs, 'componentId' | 'studentId'>>;
   gateStatus?: Resolver<ResolversTypes['GateStatus'], ParentType, ContextType, RequireFields<QueryGateStatusArgs, 'componentId' | 'studentId'>>;
   kc?: Resolver<Maybe<ResolversTypes['KnowledgeComponent']>, ParentType, ContextType, RequireFields<QueryKcArgs, 'kcId'>>;
+  kcFirmingEvents?: Resolver<ResolversTypes['KcFirmingEventPage'], ParentType, ContextType, Partial<QueryKcFirmingEventsArgs>>;
   kcPrerequisite?: Resolver<Maybe<ResolversTypes['KcPrerequisite']>, ParentType, ContextType, RequireFields<QueryKcPrerequisiteArgs, 'prerequisiteId'>>;
   kcPrerequisites?: Resolver<ResolversTypes['KcPrerequisitePage'], ParentType, ContextType, Partial<QueryKcPrerequisitesArgs>>;
   kcRelation?: Resolver<Maybe<ResolversTypes['KcRelation']>, ParentType, ContextType, RequireFields<QueryKcRelationArgs, 'relationId'>>;
   kcRelations?: Resolver<ResolversTypes['KcRelationPage'], ParentType, ContextType, Partial<QueryKcRelationsArgs>>;
+  kcReviewDecisions?: Resolver<ResolversTypes['KcReviewDecisionPage'], ParentType, ContextType, Partial<QueryKcReviewDecisionsArgs>>;
   kcVersions?: Resolver<ResolversTypes['KnowledgeComponentVersionPage'], ParentType, ContextType, RequireFields<QueryKcVersionsArgs, 'kcId'>>;
   kcs?: Resolver<ResolversTypes['KnowledgeComponentPage'], ParentType, ContextType, Partial<QueryKcsArgs>>;
   nextLesson?: Resolver<ResolversTypes['NextLesson'], ParentType, ContextType, RequireFields<QueryNextLessonArgs, 'courseId'>>;
@@ -2053,11 +2107,13 @@ export type Resolvers<ContextType = GraphContext> = {
   InstructionalClassification?: InstructionalClassificationResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
   KcFirmingEvent?: KcFirmingEventResolvers<ContextType>;
+  KcFirmingEventPage?: KcFirmingEventPageResolvers<ContextType>;
   KcPrerequisite?: KcPrerequisiteResolvers<ContextType>;
   KcPrerequisitePage?: KcPrerequisitePageResolvers<ContextType>;
   KcRelation?: KcRelationResolvers<ContextType>;
   KcRelationPage?: KcRelationPageResolvers<ContextType>;
   KcReviewDecision?: KcReviewDecisionResolvers<ContextType>;
+  KcReviewDecisionPage?: KcReviewDecisionPageResolvers<ContextType>;
   KnowledgeComponent?: KnowledgeComponentResolvers<ContextType>;
   KnowledgeComponentAlpha?: KnowledgeComponentAlphaResolvers<ContextType>;
   KnowledgeComponentPage?: KnowledgeComponentPageResolvers<ContextType>;

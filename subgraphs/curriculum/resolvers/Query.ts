@@ -4,7 +4,12 @@ import type { CurriculumDeps } from '../deps.ts';
 import { readRendererRegistry } from '../repoint/repoint.service.ts';
 import { getAssociation, listAssociations } from '../associations/associations.service.ts';
 import { listKcVersions, listKcs } from '../kcs/kcs.service.ts';
-import { getPrerequisite, listPrerequisites } from '../kc-graph/kc-graph.service.ts';
+import {
+  getPrerequisite,
+  listFirmingEvents,
+  listPrerequisites,
+  listReviewDecisions,
+} from '../kc-graph/kc-graph.service.ts';
 import { getRelation, listRelations } from '../kc-graph/kc-relations.service.ts';
 import { getFramework, listFrameworks, listStandardKcMaps } from '../standards/standards.service.ts';
 import { readGateContract, readGateNextForm, readGateRemediation, readGateStatus } from '../gates/gates.service.ts';
@@ -14,7 +19,7 @@ import { listApprovals } from '../approvals/approvals.service.ts';
 import { nextLesson } from '../routing/next-lesson.service.ts';
 import { placementCandidates } from '../placement/placement.service.ts';
 import type { QueryResolvers } from '../generated/graphql.ts';
-import { KC_QUERY_NAMES, queryOf } from './inputs.ts';
+import { KC_QUERY_NAMES, KC_VERSION_QUERY_NAMES, queryOf } from './inputs.ts';
 import type { CurriculumLoaders } from './loaders.ts';
 
 const ctxOf = requestContextOf;
@@ -32,6 +37,10 @@ export function queryResolvers(deps: CurriculumDeps, { componentLoader, kcLoader
       nullWhenNotFound(getPrerequisite(deps, ctxOf(context), { id: args.prerequisiteId })),
     kcRelations: (_root, args, context) => listRelations(deps, ctxOf(context), { query: queryOf(args) }),
     kcRelation: (_root, args, context) => nullWhenNotFound(getRelation(deps, ctxOf(context), { id: args.relationId })),
+    kcReviewDecisions: (_root, args, context) =>
+      listReviewDecisions(deps, ctxOf(context), { query: queryOf(args, KC_VERSION_QUERY_NAMES) }),
+    kcFirmingEvents: (_root, args, context) =>
+      listFirmingEvents(deps, ctxOf(context), { query: queryOf(args, KC_VERSION_QUERY_NAMES) }),
     standardsFrameworks: (_root, args, context) => listFrameworks(deps, ctxOf(context), { query: queryOf(args) }),
     standardsFramework: (_root, args, context) => nullWhenNotFound(getFramework(deps, ctxOf(context), args)),
     standardKcMaps: (_root, args, context) =>

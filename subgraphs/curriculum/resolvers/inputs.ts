@@ -35,3 +35,4 @@ export function queryOf(args: Args, renames: Record<string, string> = {}): Recor
 }
 
 export const KC_QUERY_NAMES = { subjectId: 'subject_id', kcKind: 'kc_kind', publicationStatus: 'publication_status' };
+export const KC_VERSION_QUERY_NAMES = { kcVersionId: 'kc_version_id' };
