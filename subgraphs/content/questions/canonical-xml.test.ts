@@ -39,6 +39,31 @@ describe('projectCanonicalXml', () => {
     expect(projectCanonicalXml(xml).answer_slots[0].choices).toHaveLength(2);
   });
 
+  it('refuses a named reference XML does not define, and keeps an escaped one as text', () => {
+    for (const xml of [
+      qti3Item({ a: 'A&nbsp;1' }),
+      qti3Item({ prompt: '&copy; 2024' }),
+      qti3Item().replace('title="Item"', 'title="A&eacute;"'),
+    ]) {
+      expect(() => projectCanonicalXml(xml)).toThrow(
+        expect.objectContaining({
+          code: 'validation_failed',
+          fieldErrors: [expect.objectContaining({ message: expect.stringMatching(/is not an XML entity/) })],
+        }),
+      );
+    }
+    const escaped = projectCanonicalXml(
+      qti3Item({ a: 'A&amp;nbsp;1', b: 'B&#160;2 <![CDATA[&nbsp;]]>' }).replace(
+        '<qti-item-body>',
+        '<qti-item-body><!-- &nbsp; -->',
+      ),
+    );
+    expect(escaped.answer_slots[0].choices).toEqual([
+      { identifier: 'A', text: 'A&nbsp;1' },
+      { identifier: 'B', text: 'B\u00a02 &nbsp;' },
+    ]);
+  });
+
   it('refuses a DOCTYPE however it is written', () => {
     for (const doctype of ['<!DOCTYPE qti-assessment-item>', '<!DOCTYPE x [<!ENTITY a "b">]>']) {
       expect(() => projectCanonicalXml(`${doctype}\n${qti3Item()}`)).toThrow(DomainError);

@@ -60,15 +60,25 @@ export interface QuestionProjection {
 class ItemEntities implements EntityDecoderOptions {
   private readonly xml = new EntityDecoder({ numericAllowed: true });
   doctype = false;
+  /** The first named reference XML does not define (&nbsp;): without a DOCTYPE the document is not well-formed. */
+  undefinedEntity: string | undefined;
   setExternalEntities(): void {}
   addInputEntities(): void {
     this.doctype = true;
   }
   reset(): void {
     this.doctype = false;
+    this.undefinedEntity = undefined;
     this.xml.reset();
   }
   decode(text: string): string {
+    if (this.undefinedEntity === undefined) {
+      for (const [, name] of text.matchAll(NAMED_REFERENCE)) {
+        if (XML_ENTITIES.has(name)) continue;
+        this.undefinedEntity = name;
+        break;
+      }
+    }
     return this.xml.decode(text);
   }
   setXmlVersion(version: number): void {
@@ -76,6 +86,8 @@ class ItemEntities implements EntityDecoderOptions {
   }
 }
 
+const XML_ENTITIES = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
+const NAMED_REFERENCE = /&([A-Za-z_:][\w.:-]*);/g;
 const entities = new ItemEntities();
 
 const parser = new XMLParser({
@@ -123,7 +135,12 @@ function toTree(nodes: Array<Record<string, unknown>>): XmlNode[] {
 
 function textOf(node: XmlNode): string {
   if (node.name === '#text') return node.text;
-  return node.children.map(textOf).join(' ').replace(/\s+/g, ' ').trim();
+  // XML's white space only (its S production): a no-break space (&#160;) is text an author chose.
+  return node.children
+    .map(textOf)
+    .join(' ')
+    .replace(/[ \t\r\n]+/g, ' ')
+    .replace(/^ | $/g, '');
 }
 
 function* walk(node: XmlNode): Generator<XmlNode> {
@@ -170,6 +187,10 @@ function project(xml: string): QuestionProjection {
   const parsed = parser.parse(xml) as Array<Record<string, unknown>>;
   // Known from the parser, not from the text: "<!DOCTYPE" inside CDATA or a comment declares nothing.
   if (entities.doctype) refuse([field('a DOCTYPE is not accepted')]);
+  if (entities.undefinedEntity !== undefined) {
+    const name = entities.undefinedEntity;
+    refuse([field(`&${name}; is not an XML entity: write the character, or a reference such as &#160;`)]);
+  }
   const roots = toTree(parsed).filter((node) => node.name !== '#text');
   const item = roots.length === 1 && roots[0].name === 'assessmentItem' ? roots[0] : undefined;
   if (!item) refuse([field('the root element must be one qti-assessment-item (or assessmentItem)')]);
