@@ -14,6 +14,7 @@ import {
   knownContentItems,
   listEventFields,
   recordEvents,
+  tallyEvents,
   EVENT_FIELDS,
   type EventProjection,
 } from './learning/events.service.ts';
@@ -115,6 +116,7 @@ export function eventsResolvers(reads: EventsDeps): Resolvers {
       activitySource: (_root, args, context) => sourceLoader(context).load(args.id),
       events: (_root, args, context, info) => eventList(context, info, sent(args)),
       event: async (_root, args, context) => (await getEvent(reads, ctxOf(context), { eventId: args.id })).data,
+      eventTallies: (_root, args, context) => tallyEvents(reads, ctxOf(context), { query: sent(args) }),
       attendanceEvents: (_root, args, context) => listAttendanceEvents(reads, ctxOf(context), { query: sent(args) }),
       attendanceEvent: async (_root, args, context) => (await getAttendanceEvent(reads, ctxOf(context), args)).data,
       disciplineEvents: (_root, args, context) => listDisciplineEvents(reads, ctxOf(context), { query: sent(args) }),
@@ -151,6 +153,8 @@ export function eventsResolvers(reads: EventsDeps): Resolvers {
       __resolveReference: async (reference, context) =>
         (await contentItemLoader(context).load(reference.contentId)) ? reference : null,
       events: (item, args, context, info) => eventList(context, info, { ...sent(args), contentId: item.contentId }),
+      eventTallies: (item, args, context) =>
+        tallyEvents(reads, ctxOf(context), { query: { ...sent(args), contentId: item.contentId } }),
     },
     Person: {
       __resolveReference: async (reference, context) =>

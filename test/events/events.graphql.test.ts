@@ -4,6 +4,7 @@ import { DEMO_SCOPES } from '../../platform/auth.ts';
 import { graphql, http, newTenant, ownCallsDuring, roots, tenantRoot } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
 import { producer, root } from './helpers.ts';
+import { PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
 
 const it = platformTest();
 
@@ -261,6 +262,61 @@ describe('events subgraph', () => {
       caller.token,
     );
     expect(person.body.data.event.student.events.data).toHaveLength(3);
+  });
+
+  it("tallies an item's events per kind, at the root and on ContentItem, as GET /event-tallies answers", async ({
+    platform,
+  }) => {
+    const { caller, contentId } = await setup();
+    const versionId = randomUUID();
+    const rendered = { [`${PLAYER_EXTENSION_NAMESPACE}/rendered_content_id`]: versionId };
+    const event = (kind: string, day: number, extensions = {}) => ({
+      kind,
+      studentId: 'stu-g',
+      contentId,
+      activitySourceId: caller.sourceId,
+      happenedAt: `2026-09-0${day}T10:00:00Z`,
+      extensions,
+    });
+    const recorded = await graphql(
+      platform,
+      RECORD,
+      {
+        events: [
+          event('content_viewed', 1),
+          event('content_viewed', 2, rendered),
+          event('assessment_graded', 3, rendered),
+        ],
+      },
+      caller.token,
+    );
+    expect(recorded.body.errors).toBeUndefined();
+    const TALLIES =
+      'contentId renderedContentId data { kind eventCount firstHappenedAt lastHappenedAt lastModifiedAt }';
+    const tallies = await graphql(
+      platform,
+      `query($id: ID!, $v: ID) {
+        all: eventTallies(contentId: $id) { ${TALLIES} }
+        graded: eventTallies(contentId: $id, renderedContentId: $v, kind: "assessment_graded") { ${TALLIES} }
+        contentItem(contentId: $id) { title eventTallies(renderedContentId: $v) { ${TALLIES} } }
+      }`,
+      { id: contentId, v: versionId },
+      caller.token,
+    );
+    expect(tallies.body.errors).toBeUndefined();
+    const rest = async (query: string) =>
+      (await http(platform, 'GET', `${root}/event-tallies?contentId=${contentId}${query}`, { token: caller.token }))
+        .body;
+    expect(tallies.body.data.all).toEqual(await rest(''));
+    expect(
+      tallies.body.data.all.data.map((row: { kind: string; eventCount: number }) => [row.kind, row.eventCount]),
+    ).toEqual([
+      ['assessment_graded', 1],
+      ['content_viewed', 2],
+    ]);
+    expect(tallies.body.data.graded).toEqual(await rest(`&renderedContentId=${versionId}&kind=assessment_graded`));
+    expect(tallies.body.data.contentItem.eventTallies).toEqual(await rest(`&renderedContentId=${versionId}`));
+    expect(tallies.body.data.contentItem.eventTallies.data).toHaveLength(2);
   });
 
   it('applies the REST boundaries, validation and problem codes', async ({ platform }) => {

@@ -72,8 +72,17 @@ export type AttendanceEventPage = {
 export type ContentItem = {
   __typename?: 'ContentItem';
   contentId: Scalars['ID']['output'];
+  /** Counts per kind of this item's events (GET /event-tallies); renderedContentId narrows to one exact version. */
+  eventTallies: EventTallies;
   /** Events about this item, with the filters of GET /events. */
   events: EventPage;
+};
+
+
+/** The content service's item; the events subgraph contributes its events. */
+export type ContentItemEventTalliesArgs = {
+  kind?: InputMaybe<Scalars['String']['input']>;
+  renderedContentId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -182,6 +191,26 @@ export type EventPage = {
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
+/** Counting only: what the counts mean (effectiveness) is the content service's derivation. */
+export type EventTallies = {
+  __typename?: 'EventTallies';
+  contentId: Scalars['ID']['output'];
+  /** One row per kind, in kind order. */
+  data: Array<EventTally>;
+  /** The exact content version counted (the player extension rendered_content_id), or null for every version. */
+  renderedContentId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type EventTally = {
+  __typename?: 'EventTally';
+  eventCount: Scalars['Int']['output'];
+  firstHappenedAt: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  lastHappenedAt: Scalars['String']['output'];
+  /** When the last of them was committed. */
+  lastModifiedAt: Scalars['String']['output'];
+};
+
 /** A materialized row: its position in records and where to read it. */
 export type ImportedRecord = {
   __typename?: 'ImportedRecord';
@@ -265,6 +294,8 @@ export type Query = {
   disciplineEvents: DisciplineEventPage;
   /** GET /events/{eventId}. */
   event?: Maybe<Event>;
+  /** GET /event-tallies: counts per kind of the events on one content item, or on one exact version of it. */
+  eventTallies: EventTallies;
   /** GET /events: the same filters, boundaries and cursors; commit order. */
   events: EventPage;
 };
@@ -326,6 +357,14 @@ export type QueryDisciplineEventsArgs = {
 /** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
 export type QueryEventArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+export type QueryEventTalliesArgs = {
+  contentId: Scalars['ID']['input'];
+  kind?: InputMaybe<Scalars['String']['input']>;
+  renderedContentId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -507,6 +546,8 @@ export type ResolversTypes = {
   EventBatch: ResolverTypeWrapper<Omit<EventBatch, 'data'> & { data: Array<ResolversTypes['Event']> }>;
   EventInput: EventInput;
   EventPage: ResolverTypeWrapper<Omit<EventPage, 'data'> & { data: Array<ResolversTypes['Event']> }>;
+  EventTallies: ResolverTypeWrapper<EventTallies>;
+  EventTally: ResolverTypeWrapper<EventTally>;
   ImportedRecord: ResolverTypeWrapper<ImportedRecord>;
   ImportedResource: ImportedResource;
   JSONObject: ResolverTypeWrapper<Scalars['JSONObject']['output']>;
@@ -538,6 +579,8 @@ export type ResolversParentTypes = {
   EventBatch: Omit<EventBatch, 'data'> & { data: Array<ResolversParentTypes['Event']> };
   EventInput: EventInput;
   EventPage: Omit<EventPage, 'data'> & { data: Array<ResolversParentTypes['Event']> };
+  EventTallies: EventTallies;
+  EventTally: EventTally;
   ImportedRecord: ImportedRecord;
   JSONObject: Scalars['JSONObject']['output'];
   Mutation: Record<PropertyKey, never>;
@@ -590,6 +633,7 @@ export type AttendanceEventPageResolvers<ContextType = GraphContext, ParentType 
 export type ContentItemResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ContentItem'] = ResolversParentTypes['ContentItem'], FederationReferenceType extends FederationReferenceTypes['ContentItem'] = FederationReferenceTypes['ContentItem']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['ContentItem']> | FederationReferenceType, FederationReferenceType, ContextType>;
   contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  eventTallies?: Resolver<ResolversTypes['EventTallies'], ParentType, ContextType, Partial<ContentItemEventTalliesArgs>>;
   events?: Resolver<ResolversTypes['EventPage'], ParentType, ContextType, Partial<ContentItemEventsArgs>>;
 };
 
@@ -657,6 +701,20 @@ export type EventPageResolvers<ContextType = GraphContext, ParentType extends Re
   nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type EventTalliesResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['EventTallies'] = ResolversParentTypes['EventTallies']> = {
+  contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  data?: Resolver<Array<ResolversTypes['EventTally']>, ParentType, ContextType>;
+  renderedContentId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+};
+
+export type EventTallyResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['EventTally'] = ResolversParentTypes['EventTally']> = {
+  eventCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  firstHappenedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastHappenedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastModifiedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type ImportedRecordResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ImportedRecord'] = ResolversParentTypes['ImportedRecord']> = {
   href?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -690,6 +748,7 @@ export type QueryResolvers<ContextType = GraphContext, ParentType extends Resolv
   disciplineEvent?: Resolver<Maybe<ResolversTypes['DisciplineEvent']>, ParentType, ContextType, RequireFields<QueryDisciplineEventArgs, 'id'>>;
   disciplineEvents?: Resolver<ResolversTypes['DisciplineEventPage'], ParentType, ContextType, Partial<QueryDisciplineEventsArgs>>;
   event?: Resolver<Maybe<ResolversTypes['Event']>, ParentType, ContextType, RequireFields<QueryEventArgs, 'id'>>;
+  eventTallies?: Resolver<ResolversTypes['EventTallies'], ParentType, ContextType, RequireFields<QueryEventTalliesArgs, 'contentId'>>;
   events?: Resolver<ResolversTypes['EventPage'], ParentType, ContextType, Partial<QueryEventsArgs>>;
 };
 
@@ -720,6 +779,8 @@ export type Resolvers<ContextType = GraphContext> = {
   Event?: EventResolvers<ContextType>;
   EventBatch?: EventBatchResolvers<ContextType>;
   EventPage?: EventPageResolvers<ContextType>;
+  EventTallies?: EventTalliesResolvers<ContextType>;
+  EventTally?: EventTallyResolvers<ContextType>;
   ImportedRecord?: ImportedRecordResolvers<ContextType>;
   JSONObject?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
