@@ -62,6 +62,7 @@ const MAPPERS: Record<string, Record<string, string>> = {
     ContentEffectiveness: '../resolvers/ContentItem.ts#EffectivenessAnswer',
     ContentMedia: '../media/media.service.ts#MediaAsset',
     ContentExternalLink: '../records/records.service.ts#ExternalLink',
+    VersionTrustStatus: '../records/records.service.ts#VersionTrustStatus',
     InteractiveComposition: '../composition/composition.service.ts#InteractiveComposition',
     AssessmentComponent: '../resolvers/ContentItem.ts#AssessmentComponentAnswer',
     ScoringPlanRule: '../resolvers/ContentItem.ts#ScoringPlanRuleAnswer',

@@ -711,3 +711,70 @@ describe("content subgraph: an item's references, media, link, composition and Q
     expect(badFilter.body.errors?.[0].extensions?.code).toBe('content.validation_failed');
   });
 });
+
+describe('content subgraph: the QC queue', () => {
+  it('lists versions by trust status, each with its version, as GET /trust-status does', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const question = await createItem(platform, caller, { content_kind: 'question' });
+    const version = await appendVersion(platform, caller, question.content_id, { canonical_xml: QTI3_ITEM });
+    const queue = await graphql(
+      platform,
+      `
+        {
+          unknown: trustStatuses(trustStatus: unknown, limit: 50) {
+            data {
+              contentId
+              versionId
+              versionNumber
+              trustStatus
+              version {
+                versionId
+                releaseEligibility {
+                  trustStatus
+                  releaseEligible
+                }
+              }
+            }
+            nextCursor
+          }
+          trusted: trustStatuses(trustStatus: trusted) {
+            data {
+              versionId
+            }
+          }
+        }
+      `,
+      {},
+      caller.token,
+    );
+    expect(queue.body.errors).toBeUndefined();
+    const rest = await http(
+      platform,
+      'GET',
+      `${tenantRoot(caller.tenantId)}/trust-status?trust_status=unknown&limit=50`,
+      {
+        token: caller.token,
+      },
+    );
+    expect(queue.body.data.unknown.data.map(({ version: _version, ...row }: Record<string, unknown>) => row)).toEqual(
+      rest.body.data.map((row: Record<string, unknown>) => ({
+        contentId: row.content_id,
+        versionId: row.version_id,
+        versionNumber: row.version_number,
+        trustStatus: row.trust_status,
+      })),
+    );
+    expect(queue.body.data.unknown.data).toContainEqual(
+      expect.objectContaining({
+        versionId: version.version_id,
+        version: {
+          versionId: version.version_id,
+          releaseEligibility: { trustStatus: 'unknown', releaseEligible: false },
+        },
+      }),
+    );
+    expect(queue.body.data.trusted.data).not.toContainEqual({ versionId: version.version_id });
+    const refused = await graphql(platform, '{ trustStatuses(limit: -1) { nextCursor } }', {}, caller.token);
+    expect(refused.body.errors?.[0].extensions?.code).toBe('content.validation_failed');
+  });
+});

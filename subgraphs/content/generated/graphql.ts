@@ -12,7 +12,7 @@ import type { TestSpec as TestSpecModel } from '../blueprints/blueprint.service.
 import type { TestBankMembers as TestBankMembersModel, BankMember as BankMemberModel } from '../references/bank-contract.ts';
 import type { StudentViewAnswer as StudentViewAnswerModel, TrustAnswer as TrustAnswerModel, EffectivenessAnswer as EffectivenessAnswerModel, AssessmentComponentAnswer as AssessmentComponentAnswerModel, ScoringPlanRuleAnswer as ScoringPlanRuleAnswerModel } from '../resolvers/ContentItem.ts';
 import type { MediaAsset as MediaAssetModel } from '../media/media.service.ts';
-import type { ExternalLink as ExternalLinkModel } from '../records/records.service.ts';
+import type { ExternalLink as ExternalLinkModel, VersionTrustStatus as VersionTrustStatusModel } from '../records/records.service.ts';
 import type { InteractiveComposition as InteractiveCompositionModel } from '../composition/composition.service.ts';
 import type { GraphContext } from '../../../platform/graphql.ts';
 export type Maybe<T> = T | null;
@@ -700,6 +700,8 @@ export type Query = {
   contentVersion?: Maybe<ContentVersion>;
   /** The seven blueprint fields of a test_spec. */
   testSpec?: Maybe<TestSpec>;
+  /** GET {tenant_root}/trust-status: every exact version with its current trust (a QC queue with trustStatus: unknown). */
+  trustStatuses: VersionTrustStatusPage;
 };
 
 
@@ -748,6 +750,17 @@ export type QueryContentVersionArgs = {
  */
 export type QueryTestSpecArgs = {
   contentId: Scalars['ID']['input'];
+};
+
+
+/**
+ * Content subgraph: items, append-only exact versions and their live release eligibility.
+ * Field names are the camelCase of the content document's snake_case names.
+ */
+export type QueryTrustStatusesArgs = {
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  trustStatus?: InputMaybe<TrustStatus>;
 };
 
 export type ReleaseEligibility = {
@@ -877,6 +890,22 @@ export type UsageScope =
   | 'held_out_canary'
   | 'practice_eligible'
   | 'secure_form';
+
+export type VersionTrustStatus = {
+  __typename?: 'VersionTrustStatus';
+  contentId: Scalars['ID']['output'];
+  trustStatus: TrustStatus;
+  /** The exact version, with its release eligibility. */
+  version?: Maybe<ContentVersion>;
+  versionId: Scalars['ID']['output'];
+  versionNumber: Scalars['Int']['output'];
+};
+
+export type VersionTrustStatusPage = {
+  __typename?: 'VersionTrustStatusPage';
+  data: Array<VersionTrustStatus>;
+  nextCursor?: Maybe<Scalars['String']['output']>;
+};
 
 
 
@@ -1043,6 +1072,8 @@ export type ResolversTypes = {
   TrustEvidence: ResolverTypeWrapper<TrustEvidenceModel>;
   TrustStatus: TrustStatus;
   UsageScope: UsageScope;
+  VersionTrustStatus: ResolverTypeWrapper<VersionTrustStatusModel>;
+  VersionTrustStatusPage: ResolverTypeWrapper<Omit<VersionTrustStatusPage, 'data'> & { data: Array<ResolversTypes['VersionTrustStatus']> }>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -1102,6 +1133,8 @@ export type ResolversParentTypes = {
   TestBankReadiness: TestBankReadiness;
   TestSpec: TestSpecModel;
   TrustEvidence: TrustEvidenceModel;
+  VersionTrustStatus: VersionTrustStatusModel;
+  VersionTrustStatusPage: Omit<VersionTrustStatusPage, 'data'> & { data: Array<ResolversParentTypes['VersionTrustStatus']> };
 };
 
 export type AnswerChoiceResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['AnswerChoice'] = ResolversParentTypes['AnswerChoice']> = {
@@ -1362,6 +1395,7 @@ export type QueryResolvers<ContextType = GraphContext, ParentType extends Resolv
   contentItems?: Resolver<ResolversTypes['ContentItemPage'], ParentType, ContextType, Partial<QueryContentItemsArgs>>;
   contentVersion?: Resolver<Maybe<ResolversTypes['ContentVersion']>, ParentType, ContextType, RequireFields<QueryContentVersionArgs, 'versionId'>>;
   testSpec?: Resolver<Maybe<ResolversTypes['TestSpec']>, ParentType, ContextType, RequireFields<QueryTestSpecArgs, 'contentId'>>;
+  trustStatuses?: Resolver<ResolversTypes['VersionTrustStatusPage'], ParentType, ContextType, Partial<QueryTrustStatusesArgs>>;
 };
 
 export type ReleaseEligibilityResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['ReleaseEligibility'] = ResolversParentTypes['ReleaseEligibility']> = {
@@ -1449,6 +1483,19 @@ export type TrustEvidenceResolvers<ContextType = GraphContext, ParentType extend
   versionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type VersionTrustStatusResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['VersionTrustStatus'] = ResolversParentTypes['VersionTrustStatus']> = {
+  contentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  trustStatus?: Resolver<ResolversTypes['TrustStatus'], ParentType, ContextType>;
+  version?: Resolver<Maybe<ResolversTypes['ContentVersion']>, ParentType, ContextType>;
+  versionId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  versionNumber?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type VersionTrustStatusPageResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['VersionTrustStatusPage'] = ResolversParentTypes['VersionTrustStatusPage']> = {
+  data?: Resolver<Array<ResolversTypes['VersionTrustStatus']>, ParentType, ContextType>;
+  nextCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GraphContext> = {
   AnswerChoice?: AnswerChoiceResolvers<ContextType>;
   AnswerSlot?: AnswerSlotResolvers<ContextType>;
@@ -1484,5 +1531,7 @@ export type Resolvers<ContextType = GraphContext> = {
   TestBankReadiness?: TestBankReadinessResolvers<ContextType>;
   TestSpec?: TestSpecResolvers<ContextType>;
   TrustEvidence?: TrustEvidenceResolvers<ContextType>;
+  VersionTrustStatus?: VersionTrustStatusResolvers<ContextType>;
+  VersionTrustStatusPage?: VersionTrustStatusPageResolvers<ContextType>;
 };
 

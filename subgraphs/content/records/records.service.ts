@@ -224,6 +224,7 @@ export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { 
     trust_status: row.trustStatus,
   }));
 }
+export type VersionTrustStatus = Awaited<ReturnType<typeof listTrustStatus>>['data'][number];
 
 /** The demo tenant's provisioned policies: one test-serve grant for every demo caller. Idempotent. */
 export const DEMO_TEST_SERVE_GRANT_ID = '5f0c8a52-6a3e-4c51-9d0e-1b7f4a2e0f01';

@@ -4,6 +4,7 @@ import { getBlueprint } from '../blueprints/blueprint.service.ts';
 import { listFacets } from '../catalog/catalog.service.ts';
 import type { ContentDeps } from '../deps.ts';
 import { listItems } from '../items/items.service.ts';
+import { listTrustStatus } from '../records/records.service.ts';
 import { readBankMembers } from '../references/bank-members.service.ts';
 import type { QueryResolvers } from '../generated/graphql.ts';
 import type { ContentLoaders } from './loaders.ts';
@@ -30,5 +31,9 @@ export function queryResolvers(deps: ContentDeps, { itemLoader, versionEntity }:
         query: args.versionId ? { version_id: args.versionId } : {},
       }),
     catalogFacets: async (_root, _args, context) => (await listFacets(deps, requestContextOf(context))).data,
+    trustStatuses: (_root, args, context) =>
+      listTrustStatus(deps, requestContextOf(context), {
+        query: queryStringOf(args, { trustStatus: 'trust_status' }),
+      }),
   };
 }

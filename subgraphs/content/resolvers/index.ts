@@ -10,7 +10,7 @@ import { queryResolvers } from './Query.ts';
 /** Thin adapters: every rule is in the services; loaders batch entity reads per request. */
 export function contentResolvers(deps: ContentDeps): Resolvers {
   const loaders = contentLoaders(deps);
-  const { itemLoader } = loaders;
+  const { itemLoader, versionEntity } = loaders;
   return {
     JSON: JSONScalar,
     Query: queryResolvers(deps, loaders),
@@ -19,6 +19,9 @@ export function contentResolvers(deps: ContentDeps): Resolvers {
     ContentVersion: contentVersionResolvers(loaders),
     ContentKcTag: {
       knowledgeComponent: (tag) => ({ __typename: 'KnowledgeComponent', kcId: tag.kc_id }),
+    },
+    VersionTrustStatus: {
+      version: (row, _args, context) => versionEntity(context, row.version_id),
     },
     TestBankMember: {
       form: (member, _args, context) => itemLoader(context).load(member.form_content_id),
