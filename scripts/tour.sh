@@ -119,4 +119,18 @@ call 200 "the student's events, read back" "$EVENTS/events?studentId=$STUDENT" "
 holds 'the event did not read back' \
   'a.data.length === 1 && a.data[0].id === args[0] && a.data[0].contentId === args[1]' "$EVENT" "$ITEM"
 
+# 11. The learner side: next-lesson routes only on an approval of the course as it is now. Step 6 added a lesson, so
+# the demo course has no such approval yet (course_not_approved on a fresh platform, approval_stale after that).
+NEXT="$CURRICULUM/alpha/curriculum/v1/courses/demo-course-fractions/next-lesson"
+call 409 'next lesson before the course is approved (refused on purpose)' "$NEXT" "${AUTH[@]}"
+holds 'next-lesson was not refused for want of a current approval' \
+  '["curriculum:course_not_approved", "curriculum:approval_stale"].includes(a.code)'
+call 201 'approve the course: a snapshot of its graph and exact KC versions' \
+  -X POST "$CURRICULUM/alpha/curriculum/v1/courses/demo-course-fractions/approvals" "${AUTH[@]}" "${JSON[@]}" \
+  -H "Idempotency-Key: $(new_key approval)" \
+  -d '{"approved_by":"tour-reviewer","provenance":{"source":"tour","course_ref":"demo-course-fractions"}}'
+call 200 'the next lesson of the approved course' "$NEXT" "${AUTH[@]}"
+holds 'next-lesson did not name the first ordered lesson with its pinned version' \
+  'a.component.component_id === "demo-lesson-what-is-a-fraction" && a.component.alpha.target_ref.content_version_id'
+
 printf '\nThe tour ran to the end.\n'
