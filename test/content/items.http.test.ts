@@ -580,3 +580,52 @@ describe('POST {tenant_root}/items with a chosen content_id', () => {
     expect(versions.body.data).toHaveLength(1);
   });
 });
+
+describe('integers beyond 32 bits', () => {
+  it('are refused with 400 where they are stored as integers or read as GraphQL Int, writing nothing', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const root = tenantRoot(caller.tenantId);
+    const tooBig = 2 ** 31;
+    const post = (path: string, body: unknown) =>
+      http(platform, 'POST', `${root}${path}`, {
+        token: caller.token,
+        headers: { 'idempotency-key': randomUUID() },
+        body,
+      });
+    const refused = (reply: { status: number; body: any }) => [
+      reply.status,
+      reply.body.code,
+      reply.body.fieldErrors?.[0]?.field,
+    ];
+    await expectUnchanged(platform, caller, '/items', async () => {
+      const article = await post('/items', { content_kind: 'article', title: 'XP', expected_xp: tooBig });
+      expect(refused(article)).toEqual([400, 'content.validation_failed', 'expected_xp']);
+      const spec = await post('/items', { content_kind: 'test_spec', title: 'Spec', ...blueprint, min_forms: tooBig });
+      expect(refused(spec)).toEqual([400, 'content.validation_failed', 'min_forms']);
+    });
+    const item = await createItem(platform, caller, { content_kind: 'article', expected_xp: 2 ** 31 - 1 });
+    const other = await createItem(platform, caller, { content_kind: 'article' });
+    const patched = await http(platform, 'PATCH', `${root}/items/${item.content_id}`, {
+      token: caller.token,
+      headers: { 'if-match': item.etag },
+      body: { expected_xp: tooBig },
+    });
+    expect(refused(patched)).toEqual([400, 'content.validation_failed', 'expected_xp']);
+    await expectUnchanged(platform, caller, `/items/${item.content_id}/versions`, async () => {
+      const version = await post(`/items/${item.content_id}/versions`, {
+        student_view: { blocks: [{ type: 'text', text: 'Far away', order: tooBig }] },
+      });
+      expect(refused(version)).toEqual([400, 'content.validation_failed', 'student_view.blocks.0.order']);
+    });
+    await expectUnchanged(platform, caller, `/items/${item.content_id}/references`, async () => {
+      const reference = await post(`/items/${item.content_id}/references`, {
+        relationship_kind: 'related_material',
+        referenced_content_id: other.content_id,
+        ordinal: tooBig,
+      });
+      expect(refused(reference)).toEqual([400, 'content.validation_failed', 'ordinal']);
+    });
+  });
+});

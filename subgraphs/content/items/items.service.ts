@@ -68,7 +68,7 @@ const metadataFields = {
   subject_id: subjectId,
   alpha_subject_id: subjectId.describe('alias of subject_id'),
   target_grade_id: z.enum(GRADE_IDS),
-  expected_xp: z.number().int().min(0),
+  expected_xp: z.int32().min(0),
   status: z.enum(CONTENT_STATUSES),
   dok: z.enum(DOK_LEVELS),
   usage_scope: z.enum(USAGE_SCOPES),
