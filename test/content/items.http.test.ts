@@ -362,7 +362,7 @@ describe('GET {tenant_root}/items', () => {
       'modifiedSince=0000-01-01T00:00:00Z',
       'facet=nope:1',
       'color=red',
-      'limit=0',
+      'limit=-1',
     ]) {
       const refused = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items?${query}`, {
         token: caller.token,
@@ -409,6 +409,24 @@ describe('GET {tenant_root}/items', () => {
       { token: caller.token },
     );
     expect(otherFilters.status).toBe(400);
+  });
+
+  it('answers limit=0 with an empty page on every paged list of the service, as the paging convention says', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const item = await createItem(platform, caller, { content_kind: 'article' });
+    for (const path of [
+      '/items',
+      `/items/${item.content_id}/versions`,
+      `/items/${item.content_id}/kc-tags`,
+      '/trust-status',
+    ]) {
+      const empty = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}${path}?limit=0`, {
+        token: caller.token,
+      });
+      expect([empty.status, empty.body.data], path).toEqual([200, []]);
+    }
   });
 
   it('needs the service, demo or operator role', async ({ platform }) => {

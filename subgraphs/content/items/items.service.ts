@@ -465,7 +465,7 @@ export const ListItemsQuery = z
       FACET_FILTER_KEYS.map((key) => [key, (key === 'expected_xp_band' ? xpBand : z.string().min(1)).optional()]),
     ),
     cursor: z.string().min(1).optional(),
-    limit: queryInteger(1, MAX_PAGE_SIZE).optional(),
+    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
   })
   .strict()
   .superRefine((query, issues) => checkSubjectAlias(query, issues));

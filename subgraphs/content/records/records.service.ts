@@ -183,7 +183,7 @@ export async function listPolicies(deps: ContentDeps, ctx: RequestContext): Prom
 export const TrustStatusQuery = z
   .object({
     trust_status: z.enum(TRUST_STATUSES).optional(),
-    limit: queryInteger(1, MAX_PAGE_SIZE).optional(),
+    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),
   })
   .strict();
