@@ -348,6 +348,29 @@ describe('GET {tenant_root}/items', () => {
     }
   });
 
+  it("filters language by the item's own language as well as by a language facet assignment", async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const root = tenantRoot(caller.tenantId);
+    const spanish = await createItem(platform, caller, { content_kind: 'article', language: 'es' });
+    await createItem(platform, caller, { content_kind: 'article', language: 'en' });
+    const assigned = await createItem(platform, caller, { content_kind: 'article' });
+    const facet = await http(platform, 'POST', `${root}/catalog-facets`, {
+      token: caller.token,
+      body: { facet_key: 'language', value_type: 'text' },
+    });
+    expect(facet.status).toBe(201);
+    const assignment = await http(platform, 'POST', `${root}/items/${assigned.content_id}/catalog-facets`, {
+      token: caller.token,
+      headers: { 'idempotency-key': randomUUID() },
+      body: { facet_key: 'language', facet_value: 'es' },
+    });
+    expect(assignment.status).toBe(201);
+    for (const query of ['language=es', 'facet=language:es']) {
+      const listed = await http(platform, 'GET', `${root}/items?${query}`, { token: caller.token });
+      expect(ids(listed), query).toEqual([spanish.content_id, assigned.content_id].sort());
+    }
+  });
+
   it('refuses unknown filters and values outside the enumerations', async ({ platform }) => {
     const caller = await newTenant(platform);
     for (const query of [

@@ -557,15 +557,22 @@ async function curriculumNodeCondition(
   return targets.length === 0 ? archived : (or(archived, inArray(items.contentId, targets)) as SQL);
 }
 
-/** An item matches a facet filter through an assignment; expected_xp_band also through expected_xp. */
+/**
+ * An item matches a facet filter through an assignment, or through its own typed field of the same fact: language
+ * through its language (no other filter reads that field), expected_xp_band through expected_xp.
+ */
 function facetCondition(key: string, value: string): SQL {
   const assigned = sql`exists (select 1 from ${facetAssignments} where ${facetAssignments.tenantId} = ${items.tenantId}
     and ${facetAssignments.contentId} = ${items.contentId} and ${facetAssignments.facetKey} = ${key} and ${facetAssignments.facetValue} = ${value})`;
-  if (key !== 'expected_xp_band' || !(value in XP_BAND_RANGES)) return assigned;
+  const typed = typedFacetCondition(key, value);
+  return typed ? (or(assigned, typed) as SQL) : assigned;
+}
+
+function typedFacetCondition(key: string, value: string): SQL | undefined {
+  if (key === 'language') return eq(items.language, value);
+  if (key !== 'expected_xp_band' || !(value in XP_BAND_RANGES)) return undefined;
   const range = XP_BAND_RANGES[value as XpBand];
-  const inBand =
-    range.below === null
-      ? sql`${items.expectedXp} >= ${range.min}`
-      : sql`(${items.expectedXp} >= ${range.min} and ${items.expectedXp} < ${range.below})`;
-  return or(assigned, inBand) as SQL;
+  return range.below === null
+    ? sql`${items.expectedXp} >= ${range.min}`
+    : sql`(${items.expectedXp} >= ${range.min} and ${items.expectedXp} < ${range.below})`;
 }
