@@ -670,3 +670,35 @@ describe('integers beyond 32 bits', () => {
     });
   });
 });
+
+describe('uuids in paths', () => {
+  it('name the same item and exact version in upper case as in lower case, eligibility included', async ({
+    platform,
+  }) => {
+    const author = await newTenant(platform);
+    const reviewer = await sameTenant(platform, author);
+    const root = tenantRoot(author.tenantId);
+    const item = await createItem(platform, author, { content_kind: 'article', status: 'published' });
+    const trusted = await http(
+      platform,
+      'POST',
+      `${root}/items/${item.content_id}/versions/${item.latest_version_id}/qc-decisions`,
+      { token: reviewer.token, body: { trust_status: 'trusted', reason: 'checked' } },
+    );
+    expect(trusted.status).toBe(201);
+    const read = (contentId: string, versionId: string, path: string) =>
+      http(platform, 'GET', `${root}/items/${contentId}/versions/${versionId}${path}`, { token: author.token });
+    const [contentId, versionId] = [item.content_id, item.latest_version_id];
+    for (const path of ['', '/release-eligibility']) {
+      const lower = await read(contentId, versionId, path);
+      expect(lower.status, path).toBe(200);
+      for (const [content, version] of [
+        [contentId.toUpperCase(), versionId],
+        [contentId, versionId.toUpperCase()],
+      ]) {
+        const upper = await read(content, version, path);
+        expect([upper.status, upper.body], `${content}/${version}${path}`).toEqual([200, lower.body]);
+      }
+    }
+  });
+});
