@@ -340,6 +340,7 @@ describe('GET {tenant_root}/items', () => {
       ['expected_xp_band=quick', [a.content_id]],
       ['expected_xp_band=extended', [b.content_id]],
       ['expected_xp_band=intensive', [c.content_id]],
+      ['facet=expected_xp_band:quick', [a.content_id]],
     ];
     for (const [query, expected] of cases) {
       const listed = await http(platform, 'GET', `${root}/items?${query}`, { token: caller.token });
@@ -384,6 +385,7 @@ describe('GET {tenant_root}/items', () => {
       'modifiedSince=yesterday',
       'modifiedSince=0000-01-01T00:00:00Z',
       'facet=nope:1',
+      'facet=expected_xp_band:huge',
       'color=red',
       'limit=-1',
     ]) {

@@ -36,7 +36,6 @@ import {
   TEST_BANK_MEMBERSHIP_RULES,
   TEST_TYPES,
   USAGE_SCOPES,
-  XP_BAND_ALIASES,
   XP_BAND_RANGES,
   assessmentRoleOf,
   contentKind,
@@ -421,6 +420,8 @@ export async function patchItem(
   });
 }
 
+const XP_BAND_FACET = 'expected_xp_band:';
+
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional();
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
@@ -458,6 +459,11 @@ export const ListItemsQuery = z
       .string()
       .regex(/^[a-z_]+:.+$/, 'facet_key:facet_value')
       .refine((value) => (FACET_KEYS as readonly string[]).includes(value.split(':')[0]), 'unknown facet_key')
+      // The same bands as the expected_xp_band filter: an unknown one was no error, only an empty page.
+      .refine(
+        (value) => !value.startsWith(XP_BAND_FACET) || xpBand.safeParse(value.slice(XP_BAND_FACET.length)).success,
+        'expected_xp_band: one of the bands or their legacy names',
+      )
       .optional()
       .describe('facet_key:facet_value'),
     modifiedSince: queryInstant().optional(),
@@ -518,7 +524,7 @@ export async function listItems(
     const separator = filters.facet.indexOf(':');
     const key = filters.facet.slice(0, separator);
     const value = filters.facet.slice(separator + 1);
-    facetFilters.push([key, key === 'expected_xp_band' ? (XP_BAND_ALIASES[value] ?? value) : value]);
+    facetFilters.push([key, key === 'expected_xp_band' ? xpBand.parse(value) : value]);
   }
   for (const [key, value] of facetFilters) conditions.push(facetCondition(key, value));
   const page = await tablePage(deps.db, deps.cursors, items, BY_UPDATE, request, conditions);
