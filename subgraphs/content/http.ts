@@ -4,15 +4,24 @@ import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { headerOf, requestContextOf, sendCommandResult } from '../../platform/http.ts';
 import type { ContentDeps, ItemCommand } from './deps.ts';
-import { parseInput } from '../../platform/validation.ts';
+import { isUuid, parseInput } from '../../platform/validation.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 
 /** Paths under {tenant_root}, relative to content's root. */
 export const TENANT_ROOT = '/tenants/:tenantId/alpha/content';
 
+/**
+ * A path id: a uuid is read in its lower-case form, the form the database answers. Compared as sent, an upper-case
+ * id found an item but not its versions' eligibility, which compare the stored id with the path's.
+ */
+const pathId = z
+  .string()
+  .min(1)
+  .transform((id) => (isUuid(id) ? id.toLowerCase() : id));
+
 export const TenantParams = z.object({ tenantId: z.string().min(1) });
-export const ItemParams = TenantParams.extend({ contentId: z.string().min(1) });
-export const VersionParams = ItemParams.extend({ versionId: z.string().min(1) });
+export const ItemParams = TenantParams.extend({ contentId: pathId });
+export const VersionParams = ItemParams.extend({ versionId: pathId });
 
 /** The caller's context; the {tenantId} path segment must be the token's tenant. */
 export async function tenantContext(runtime: PlatformRuntime, request: FastifyRequest): Promise<RequestContext> {

@@ -109,6 +109,31 @@ describe('content subgraph: what an authoring UI reads and writes', () => {
       caller.token,
     );
     expect(badSpec.body.errors?.[0].extensions?.code).toBe('content.validation_failed');
+    // A blueprint carries the seven fields only; other keys must not set the metadata sent beside it.
+    const key = randomUUID();
+    const smuggled = await graphql(
+      platform,
+      `
+        mutation ($key: String!, $input: CreateContentItemInput!) {
+          createContentItem(idempotencyKey: $key, input: $input) {
+            contentId
+          }
+        }
+      `,
+      {
+        key,
+        input: {
+          contentKind: 'article',
+          title: 'Sent',
+          blueprint: { title: 'Smuggled', status: 'published', content_kind: 'video' },
+        },
+      },
+      caller.token,
+    );
+    expect(smuggled.body.errors?.[0].extensions?.code).toBe('content.validation_failed');
+    expect(
+      smuggled.body.errors?.[0].extensions?.fieldErrors.map((error: { field: string }) => error.field).sort(),
+    ).toEqual(['blueprint.content_kind', 'blueprint.status', 'blueprint.title']);
   });
 
   it('tags KCs as KnowledgeComponent references, assigns facets and lists items with filters', async ({ platform }) => {

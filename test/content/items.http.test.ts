@@ -340,11 +340,35 @@ describe('GET {tenant_root}/items', () => {
       ['expected_xp_band=quick', [a.content_id]],
       ['expected_xp_band=extended', [b.content_id]],
       ['expected_xp_band=intensive', [c.content_id]],
+      ['facet=expected_xp_band:quick', [a.content_id]],
     ];
     for (const [query, expected] of cases) {
       const listed = await http(platform, 'GET', `${root}/items?${query}`, { token: caller.token });
       expect(listed.status, query).toBe(200);
       expect(ids(listed), query).toEqual([...expected].sort());
+    }
+  });
+
+  it("filters language by the item's own language as well as by a language facet assignment", async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const root = tenantRoot(caller.tenantId);
+    const spanish = await createItem(platform, caller, { content_kind: 'article', language: 'es' });
+    await createItem(platform, caller, { content_kind: 'article', language: 'en' });
+    const assigned = await createItem(platform, caller, { content_kind: 'article' });
+    const facet = await http(platform, 'POST', `${root}/catalog-facets`, {
+      token: caller.token,
+      body: { facet_key: 'language', value_type: 'text' },
+    });
+    expect(facet.status).toBe(201);
+    const assignment = await http(platform, 'POST', `${root}/items/${assigned.content_id}/catalog-facets`, {
+      token: caller.token,
+      headers: { 'idempotency-key': randomUUID() },
+      body: { facet_key: 'language', facet_value: 'es' },
+    });
+    expect(assignment.status).toBe(201);
+    for (const query of ['language=es', 'facet=language:es']) {
+      const listed = await http(platform, 'GET', `${root}/items?${query}`, { token: caller.token });
+      expect(ids(listed), query).toEqual([spanish.content_id, assigned.content_id].sort());
     }
   });
 
@@ -361,8 +385,9 @@ describe('GET {tenant_root}/items', () => {
       'modifiedSince=yesterday',
       'modifiedSince=0000-01-01T00:00:00Z',
       'facet=nope:1',
+      'facet=expected_xp_band:huge',
       'color=red',
-      'limit=0',
+      'limit=-1',
     ]) {
       const refused = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}/items?${query}`, {
         token: caller.token,
@@ -409,6 +434,24 @@ describe('GET {tenant_root}/items', () => {
       { token: caller.token },
     );
     expect(otherFilters.status).toBe(400);
+  });
+
+  it('answers limit=0 with an empty page on every paged list of the service, as the paging convention says', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const item = await createItem(platform, caller, { content_kind: 'article' });
+    for (const path of [
+      '/items',
+      `/items/${item.content_id}/versions`,
+      `/items/${item.content_id}/kc-tags`,
+      '/trust-status',
+    ]) {
+      const empty = await http(platform, 'GET', `${tenantRoot(caller.tenantId)}${path}?limit=0`, {
+        token: caller.token,
+      });
+      expect([empty.status, empty.body.data], path).toEqual([200, []]);
+    }
   });
 
   it('needs the service, demo or operator role', async ({ platform }) => {
@@ -578,5 +621,86 @@ describe('POST {tenant_root}/items with a chosen content_id', () => {
       token: author.token,
     });
     expect(versions.body.data).toHaveLength(1);
+  });
+});
+
+describe('integers beyond 32 bits', () => {
+  it('are refused with 400 where they are stored as integers or read as GraphQL Int, writing nothing', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const root = tenantRoot(caller.tenantId);
+    const tooBig = 2 ** 31;
+    const post = (path: string, body: unknown) =>
+      http(platform, 'POST', `${root}${path}`, {
+        token: caller.token,
+        headers: { 'idempotency-key': randomUUID() },
+        body,
+      });
+    const refused = (reply: { status: number; body: any }) => [
+      reply.status,
+      reply.body.code,
+      reply.body.fieldErrors?.[0]?.field,
+    ];
+    await expectUnchanged(platform, caller, '/items', async () => {
+      const article = await post('/items', { content_kind: 'article', title: 'XP', expected_xp: tooBig });
+      expect(refused(article)).toEqual([400, 'content.validation_failed', 'expected_xp']);
+      const spec = await post('/items', { content_kind: 'test_spec', title: 'Spec', ...blueprint, min_forms: tooBig });
+      expect(refused(spec)).toEqual([400, 'content.validation_failed', 'min_forms']);
+    });
+    const item = await createItem(platform, caller, { content_kind: 'article', expected_xp: 2 ** 31 - 1 });
+    const other = await createItem(platform, caller, { content_kind: 'article' });
+    const patched = await http(platform, 'PATCH', `${root}/items/${item.content_id}`, {
+      token: caller.token,
+      headers: { 'if-match': item.etag },
+      body: { expected_xp: tooBig },
+    });
+    expect(refused(patched)).toEqual([400, 'content.validation_failed', 'expected_xp']);
+    await expectUnchanged(platform, caller, `/items/${item.content_id}/versions`, async () => {
+      const version = await post(`/items/${item.content_id}/versions`, {
+        student_view: { blocks: [{ type: 'text', text: 'Far away', order: tooBig }] },
+      });
+      expect(refused(version)).toEqual([400, 'content.validation_failed', 'student_view.blocks.0.order']);
+    });
+    await expectUnchanged(platform, caller, `/items/${item.content_id}/references`, async () => {
+      const reference = await post(`/items/${item.content_id}/references`, {
+        relationship_kind: 'related_material',
+        referenced_content_id: other.content_id,
+        ordinal: tooBig,
+      });
+      expect(refused(reference)).toEqual([400, 'content.validation_failed', 'ordinal']);
+    });
+  });
+});
+
+describe('uuids in paths', () => {
+  it('name the same item and exact version in upper case as in lower case, eligibility included', async ({
+    platform,
+  }) => {
+    const author = await newTenant(platform);
+    const reviewer = await sameTenant(platform, author);
+    const root = tenantRoot(author.tenantId);
+    const item = await createItem(platform, author, { content_kind: 'article', status: 'published' });
+    const trusted = await http(
+      platform,
+      'POST',
+      `${root}/items/${item.content_id}/versions/${item.latest_version_id}/qc-decisions`,
+      { token: reviewer.token, body: { trust_status: 'trusted', reason: 'checked' } },
+    );
+    expect(trusted.status).toBe(201);
+    const read = (contentId: string, versionId: string, path: string) =>
+      http(platform, 'GET', `${root}/items/${contentId}/versions/${versionId}${path}`, { token: author.token });
+    const [contentId, versionId] = [item.content_id, item.latest_version_id];
+    for (const path of ['', '/release-eligibility']) {
+      const lower = await read(contentId, versionId, path);
+      expect(lower.status, path).toBe(200);
+      for (const [content, version] of [
+        [contentId.toUpperCase(), versionId],
+        [contentId, versionId.toUpperCase()],
+      ]) {
+        const upper = await read(content, version, path);
+        expect([upper.status, upper.body], `${content}/${version}${path}`).toEqual([200, lower.body]);
+      }
+    }
   });
 });

@@ -61,6 +61,9 @@ describe('media', () => {
         { media_kind: 'primary', mime_type: 'png', data_base64: 'AAAA' },
         { media_kind: 'primary', mime_type: 'image/png', data_base64: '' },
         { media_kind: 'primary', mime_type: 'image/png', data_base64: '***' },
+        // Cut off mid-character, or padded where no padding belongs: Buffer decoded both to fewer bytes, silently.
+        { media_kind: 'primary', mime_type: 'image/png', data_base64: 'QUJDR' },
+        { media_kind: 'primary', mime_type: 'image/png', data_base64: 'QUJD==' },
         { media_kind: 'primary', mime_type: 'image/png', data_base64: 'AAAA', url: 'https://x' },
         { media_kind: 'primary', mime_type: 'image/png', file_name: '../etc/passwd', data_base64: 'AAAA' },
       ]) {
@@ -86,5 +89,10 @@ describe('media', () => {
       ).status,
     ).toBe(404);
     expect((await http(platform, 'GET', `${url}/${randomUUID()}`, { token: caller.token })).status).toBe(404);
+    const unpadded = await http(platform, 'POST', url, {
+      token: caller.token,
+      body: { media_kind: 'primary', mime_type: 'text/plain', data_base64: 'QUI' },
+    });
+    expect([unpadded.status, unpadded.body.byte_size]).toEqual([201, 2]);
   });
 });

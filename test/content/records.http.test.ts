@@ -25,7 +25,8 @@ describe('external link', () => {
     });
     const replaced = await http(platform, 'POST', url, {
       token: caller.token,
-      body: { url: 'https://example.org/b', external_open_policy: 'embedded_iframe_allowed' },
+      // An anchor is not a parameter, whatever its name.
+      body: { url: 'https://example.org/b#key', external_open_policy: 'embedded_iframe_allowed' },
     });
     expect(replaced.status).toBe(200);
     expect((await http(platform, 'GET', url, { token: caller.token })).body).toEqual(replaced.body);
@@ -44,6 +45,9 @@ describe('external link', () => {
         { url: 'https://user:pw@example.org/', external_open_policy: 'same_tab' },
         { url: 'https://example.org/?access_token=abc', external_open_policy: 'same_tab' },
         { url: 'https://example.org/?api_key=abc', external_open_policy: 'same_tab' },
+        { url: 'https://example.org/?API-Key=abc', external_open_policy: 'same_tab' },
+        { url: 'https://example.org/?X-Amz-Security-Token=abc', external_open_policy: 'same_tab' },
+        { url: 'https://example.org/callback#state=1&access_token=abc', external_open_policy: 'same_tab' },
         { url: 'javascript:alert(1)', external_open_policy: 'same_tab' },
         { url: 'not a url', external_open_policy: 'same_tab' },
         { url: 'https://', external_open_policy: 'same_tab' },

@@ -45,7 +45,7 @@ export const Blueprint = z
       .refine((mix) => Object.keys(mix).length > 0, 'at least one item type'),
     difficulty_constraints: jsonObject,
     passing_rule: jsonObject,
-    min_forms: z.number().int().positive(),
+    min_forms: z.int32().positive(),
     max_item_overlap: z.number().min(0).max(1).describe('Largest share of items two forms may have in common'),
     enemy_item_rule: jsonObject,
   })

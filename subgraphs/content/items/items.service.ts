@@ -36,7 +36,6 @@ import {
   TEST_BANK_MEMBERSHIP_RULES,
   TEST_TYPES,
   USAGE_SCOPES,
-  XP_BAND_ALIASES,
   XP_BAND_RANGES,
   assessmentRoleOf,
   contentKind,
@@ -68,7 +67,7 @@ const metadataFields = {
   subject_id: subjectId,
   alpha_subject_id: subjectId.describe('alias of subject_id'),
   target_grade_id: z.enum(GRADE_IDS),
-  expected_xp: z.number().int().min(0),
+  expected_xp: z.int32().min(0),
   status: z.enum(CONTENT_STATUSES),
   dok: z.enum(DOK_LEVELS),
   usage_scope: z.enum(USAGE_SCOPES),
@@ -421,6 +420,8 @@ export async function patchItem(
   });
 }
 
+const XP_BAND_FACET = 'expected_xp_band:';
+
 const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional();
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
@@ -458,6 +459,11 @@ export const ListItemsQuery = z
       .string()
       .regex(/^[a-z_]+:.+$/, 'facet_key:facet_value')
       .refine((value) => (FACET_KEYS as readonly string[]).includes(value.split(':')[0]), 'unknown facet_key')
+      // The same bands as the expected_xp_band filter: an unknown one was no error, only an empty page.
+      .refine(
+        (value) => !value.startsWith(XP_BAND_FACET) || xpBand.safeParse(value.slice(XP_BAND_FACET.length)).success,
+        'expected_xp_band: one of the bands or their legacy names',
+      )
       .optional()
       .describe('facet_key:facet_value'),
     modifiedSince: queryInstant().optional(),
@@ -465,7 +471,7 @@ export const ListItemsQuery = z
       FACET_FILTER_KEYS.map((key) => [key, (key === 'expected_xp_band' ? xpBand : z.string().min(1)).optional()]),
     ),
     cursor: z.string().min(1).optional(),
-    limit: queryInteger(1, MAX_PAGE_SIZE).optional(),
+    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
   })
   .strict()
   .superRefine((query, issues) => checkSubjectAlias(query, issues));
@@ -518,7 +524,7 @@ export async function listItems(
     const separator = filters.facet.indexOf(':');
     const key = filters.facet.slice(0, separator);
     const value = filters.facet.slice(separator + 1);
-    facetFilters.push([key, key === 'expected_xp_band' ? (XP_BAND_ALIASES[value] ?? value) : value]);
+    facetFilters.push([key, key === 'expected_xp_band' ? xpBand.parse(value) : value]);
   }
   for (const [key, value] of facetFilters) conditions.push(facetCondition(key, value));
   const page = await tablePage(deps.db, deps.cursors, items, BY_UPDATE, request, conditions);
@@ -557,15 +563,22 @@ async function curriculumNodeCondition(
   return targets.length === 0 ? archived : (or(archived, inArray(items.contentId, targets)) as SQL);
 }
 
-/** An item matches a facet filter through an assignment; expected_xp_band also through expected_xp. */
+/**
+ * An item matches a facet filter through an assignment, or through its own typed field of the same fact: language
+ * through its language (no other filter reads that field), expected_xp_band through expected_xp.
+ */
 function facetCondition(key: string, value: string): SQL {
   const assigned = sql`exists (select 1 from ${facetAssignments} where ${facetAssignments.tenantId} = ${items.tenantId}
     and ${facetAssignments.contentId} = ${items.contentId} and ${facetAssignments.facetKey} = ${key} and ${facetAssignments.facetValue} = ${value})`;
-  if (key !== 'expected_xp_band' || !(value in XP_BAND_RANGES)) return assigned;
+  const typed = typedFacetCondition(key, value);
+  return typed ? (or(assigned, typed) as SQL) : assigned;
+}
+
+function typedFacetCondition(key: string, value: string): SQL | undefined {
+  if (key === 'language') return eq(items.language, value);
+  if (key !== 'expected_xp_band' || !(value in XP_BAND_RANGES)) return undefined;
   const range = XP_BAND_RANGES[value as XpBand];
-  const inBand =
-    range.below === null
-      ? sql`${items.expectedXp} >= ${range.min}`
-      : sql`(${items.expectedXp} >= ${range.min} and ${items.expectedXp} < ${range.below})`;
-  return or(assigned, inBand) as SQL;
+  return range.below === null
+    ? sql`${items.expectedXp} >= ${range.min}`
+    : sql`(${items.expectedXp} >= ${range.min} and ${items.expectedXp} < ${range.below})`;
 }

@@ -128,7 +128,7 @@ export async function tagKc(
 }
 
 export const KcTagsQuery = z
-  .object({ limit: queryInteger(1, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
+  .object({ limit: queryInteger(0, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
   .strict();
 
 export const listKcTags: ItemList<ContentKcTag, ItemRead> = async (deps, ctx, { contentId, query: rawQuery }) => {

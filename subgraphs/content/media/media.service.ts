@@ -20,6 +20,14 @@ import { requireItemRow, wholeList } from '../queries.ts';
 
 export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
 
+/**
+ * Base64 that decodes to every character sent (padding optional): Buffer drops what does not fill a byte, so a
+ * string cut off mid-character (QUJDR) or padded where no padding belongs (QUJD==) became fewer bytes, silently.
+ */
+function wholeBase64(text: string): boolean {
+  return Buffer.from(text, 'base64').toString('base64') === text.padEnd(Math.ceil(text.length / 4) * 4, '=');
+}
+
 export const MediaInput = z
   .object({
     media_kind: z.enum(MEDIA_KINDS),
@@ -38,6 +46,7 @@ export const MediaInput = z
       .string()
       .min(1)
       .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64')
+      .refine(wholeBase64, 'base64 cut off or padded mid-way')
       .describe(`The bytes, base64; at most ${MAX_MEDIA_BYTES} bytes decoded`),
   })
   .strict();

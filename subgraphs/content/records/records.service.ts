@@ -29,9 +29,19 @@ import type { ItemKey, ItemRead, ItemWrite, ListRead } from '../inputs.ts';
  * archive, derived effectiveness (rules in effectiveness.ts), provisioned policies and the trust-status list.
  */
 
-/** Query parameter names that carry credentials: a governed link never holds secrets. */
+/**
+ * Parameter names that carry credentials: a governed link never holds secrets. Compared without case, '-' or '_',
+ * so api-key, API_KEY and apikey are one name.
+ */
 const SECRET_PARAMS =
-  /^(token|access_token|id_token|api_key|apikey|key|secret|client_secret|password|passwd|signature|sig|x-amz-signature|x-amz-credential|auth|session|sessionid)$/i;
+  /^(token|accesstoken|idtoken|refreshtoken|apikey|key|secret|clientsecret|password|passwd|signature|sig|xamzsignature|xamzcredential|xamzsecuritytoken|auth|session|sessionid)$/;
+
+/** The parameter names of a URL: its query's, and its fragment's when the fragment is name=value pairs. */
+function parameterNames(url: URL): string[] {
+  // OAuth's implicit flow hands access_token=... back in the fragment; a plain anchor (#key) names no parameter.
+  const fragment = url.hash.includes('=') ? [...new URLSearchParams(url.hash.slice(1)).keys()] : [];
+  return [...url.searchParams.keys(), ...fragment];
+}
 
 export const ExternalLinkInput = z
   .object({
@@ -41,9 +51,9 @@ export const ExternalLinkInput = z
       const url = new URL(value);
       if (url.username || url.password)
         issues.addIssue({ code: 'custom', message: 'credentials in the URL are not accepted' });
-      for (const name of url.searchParams.keys()) {
-        if (SECRET_PARAMS.test(name))
-          issues.addIssue({ code: 'custom', message: `query parameter ${name} looks like a secret` });
+      for (const name of parameterNames(url)) {
+        if (SECRET_PARAMS.test(name.toLowerCase().replace(/[-_]/g, '')))
+          issues.addIssue({ code: 'custom', message: `parameter ${name} looks like a secret` });
       }
     }),
     external_open_policy: z.enum(EXTERNAL_OPEN_POLICIES),
@@ -184,7 +194,7 @@ export async function listPolicies(deps: ContentDeps, ctx: RequestContext): Prom
 export const TrustStatusQuery = z
   .object({
     trust_status: z.enum(TRUST_STATUSES).optional(),
-    limit: queryInteger(1, MAX_PAGE_SIZE).optional(),
+    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),
   })
   .strict();

@@ -40,7 +40,7 @@ export const ReferenceInput = z
       .nullable()
       .optional()
       .describe('Exact version of the referenced item (required for bank_member)'),
-    ordinal: z.number().int().nullable().optional().describe('Position in an ordered graph (embeds, bank_member)'),
+    ordinal: z.int32().nullable().optional().describe('Position in an ordered graph (embeds, bank_member)'),
   })
   .strict();
 

@@ -2,6 +2,7 @@ import { commandValue, requestContextOf } from '../../../platform/graphql.ts';
 import { snakeKeys } from '../../../platform/naming.ts';
 import { assignFacet, defineFacet } from '../catalog/catalog.service.ts';
 import type { ContentDeps } from '../deps.ts';
+import { BLUEPRINT_FIELDS } from '../blueprints/blueprint.service.ts';
 import { putComposition } from '../composition/composition.service.ts';
 import { createItem, patchItem } from '../items/items.service.ts';
 import { tagKc } from '../kc-tags/kc-tags.service.ts';
@@ -13,6 +14,18 @@ import { recordQcDecision } from '../trust/trust.service.ts';
 import { appendVersion } from '../versions/versions.service.ts';
 import type { MutationResolvers } from '../generated/graphql.ts';
 
+/**
+ * The createContentItem body: the metadata, then the blueprint's seven fields. Any other key of the blueprint is
+ * named `blueprint.<key>`, which the create refuses as an unknown field: spread as it came, a blueprint holding
+ * title, status or content_kind overrode the metadata sent beside it.
+ */
+function createBodyOf(metadata: Record<string, unknown>, blueprint: unknown): Record<string, unknown> {
+  const entries = Object.entries(blueprint ?? {}).map(([key, value]) =>
+    (BLUEPRINT_FIELDS as readonly string[]).includes(key) ? [key, value] : [`blueprint.${key}`, value],
+  );
+  return { ...(snakeKeys(metadata) as Record<string, unknown>), ...Object.fromEntries(entries) };
+}
+
 /** A command's input from its GraphQL arguments; an explicit null key is no key. */
 function commandOf(args: { contentId: string; idempotencyKey?: string | null }, body: unknown) {
   return { contentId: args.contentId, body, idempotencyKey: args.idempotencyKey ?? undefined };
@@ -23,10 +36,8 @@ export function mutationResolvers(deps: ContentDeps): MutationResolvers {
     createContentItem: async (_root, args, context) => {
       // Blueprint keys are data (kc references, item types): they pass through unconverted.
       const { blueprint, ...metadata } = args.input;
-      const input = { ...(snakeKeys(metadata) as Record<string, unknown>), ...(blueprint ?? {}) };
-      return commandValue(
-        createItem(deps, requestContextOf(context), { body: input, idempotencyKey: args.idempotencyKey }),
-      );
+      const body = createBodyOf(metadata, blueprint);
+      return commandValue(createItem(deps, requestContextOf(context), { body, idempotencyKey: args.idempotencyKey }));
     },
     patchContentItem: (_root, args, context) =>
       patchItem(deps, requestContextOf(context), {

@@ -34,7 +34,7 @@ const Block = z
     text: z.string().optional(),
     url: webUrl().optional(),
     alt: z.string().optional(),
-    order: z.number().int().min(0),
+    order: z.int32().min(0),
   })
   .strict()
   .superRefine((block, issues) => {
