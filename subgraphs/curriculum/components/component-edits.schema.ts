@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidRef } from '../../../platform/validation.ts';
 import { AlphaInput } from './components.schema.ts';
 
 /**
@@ -9,7 +10,7 @@ export const PatchComponentInput = z
   .object({
     name: z.string().trim().min(1).max(500).optional(),
     human_coding_scheme: z.string().min(1).max(200).optional(),
-    document_id: z.uuid().optional(),
+    document_id: uuidRef().optional(),
     position: z.number().int().min(0).optional(),
     parent_component_id: z.string().min(1).optional(),
     alpha: AlphaInput.optional().describe('Fields given replace the stored ones; the rest are kept'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuidRef } from '../../../platform/validation.ts';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
 
 /**
@@ -32,8 +33,8 @@ const grades = z
   .pipe(z.array(z.string().refine((grade) => gradeLevelOf(grade) !== undefined, 'a grade code: PK, KG, K or 1..12')));
 
 const kcCluster = z
-  .union([z.array(z.uuid()), z.string().transform((value) => value.split(/[,;|\s]+/).filter((id) => id !== ''))])
-  .pipe(z.array(z.uuid()).min(1, "the producer's KC cluster is non-empty when sent"));
+  .union([z.array(uuidRef()), z.string().transform((value) => value.split(/[,;|\s]+/).filter((id) => id !== ''))])
+  .pipe(z.array(uuidRef()).min(1, "the producer's KC cluster is non-empty when sent"));
 
 export const CourseRow = z
   .object({
@@ -72,8 +73,8 @@ export const ComponentResourceRow = z
     sort_order: order,
     scope_kc_refs: kcCluster.optional(),
     expected_xp: z.coerce.number().int().min(0).optional(),
-    content_id: z.uuid(),
-    content_version_id: z.uuid(),
+    content_id: uuidRef(),
+    content_version_id: uuidRef(),
     content_kind: z.enum(CONTENT_KINDS),
   })
   .strict();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryInstant, queryInteger } from '../../../platform/validation.ts';
+import { queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
 
 /**
  * The CASE 1.0/1.1 package as imported: the fields the platform reads are checked, every other field
@@ -69,7 +69,7 @@ export const MAP_RELATIONSHIPS = ['aligned', 'partially_aligned', 'related'] as 
 export const StandardKcMapInput = z
   .object({
     standard_id: z.string().min(1).describe('A CFItem identifier of the imported package'),
-    kc_id: z.uuid().describe('An active registry KC of the tenant'),
+    kc_id: uuidRef().describe('An active registry KC of the tenant'),
     relationship: z.enum(MAP_RELATIONSHIPS),
   })
   .strict();
@@ -99,12 +99,11 @@ export const ListFrameworksQuery = z
 
 export const ListMapsQuery = z
   .object({
-    source_release_id: z
-      .uuid()
+    source_release_id: uuidRef()
       .optional()
       .describe('All maps of that release, live or superseded; without it, the live maps only'),
     standard_id: z.string().min(1).optional(),
-    kc_id: z.uuid().optional(),
+    kc_id: uuidRef().optional(),
     relationship: z.enum(MAP_RELATIONSHIPS).optional(),
     updated_since: queryInstant().optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
