@@ -11,6 +11,10 @@ export const CONTENT_BEARING_KINDS: ReadonlySet<string> = new Set(['lesson', 'pr
 
 const gradeLevel = z.number().int().min(-1).max(12);
 
+/** The highest sibling order (position, sequence_number): the column is a PostgreSQL integer. */
+export const MAX_POSITION = 2_147_483_647;
+export const siblingPosition = z.number().int().min(0).max(MAX_POSITION);
+
 export const TargetRefInput = z
   .object({
     module: z.literal('content').optional(),
@@ -56,7 +60,7 @@ export const ComponentInput = z
     kind: z.enum(COMPONENT_KINDS),
     document_id: uuidRef().optional(),
     parent_component_id: z.string().min(1).optional(),
-    position: z.number().int().min(0).optional(),
+    position: siblingPosition.optional(),
     name: z.string().trim().min(1).max(500).optional(),
     human_coding_scheme: z.string().min(1).max(200).optional(),
     student_id: z.string().min(1).optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { uuidRef } from '../../../platform/validation.ts';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
+import { siblingPosition } from '../components/components.schema.ts';
 
 /**
  * The source ingest request: the spec's `records[]`, each naming its `source_table`, or the same
@@ -13,7 +14,7 @@ export const SOURCE_TABLES = ['courses', 'course_components', 'component_resourc
 export type SourceTable = (typeof SOURCE_TABLES)[number];
 
 const sourcedId = z.string().trim().min(1).max(500);
-const order = z.coerce.number().int().min(0);
+const order = z.coerce.number().pipe(siblingPosition);
 
 /** OneRoster 1.2 grade codes and plain numbers, to the numeric grade levels routing uses. */
 const GRADE_CODES: Record<string, number> = { PK: -1, PREK: -1, KG: 0, K: 0 };
