@@ -81,28 +81,54 @@ export function packageChecksum(rawPackage: unknown): string {
   return createHash('sha256').update(canonicalJson(rawPackage)).digest('hex');
 }
 
-/** Shape rules across the package and the maps, checked before the transaction. */
-function packageProblems(pkg: CasePackage, maps: ReadonlyArray<{ standard_id: string; kc_id: string }>): FieldError[] {
-  const problems: FieldError[] = [];
-  const items = new Set<string>();
-  pkg.CFItems.forEach((item, index) => {
-    if (items.has(item.identifier))
-      problems.push({ field: `package.CFItems.${index}.identifier`, message: `${item.identifier} appears twice` });
-    items.add(item.identifier);
+/** CASE identifiers are UUIDs, which are case-insensitive: A1B2... and a1b2... name the same node. */
+const identifierKey = (identifier: string) => (isUuid(identifier) ? identifier.toLowerCase() : identifier);
+
+/** The index of each identifier's first use; a later use of the same identifier is a problem at its field. */
+function uniqueIdentifiers(
+  nodes: ReadonlyArray<{ identifier: string }>,
+  field: string,
+  problems: FieldError[],
+): Map<string, number> {
+  const first = new Map<string, number>();
+  nodes.forEach((node, index) => {
+    const key = identifierKey(node.identifier);
+    if (first.has(key))
+      problems.push({ field: `${field}.${index}.identifier`, message: `${node.identifier} appears twice` });
+    else first.set(key, index);
   });
+  return first;
+}
+
+/**
+ * Shape rules across the package and the maps, checked before the transaction. Returns the maps with
+ * each standard_id spelled as the package spells its CFItem, so a map is stored and read by that name.
+ */
+function checkedMaps<Sent extends { standard_id: string; kc_id: string }>(
+  pkg: CasePackage,
+  maps: readonly Sent[],
+): Sent[] {
+  const problems: FieldError[] = [];
+  const items = uniqueIdentifiers(pkg.CFItems, 'package.CFItems', problems);
+  uniqueIdentifiers(pkg.CFAssociations, 'package.CFAssociations', problems);
   const pairs = new Set<string>();
-  maps.forEach((map, index) => {
-    if (!items.has(map.standard_id))
+  const named = maps.map((map, index) => {
+    const item = items.get(identifierKey(map.standard_id));
+    if (item === undefined)
       problems.push({
         field: `standard_kc_maps.${index}.standard_id`,
         message: `${map.standard_id} is not a CFItem of this package`,
       });
-    const pair = `${map.standard_id}|${map.kc_id}`;
+    const standardId = item === undefined ? map.standard_id : pkg.CFItems[item].identifier;
+    const pair = `${standardId}|${map.kc_id}`;
     if (pairs.has(pair))
       problems.push({ field: `standard_kc_maps.${index}`, message: 'this standard and KC are mapped twice' });
     pairs.add(pair);
+    return { ...map, standard_id: standardId };
   });
-  return problems;
+  if (problems.length > 0)
+    throw new DomainError('validation_failed', 'The package or its maps are inconsistent.', { fieldErrors: problems });
+  return named;
 }
 
 function subjectIdsOf(pkg: CasePackage): string[] {
@@ -138,9 +164,7 @@ export async function importStandards(
       },
     );
   }
-  const problems = packageProblems(input.package, input.standard_kc_maps);
-  if (problems.length > 0)
-    throw new DomainError('validation_failed', 'The package or its maps are inconsistent.', { fieldErrors: problems });
+  const maps = checkedMaps(input.package, input.standard_kc_maps);
   const document = input.package.CFDocument;
   // The package is compared through its checksum (the hash of its canonical JSON); the rest as sent.
   const sent = { ...(rawInput as Record<string, unknown>), package: checksum };
@@ -150,11 +174,11 @@ export async function importStandards(
       .select()
       .from(standardsReleases)
       .where(tenantRows(standardsReleases, ctx.tenantId, { checksumSha256: checksum }));
-    if (frozen) return { value: await answerFrozenRelease(tx, ctx, frozen, input.standard_kc_maps), created: false };
+    if (frozen) return { value: await answerFrozenRelease(tx, ctx, frozen, maps), created: false };
     await requireActiveKcs(
       tx,
       ctx.tenantId,
-      input.standard_kc_maps.map((map, index) => ({ kcId: map.kc_id, field: `standard_kc_maps.${index}.kc_id` })),
+      maps.map((map, index) => ({ kcId: map.kc_id, field: `standard_kc_maps.${index}.kc_id` })),
     );
     const now = ctx.now.toISOString();
     const releaseId = randomUUID();
@@ -193,7 +217,7 @@ export async function importStandards(
         package: sql`${JSON.stringify((rawInput as { package: unknown }).package)}::jsonb`,
         itemCount: input.package.CFItems.length,
         associationCount: input.package.CFAssociations.length,
-        mapCount: input.standard_kc_maps.length,
+        mapCount: maps.length,
         importedBy: ctx.principal.subject,
         createdAt: now,
       })
@@ -210,7 +234,7 @@ export async function importStandards(
           isNull(standardKcMaps.retiredAt),
         ),
       );
-    const rows = input.standard_kc_maps.map((map) => ({
+    const rows = maps.map((map) => ({
       tenantId: ctx.tenantId,
       mapId: randomUUID(),
       sourceReleaseId: releaseId,
