@@ -322,6 +322,25 @@ describe('POST /standards-frameworks/import', () => {
     ).toEqual([{ field: 'standard_kc_maps.1', message: 'this standard and KC are mapped twice' }]);
   });
 
+  it('a CFDocument identifier in another case is a new release of the same framework, found in any case', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const identifier = 'd0000000-0000-0000-0000-00000000abcd';
+    const first = await importStandards(platform, caller, casePackage({ identifier: identifier.toUpperCase() }));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const second = await importStandards(platform, caller, casePackage({ identifier, title: 'Renamed' }));
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    expect(second.body.standards_framework_id).toBe(first.body.standards_framework_id);
+    expect(second.body.framework_identifier).toBe(identifier.toUpperCase());
+    const listed = await http(platform, 'GET', `${frameworks}?frameworkId=${identifier}`, { token: caller.token });
+    expect(listed.body.data.map((row: any) => [row.title, row.current_release_id])).toEqual([
+      ['Renamed', second.body.release_id],
+    ]);
+    const read = await http(platform, 'GET', `${frameworks}/${identifier}`, { token: caller.token });
+    expect(read.body.standards_framework_id).toBe(first.body.standards_framework_id);
+  });
+
   it('releases are frozen in the database', async ({ platform }) => {
     const caller = await newTenant(platform);
     await importStandards(platform, caller, casePackage());

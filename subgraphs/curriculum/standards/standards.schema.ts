@@ -7,7 +7,7 @@ import { queryInstant, queryInteger, uuidRef } from '../../../platform/validatio
  * is kept as sent (the release stores the package whole). Real exports carry nulls for absent values.
  */
 const text = z.string().nullish();
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const CASE_UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const nodeRef = z.looseObject({ identifier: z.string().min(1), uri: text, title: text, targetType: text });
 
 export const CasePackage = z.looseObject({
@@ -15,7 +15,7 @@ export const CasePackage = z.looseObject({
     // Any 8-4-4-4-12 hex identifier: real exports use placeholder ids such as d0000000-0000-...
     identifier: z
       .string()
-      .regex(UUID_SHAPE, 'CASE 1.0/1.1 document identifiers are UUIDs; pre-1.0 packages are not imported'),
+      .regex(CASE_UUID_SHAPE, 'CASE 1.0/1.1 document identifiers are UUIDs; pre-1.0 packages are not imported'),
     uri: text,
     title: z.string().trim().min(1),
     creator: text,

@@ -13,7 +13,13 @@ import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import type { CommandInput, KcIdsInput } from '../rule-inputs.ts';
-import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery, type CasePackage } from './standards.schema.ts';
+import {
+  CASE_UUID_SHAPE,
+  ImportStandardsInput,
+  ListFrameworksQuery,
+  ListMapsQuery,
+  type CasePackage,
+} from './standards.schema.ts';
 import { requireActiveKcs } from '../queries.ts';
 
 /**
@@ -81,8 +87,12 @@ export function packageChecksum(rawPackage: unknown): string {
   return createHash('sha256').update(canonicalJson(rawPackage)).digest('hex');
 }
 
-/** CASE identifiers are UUIDs, which are case-insensitive: A1B2... and a1b2... name the same node. */
-const identifierKey = (identifier: string) => (isUuid(identifier) ? identifier.toLowerCase() : identifier);
+/**
+ * CASE identifiers are UUIDs, which are case-insensitive: A1B2... and a1b2... name the same node. Any
+ * 8-4-4-4-12 hex counts (real exports use placeholders such as d0000000-0000-...).
+ */
+const identifierKey = (identifier: string) =>
+  CASE_UUID_SHAPE.test(identifier) ? identifier.toLowerCase() : identifier;
 
 /** The index of each identifier's first use; a later use of the same identifier is a problem at its field. */
 function uniqueIdentifiers(
@@ -169,7 +179,12 @@ export async function importStandards(
   // The package is compared through its checksum (the hash of its canonical JSON); the rest as sent.
   const sent = { ...(rawInput as Record<string, unknown>), package: checksum };
   return runCommand(deps, ctx, { operation: 'standards.import', key: idempotencyKey, sent }, async (tx) => {
-    await lockKey(tx, `standards|${ctx.tenantId}|${document.identifier}`);
+    await lockKey(tx, `standards|${ctx.tenantId}|${identifierKey(document.identifier)}`);
+    // The framework keeps the identifier as its first release spelled it; a later one in another case is the same.
+    const [known] = await tx
+      .select({ identifier: standardsFrameworks.frameworkIdentifier })
+      .from(standardsFrameworks)
+      .where(tenantRows(standardsFrameworks, ctx.tenantId, {}, frameworkIdentifierIs(document.identifier)));
     const [frozen] = await tx
       .select()
       .from(standardsReleases)
@@ -198,7 +213,7 @@ export async function importStandards(
       .values({
         tenantId: ctx.tenantId,
         standardsFrameworkId: randomUUID(),
-        frameworkIdentifier: document.identifier,
+        frameworkIdentifier: known?.identifier ?? document.identifier,
         createdAt: now,
         ...described,
       })
@@ -301,8 +316,15 @@ export const listFrameworks = listRule({
   present: presentFramework,
 });
 
+/** A CFDocument identifier is a UUID: matched in any case. */
+function frameworkIdentifierIs(identifier: string): SQL {
+  return CASE_UUID_SHAPE.test(identifier)
+    ? sql`lower(${standardsFrameworks.frameworkIdentifier}) = ${identifier.toLowerCase()}`
+    : eq(standardsFrameworks.frameworkIdentifier, identifier);
+}
+
 function frameworkIdMatches(frameworkId: string): SQL | undefined {
-  const byIdentifier = eq(standardsFrameworks.frameworkIdentifier, frameworkId);
+  const byIdentifier = frameworkIdentifierIs(frameworkId);
   return isUuid(frameworkId)
     ? or(eq(standardsFrameworks.standardsFrameworkId, frameworkId), byIdentifier)
     : byIdentifier;
