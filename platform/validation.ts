@@ -124,6 +124,14 @@ export function isoTimestamp(value: string | null): string | null {
   return new Date(value).toISOString();
 }
 
+/**
+ * A uuid a client names, in its canonical lower-case form: uuids are case-insensitive (RFC 9562), the
+ * database answers them in lower case, and references kept in JSON or compared in code must match those.
+ */
+export function uuidRef() {
+  return z.uuid().overwrite((value) => value.toLowerCase());
+}
+
 const uuid = z.uuid();
 /** Whether an id from a path or a batch can name a row at all (uuid columns refuse anything else). */
 export function isUuid(value: string): boolean {

@@ -5,6 +5,7 @@ import { lockKey, rowsOf, type Database } from '../../platform/db.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { associations, components } from './tables.ts';
+import { MAX_POSITION } from './components/components.schema.ts';
 
 /**
  * Containment: one active isChildOf association per active child, mirrored by the child's
@@ -63,7 +64,13 @@ async function nextPosition(tx: Database, tenantId: string, parentId: string): P
     .select({ max: sql<number | null>`max(${components.position})` })
     .from(components)
     .where(tenantRows(components, tenantId, { parentComponentId: parentId, status: 'active' }));
-  return Number(last?.max ?? -1) + 1;
+  const next = Number(last?.max ?? -1) + 1;
+  // Past the last integer nothing can follow: the client names a free position instead.
+  if (next > MAX_POSITION)
+    throw new DomainError('validation_failed', `The last child of ${parentId} holds the highest position.`, {
+      fieldErrors: [{ field: 'position', message: `send a position: ${MAX_POSITION} is taken by the last sibling` }],
+    });
+  return next;
 }
 
 /**

@@ -27,6 +27,10 @@ export const CURRICULUM_CODES = registerProblems({
     status: 409,
     title: 'The component already has an active parent; reparent it with PATCH',
   },
+  'curriculum:association_exists': {
+    status: 409,
+    title: 'The association exists with another sequence_number; reorder it with PATCH',
+  },
   'curriculum:containment_cycle': { status: 409, title: 'The containment would make a component its own ancestor' },
   'curriculum:kc_not_active': { status: 422, title: 'A referenced KC is not an active registry KC of this tenant' },
   'curriculum:renderer_unknown': { status: 422, title: 'The renderer is not in the renderer registry' },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { curriculumV1, eligibleVersion, http, newTenant, type Caller } from '../kit.ts';
+import { curriculumV1, eligibleVersion, graphql, http, newTenant, type Caller } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
 import {
   createComponent,
@@ -98,6 +98,45 @@ describe('POST /associations', () => {
       token: caller.token,
     });
     expect(history.body.data.map((edge: any) => edge.status)).toEqual(['active']);
+  });
+
+  it('a repeated POST naming another sequence_number is refused, not answered with the unchanged edge', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
+    await createComponent(platform, caller, { component_id: 'unit', kind: 'unit', parent_component_id: 'course' });
+    const itemId = randomUUID();
+    const aligned = await associate(caller, {
+      associationType: 'isRelatedTo',
+      originId: 'unit',
+      destinationId: itemId,
+      sequence_number: 1,
+    });
+    expect(aligned.status).toBe(201);
+    for (const [body, at] of [
+      [{ associationType: 'isChildOf', originId: 'unit', destinationId: 'course' }, 0],
+      [{ associationType: 'isRelatedTo', originId: 'unit', destinationId: itemId }, 1],
+    ] as const) {
+      expect((await associate(caller, { ...body, sequence_number: at })).status).toBe(200);
+      const moved = await associate(caller, { ...body, sequence_number: at + 5 });
+      expectProblem(moved, 409, 'curriculum:association_exists');
+      const [edge] = (
+        await http(platform, 'GET', `${associationsUrl}?associationType=${body.associationType}&originId=unit`, {
+          token: caller.token,
+        })
+      ).body.data;
+      expect(moved.body.association_id).toBe(edge.association_id);
+      expect(edge.sequence_number).toBe(at);
+    }
+    const viaGraphql = await graphql(
+      platform,
+      'mutation ($input: AssociationInput!) { createAssociation(input: $input) { sequenceNumber } }',
+      { input: { associationType: 'isChildOf', originId: 'unit', destinationId: 'course', sequenceNumber: 9 } },
+      caller.token,
+    );
+    expect(viaGraphql.body.errors[0].extensions.code).toBe('curriculum:association_exists');
+    expect((await readComponent(platform, caller, 'unit')).body.position).toBe(0);
   });
 
   it('records a framework alignment from an active component', async ({ platform }) => {

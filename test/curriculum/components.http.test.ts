@@ -305,6 +305,48 @@ describe('POST /components', () => {
     expect((await tenantRowCounts(platform, caller.tenantId)).components).toBe(3);
   });
 
+  it('positions and sequence numbers past a database integer are refused with 400, not answered 500', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const highest = 2 ** 31 - 1;
+    await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
+    const fieldsOf = (reply: { body: any }) => reply.body.fieldErrors.map((error: any) => error.field);
+    const tooFar = await post(caller, {
+      component_id: 'u',
+      kind: 'unit',
+      parent_component_id: 'course',
+      position: 2 ** 31,
+    });
+    expectProblem(tooFar, 400, 'curriculum:validation_failed');
+    expect(fieldsOf(tooFar)).toEqual(['position']);
+    const last = await createComponent(platform, caller, {
+      component_id: 'last',
+      kind: 'unit',
+      parent_component_id: 'course',
+      position: highest,
+    });
+    // Nothing can be appended after the highest position: the client names one.
+    const appended = await post(caller, { component_id: 'next', kind: 'unit', parent_component_id: 'course' });
+    expectProblem(appended, 400, 'curriculum:validation_failed');
+    expect(fieldsOf(appended)).toEqual(['position']);
+    const moved = await http(platform, 'PATCH', `${componentsUrl}/last`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': last.etag },
+      body: { parent_component_id: 'course', position: 2 ** 31 },
+    });
+    expectProblem(moved, 400, 'curriculum:validation_failed');
+    const [edge] = (await http(platform, 'GET', `${curriculumV1}/associations?originId=last`, { token: caller.token }))
+      .body.data;
+    const reordered = await http(platform, 'PATCH', `${curriculumV1}/associations/${edge.association_id}`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': edge.etag },
+      body: { sequence_number: 2 ** 31 },
+    });
+    expectProblem(reordered, 400, 'curriculum:validation_failed');
+    expect((await readComponent(platform, caller, 'last')).body.position).toBe(highest);
+  });
+
   it('parallel creates of one id create it once', async ({ platform }) => {
     const caller = await newTenant(platform);
     await createComponent(platform, caller, { component_id: 'c', kind: 'course' });

@@ -366,6 +366,40 @@ describe('POST /ingest/vendor-course-refs', () => {
     );
   });
 
+  it('reads a count or an order cell as decimal digits only, and takes a CSV cell of digits as its number', async () => {
+    const caller = await newTenant(platform);
+    const post = (records: unknown[]) =>
+      http(platform, 'POST', ingestUrl, {
+        token: caller.token,
+        body: { source_system: 'v', producer_batch_id: randomUUID(), records },
+      });
+    const course = { source_table: 'courses', sourced_id: 'c-1', title: 'Course' };
+    const unit = { source_table: 'course_components', sourced_id: 'u-1', course_sourced_id: 'c-1', title: 'Unit' };
+    for (const [row, field] of [
+      [{ ...course, total_xp: '0x10' }, 'records.0.total_xp'],
+      [{ ...course, total_xp: '1e2' }, 'records.0.total_xp'],
+      [{ ...course, total_xp: true }, 'records.0.total_xp'],
+      [{ ...unit, sort_order: ' ' }, 'records.1.sort_order'],
+      [{ ...unit, sort_order: true }, 'records.1.sort_order'],
+    ] as const) {
+      const records = row.source_table === 'courses' ? [row] : [course, row];
+      const refused = await post(records);
+      expectProblem(refused, 400, 'curriculum:validation_failed');
+      expect(refused.body.fieldErrors.map((error: any) => error.field)).toEqual([field]);
+    }
+    expect(await componentsOf(caller, '&includeRetired=true')).toEqual([]);
+    const imported = await post([
+      { ...course, total_xp: '120' },
+      { ...unit, sort_order: '7' },
+    ]);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    const [courseRow, unitRow] = imported.body.rows;
+    const read = async (row: any) =>
+      (await http(platform, 'GET', `${curriculumV1}/components/${row.component_id}`, { token: caller.token })).body;
+    expect((await read(courseRow)).alpha.expected_xp).toBe(120);
+    expect((await read(unitRow)).position).toBe(7);
+  });
+
   it('builds any generated course in source order whatever the row order, preserving each KC cluster', async () => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);

@@ -57,6 +57,32 @@ describe('POST /kc-prerequisites', () => {
     expect((await http(platform, 'GET', prerequisites, { token: caller.token })).body.data).toHaveLength(3);
   });
 
+  it('a KC id written in upper case names the same KC: refs are kept in lower case and guard the KC', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const [a, b] = await Promise.all([1, 2].map(() => createKc(platform, caller)));
+    const edge = await addPrerequisite(platform, caller, a.kc_id.toUpperCase(), b.kc_id);
+    expect(edge.status, JSON.stringify(edge.body)).toBe(201);
+    expect(edge.body).toMatchObject({ prerequisite_kc_id: a.kc_id, dependent_kc_id: b.kc_id });
+    expectProblem(
+      await addPrerequisite(platform, caller, b.kc_id.toUpperCase(), b.kc_id),
+      400,
+      'curriculum:validation_failed',
+    );
+    const unit = await http(platform, 'POST', `${curriculumV1}/components`, {
+      token: caller.token,
+      body: { component_id: `unit-${randomUUID()}`, kind: 'unit', alpha: { scope_kc_refs: [b.kc_id.toUpperCase()] } },
+    });
+    expect(unit.status, JSON.stringify(unit.body)).toBe(201);
+    expect(unit.body.alpha.scope_kc_refs).toEqual([b.kc_id]);
+    const retire = await http(platform, 'DELETE', `${curriculumV1}/kcs/${b.kc_id}`, {
+      token: caller.token,
+      headers: { ...key(), 'if-match': b.etag },
+    });
+    expectProblem(retire, 409, 'curriculum:kc_in_use');
+  });
+
   it('two concurrent edges that would close a cycle together: exactly one is accepted', async ({ platform }) => {
     const caller = await newTenant(platform);
     const [a, b] = await Promise.all([1, 2].map(() => createKc(platform, caller)));

@@ -291,6 +291,56 @@ describe('POST /standards-frameworks/import', () => {
     expect((await importStandards(platform, importer, pkg, [mapTo(kc.kc_id)])).status).toBe(201);
   });
 
+  it('CASE identifiers are UUIDs: one in another case is the same node, twice in a package is refused', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const kc = await createKc(platform, caller);
+    const twinItems = casePackage();
+    // as a package would write it; the builder types identifiers as lower-case uuids
+    Object.assign(twinItems.CFItems[1], { identifier: twinItems.CFItems[0].identifier.toUpperCase() });
+    const twinAssociations = casePackage();
+    twinAssociations.CFAssociations[1].identifier = twinAssociations.CFAssociations[0].identifier;
+    for (const [pkg, field] of [
+      [twinItems, 'package.CFItems.1.identifier'],
+      [twinAssociations, 'package.CFAssociations.1.identifier'],
+    ] as const) {
+      const refused = await importStandards(platform, caller, pkg);
+      expectProblem(refused, 400, 'curriculum:validation_failed');
+      expect(refused.body.fieldErrors.map((error: any) => error.field)).toEqual([field]);
+    }
+    const pkg = casePackage();
+    const standard = pkg.CFItems[0].identifier;
+    const map = { standard_id: standard.toUpperCase(), kc_id: kc.kc_id, relationship: 'aligned' };
+    const imported = await importStandards(platform, caller, pkg, [map]);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    const live = await http(platform, 'GET', `${maps}?standard_id=${standard}`, { token: caller.token });
+    expect(live.body.data.map((row: any) => [row.standard_id, row.kc_id])).toEqual([[standard, kc.kc_id]]);
+    expect((await importStandards(platform, caller, pkg, [map])).status).toBe(200);
+    expect(
+      (await importStandards(platform, caller, pkg, [map, { ...map, standard_id: standard }])).body.fieldErrors,
+    ).toEqual([{ field: 'standard_kc_maps.1', message: 'this standard and KC are mapped twice' }]);
+  });
+
+  it('a CFDocument identifier in another case is a new release of the same framework, found in any case', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const identifier = 'd0000000-0000-0000-0000-00000000abcd';
+    const first = await importStandards(platform, caller, casePackage({ identifier: identifier.toUpperCase() }));
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const second = await importStandards(platform, caller, casePackage({ identifier, title: 'Renamed' }));
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
+    expect(second.body.standards_framework_id).toBe(first.body.standards_framework_id);
+    expect(second.body.framework_identifier).toBe(identifier.toUpperCase());
+    const listed = await http(platform, 'GET', `${frameworks}?frameworkId=${identifier}`, { token: caller.token });
+    expect(listed.body.data.map((row: any) => [row.title, row.current_release_id])).toEqual([
+      ['Renamed', second.body.release_id],
+    ]);
+    const read = await http(platform, 'GET', `${frameworks}/${identifier}`, { token: caller.token });
+    expect(read.body.standards_framework_id).toBe(first.body.standards_framework_id);
+  });
+
   it('releases are frozen in the database', async ({ platform }) => {
     const caller = await newTenant(platform);
     await importStandards(platform, caller, casePackage());

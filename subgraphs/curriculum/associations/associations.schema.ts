@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { queryBoolean, queryInstant, queryInteger } from '../../../platform/validation.ts';
+import { siblingPosition } from '../components/components.schema.ts';
 
 /** CASE association types: isChildOf is containment, the others align a component to a framework item. */
 export const ASSOCIATION_TYPES = [
@@ -20,11 +21,11 @@ export const CreateAssociationInput = z
     associationType: z.enum(ASSOCIATION_TYPES),
     originId: z.string().min(1).describe('The component (the child, for isChildOf)'),
     destinationId: z.string().min(1).describe('The parent component for isChildOf; the framework item otherwise'),
-    sequence_number: z.number().int().min(0).optional(),
+    sequence_number: siblingPosition.optional(),
   })
   .strict();
 
-export const PatchAssociationInput = z.object({ sequence_number: z.number().int().min(0) }).strict();
+export const PatchAssociationInput = z.object({ sequence_number: siblingPosition }).strict();
 
 export const ListAssociationsQuery = z
   .object({

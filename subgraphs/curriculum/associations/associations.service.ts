@@ -50,6 +50,21 @@ async function requireActiveOrigin(tx: Database, ctx: RequestContext, originId: 
   return origin;
 }
 
+/**
+ * The existing edge answers a repeated POST, unless the POST names another sequence_number: that
+ * is a reorder, which is a PATCH with the edge's ETag, never a silent no-op.
+ */
+function existingEdge(edge: AssociationRow, input: { sequence_number?: number }) {
+  if (input.sequence_number !== undefined && input.sequence_number !== edge.sequenceNumber) {
+    throw new DomainError(
+      'curriculum:association_exists',
+      `${edge.originId} is already ${edge.associationType} ${edge.destinationId} at sequence_number ${edge.sequenceNumber}; reorder it with PATCH /associations/${edge.associationId}.`,
+      { extensions: { association_id: edge.associationId } },
+    );
+  }
+  return { value: presentAssociation(edge), created: false };
+}
+
 /** POST /associations: initial containment or a framework alignment. */
 export const createAssociation = commandRule({
   writes: 'create associations',
@@ -61,8 +76,7 @@ export const createAssociation = commandRule({
       const child = await requireActiveOrigin(tx, ctx, input.originId);
       const current = await activeParentEdge(tx, ctx.tenantId, input.originId);
       if (current) {
-        if (current.destinationId === input.destinationId)
-          return { value: presentAssociation(current), created: false };
+        if (current.destinationId === input.destinationId) return existingEdge(current, input);
         throw new DomainError(
           'curriculum:second_parent',
           `${input.originId} is already a child of ${current.destinationId}; reparent it with PATCH /components/${input.originId}.`,
@@ -93,7 +107,7 @@ export const createAssociation = commandRule({
           status: 'active',
         }),
       );
-    if (same) return { value: presentAssociation(same), created: false };
+    if (same) return existingEdge(same, input);
     const now = ctx.now.toISOString();
     const [row] = await tx
       .insert(associations)

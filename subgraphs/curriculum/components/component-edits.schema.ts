@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AlphaInput } from './components.schema.ts';
+import { uuidRef } from '../../../platform/validation.ts';
+import { AlphaInput, siblingPosition } from './components.schema.ts';
 
 /**
  * PATCH /components/{id}: either mutable fields, or an isolated reparent (parent_component_id with
@@ -9,8 +10,8 @@ export const PatchComponentInput = z
   .object({
     name: z.string().trim().min(1).max(500).optional(),
     human_coding_scheme: z.string().min(1).max(200).optional(),
-    document_id: z.uuid().optional(),
-    position: z.number().int().min(0).optional(),
+    document_id: uuidRef().optional(),
+    position: siblingPosition.optional(),
     parent_component_id: z.string().min(1).optional(),
     alpha: AlphaInput.optional().describe('Fields given replace the stored ones; the rest are kept'),
   })

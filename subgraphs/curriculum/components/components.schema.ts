@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryBoolean, queryInstant, queryInteger } from '../../../platform/validation.ts';
+import { queryBoolean, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
 import { GATE_RENDERER, resolveRenderer } from '../renderers.ts';
 
 /** Input schemas of components: the shape rules, checked before any I/O. */
@@ -11,12 +11,16 @@ export const CONTENT_BEARING_KINDS: ReadonlySet<string> = new Set(['lesson', 'pr
 
 const gradeLevel = z.number().int().min(-1).max(12);
 
+/** The highest sibling order (position, sequence_number): the column is a PostgreSQL integer. */
+export const MAX_POSITION = 2_147_483_647;
+export const siblingPosition = z.number().int().min(0).max(MAX_POSITION);
+
 export const TargetRefInput = z
   .object({
     module: z.literal('content').optional(),
     content_kind: z.enum(CONTENT_KINDS),
-    content_id: z.uuid(),
-    content_version_id: z.uuid(),
+    content_id: uuidRef(),
+    content_version_id: uuidRef(),
   })
   .strict()
   .describe('Exact content pin; never carries assessment_role');
@@ -28,19 +32,19 @@ export const AlphaInput = z
     entry_policy_ref: z.string().min(1).optional(),
     exit_policy_ref: z.string().min(1).optional(),
     publication_status: z.enum(['draft', 'published']).optional(),
-    standards_framework_refs: z.array(z.uuid()).optional(),
+    standards_framework_refs: z.array(uuidRef()).optional(),
     audience: z.string().min(1).optional(),
     course_kind: z.string().min(1).optional(),
     course_grade_mode: z.enum(['single_grade', 'multi_grade']).optional(),
     course_grade_levels: z.array(gradeLevel).optional(),
     grade_level: gradeLevel.optional(),
     expected_xp: z.number().int().min(0).optional(),
-    scope_kc_refs: z.array(z.uuid()).optional(),
+    scope_kc_refs: z.array(uuidRef()).optional(),
     kc_scope_decision: z.enum(['authoritative_no_kc']).optional(),
     target_ref: TargetRefInput.optional(),
     renderer_ref: z.string().min(1).optional(),
     renderer_kind: z.string().min(1).optional(),
-    remediation_entries: z.array(z.object({ kc_ref: z.uuid() }).catchall(z.unknown())).optional(),
+    remediation_entries: z.array(z.object({ kc_ref: uuidRef() }).catchall(z.unknown())).optional(),
     source_course_ref: z
       .string()
       .min(1)
@@ -54,9 +58,9 @@ export const ComponentInput = z
   .object({
     component_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'letters, digits and . _ : - (at most 200)'),
     kind: z.enum(COMPONENT_KINDS),
-    document_id: z.uuid().optional(),
+    document_id: uuidRef().optional(),
     parent_component_id: z.string().min(1).optional(),
-    position: z.number().int().min(0).optional(),
+    position: siblingPosition.optional(),
     name: z.string().trim().min(1).max(500).optional(),
     human_coding_scheme: z.string().min(1).max(200).optional(),
     student_id: z.string().min(1).optional(),

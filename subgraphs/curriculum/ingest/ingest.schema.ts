@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { uuidRef } from '../../../platform/validation.ts';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
+import { siblingPosition } from '../components/components.schema.ts';
 
 /**
  * The source ingest request: the spec's `records[]`, each naming its `source_table`, or the same
@@ -12,7 +14,13 @@ export const SOURCE_TABLES = ['courses', 'course_components', 'component_resourc
 export type SourceTable = (typeof SOURCE_TABLES)[number];
 
 const sourcedId = z.string().trim().min(1).max(500);
-const order = z.coerce.number().int().min(0);
+/**
+ * A count or an order: a JSON number, or a CSV cell of decimal digits. z.coerce read ' ' as 0, '0x10' as 16,
+ * '1e2' as 100 and true as 1, and stored them as if sent.
+ */
+const cellNumber = z.union([z.number(), z.string().regex(/^\d+$/, 'decimal digits').transform(Number)]);
+const order = cellNumber.pipe(siblingPosition);
+const xp = cellNumber.pipe(z.number().int().min(0));
 
 /** OneRoster 1.2 grade codes and plain numbers, to the numeric grade levels routing uses. */
 const GRADE_CODES: Record<string, number> = { PK: -1, PREK: -1, KG: 0, K: 0 };
@@ -32,8 +40,8 @@ const grades = z
   .pipe(z.array(z.string().refine((grade) => gradeLevelOf(grade) !== undefined, 'a grade code: PK, KG, K or 1..12')));
 
 const kcCluster = z
-  .union([z.array(z.uuid()), z.string().transform((value) => value.split(/[,;|\s]+/).filter((id) => id !== ''))])
-  .pipe(z.array(z.uuid()).min(1, "the producer's KC cluster is non-empty when sent"));
+  .union([z.array(uuidRef()), z.string().transform((value) => value.split(/[,;|\s]+/).filter((id) => id !== ''))])
+  .pipe(z.array(uuidRef()).min(1, "the producer's KC cluster is non-empty when sent"));
 
 export const CourseRow = z
   .object({
@@ -42,7 +50,7 @@ export const CourseRow = z
     title: z.string().trim().min(1).max(500),
     subject: z.string().min(1).optional(),
     grades: grades.optional(),
-    total_xp: z.coerce.number().int().min(0).optional(),
+    total_xp: xp.optional(),
   })
   .strict();
 
@@ -71,9 +79,9 @@ export const ComponentResourceRow = z
     component_kind: z.enum(['lesson', 'practice', 'review']).optional().describe('lesson when absent'),
     sort_order: order,
     scope_kc_refs: kcCluster.optional(),
-    expected_xp: z.coerce.number().int().min(0).optional(),
-    content_id: z.uuid(),
-    content_version_id: z.uuid(),
+    expected_xp: xp.optional(),
+    content_id: uuidRef(),
+    content_version_id: uuidRef(),
     content_kind: z.enum(CONTENT_KINDS),
   })
   .strict();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryInstant, queryInteger } from '../../../platform/validation.ts';
+import { queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
 
 export const CreatePrerequisiteInput = z
   .object({
-    prerequisite_kc_id: z.uuid().describe('The KC to learn first'),
-    dependent_kc_id: z.uuid().describe('The KC that needs it'),
+    prerequisite_kc_id: uuidRef().describe('The KC to learn first'),
+    dependent_kc_id: uuidRef().describe('The KC that needs it'),
   })
   .strict()
   .refine((input) => input.prerequisite_kc_id !== input.dependent_kc_id, {
@@ -15,9 +15,9 @@ export const CreatePrerequisiteInput = z
 
 export const ListPrerequisitesQuery = z
   .object({
-    kcId: z.uuid().optional().describe('Either endpoint'),
-    prerequisiteKcId: z.uuid().optional(),
-    dependentKcId: z.uuid().optional(),
+    kcId: uuidRef().optional().describe('Either endpoint'),
+    prerequisiteKcId: uuidRef().optional(),
+    dependentKcId: uuidRef().optional(),
     updated_since: queryInstant().optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),
@@ -28,7 +28,7 @@ export const REVIEW_DECISIONS = ['approved', 'rejected', 'changes_requested'] as
 
 export const CreateReviewDecisionInput = z
   .object({
-    kc_version_id: z.uuid(),
+    kc_version_id: uuidRef(),
     decision: z.enum(REVIEW_DECISIONS),
     reason: z.string().trim().min(1).max(5000).optional(),
   })
@@ -39,7 +39,7 @@ export const FIRMING_SOURCES = ['first_genuine_response', 'course_approval'] as 
 
 export const CreateFirmingEventInput = z
   .object({
-    kc_version_id: z.uuid(),
+    kc_version_id: uuidRef(),
     source: z
       .enum(FIRMING_SOURCES)
       .describe('first_genuine_response; course_approval events come only from course approval'),
@@ -49,7 +49,7 @@ export const CreateFirmingEventInput = z
 
 export const ListByVersionQuery = z
   .object({
-    kc_version_id: z.uuid().optional().describe('Exact version filter'),
+    kc_version_id: uuidRef().optional().describe('Exact version filter'),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
     cursor: z.string().min(1).optional(),
   })
@@ -65,8 +65,8 @@ export const CreateRelationInput = z
     relation_type: z
       .enum(KC_RELATION_TYPES)
       .describe('related_to and confusable_with are symmetric; from_kc_id part_of to_kc_id is directed'),
-    from_kc_id: z.uuid(),
-    to_kc_id: z.uuid(),
+    from_kc_id: uuidRef(),
+    to_kc_id: uuidRef(),
   })
   .strict()
   .refine((input) => input.from_kc_id !== input.to_kc_id, {
@@ -76,9 +76,9 @@ export const CreateRelationInput = z
 
 export const ListRelationsQuery = z
   .object({
-    kcId: z.uuid().optional().describe('Either end'),
-    fromKcId: z.uuid().optional(),
-    toKcId: z.uuid().optional(),
+    kcId: uuidRef().optional().describe('Either end'),
+    fromKcId: uuidRef().optional(),
+    toKcId: uuidRef().optional(),
     relationType: z.enum(KC_RELATION_TYPES).optional(),
     updated_since: queryInstant().optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryInstant, queryInteger } from '../../../platform/validation.ts';
+import { queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
 
 /**
  * The CASE 1.0/1.1 package as imported: the fields the platform reads are checked, every other field
  * is kept as sent (the release stores the package whole). Real exports carry nulls for absent values.
  */
 const text = z.string().nullish();
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const CASE_UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const nodeRef = z.looseObject({ identifier: z.string().min(1), uri: text, title: text, targetType: text });
 
 export const CasePackage = z.looseObject({
@@ -15,7 +15,7 @@ export const CasePackage = z.looseObject({
     // Any 8-4-4-4-12 hex identifier: real exports use placeholder ids such as d0000000-0000-...
     identifier: z
       .string()
-      .regex(UUID_SHAPE, 'CASE 1.0/1.1 document identifiers are UUIDs; pre-1.0 packages are not imported'),
+      .regex(CASE_UUID_SHAPE, 'CASE 1.0/1.1 document identifiers are UUIDs; pre-1.0 packages are not imported'),
     uri: text,
     title: z.string().trim().min(1),
     creator: text,
@@ -69,7 +69,7 @@ export const MAP_RELATIONSHIPS = ['aligned', 'partially_aligned', 'related'] as 
 export const StandardKcMapInput = z
   .object({
     standard_id: z.string().min(1).describe('A CFItem identifier of the imported package'),
-    kc_id: z.uuid().describe('An active registry KC of the tenant'),
+    kc_id: uuidRef().describe('An active registry KC of the tenant'),
     relationship: z.enum(MAP_RELATIONSHIPS),
   })
   .strict();
@@ -99,12 +99,11 @@ export const ListFrameworksQuery = z
 
 export const ListMapsQuery = z
   .object({
-    source_release_id: z
-      .uuid()
+    source_release_id: uuidRef()
       .optional()
       .describe('All maps of that release, live or superseded; without it, the live maps only'),
     standard_id: z.string().min(1).optional(),
-    kc_id: z.uuid().optional(),
+    kc_id: uuidRef().optional(),
     relationship: z.enum(MAP_RELATIONSHIPS).optional(),
     updated_since: queryInstant().optional(),
     limit: queryInteger(0, MAX_PAGE_SIZE).optional(),

@@ -13,7 +13,13 @@ import { ACCESS } from '../access.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import type { CommandInput, KcIdsInput } from '../rule-inputs.ts';
-import { ImportStandardsInput, ListFrameworksQuery, ListMapsQuery, type CasePackage } from './standards.schema.ts';
+import {
+  CASE_UUID_SHAPE,
+  ImportStandardsInput,
+  ListFrameworksQuery,
+  ListMapsQuery,
+  type CasePackage,
+} from './standards.schema.ts';
 import { requireActiveKcs } from '../queries.ts';
 
 /**
@@ -81,28 +87,58 @@ export function packageChecksum(rawPackage: unknown): string {
   return createHash('sha256').update(canonicalJson(rawPackage)).digest('hex');
 }
 
-/** Shape rules across the package and the maps, checked before the transaction. */
-function packageProblems(pkg: CasePackage, maps: ReadonlyArray<{ standard_id: string; kc_id: string }>): FieldError[] {
-  const problems: FieldError[] = [];
-  const items = new Set<string>();
-  pkg.CFItems.forEach((item, index) => {
-    if (items.has(item.identifier))
-      problems.push({ field: `package.CFItems.${index}.identifier`, message: `${item.identifier} appears twice` });
-    items.add(item.identifier);
+/**
+ * CASE identifiers are UUIDs, which are case-insensitive: A1B2... and a1b2... name the same node. Any
+ * 8-4-4-4-12 hex counts (real exports use placeholders such as d0000000-0000-...).
+ */
+const identifierKey = (identifier: string) =>
+  CASE_UUID_SHAPE.test(identifier) ? identifier.toLowerCase() : identifier;
+
+/** The index of each identifier's first use; a later use of the same identifier is a problem at its field. */
+function uniqueIdentifiers(
+  nodes: ReadonlyArray<{ identifier: string }>,
+  field: string,
+  problems: FieldError[],
+): Map<string, number> {
+  const first = new Map<string, number>();
+  nodes.forEach((node, index) => {
+    const key = identifierKey(node.identifier);
+    if (first.has(key))
+      problems.push({ field: `${field}.${index}.identifier`, message: `${node.identifier} appears twice` });
+    else first.set(key, index);
   });
+  return first;
+}
+
+/**
+ * Shape rules across the package and the maps, checked before the transaction. Returns the maps with
+ * each standard_id spelled as the package spells its CFItem, so a map is stored and read by that name.
+ */
+function checkedMaps<Sent extends { standard_id: string; kc_id: string }>(
+  pkg: CasePackage,
+  maps: readonly Sent[],
+): Sent[] {
+  const problems: FieldError[] = [];
+  const items = uniqueIdentifiers(pkg.CFItems, 'package.CFItems', problems);
+  uniqueIdentifiers(pkg.CFAssociations, 'package.CFAssociations', problems);
   const pairs = new Set<string>();
-  maps.forEach((map, index) => {
-    if (!items.has(map.standard_id))
+  const named = maps.map((map, index) => {
+    const item = items.get(identifierKey(map.standard_id));
+    if (item === undefined)
       problems.push({
         field: `standard_kc_maps.${index}.standard_id`,
         message: `${map.standard_id} is not a CFItem of this package`,
       });
-    const pair = `${map.standard_id}|${map.kc_id}`;
+    const standardId = item === undefined ? map.standard_id : pkg.CFItems[item].identifier;
+    const pair = `${standardId}|${map.kc_id}`;
     if (pairs.has(pair))
       problems.push({ field: `standard_kc_maps.${index}`, message: 'this standard and KC are mapped twice' });
     pairs.add(pair);
+    return { ...map, standard_id: standardId };
   });
-  return problems;
+  if (problems.length > 0)
+    throw new DomainError('validation_failed', 'The package or its maps are inconsistent.', { fieldErrors: problems });
+  return named;
 }
 
 function subjectIdsOf(pkg: CasePackage): string[] {
@@ -138,23 +174,26 @@ export async function importStandards(
       },
     );
   }
-  const problems = packageProblems(input.package, input.standard_kc_maps);
-  if (problems.length > 0)
-    throw new DomainError('validation_failed', 'The package or its maps are inconsistent.', { fieldErrors: problems });
+  const maps = checkedMaps(input.package, input.standard_kc_maps);
   const document = input.package.CFDocument;
   // The package is compared through its checksum (the hash of its canonical JSON); the rest as sent.
   const sent = { ...(rawInput as Record<string, unknown>), package: checksum };
   return runCommand(deps, ctx, { operation: 'standards.import', key: idempotencyKey, sent }, async (tx) => {
-    await lockKey(tx, `standards|${ctx.tenantId}|${document.identifier}`);
+    await lockKey(tx, `standards|${ctx.tenantId}|${identifierKey(document.identifier)}`);
+    // The framework keeps the identifier as its first release spelled it; a later one in another case is the same.
+    const [known] = await tx
+      .select({ identifier: standardsFrameworks.frameworkIdentifier })
+      .from(standardsFrameworks)
+      .where(tenantRows(standardsFrameworks, ctx.tenantId, {}, frameworkIdentifierIs(document.identifier)));
     const [frozen] = await tx
       .select()
       .from(standardsReleases)
       .where(tenantRows(standardsReleases, ctx.tenantId, { checksumSha256: checksum }));
-    if (frozen) return { value: await answerFrozenRelease(tx, ctx, frozen, input.standard_kc_maps), created: false };
+    if (frozen) return { value: await answerFrozenRelease(tx, ctx, frozen, maps), created: false };
     await requireActiveKcs(
       tx,
       ctx.tenantId,
-      input.standard_kc_maps.map((map, index) => ({ kcId: map.kc_id, field: `standard_kc_maps.${index}.kc_id` })),
+      maps.map((map, index) => ({ kcId: map.kc_id, field: `standard_kc_maps.${index}.kc_id` })),
     );
     const now = ctx.now.toISOString();
     const releaseId = randomUUID();
@@ -174,7 +213,7 @@ export async function importStandards(
       .values({
         tenantId: ctx.tenantId,
         standardsFrameworkId: randomUUID(),
-        frameworkIdentifier: document.identifier,
+        frameworkIdentifier: known?.identifier ?? document.identifier,
         createdAt: now,
         ...described,
       })
@@ -193,7 +232,7 @@ export async function importStandards(
         package: sql`${JSON.stringify((rawInput as { package: unknown }).package)}::jsonb`,
         itemCount: input.package.CFItems.length,
         associationCount: input.package.CFAssociations.length,
-        mapCount: input.standard_kc_maps.length,
+        mapCount: maps.length,
         importedBy: ctx.principal.subject,
         createdAt: now,
       })
@@ -210,7 +249,7 @@ export async function importStandards(
           isNull(standardKcMaps.retiredAt),
         ),
       );
-    const rows = input.standard_kc_maps.map((map) => ({
+    const rows = maps.map((map) => ({
       tenantId: ctx.tenantId,
       mapId: randomUUID(),
       sourceReleaseId: releaseId,
@@ -277,8 +316,15 @@ export const listFrameworks = listRule({
   present: presentFramework,
 });
 
+/** A CFDocument identifier is a UUID: matched in any case. */
+function frameworkIdentifierIs(identifier: string): SQL {
+  return CASE_UUID_SHAPE.test(identifier)
+    ? sql`lower(${standardsFrameworks.frameworkIdentifier}) = ${identifier.toLowerCase()}`
+    : eq(standardsFrameworks.frameworkIdentifier, identifier);
+}
+
 function frameworkIdMatches(frameworkId: string): SQL | undefined {
-  const byIdentifier = eq(standardsFrameworks.frameworkIdentifier, frameworkId);
+  const byIdentifier = frameworkIdentifierIs(frameworkId);
   return isUuid(frameworkId)
     ? or(eq(standardsFrameworks.standardsFrameworkId, frameworkId), byIdentifier)
     : byIdentifier;
