@@ -345,6 +345,10 @@ describe('POST /components', () => {
     });
     expectProblem(reordered, 400, 'curriculum:validation_failed');
     expect((await readComponent(platform, caller, 'last')).body.position).toBe(highest);
+    // GraphQL's Int holds 32 bits: more XP was stored, then could not be read through the gateway.
+    const xp = await post(caller, { component_id: 'xp', kind: 'course', alpha: { expected_xp: 2 ** 31 } });
+    expectProblem(xp, 400, 'curriculum:validation_failed');
+    expect(fieldsOf(xp)).toEqual(['alpha.expected_xp']);
   });
 
   it('parallel creates of one id create it once', async ({ platform }) => {

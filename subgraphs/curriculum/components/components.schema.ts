@@ -14,6 +14,8 @@ const gradeLevel = z.number().int().min(-1).max(12);
 /** The highest sibling order (position, sequence_number): the column is a PostgreSQL integer. */
 export const MAX_POSITION = 2_147_483_647;
 export const siblingPosition = z.number().int().min(0).max(MAX_POSITION);
+/** XP a component is worth: GraphQL serves it as an Int, which holds 32 bits. */
+export const expectedXp = z.int32().min(0);
 
 export const TargetRefInput = z
   .object({
@@ -38,7 +40,7 @@ export const AlphaInput = z
     course_grade_mode: z.enum(['single_grade', 'multi_grade']).optional(),
     course_grade_levels: z.array(gradeLevel).optional(),
     grade_level: gradeLevel.optional(),
-    expected_xp: z.number().int().min(0).optional(),
+    expected_xp: expectedXp.optional(),
     scope_kc_refs: z.array(uuidRef()).optional(),
     kc_scope_decision: z.enum(['authoritative_no_kc']).optional(),
     target_ref: TargetRefInput.optional(),

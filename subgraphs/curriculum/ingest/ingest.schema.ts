@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { uuidRef } from '../../../platform/validation.ts';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
-import { siblingPosition } from '../components/components.schema.ts';
+import { expectedXp, siblingPosition } from '../components/components.schema.ts';
 
 /**
  * The source ingest request: the spec's `records[]`, each naming its `source_table`, or the same
@@ -20,7 +20,7 @@ const sourcedId = z.string().trim().min(1).max(500);
  */
 const cellNumber = z.union([z.number(), z.string().regex(/^\d+$/, 'decimal digits').transform(Number)]);
 const order = cellNumber.pipe(siblingPosition);
-const xp = cellNumber.pipe(z.number().int().min(0));
+const xp = cellNumber.pipe(expectedXp);
 
 /** OneRoster 1.2 grade codes and plain numbers, to the numeric grade levels routing uses. */
 const GRADE_CODES: Record<string, number> = { PK: -1, PREK: -1, KG: 0, K: 0 };
