@@ -88,8 +88,10 @@ describe('POST /events', () => {
     expect(unknownKind.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual(['events.1.kind']);
     const badTime = await post(platform, caller, [viewed(caller.sourceId, { happenedAt: 'yesterday' })]);
     expect([badTime.status, badTime.body.fieldErrors[0].field]).toEqual([422, 'events.0.happenedAt']);
-    // A day the calendar lacks is refused, not stored as the day Date.parse rolls it over to.
-    for (const happenedAt of ['2024-02-30T10:00:00Z', '2024-01-01T24:00:00Z']) {
+    // A day the calendar lacks is refused, not stored as the day Date.parse rolls it over to; so is an instant its
+    // offset moves into the year 0 or 10000 (PostgreSQL refused those: a 500).
+    const outOfYears = ['0001-01-01T00:00:00+01:00', '9999-12-31T23:00:00-05:00'];
+    for (const happenedAt of ['2024-02-30T10:00:00Z', '2024-01-01T24:00:00Z', ...outOfYears]) {
       const rolled = await post(platform, caller, [viewed(caller.sourceId, { happenedAt })]);
       expect([rolled.status, rolled.body.fieldErrors?.[0].field], happenedAt).toEqual([422, 'events.0.happenedAt']);
     }
@@ -97,6 +99,13 @@ describe('POST /events', () => {
       token: caller.token,
     });
     expect([rolledFilter.status, rolledFilter.body.code]).toEqual([400, 'events:validation_failed']);
+    for (const filter of ['happenedAtFrom', 'happenedAtTo', 'modifiedSince']) {
+      for (const instant of outOfYears) {
+        const query = `${filter}=${encodeURIComponent(instant)}`;
+        const outOfRange = await http(platform, 'GET', `${root}/events?${query}`, { token: caller.token });
+        expect([outOfRange.status, outOfRange.body.code], query).toEqual([400, 'events:validation_failed']);
+      }
+    }
     const noTime = await post(platform, caller, [viewed(caller.sourceId, { happenedAt: undefined })]);
     expect([noTime.status, noTime.body.fieldErrors[0].field]).toEqual([422, 'events.0.happenedAt']);
     const foreignSource = await post(platform, caller, [viewed(randomUUID())]);
