@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import { http, newTenant, sameTenant } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
 import { holdLock } from '../held-lock.ts';
-import { post, producer, root, viewed } from './helpers.ts';
+import { attendanceRow, post, producer, root, viewed } from './helpers.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../platform/context.ts';
 import { rowsOf, runsInEventLoop } from '../../platform/db.ts';
@@ -634,6 +634,34 @@ describe('GET /events and /events/{id}', () => {
       { token: caller.token },
     );
     expect(refiltered.status).toBe(400);
+  });
+
+  it("refuses another list's cursor with 400, not as a position of this list (a 500, or wrong rows)", async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    await post(platform, caller, [viewed(caller.sourceId), viewed(caller.sourceId)]);
+    const imported = await http(platform, 'POST', `${root}/source-imports`, {
+      token: caller.token,
+      body: {
+        sourceSystem: 'sis_system',
+        adapter: 'sis_attendance_event_v1',
+        records: [attendanceRow(), attendanceRow()],
+      },
+    });
+    expect(imported.status).toBe(200);
+    const cursorOf = async (list: string) =>
+      (await http(platform, 'GET', `${root}/${list}?pageSize=1`, { token: caller.token })).body.nextCursor as string;
+    for (const [issuer, list] of [
+      ['attendance-events', 'events'],
+      ['attendance-events', 'discipline-events'],
+      ['attendance-events', 'activity-sources'],
+      ['events', 'attendance-events'],
+    ]) {
+      const cursor = encodeURIComponent(await cursorOf(issuer));
+      const reply = await http(platform, 'GET', `${root}/${list}?cursor=${cursor}`, { token: caller.token });
+      expect([issuer, list, reply.status, reply.body.code]).toEqual([issuer, list, 400, 'events:validation_failed']);
+    }
   });
 
   it('answers only the fields asked for, with the id, in the order of the whole event', async ({ platform }) => {
