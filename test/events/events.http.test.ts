@@ -450,8 +450,11 @@ describe('POST /events', () => {
       headers: { 'if-match': '"x"' },
     });
     expect(update.status).toBe(412);
-    const remove = await http(platform, 'DELETE', `${root}/events/${id}`, { token: caller.token });
-    expect(remove.status).toBe(405);
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      // RFC 9110: a 405 names the methods the resource has.
+      const refused = await http(platform, method, `${root}/events/${id}`, { token: caller.token });
+      expect([method, refused.status, refused.headers.get('allow')]).toEqual([method, 405, 'GET, HEAD']);
+    }
     expect((await http(platform, 'GET', `${root}/events/${id}`, { token: caller.token })).status).toBe(200);
     expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toHaveLength(1);
   });
