@@ -106,9 +106,10 @@ const SisDisciplineRow = z
     student_id: id,
     school_id: id,
     incident_date: dateOnly,
+    // A time of day that exists (Ed-Fi IncidentTime is a time): 25:99 was stored and served as sent.
     incident_time: z
       .string()
-      .regex(/^\d{2}:\d{2}(:\d{2})?$/, 'expected HH:MM[:SS]')
+      .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'expected a time of day HH:MM[:SS]')
       .optional(),
     behavior: descriptorValue('BehaviorDescriptor'),
     behavior_detailed_description: z.string().max(4000).optional(),
