@@ -290,6 +290,11 @@ describe('POST /events', () => {
     expect([mismatch.status, mismatch.body.fieldErrors[0].field]).toEqual([422, 'events.0.actorRef.id']);
     const twoTimes = await post(platform, caller, [viewed(caller.sourceId, { occurredAt: '2026-09-01T11:00:00Z' })]);
     expect([twoTimes.status, twoTimes.body.fieldErrors[0].field]).toEqual([422, 'events.0.occurredAt']);
+    // The same instant written with another offset is one time, not two (it was refused as two different times).
+    const oneTime = await post(platform, caller, [
+      viewed(caller.sourceId, { occurredAt: '2026-09-01T12:00:00+02:00' }),
+    ]);
+    expect([oneTime.status, oneTime.body.data?.[0].happenedAt]).toEqual([202, '2026-09-01T10:00:00.000Z']);
   });
 
   it('accepts player extension keys of the governed registry only', async ({ platform }) => {

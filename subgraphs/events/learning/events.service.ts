@@ -86,6 +86,10 @@ export interface PreparedEvent {
   rawPayload: unknown;
 }
 
+/** Two timestamps name one instant however their offsets write it (an invalid one is judged where it is read). */
+const sameInstant = (first: string, second: string) =>
+  first === second || (isTimestamp(first) && isTimestamp(second) && Date.parse(first) === Date.parse(second));
+
 /** What a producer may say about one event, checked against the boundary and the vocabularies. */
 export function prepareEvent(
   scope: BoundaryScope,
@@ -104,7 +108,11 @@ export function prepareEvent(
   );
   const errors: FieldError[] = [];
   const happenedAt = input.happenedAt ?? input.occurredAt;
-  if (input.happenedAt !== undefined && input.occurredAt !== undefined && input.happenedAt !== input.occurredAt) {
+  if (
+    input.happenedAt !== undefined &&
+    input.occurredAt !== undefined &&
+    !sameInstant(input.happenedAt, input.occurredAt)
+  ) {
     errors.push({ field: `${field}.occurredAt`, message: 'send happenedAt or occurredAt, not two different times' });
   }
   if (happenedAt === undefined)
