@@ -504,6 +504,19 @@ describe('POST /events', () => {
       { 'x-vendor-tenant': 'demo' },
     );
     expect(accepted.status).toBe(202);
+    // A query of another shape is refused naming what is wrong, not as if the tenant were not demo.
+    for (const [query, field] of [
+      ['tenantId=demo&scope=events:sources:write', 'scope'],
+      ['tenantId=demo&tenantId=demo', 'tenantId'],
+    ]) {
+      const refused = await http(platform, 'POST', `${root}/dev/mint?${query}`);
+      expect([refused.status, refused.body.code, refused.body.fieldErrors?.[0].field, refused.body.detail]).toEqual([
+        400,
+        'events:demo_mint_refused',
+        field,
+        'Send tenantId=demo, once, and nothing else.',
+      ]);
+    }
   });
 });
 
