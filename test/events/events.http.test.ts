@@ -780,6 +780,14 @@ describe('activity sources', () => {
       body: { ...body, name: 'Other' },
     });
     expect([renamed.status, renamed.body.code]).toEqual([409, 'resource_conflict']);
+    // Not IRIs, though a URL parser takes them (they were registered and became Caliper edApp ids).
+    for (const sourceIri of ['https://vendor.example/a b', 'https://vendor.example/<x>', 'urn:x:a\tb']) {
+      const refused = await http(platform, 'POST', `${root}/activity-sources`, {
+        token: caller.token,
+        body: { sourceIri, name: 'Player' },
+      });
+      expect([sourceIri, refused.status, refused.body.fieldErrors?.[0].field]).toEqual([sourceIri, 400, 'sourceIri']);
+    }
     for (const extra of [{ id: randomUUID() }, { credentialRef: 'x' }, { metadata: {} }, { tokens: [] }]) {
       const refused = await http(platform, 'POST', `${root}/activity-sources`, {
         token: caller.token,
