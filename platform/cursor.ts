@@ -32,7 +32,8 @@ export class CursorCodec {
     } catch {
       throw invalidCursor('The cursor is not one this service issued.');
     }
-    if (parsed.f !== filterDigest(filters)) throw invalidCursor('The cursor was issued for other filters.');
+    if (parsed.f !== filterDigest(filters))
+      throw invalidCursor('The cursor was issued for another list or other filters.');
     if (!Array.isArray(parsed.a)) throw invalidCursor('The cursor is not one this service issued.');
     return { after: parsed.a as KeyValue[] };
   }

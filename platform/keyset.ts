@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, getTableUniqueName, gt, lt, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn, PgTable, SelectedFields } from 'drizzle-orm/pg-core';
 import type { Database } from './db.ts';
 import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type KeyValue, type Page } from './cursor.ts';
@@ -12,6 +12,11 @@ import { DEFAULT_PAGE_SIZE, pageOf, type CursorCodec, type KeyValue, type Page }
 
 /** A total order over rows: its ORDER BY, the rows after a position, and a row's position. */
 export interface KeysetOrder<Row> {
+  /**
+   * The list a position belongs to (`keyedBy`): a cursor is bound to it as to its filters, so one of another
+   * list is refused instead of read as a position of this one (wrong rows, or a 500 on a key of another type).
+   */
+  list: string;
   by: SQL[];
   after: (position: readonly KeyValue[]) => SQL | undefined;
   keyOf: (row: Row) => KeyValue[];
@@ -24,9 +29,15 @@ export interface SortedKeyset {
   descending: boolean;
 }
 
+/** What a list's positions are positions of: its key columns (schema, table, column) and the direction. */
+export function keyedBy(direction: 'asc' | 'desc', ...columns: AnyPgColumn[]): string {
+  return `${direction} ${columns.map((column) => `${getTableUniqueName(column.table)}.${column.name}`).join(',')}`;
+}
+
 /** Order by one unique column (an id, or a number unique within the filtered rows). */
 export function uniqueOrder<Row>(column: AnyPgColumn, keyOf: (row: Row) => string | number): KeysetOrder<Row> {
   return {
+    list: keyedBy('asc', column),
     by: [asc(column)],
     after: ([last]) => gt(column, last),
     keyOf: (row) => [keyOf(row)],
@@ -38,6 +49,7 @@ export function sortedOrder<Row>(keyset: SortedKeyset, keyOf: (row: Row) => KeyV
   const direction = keyset.descending ? desc : asc;
   const beyond = keyset.descending ? lt : gt;
   return {
+    list: keyedBy(keyset.descending ? 'desc' : 'asc', keyset.sortColumn, keyset.idColumn),
     by: [direction(keyset.sortColumn), direction(keyset.idColumn)],
     after: ([lastValue, lastId]) =>
       or(beyond(keyset.sortColumn, lastValue), and(eq(keyset.sortColumn, lastValue), beyond(keyset.idColumn, lastId))),
@@ -70,10 +82,11 @@ export async function keysetPage<Row>(
   fetch: PageFetch<Row>,
 ): Promise<Page<Row>> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  const position = request.cursor ? cursors.decode(request.cursor, request.filters).after : undefined;
+  const bound = { list: order.list, filters: request.filters };
+  const position = request.cursor ? cursors.decode(request.cursor, bound).after : undefined;
   const after = position ? order.after(position) : undefined;
   const rows = limit === 0 ? [] : await fetch({ after, position, orderBy: order.by, limit: limit + 1 });
-  return pageOf(rows, limit, order.keyOf, (row) => row, cursors, request.filters);
+  return pageOf(rows, limit, order.keyOf, (row) => row, cursors, bound);
 }
 
 /** A page of rows of one table under the caller's conditions: whole rows, or the `columns` named. */

@@ -21,6 +21,7 @@ import {
   type RequestContextBuilder,
 } from './http.ts';
 import { subgraphSchema } from './graphql.ts';
+import { fieldErrorsOf } from './validation.ts';
 import { describeService } from './openapi.ts';
 import { sweepIdempotencyRecords, type IdempotencyTable } from './idempotency.ts';
 import { FixedWindowLimiter } from './rate-limit.ts';
@@ -208,7 +209,13 @@ function declareDevRoutes(scope: FastifyInstance, runtime: PlatformRuntime, serv
         );
       }
       const parsed = mintQuery.safeParse(request.query);
-      if (!parsed.success || parsed.data.tenantId !== DEMO_TENANT) {
+      // A query of another shape names what is wrong with it, not the tenant it may well have right.
+      if (!parsed.success) {
+        throw new DomainError('demo_mint_refused', `Send tenantId=${DEMO_TENANT}, once, and nothing else.`, {
+          fieldErrors: fieldErrorsOf(parsed.error),
+        });
+      }
+      if (parsed.data.tenantId !== DEMO_TENANT) {
         throw new DomainError(
           'demo_mint_refused',
           `Minting works for tenantId=${DEMO_TENANT} only; real tenants use their identity provider.`,

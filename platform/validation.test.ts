@@ -84,6 +84,14 @@ describe('isTimestamp', () => {
     }
     expect(isTimestamp('2024-02-29T10:00:00Z')).toBe(true);
   });
+
+  it('refuses an instant whose offset moves it out of the years 1 to 9999, which PostgreSQL refuses', () => {
+    for (const value of ['0001-01-01T00:00:00+01:00', '9999-12-31T23:00:00-05:00']) {
+      expect(isTimestamp(value), value).toBe(false);
+    }
+    expect(isTimestamp('0001-01-01T00:00:00-01:00')).toBe(true);
+    expect(isTimestamp('9999-12-31T23:00:00+05:00')).toBe(true);
+  });
 });
 
 describe('isCalendarDay', () => {

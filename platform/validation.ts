@@ -66,9 +66,13 @@ export function isCalendarDay(value: string): boolean {
   return parts !== null && dayExists(Number(parts[1]), Number(parts[2]), Number(parts[3]));
 }
 
+const inYears1To9999 = (instant: Date) => instant.getUTCFullYear() >= 1 && instant.getUTCFullYear() <= 9999;
+
 /**
  * An RFC 3339 timestamp with an offset, every part in range: Date.parse would read 2024-02-30T10:00Z as March 1
- * and 24:00 as the next day, and the event would be stored at a time the client never sent.
+ * and 24:00 as the next day, and the event would be stored at a time the client never sent. The instant too is
+ * of the years 1 to 9999 in UTC: 0001-01-01T00:00+01:00 is in the year 0 and 9999-12-31T23:00-05:00 in 10000,
+ * which PostgreSQL refuses (a database error, answered 500).
  */
 export function isTimestamp(value: string): boolean {
   const parts = TIMESTAMP.exec(value);
@@ -80,7 +84,8 @@ export function isTimestamp(value: string): boolean {
     Number(minutes) < 60 &&
     Number(seconds) < 60 &&
     Number(offsetHours) < 24 &&
-    Number(offsetMinutes) < 60
+    Number(offsetMinutes) < 60 &&
+    inYears1To9999(new Date(value))
   );
 }
 

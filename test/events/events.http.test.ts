@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import { http, newTenant, sameTenant } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
 import { holdLock } from '../held-lock.ts';
-import { post, producer, root, viewed } from './helpers.ts';
+import { attendanceRow, post, producer, root, viewed } from './helpers.ts';
 import { eq, sql } from 'drizzle-orm';
 import type { RequestContext } from '../../platform/context.ts';
 import { rowsOf, runsInEventLoop } from '../../platform/db.ts';
@@ -88,8 +88,10 @@ describe('POST /events', () => {
     expect(unknownKind.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual(['events.1.kind']);
     const badTime = await post(platform, caller, [viewed(caller.sourceId, { happenedAt: 'yesterday' })]);
     expect([badTime.status, badTime.body.fieldErrors[0].field]).toEqual([422, 'events.0.happenedAt']);
-    // A day the calendar lacks is refused, not stored as the day Date.parse rolls it over to.
-    for (const happenedAt of ['2024-02-30T10:00:00Z', '2024-01-01T24:00:00Z']) {
+    // A day the calendar lacks is refused, not stored as the day Date.parse rolls it over to; so is an instant its
+    // offset moves into the year 0 or 10000 (PostgreSQL refused those: a 500).
+    const outOfYears = ['0001-01-01T00:00:00+01:00', '9999-12-31T23:00:00-05:00'];
+    for (const happenedAt of ['2024-02-30T10:00:00Z', '2024-01-01T24:00:00Z', ...outOfYears]) {
       const rolled = await post(platform, caller, [viewed(caller.sourceId, { happenedAt })]);
       expect([rolled.status, rolled.body.fieldErrors?.[0].field], happenedAt).toEqual([422, 'events.0.happenedAt']);
     }
@@ -97,6 +99,13 @@ describe('POST /events', () => {
       token: caller.token,
     });
     expect([rolledFilter.status, rolledFilter.body.code]).toEqual([400, 'events:validation_failed']);
+    for (const filter of ['happenedAtFrom', 'happenedAtTo', 'modifiedSince']) {
+      for (const instant of outOfYears) {
+        const query = `${filter}=${encodeURIComponent(instant)}`;
+        const outOfRange = await http(platform, 'GET', `${root}/events?${query}`, { token: caller.token });
+        expect([outOfRange.status, outOfRange.body.code], query).toEqual([400, 'events:validation_failed']);
+      }
+    }
     const noTime = await post(platform, caller, [viewed(caller.sourceId, { happenedAt: undefined })]);
     expect([noTime.status, noTime.body.fieldErrors[0].field]).toEqual([422, 'events.0.happenedAt']);
     const foreignSource = await post(platform, caller, [viewed(randomUUID())]);
@@ -281,6 +290,11 @@ describe('POST /events', () => {
     expect([mismatch.status, mismatch.body.fieldErrors[0].field]).toEqual([422, 'events.0.actorRef.id']);
     const twoTimes = await post(platform, caller, [viewed(caller.sourceId, { occurredAt: '2026-09-01T11:00:00Z' })]);
     expect([twoTimes.status, twoTimes.body.fieldErrors[0].field]).toEqual([422, 'events.0.occurredAt']);
+    // The same instant written with another offset is one time, not two (it was refused as two different times).
+    const oneTime = await post(platform, caller, [
+      viewed(caller.sourceId, { occurredAt: '2026-09-01T12:00:00+02:00' }),
+    ]);
+    expect([oneTime.status, oneTime.body.data?.[0].happenedAt]).toEqual([202, '2026-09-01T10:00:00.000Z']);
   });
 
   it('accepts player extension keys of the governed registry only', async ({ platform }) => {
@@ -441,8 +455,11 @@ describe('POST /events', () => {
       headers: { 'if-match': '"x"' },
     });
     expect(update.status).toBe(412);
-    const remove = await http(platform, 'DELETE', `${root}/events/${id}`, { token: caller.token });
-    expect(remove.status).toBe(405);
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      // RFC 9110: a 405 names the methods the resource has.
+      const refused = await http(platform, method, `${root}/events/${id}`, { token: caller.token });
+      expect([method, refused.status, refused.headers.get('allow')]).toEqual([method, 405, 'GET, HEAD']);
+    }
     expect((await http(platform, 'GET', `${root}/events/${id}`, { token: caller.token })).status).toBe(200);
     expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toHaveLength(1);
   });
@@ -487,6 +504,19 @@ describe('POST /events', () => {
       { 'x-vendor-tenant': 'demo' },
     );
     expect(accepted.status).toBe(202);
+    // A query of another shape is refused naming what is wrong, not as if the tenant were not demo.
+    for (const [query, field] of [
+      ['tenantId=demo&scope=events:sources:write', 'scope'],
+      ['tenantId=demo&tenantId=demo', 'tenantId'],
+    ]) {
+      const refused = await http(platform, 'POST', `${root}/dev/mint?${query}`);
+      expect([refused.status, refused.body.code, refused.body.fieldErrors?.[0].field, refused.body.detail]).toEqual([
+        400,
+        'events:demo_mint_refused',
+        field,
+        'Send tenantId=demo, once, and nothing else.',
+      ]);
+    }
   });
 });
 
@@ -627,6 +657,34 @@ describe('GET /events and /events/{id}', () => {
     expect(refiltered.status).toBe(400);
   });
 
+  it("refuses another list's cursor with 400, not as a position of this list (a 500, or wrong rows)", async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    await post(platform, caller, [viewed(caller.sourceId), viewed(caller.sourceId)]);
+    const imported = await http(platform, 'POST', `${root}/source-imports`, {
+      token: caller.token,
+      body: {
+        sourceSystem: 'sis_system',
+        adapter: 'sis_attendance_event_v1',
+        records: [attendanceRow(), attendanceRow()],
+      },
+    });
+    expect(imported.status).toBe(200);
+    const cursorOf = async (list: string) =>
+      (await http(platform, 'GET', `${root}/${list}?pageSize=1`, { token: caller.token })).body.nextCursor as string;
+    for (const [issuer, list] of [
+      ['attendance-events', 'events'],
+      ['attendance-events', 'discipline-events'],
+      ['attendance-events', 'activity-sources'],
+      ['events', 'attendance-events'],
+    ]) {
+      const cursor = encodeURIComponent(await cursorOf(issuer));
+      const reply = await http(platform, 'GET', `${root}/${list}?cursor=${cursor}`, { token: caller.token });
+      expect([issuer, list, reply.status, reply.body.code]).toEqual([issuer, list, 400, 'events:validation_failed']);
+    }
+  });
+
   it('answers only the fields asked for, with the id, in the order of the whole event', async ({ platform }) => {
     const caller = await producer(platform);
     await post(platform, caller, [
@@ -722,6 +780,14 @@ describe('activity sources', () => {
       body: { ...body, name: 'Other' },
     });
     expect([renamed.status, renamed.body.code]).toEqual([409, 'resource_conflict']);
+    // Not IRIs, though a URL parser takes them (they were registered and became Caliper edApp ids).
+    for (const sourceIri of ['https://vendor.example/a b', 'https://vendor.example/<x>', 'urn:x:a\tb']) {
+      const refused = await http(platform, 'POST', `${root}/activity-sources`, {
+        token: caller.token,
+        body: { sourceIri, name: 'Player' },
+      });
+      expect([sourceIri, refused.status, refused.body.fieldErrors?.[0].field]).toEqual([sourceIri, 400, 'sourceIri']);
+    }
     for (const extra of [{ id: randomUUID() }, { credentialRef: 'x' }, { metadata: {} }, { tokens: [] }]) {
       const refused = await http(platform, 'POST', `${root}/activity-sources`, {
         token: caller.token,

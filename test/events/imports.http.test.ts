@@ -301,6 +301,52 @@ describe('dates the calendar lacks (they reached PostgreSQL and were answered 50
     const leapDay = await http(platform, 'GET', `${root}/attendance-events?from=2024-02-29`, { token: caller.token });
     expect(leapDay.status).toBe(200);
   });
+
+  it('refuse an incident time of day that does not exist, which was stored and served as sent', async ({
+    platform,
+  }) => {
+    const caller = await importer();
+    const times = ['24:00', '23:60', '09:00:60', '99:99:99'];
+    const refused = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_discipline_event_v1',
+      records: times.map((incident_time) => disciplineRow({ incident_time })),
+    });
+    expect([refused.status, refused.body.code]).toEqual([422, 'events:adapter_rejected']);
+    expect(refused.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual(
+      times.map((_, index) => `records.${index}.incident_time`),
+    );
+    expect((await http(platform, 'GET', `${root}/discipline-events`, { token: caller.token })).body.data).toEqual([]);
+    const valid = ['00:00', '23:59:59'];
+    const accepted = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_discipline_event_v1',
+      records: valid.map((incident_time) => disciplineRow({ incident_time })),
+    });
+    expect([accepted.status, accepted.body.materializedCount]).toEqual([200, 2]);
+  });
+
+  it('refuse a vendor date Date.parse would roll over, read in local time, or move out of the years 1 to 9999', async ({
+    platform,
+  }) => {
+    const caller = await importer();
+    const dates = [
+      '2024-01-01T24:00:00Z',
+      '2024-01-01T10:00:00',
+      '2024-01-01 (Monday)',
+      '0001-01-01T00:00:00+01:00',
+      '9999-12-31T23:00:00-05:00',
+    ];
+    const refused = await runImport(caller, vendorImport(dates.map((date, index) => vendorRow(index, { date }))));
+    expect([refused.status, refused.body.code]).toEqual([422, 'events:adapter_rejected']);
+    expect(refused.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual(
+      dates.map((_, index) => `records.${index}.date`),
+    );
+    expect((await http(platform, 'GET', `${root}/events`, { token: caller.token })).body.data).toEqual([]);
+    const offset = await runImport(caller, vendorImport([vendorRow(1, { date: '2024-01-01T23:30:00-01:00' })]));
+    const read = await http(platform, 'GET', offset.body.data[0].href, { token: caller.token });
+    expect(read.body.data.happenedAt).toBe('2024-01-02T00:30:00.000Z');
+  });
 });
 
 describe('sis_discipline_event_v1 and GET /discipline-events', () => {

@@ -44,6 +44,10 @@ describe('GET /event-tallies', () => {
       ['question_answered', 1],
     ]);
     expect((await tally('contentId=c-1&kind=question_answered')).body.data).toHaveLength(1);
+    // Several kinds as GET /events takes them (the list was read as one kind named with a comma: no rows).
+    const kinds = await tally('contentId=c-1&kind=question_answered,content_viewed');
+    expect(kinds.body.data.map((row: { kind: string }) => row.kind)).toEqual(['content_viewed', 'question_answered']);
+    expect((await tally('contentId=c-1&kind=content_viewed,')).status).toBe(400);
     expect((await tally('contentId=c-9')).body.data).toEqual([]);
     expect((await tally('renderedContentId=v-1')).status).toBe(400);
     const student = await newTenant(platform, {

@@ -5,7 +5,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
-import { pageRequest, presentPage, tablePage, type KeysetOrder } from '../../../platform/keyset.ts';
+import { keyedBy, pageRequest, presentPage, tablePage, type KeysetOrder } from '../../../platform/keyset.ts';
 import {
   recordWith,
   requireIdempotencyKey,
@@ -533,6 +533,7 @@ export async function listItems(
 
 /** Oldest change first, as one row comparison the (tenant, updated_at, content_id) index serves. */
 const BY_UPDATE: KeysetOrder<ItemRow> = {
+  list: keyedBy('asc', items.updatedAt, items.contentId),
   by: [asc(items.updatedAt), asc(items.contentId)],
   after: ([updatedAt, contentId]) =>
     sql`(${items.updatedAt}, ${items.contentId}) > (${updatedAt}::timestamptz, ${contentId}::uuid)`,

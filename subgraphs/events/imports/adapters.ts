@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FieldError } from '../../../platform/errors.ts';
-import { calendarDate, fieldErrorsOf, isCalendarDay } from '../../../platform/validation.ts';
+import { calendarDate, fieldErrorsOf, isCalendarDay, isTimestamp } from '../../../platform/validation.ts';
 import { resolveDescriptor, VENDOR_ACTIVITY_KIND, type DescriptorName } from '../vocabulary.ts';
 
 /**
@@ -38,11 +38,13 @@ const VendorLearningRow = z
   .object({
     id: id,
     user_id: id,
+    // Date.parse would take 24:00 as the next day, a time without an offset as the server's local time and a year
+    // an offset moves to 0 (a 500): a day, or a timestamp as happenedAt takes it.
     date: z
       .string()
       .refine(
-        (value) => isCalendarDay(value.slice(0, 10)) && !Number.isNaN(Date.parse(value)),
-        'expected an ISO 8601 date or timestamp',
+        (value) => isCalendarDay(value) || isTimestamp(value),
+        'expected a date YYYY-MM-DD or an RFC 3339 timestamp with offset',
       ),
     subject: z.string().optional(),
     app: z.string().optional(),
@@ -104,9 +106,10 @@ const SisDisciplineRow = z
     student_id: id,
     school_id: id,
     incident_date: dateOnly,
+    // A time of day that exists (Ed-Fi IncidentTime is a time): 25:99 was stored and served as sent.
     incident_time: z
       .string()
-      .regex(/^\d{2}:\d{2}(:\d{2})?$/, 'expected HH:MM[:SS]')
+      .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'expected a time of day HH:MM[:SS]')
       .optional(),
     behavior: descriptorValue('BehaviorDescriptor'),
     behavior_detailed_description: z.string().max(4000).optional(),
@@ -176,8 +179,7 @@ const resolved = (name: DescriptorName, value: string | undefined) => {
 };
 
 /** A vendor date without a time is the start of that day in UTC. */
-const timestampOf = (value: string) =>
-  new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value).toISOString();
+const timestampOf = (value: string) => new Date(isCalendarDay(value) ? `${value}T00:00:00Z` : value).toISOString();
 
 export const ADAPTERS = {
   vendor_learning_event_v1: {

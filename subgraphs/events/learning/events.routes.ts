@@ -83,8 +83,10 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
       response: 'refused',
       errors: [405, 412],
       params: EventParams,
-      handler: async (request) => {
+      handler: async (request, reply) => {
         refusePreconditions(request.headers);
+        // RFC 9110: a 405 carries the methods the resource does have.
+        reply.header('allow', 'GET, HEAD');
         throw new DomainError('method_not_allowed', 'Events are immutable: no update and no delete.');
       },
     });

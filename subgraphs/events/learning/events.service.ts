@@ -86,6 +86,10 @@ export interface PreparedEvent {
   rawPayload: unknown;
 }
 
+/** Two timestamps name one instant however their offsets write it (an invalid one is judged where it is read). */
+const sameInstant = (first: string, second: string) =>
+  first === second || (isTimestamp(first) && isTimestamp(second) && Date.parse(first) === Date.parse(second));
+
 /** What a producer may say about one event, checked against the boundary and the vocabularies. */
 export function prepareEvent(
   scope: BoundaryScope,
@@ -104,7 +108,11 @@ export function prepareEvent(
   );
   const errors: FieldError[] = [];
   const happenedAt = input.happenedAt ?? input.occurredAt;
-  if (input.happenedAt !== undefined && input.occurredAt !== undefined && input.happenedAt !== input.occurredAt) {
+  if (
+    input.happenedAt !== undefined &&
+    input.occurredAt !== undefined &&
+    !sameInstant(input.happenedAt, input.occurredAt)
+  ) {
     errors.push({ field: `${field}.occurredAt`, message: 'send happenedAt or occurredAt, not two different times' });
   }
   if (happenedAt === undefined)
@@ -441,6 +449,14 @@ const queryTimestamp = z.string().refine(isTimestamp, 'not an ISO 8601 timestamp
 /** As many kinds as the catalogue has, and room for it to grow. */
 const MAX_KINDS = 50;
 
+/** GET /events' and GET /event-tallies' `kind`: one kind or several; catalogue kinds hold no comma. */
+const kindFilter = z
+  .string()
+  .refine((value) => value.split(',').every((kind) => kind.length > 0), 'a kind, or comma-separated kinds')
+  .refine((value) => value.split(',').length <= MAX_KINDS, `at most ${MAX_KINDS} kinds`)
+  .describe('A kind, or several comma-separated (events of any of them): catalogue kinds hold no comma');
+const kindsOf = (filter: string) => [...new Set(filter.split(','))];
+
 /** The fields of a listed event, in the order the full answer has them. */
 export const EVENT_FIELDS = [
   'id',
@@ -476,12 +492,7 @@ export const ListEventsQuery = z
       .describe(`Events whose ${PLAYER_EXTENSION_NAMESPACE}/component_id extension is this curriculum component`),
     orgId: z.string().min(1).optional(),
     activitySourceId: z.uuid().optional(),
-    kind: z
-      .string()
-      .refine((value) => value.split(',').every((kind) => kind.length > 0), 'a kind, or comma-separated kinds')
-      .refine((value) => value.split(',').length <= MAX_KINDS, `at most ${MAX_KINDS} kinds`)
-      .optional()
-      .describe('A kind, or several comma-separated (events of any of them): catalogue kinds hold no comma'),
+    kind: kindFilter.optional(),
     action: z.string().min(1).optional(),
     eventType: z.string().min(1).optional(),
     happenedAtFrom: queryTimestamp.optional(),
@@ -608,7 +619,7 @@ export function eventListShape(
     );
   if (filters.kind !== undefined) {
     // One kind is an equality (the plan of the common case unchanged); several, a list.
-    const kinds = [...new Set(filters.kind.split(','))];
+    const kinds = kindsOf(filters.kind);
     if (kinds.length === 1) add('kind', kinds[0], () => eq(e.kind, value('kind')));
     else add('kinds', kinds, () => sql`${e.kind} = any(${value('kinds')}::text[])`);
   }
@@ -777,7 +788,7 @@ export const TallyEventsQuery = z
       .max(200)
       .optional()
       .describe(`Only events whose ${RENDERED_VERSION_EXTENSION} extension names this exact content version`),
-    kind: z.string().min(1).max(100).optional(),
+    kind: kindFilter.optional(),
   })
   .strict();
 
@@ -807,7 +818,7 @@ export async function tallyEvents(deps: EventsDeps, ctx: RequestContext, { query
         query.renderedContentId !== undefined
           ? sql`${e.extensions} ->> ${RENDERED_VERSION_EXTENSION} = ${query.renderedContentId}`
           : undefined,
-        query.kind !== undefined ? eq(e.kind, query.kind) : undefined,
+        query.kind !== undefined ? inArray(e.kind, kindsOf(query.kind)) : undefined,
       ),
     )
     .groupBy(e.kind)

@@ -23,7 +23,15 @@ import { ACCESS, boundaryOf, CHECKABLE, requireCheckable } from '../access.ts';
 
 export const RegisterSourceInput = z
   .object({
-    sourceIri: z.string().url().max(2000).describe('IRI naming the producer'),
+    sourceIri: z
+      .string()
+      // RFC 3987: no space, control or <>"{}|\^` character. Checked first: the URL check lets them through, and drops
+      // tabs and newlines from the value it answers, so the IRI stored was not the one sent.
+      // eslint-disable-next-line no-control-regex -- control characters are what is refused
+      .regex(/^[^\x00-\x20\x7f<>"{}|\\^`]*$/, 'not an IRI: no spaces, controls or <>"{}|\\^` characters')
+      .url()
+      .max(2000)
+      .describe('IRI naming the producer (the Caliper edApp id)'),
     name: z.string().trim().min(1).max(200),
   })
   .strict();
