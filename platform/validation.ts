@@ -85,7 +85,8 @@ export function isTimestamp(value: string): boolean {
     Number(seconds) < 60 &&
     Number(offsetHours) < 24 &&
     Number(offsetMinutes) < 60 &&
-    inYears1To9999(new Date(value))
+    // An offset moves an instant by less than a day: only the years 1 and 9999 can leave the range.
+    ((year !== '0001' && year !== '9999') || inYears1To9999(new Date(value)))
   );
 }
 
