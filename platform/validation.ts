@@ -143,3 +143,8 @@ const uuid = z.uuid();
 export function isUuid(value: string): boolean {
   return uuid.safeParse(value).success;
 }
+
+/** An id as the database answers it: a uuid in lower case (uuids are case-insensitive), anything else as sent. */
+export function idAsStored(id: string): string {
+  return isUuid(id) ? id.toLowerCase() : id;
+}

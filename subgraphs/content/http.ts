@@ -4,7 +4,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { headerOf, requestContextOf, sendCommandResult } from '../../platform/http.ts';
 import type { ContentDeps, ItemCommand } from './deps.ts';
-import { isUuid, parseInput } from '../../platform/validation.ts';
+import { idAsStored, parseInput } from '../../platform/validation.ts';
 import type { PlatformRuntime } from '../../platform/service.ts';
 
 /** Paths under {tenant_root}, relative to content's root. */
@@ -14,10 +14,7 @@ export const TENANT_ROOT = '/tenants/:tenantId/alpha/content';
  * A path id: a uuid is read in its lower-case form, the form the database answers. Compared as sent, an upper-case
  * id found an item but not its versions' eligibility, which compare the stored id with the path's.
  */
-const pathId = z
-  .string()
-  .min(1)
-  .transform((id) => (isUuid(id) ? id.toLowerCase() : id));
+const pathId = z.string().min(1).transform(idAsStored);
 
 export const TenantParams = z.object({ tenantId: z.string().min(1) });
 export const ItemParams = TenantParams.extend({ contentId: pathId });

@@ -803,3 +803,34 @@ describe('content subgraph: the QC queue', () => {
     expect(refused.body.errors?.[0].extensions?.code).toBe('content.validation_failed');
   });
 });
+
+describe('content subgraph: ids', () => {
+  it('finds an item and an exact version by their uuids in upper case, as REST paths do', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const item = await createItem(platform, caller, { content_kind: 'question' });
+    const version = await appendVersion(platform, caller, item.content_id, { canonical_xml: QTI3_ITEM });
+    const found = await graphql(
+      platform,
+      `
+        query ($item: ID!, $version: ID!) {
+          contentItem(contentId: $item) {
+            contentId
+          }
+          contentVersion(versionId: $version) {
+            versionId
+            releaseEligibility {
+              contentVersionId
+            }
+          }
+        }
+      `,
+      { item: item.content_id.toUpperCase(), version: version.version_id.toUpperCase() },
+      caller.token,
+    );
+    expect(found.body.errors).toBeUndefined();
+    expect(found.body.data).toEqual({
+      contentItem: { contentId: item.content_id },
+      contentVersion: { versionId: version.version_id, releaseEligibility: { contentVersionId: version.version_id } },
+    });
+  });
+});

@@ -1,5 +1,6 @@
 import { requestContextOf } from '../../../platform/graphql.ts';
 import { queryStringOf, snakeKeys } from '../../../platform/naming.ts';
+import { idAsStored } from '../../../platform/validation.ts';
 import { getBlueprint } from '../blueprints/blueprint.service.ts';
 import { listFacets } from '../catalog/catalog.service.ts';
 import type { ContentDeps } from '../deps.ts';
@@ -14,8 +15,8 @@ const asQuery = (filter: unknown) => queryStringOf(snakeKeys(filter ?? {}) as Re
 
 export function queryResolvers(deps: ContentDeps, { itemLoader, versionEntity }: ContentLoaders): QueryResolvers {
   return {
-    contentItem: (_root, args, context) => itemLoader(context).load(args.contentId),
-    contentVersion: (_root, args, context) => versionEntity(context, args.versionId),
+    contentItem: (_root, args, context) => itemLoader(context).load(idAsStored(args.contentId)),
+    contentVersion: (_root, args, context) => versionEntity(context, idAsStored(args.versionId)),
     contentItems: (_root, args, context) =>
       listItems(deps, requestContextOf(context), {
         query: {
