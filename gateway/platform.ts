@@ -32,7 +32,7 @@ import { documentSizeGuard, queryLimitsPlugin } from '../platform/graphql-limits
 import { createHttpApp } from '../platform/http.ts';
 import { refuseUnstorableTextInGraphql } from '../platform/input-safety.ts';
 import { PlatformMetrics } from '../platform/metrics.ts';
-import { mountService, type PlatformRuntime, type ServiceDefinition } from '../platform/service.ts';
+import { mountService, serviceAddresses, type PlatformRuntime, type ServiceDefinition } from '../platform/service.ts';
 import { contentService } from '../subgraphs/content/server.ts';
 import { curriculumService } from '../subgraphs/curriculum/server.ts';
 import { eventsService } from '../subgraphs/events/server.ts';
@@ -139,12 +139,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const restServices = [...hosted, ...(Object.keys(options.gateway?.restUrls ?? {}) as ServiceName[])];
   // The address a new user opens first: where each API and its description lives.
   app.get('/', { schema: { hide: true } }, async () => ({
-    services: restServices.map((name) => ({
-      service: name,
-      basePath: SERVICE_ROOTS[name],
-      openapi: `${SERVICE_ROOTS[name]}/openapi.json`,
-      docs: `${SERVICE_ROOTS[name]}/docs`,
-    })),
+    services: restServices.map((name) => ({ service: name, ...serviceAddresses(SERVICE_ROOTS[name]) })),
     ...(options.gateway ? { graphql: '/graphql', graphiql: '/graphiql' } : {}),
     health: '/healthz',
     readiness: '/readyz',

@@ -167,9 +167,7 @@ export async function mountService(
           description: service.description,
           version: '1.0.0',
           surface: 'alpha',
-          basePath: service.root,
-          openapi: `${service.root}/openapi.json`,
-          docs: `${service.root}/docs`,
+          ...serviceAddresses(service.root),
           graphql: '/graphql',
           ...(runtime.config.devRoutes ? { mint: `POST ${service.root}/dev/mint?tenantId=${DEMO_TENANT}` } : {}),
         }),
@@ -180,6 +178,11 @@ export async function mountService(
     { prefix: service.root },
   );
   sweepPeriodically(app, runtime, service.idempotency);
+}
+
+/** Where a service under `root` answers, and where its OpenAPI description and docs page are. */
+export function serviceAddresses(root: string) {
+  return { basePath: root, openapi: `${root}/openapi.json`, docs: `${root}/docs` };
 }
 
 /** One mint budget per process, so the three services' mint routes do not each grant a full one. */
