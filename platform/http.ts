@@ -249,14 +249,27 @@ export function installProblemHandlers(app: FastifyInstance, namespace: ProblemN
     sendProblem(reply, request, domain, namespace);
   });
   app.setNotFoundHandler((request, reply) => {
-    sendProblem(
+    const path = request.url.split('?')[0];
+    const allowed = ROUTABLE_METHODS.filter((method) => request.server.findRoute({ method, url: path }));
+    if (allowed.length === 0)
+      return sendProblem(
+        reply,
+        request,
+        new DomainError('not_found', `No route ${request.method} ${path}.`),
+        namespace,
+      );
+    // RFC 9110: a path that exists under other methods is a 405 naming them, not a 404.
+    reply.header('allow', allowed.join(', '));
+    return sendProblem(
       reply,
       request,
-      new DomainError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+      new DomainError('method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}.`),
       namespace,
     );
   });
 }
+
+const ROUTABLE_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 export function sendProblem(
   reply: FastifyReply,

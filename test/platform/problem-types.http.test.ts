@@ -36,3 +36,31 @@ describe("a problem's type", () => {
     }
   });
 });
+
+describe('a method a path does not have', () => {
+  it('is 405 naming the methods it has, in the namespace of the service; an unknown path stays 404', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const cases = [
+      ['PUT', `${roots.events}/attendance-events/nowhere`, 'events:method_not_allowed', 'GET, HEAD'],
+      ['DELETE', `${curriculumV1}/renderer-registry`, 'curriculum:method_not_allowed', 'GET, HEAD'],
+      ['PUT', `${tenantRoot(caller.tenantId)}/trust-status`, 'content.method_not_allowed', 'GET, HEAD'],
+      ['GET', `${roots.events}/dev/mint`, 'events:method_not_allowed', 'POST'],
+      ['DELETE', '/graphql', 'method_not_allowed', 'GET, HEAD, POST'],
+    ] as const;
+    for (const [method, url, code, allow] of cases) {
+      const refused = await http(platform, method, url, { token: caller.token });
+      expect([method, url, refused.status, refused.body.code, refused.headers.get('allow')]).toEqual([
+        method,
+        url,
+        405,
+        code,
+        allow,
+      ]);
+      expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    }
+    const unknown = await http(platform, 'PUT', `${roots.events}/nothing-here`, { token: caller.token });
+    expect([unknown.status, unknown.body.code, unknown.headers.get('allow')]).toEqual([404, 'events:not_found', null]);
+  });
+});
