@@ -481,10 +481,18 @@ describe('POST /events', () => {
     }
   });
 
-  it('answers 403 for another tenant in X-Vendor-Tenant and for missing scopes', async ({ platform }) => {
+  it('answers 403 for another tenant in X-Vendor-Tenant (400 for an empty one) and for missing scopes', async ({
+    platform,
+  }) => {
     const caller = await producer(platform);
     const mismatch = await post(platform, caller, [viewed(caller.sourceId)], { 'x-vendor-tenant': 'someone-else' });
     expect([mismatch.status, mismatch.body.code]).toEqual([403, 'events:tenant_mismatch']);
+    const empty = await post(platform, caller, [viewed(caller.sourceId)], { 'x-vendor-tenant': '' });
+    expect([empty.status, empty.body.code, empty.body.fieldErrors]).toEqual([
+      400,
+      'events:validation_failed',
+      [{ field: 'X-Vendor-Tenant', message: 'must not be empty' }],
+    ]);
     const matching = await post(platform, caller, [viewed(caller.sourceId)], { 'x-vendor-tenant': caller.tenantId });
     expect(matching.status).toBe(202);
     const reader = await sameTenant(platform, caller, { scopes: ['events:read'] });
