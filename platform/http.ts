@@ -226,8 +226,23 @@ export function acceptEmptyJsonOnDelete(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' && request.method === 'DELETE') return done(null, undefined);
-    void parseJson(request, body as string, done);
+    void parseJson(request, body as string, (error, value) => {
+      // Fastify's parser refuses a "__proto__" key (it could reach an object's prototype) as invalid JSON.
+      if (error && isJson(body as string)) {
+        return done(new DomainError('validation_failed', 'The JSON body has a "__proto__" key, which is refused.'));
+      }
+      done(error, value);
+    });
   });
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

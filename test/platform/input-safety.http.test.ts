@@ -212,3 +212,27 @@ describe('arrays and objects nested past MAX_JSON_DEPTH are a 400 field error, n
     });
   });
 });
+
+describe('a JSON body with a key that reaches an object prototype', () => {
+  it('is a 400 that names the key, not "not valid JSON", and nothing is written', async () => {
+    const caller = await newTenant(platform);
+    const post = (rawBody: string) =>
+      http(platform, 'POST', `${curriculumV1}/kcs`, {
+        token: caller.token,
+        headers: { 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+        rawBody,
+      });
+    for (const alpha of ['{"__proto__":{"admin":true}}', '[{"deeper":{"__proto__":null}}]']) {
+      const refused = await post(`{"stored_as":"alpha.knowledge_component","definition":"Proto","alpha":${alpha}}`);
+      expect([refused.status, refused.body.code, refused.body.detail]).toEqual([
+        400,
+        'curriculum:validation_failed',
+        expect.stringContaining('"__proto__"'),
+      ]);
+    }
+    const invalid = await post('{"stored_as":');
+    expect(invalid.body.detail).toBe('The body is not valid JSON.');
+    const listed = await http(platform, 'GET', `${curriculumV1}/kcs`, { token: caller.token });
+    expect(listed.body.data).toEqual([]);
+  });
+});
