@@ -22,6 +22,14 @@ afterAll(async () => {
 
 const NUL = '\u0000';
 
+/** POST /kcs with a body sent exactly as written. */
+const postKcText = (token: string, rawBody: string) =>
+  http(platform, 'POST', `${curriculumV1}/kcs`, {
+    token,
+    headers: { 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+    rawBody,
+  });
+
 describe('fieldsWithUnstorableText', () => {
   it('names every string and key holding a NUL, at any depth, and ignores bytes', () => {
     expect(fieldsWithUnstorableText({ a: 'x', b: [{ c: `y${NUL}` }], [`k${NUL}`]: 1, d: Buffer.from([0]) })).toEqual([
@@ -173,12 +181,7 @@ describe('arrays and objects nested past MAX_JSON_DEPTH are a 400 field error, n
 
   it('in a JSON body thousands deep (it answered 500): 400, nothing written', async () => {
     const caller = await newTenant(platform);
-    const post = (rawBody: string) =>
-      http(platform, 'POST', `${curriculumV1}/kcs`, {
-        token: caller.token,
-        headers: { 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
-        rawBody,
-      });
+    const post = (rawBody: string) => postKcText(caller.token, rawBody);
     const array = await post(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
     expect([array.status, array.headers.get('content-type'), array.body.code, array.body.fieldErrors]).toEqual([
       400,
@@ -216,12 +219,7 @@ describe('arrays and objects nested past MAX_JSON_DEPTH are a 400 field error, n
 describe('a JSON body with a key that reaches an object prototype', () => {
   it('is a 400 that names the key, not "not valid JSON", and nothing is written', async () => {
     const caller = await newTenant(platform);
-    const post = (rawBody: string) =>
-      http(platform, 'POST', `${curriculumV1}/kcs`, {
-        token: caller.token,
-        headers: { 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
-        rawBody,
-      });
+    const post = (rawBody: string) => postKcText(caller.token, rawBody);
     for (const alpha of ['{"__proto__":{"admin":true}}', '[{"deeper":{"__proto__":null}}]']) {
       const refused = await post(`{"stored_as":"alpha.knowledge_component","definition":"Proto","alpha":${alpha}}`);
       expect([refused.status, refused.body.code, refused.body.detail]).toEqual([
