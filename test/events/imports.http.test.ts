@@ -253,7 +253,7 @@ describe('sis_attendance_event_v1 and GET /attendance-events', () => {
     expect(
       (await http(platform, 'POST', `${root}/attendance-events`, { token: caller.token, body: attendanceRow() }))
         .status,
-    ).toBe(404);
+    ).toBe(405);
   });
 
   it('rejects rows outside the Ed-Fi vocabulary, naming them', async ({ platform }) => {
@@ -271,6 +271,101 @@ describe('sis_attendance_event_v1 and GET /attendance-events', () => {
     expect(refused.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual([
       'records.1.attendance_event_category',
       'records.2.kind',
+    ]);
+    expect((await http(platform, 'GET', `${root}/attendance-events`, { token: caller.token })).body.data).toEqual([]);
+  });
+});
+
+describe('sis_attendance_event_v1 with Ed-Fi API resources, as a SIS serves them', () => {
+  const categories = EDFI_DESCRIPTORS.AttendanceEventCategoryDescriptor;
+  const schoolEvent = (index: number, overrides: Record<string, unknown> = {}) => ({
+    id: randomUUID().replaceAll('-', ''),
+    studentReference: {
+      studentUniqueId: `S${1000 + index}`,
+      link: { rel: 'Student', href: `/ed-fi/students/${index}` },
+    },
+    schoolReference: { schoolId: 255901000 + index },
+    sessionReference: { schoolId: 255901000 + index, schoolYear: 2022, sessionName: '2021-2022 Fall Semester' },
+    eventDate: `2021-09-${String(10 + index).padStart(2, '0')}`,
+    attendanceEventCategoryDescriptor: `uri://ed-fi.org/AttendanceEventCategoryDescriptor#${categories[index % categories.length]}`,
+    attendanceEventReason: 'reason kept out of every answer',
+    eventDuration: 0.5,
+    arrivalTime: '09:10:00',
+    _etag: '5250168731208835353',
+    _lastModifiedDate: '2021-09-10T12:00:00Z',
+    ...overrides,
+  });
+  const sectionEvent = (index: number, overrides: Record<string, unknown> = {}) => ({
+    id: randomUUID().replaceAll('-', ''),
+    studentReference: { studentUniqueId: `S${2000 + index}` },
+    sectionReference: {
+      localCourseCode: 'ALG-1',
+      schoolId: 255901001,
+      schoolYear: 2022,
+      sectionIdentifier: `ALG-1-0${index}`,
+      sessionName: '2021-2022 Spring Semester',
+    },
+    eventDate: '2022-02-0' + (index + 1),
+    attendanceEventCategoryDescriptor: 'uri://ed-fi.org/AttendanceEventCategoryDescriptor#Tardy',
+    classPeriods: [{ classPeriodReference: { classPeriodName: 'First', schoolId: 255901001 } }],
+    sectionAttendanceDuration: 15,
+    ...overrides,
+  });
+
+  it('normalizes school and section events to the same moments as flattened rows', async ({ platform }) => {
+    const caller = await importer();
+    const schoolEvents = categories.map((_, index) => schoolEvent(index));
+    const imported = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_attendance_event_v1',
+      records: [...schoolEvents, sectionEvent(1), sectionEvent(2, { eventDuration: 1 })],
+    });
+    expect([imported.status, imported.body.materializedCount]).toEqual([200, categories.length + 2]);
+    const rows = (await http(platform, 'GET', `${root}/attendance-events?pageSize=100`, { token: caller.token })).body
+      .data;
+    expect(rows).toHaveLength(categories.length + 2);
+    expect(rows[0]).toMatchObject({
+      studentId: 'S1000',
+      schoolId: '255901000',
+      classId: null,
+      eventDate: '2021-09-10',
+      category: categories[0],
+      categoryDescriptor: `uri://ed-fi.org/AttendanceEventCategoryDescriptor#${categories[0]}`,
+      durationDays: 0.5,
+      sessionName: '2021-2022 Fall Semester',
+      schoolYear: '2022',
+      sourceRecordId: schoolEvents[0].id,
+    });
+    expect(rows.map((row: { category: string }) => row.category).slice(0, categories.length)).toEqual([...categories]);
+    expect(rows.slice(-2)).toMatchObject([
+      { studentId: 'S2001', schoolId: '255901001', classId: 'ALG-1-01', category: 'Tardy', durationDays: null },
+      { studentId: 'S2002', classId: 'ALG-1-02', sessionName: '2021-2022 Spring Semester', durationDays: 1 },
+    ]);
+    expect(JSON.stringify(rows)).not.toMatch(/reason kept out/);
+  });
+
+  it('refuses a resource with a member Ed-Fi does not have, or without a key, naming the field', async ({
+    platform,
+  }) => {
+    const caller = await importer();
+    const refused = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_attendance_event_v1',
+      records: [
+        schoolEvent(1),
+        schoolEvent(2, { student_id: 'S9' }),
+        sectionEvent(3, { sectionReference: { schoolId: 255901001, schoolYear: 2022, sessionName: 'x' } }),
+        schoolEvent(4, {
+          attendanceEventCategoryDescriptor: 'uri://ed-fi.org/AttendanceEventCategoryDescriptor#Asleep',
+        }),
+      ],
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.fieldErrors.map((error: { field: string }) => error.field)).toEqual([
+      'records.1.student_id',
+      'records.2.sectionReference.localCourseCode',
+      'records.2.sectionReference.sectionIdentifier',
+      'records.3.attendanceEventCategoryDescriptor',
     ]);
     expect((await http(platform, 'GET', `${root}/attendance-events`, { token: caller.token })).body.data).toEqual([]);
   });

@@ -98,6 +98,93 @@ const SisAttendanceRow = z
   })
   .strict();
 
+type SisAttendance = z.infer<typeof SisAttendanceRow>;
+
+/** A reference as the Ed-Fi API writes it: its key fields, and on reads a `link` to the referenced resource. */
+const edFiReference = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.object({ ...shape, link: z.object({ rel: z.string(), href: z.string() }).optional() }).strict();
+
+const edFiSchoolYear = z.number().int().min(1900).max(9999);
+
+/** The members every Ed-Fi API attendance event resource has (Data Standard 4 and 5). */
+const edFiAttendanceEvent = {
+  id: id.optional(),
+  studentReference: edFiReference({ studentUniqueId: id }),
+  eventDate: dateOnly,
+  attendanceEventCategoryDescriptor: descriptorValue('AttendanceEventCategoryDescriptor'),
+  attendanceEventReason: z.string().max(2000).optional(),
+  eventDuration: z.number().min(0).max(1).optional(),
+  arrivalTime: z.string().optional(),
+  departureTime: z.string().optional(),
+  educationalEnvironmentDescriptor: z.string().optional(),
+  _etag: z.string().optional(),
+  _lastModifiedDate: z.string().optional(),
+  _ext: z.record(z.string(), z.unknown()).optional(),
+};
+
+/** An Ed-Fi API studentSchoolAttendanceEvents resource, as the API serves it. */
+const EdFiSchoolAttendanceEvent = z
+  .object({
+    ...edFiAttendanceEvent,
+    schoolReference: edFiReference({ schoolId: id }),
+    sessionReference: edFiReference({ schoolId: id, schoolYear: edFiSchoolYear, sessionName: z.string() }).optional(),
+    schoolAttendanceDuration: z.number().min(0).optional(),
+  })
+  .strict()
+  .transform((event): SisAttendance => ({
+    ...fromEdFiAttendanceEvent(event),
+    school_id: event.schoolReference.schoolId,
+    session_name: event.sessionReference?.sessionName,
+    school_year: event.sessionReference && String(event.sessionReference.schoolYear),
+  }));
+
+/** An Ed-Fi API studentSectionAttendanceEvents resource: its section is the moment's class. */
+const EdFiSectionAttendanceEvent = z
+  .object({
+    ...edFiAttendanceEvent,
+    sectionReference: edFiReference({
+      localCourseCode: z.string(),
+      schoolId: id,
+      schoolYear: edFiSchoolYear,
+      sectionIdentifier: id,
+      sessionName: z.string(),
+    }),
+    sectionAttendanceDuration: z.number().min(0).optional(),
+    classPeriods: z.array(z.unknown()).optional(),
+  })
+  .strict()
+  .transform((event): SisAttendance => ({
+    ...fromEdFiAttendanceEvent(event),
+    school_id: event.sectionReference.schoolId,
+    class_id: event.sectionReference.sectionIdentifier,
+    session_name: event.sectionReference.sessionName,
+    school_year: String(event.sectionReference.schoolYear),
+  }));
+
+function fromEdFiAttendanceEvent(
+  event: z.infer<z.ZodObject<typeof edFiAttendanceEvent>>,
+): Omit<SisAttendance, 'school_id'> {
+  return {
+    id: event.id,
+    student_id: event.studentReference.studentUniqueId,
+    event_date: event.eventDate,
+    attendance_event_category: event.attendanceEventCategoryDescriptor,
+    attendance_event_reason: event.attendanceEventReason,
+    event_duration: event.eventDuration,
+  };
+}
+
+/**
+ * An attendance row in either shape a SIS emits: the flattened row, or an Ed-Fi API attendance event resource
+ * (told apart by its studentReference, and a section event by its sectionReference).
+ */
+const attendanceRowSchema = (row: object): z.ZodType<SisAttendance> =>
+  !('studentReference' in row)
+    ? SisAttendanceRow
+    : 'sectionReference' in row
+      ? EdFiSectionAttendanceEvent
+      : EdFiSchoolAttendanceEvent;
+
 /** A discipline row: one participant of an Ed-Fi DisciplineIncident with its action, flattened. */
 const SisDisciplineRow = z
   .object({
@@ -169,7 +256,8 @@ export type Normalized = NormalizedLearning | NormalizedAttendance | NormalizedD
 
 interface Adapter {
   sourceSystem: 'vendor_production' | 'sis_system';
-  row: z.ZodType;
+  /** The schema of one row; an adapter that takes more than one shape picks it by the row's members. */
+  row: z.ZodType | ((row: object) => z.ZodType);
   normalize(row: never): Normalized;
 }
 
@@ -196,8 +284,8 @@ export const ADAPTERS = {
   },
   sis_attendance_event_v1: {
     sourceSystem: 'sis_system',
-    row: SisAttendanceRow,
-    normalize: (row: z.infer<typeof SisAttendanceRow>): NormalizedAttendance => {
+    row: attendanceRowSchema,
+    normalize: (row: SisAttendance): NormalizedAttendance => {
       const category = resolved('AttendanceEventCategoryDescriptor', row.attendance_event_category);
       return {
         resource: 'attendanceEvents',
@@ -267,7 +355,8 @@ export function adaptRow(
       })),
     };
   }
-  const parsed = ADAPTERS[adapter].row.safeParse(row);
+  const shape: Adapter['row'] = ADAPTERS[adapter].row;
+  const parsed = (typeof shape === 'function' ? shape(row) : shape).safeParse(row);
   if (!parsed.success) {
     return {
       errors: fieldErrorsOf(parsed.error).map((error) => ({
