@@ -122,7 +122,7 @@ describe('read-only records', () => {
             body: {},
           })
         ).status,
-      ).toBe(404);
+      ).toBe(405);
     }
   });
 
