@@ -316,6 +316,9 @@ describe('POST /standards-frameworks/import', () => {
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
     const live = await http(platform, 'GET', `${maps}?standard_id=${standard}`, { token: caller.token });
     expect(live.body.data.map((row: any) => [row.standard_id, row.kc_id])).toEqual([[standard, kc.kc_id]]);
+    // the filter names the standard as the import does, in any case
+    const upper = await http(platform, 'GET', `${maps}?standard_id=${standard.toUpperCase()}`, { token: caller.token });
+    expect(upper.body.data).toEqual(live.body.data);
     expect((await importStandards(platform, caller, pkg, [map])).status).toBe(200);
     expect(
       (await importStandards(platform, caller, pkg, [map, { ...map, standard_id: standard }])).body.fieldErrors,
