@@ -256,6 +256,48 @@ describe('POST /ingest/vendor-course-refs', () => {
     expect(await componentsOf(caller, '&includeRetired=true')).toEqual(before);
   });
 
+  it('a later run puts back under its parent a component that retiring the parent left as a root', async () => {
+    const caller = await newTenant(platform);
+    const pin = await eligibleVersion(platform, caller);
+    const records = [
+      { source_table: 'courses', sourced_id: 'c-1', title: 'Course' },
+      { source_table: 'course_components', sourced_id: 'u-0', course_sourced_id: 'c-1', title: 'Unit', sort_order: 0 },
+      resource('r-1', 'u-0', 0, pin),
+    ];
+    const ingest = (batch: string) =>
+      http(platform, 'POST', ingestUrl, {
+        token: caller.token,
+        body: { source_system: 'v', producer_batch_id: batch, records },
+      });
+    expect((await ingest('b-1')).status).toBe(201);
+    const [unitId, resourceId] = [
+      ingestComponentId('v', 'course_components', 'u-0'),
+      ingestComponentId('v', 'component_resources', 'r-1'),
+    ];
+    const unit = await http(platform, 'GET', `${curriculumV1}/components/${unitId}`, { token: caller.token });
+    const retired = await http(platform, 'DELETE', `${curriculumV1}/components/${unitId}`, {
+      token: caller.token,
+      headers: { 'idempotency-key': randomUUID(), 'x-curriculum-if-match': unit.headers.get('etag') as string },
+    });
+    expect(retired.status).toBe(200);
+    const again = await ingest('b-2');
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.body.rows.map((row: any) => [row.sourced_id, row.outcome])).toEqual([
+      ['c-1', 'unchanged'],
+      ['u-0', 'reactivated'],
+      ['r-1', 'updated'],
+    ]);
+    const placed = await http(platform, 'GET', `${curriculumV1}/components/${resourceId}`, { token: caller.token });
+    expect([placed.body.parent_component_id, placed.body.alpha.publication_status]).toEqual([unitId, 'published']);
+    const edges = await http(
+      platform,
+      'GET',
+      `${curriculumV1}/associations?associationType=isChildOf&originId=${resourceId}`,
+      { token: caller.token },
+    );
+    expect(edges.body.data.map((edge: any) => edge.destinationId)).toEqual([unitId]);
+  });
+
   it('keeps reference-only, source-empty and KC-unscoped imports as anchors that are not routable', async () => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);
