@@ -298,6 +298,27 @@ describe('POST /ingest/vendor-course-refs', () => {
     expect(edges.body.data.map((edge: any) => edge.destinationId)).toEqual([unitId]);
   });
 
+  it('takes a OneRoster subjects list of one subject, and refuses one of several rather than keep only the first', async () => {
+    const caller = await newTenant(platform);
+    const ingest = (batch: string, subjects: string[]) =>
+      http(platform, 'POST', ingestUrl, {
+        token: caller.token,
+        body: { source_system: 'v', producer_batch_id: batch, courses: [{ sourcedId: batch, title: 'C', subjects }] },
+      });
+    const one = await ingest('one', ['Math']);
+    expect(one.status, JSON.stringify(one.body)).toBe(201);
+    const course = await http(platform, 'GET', `${curriculumV1}/components/${one.body.courses[0].component_id}`, {
+      token: caller.token,
+    });
+    expect(course.body.alpha.subject_id).toBe('Math');
+    const several = await ingest('several', ['Math', 'Science']);
+    expectProblem(several, 400, 'curriculum:validation_failed');
+    expect(several.body.fieldErrors.map((error: any) => error.field)).toEqual(['courses.0.subject']);
+    expect((await componentsOf(caller)).map((component) => component.component_id)).toEqual([
+      one.body.courses[0].component_id,
+    ]);
+  });
+
   it('keeps reference-only, source-empty and KC-unscoped imports as anchors that are not routable', async () => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);
