@@ -336,6 +336,59 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
     expect(codeOf(blocked)).toBe('curriculum:kc_in_use');
   });
 
+  it('reads and writes the instructional classification whole, every field beside knowledgeType as REST keeps it', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const classification = { knowledgeType: 'conceptual', taxonomy: 'bloom', level: 2 };
+    const kc = await createKc(platform, caller, {
+      alpha: { subject_id: 'math', instructional_classification: classification },
+    });
+    const read = await graphql(
+      platform,
+      'query ($id: ID!) { kc(kcId: $id) { alpha { instructionalClassification { knowledgeType otherFields } } } }',
+      { id: kc.kc_id },
+      caller.token,
+    );
+    expect(read.body).toEqual({
+      data: {
+        kc: {
+          alpha: {
+            instructionalClassification: { knowledgeType: 'conceptual', otherFields: { taxonomy: 'bloom', level: 2 } },
+          },
+        },
+      },
+    });
+    const appended = await graphql(
+      platform,
+      `
+        mutation ($id: ID!, $k: String!, $input: KnowledgeComponentVersionInput) {
+          appendKcVersion(kcId: $id, idempotencyKey: $k, input: $input) {
+            versionId
+          }
+        }
+      `,
+      {
+        id: kc.kc_id,
+        k: randomUUID(),
+        input: {
+          alpha: {
+            subjectId: 'math',
+            instructionalClassification: { knowledgeType: 'procedural', otherFields: { taxonomy: 'bloom', level: 3 } },
+          },
+        },
+      },
+      caller.token,
+    );
+    expect(appended.body.errors).toBeUndefined();
+    const stored = await http(platform, 'GET', `${curriculumV1}/kcs/${kc.kc_id}`, { token: caller.token });
+    expect(stored.body.alpha.instructional_classification).toEqual({
+      knowledgeType: 'procedural',
+      taxonomy: 'bloom',
+      level: 3,
+    });
+  });
+
   it('edits, reparents, repoints and retires components; associations; prerequisites and evidence', async ({
     platform,
   }) => {

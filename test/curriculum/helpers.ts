@@ -167,6 +167,7 @@ export function casePackage(overrides: { identifier?: string; title?: string; su
     humanCodingScheme: code,
     fullStatement: `Standard ${code}`,
     educationLevel: ['03'],
+    lastChangeDateTime: '2026-01-01T00:00:00Z',
     CFDocumentURI: { identifier, title: 'Doc', uri: `https://example.org/case/${identifier}` },
   });
   const items = [item('S1'), item('S2')];
@@ -186,6 +187,8 @@ export function casePackage(overrides: { identifier?: string; title?: string; su
     CFAssociations: items.map((child, index) => ({
       identifier: randomUUID(),
       associationType: 'isChildOf',
+      uri: `https://example.org/case/associations/${index}`,
+      lastChangeDateTime: '2026-01-01T00:00:00Z',
       originNodeURI: { identifier: child.identifier, title: child.humanCodingScheme, uri: child.uri },
       destinationNodeURI: { identifier, title: 'Doc', uri: `https://example.org/case/${identifier}` },
       sequenceNumber: index + 1,

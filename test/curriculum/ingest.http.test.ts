@@ -256,6 +256,69 @@ describe('POST /ingest/vendor-course-refs', () => {
     expect(await componentsOf(caller, '&includeRetired=true')).toEqual(before);
   });
 
+  it('a later run puts back under its parent a component that retiring the parent left as a root', async () => {
+    const caller = await newTenant(platform);
+    const pin = await eligibleVersion(platform, caller);
+    const records = [
+      { source_table: 'courses', sourced_id: 'c-1', title: 'Course' },
+      { source_table: 'course_components', sourced_id: 'u-0', course_sourced_id: 'c-1', title: 'Unit', sort_order: 0 },
+      resource('r-1', 'u-0', 0, pin),
+    ];
+    const ingest = (batch: string) =>
+      http(platform, 'POST', ingestUrl, {
+        token: caller.token,
+        body: { source_system: 'v', producer_batch_id: batch, records },
+      });
+    expect((await ingest('b-1')).status).toBe(201);
+    const [unitId, resourceId] = [
+      ingestComponentId('v', 'course_components', 'u-0'),
+      ingestComponentId('v', 'component_resources', 'r-1'),
+    ];
+    const unit = await http(platform, 'GET', `${curriculumV1}/components/${unitId}`, { token: caller.token });
+    const retired = await http(platform, 'DELETE', `${curriculumV1}/components/${unitId}`, {
+      token: caller.token,
+      headers: { 'idempotency-key': randomUUID(), 'x-curriculum-if-match': unit.headers.get('etag') as string },
+    });
+    expect(retired.status).toBe(200);
+    const again = await ingest('b-2');
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.body.rows.map((row: any) => [row.sourced_id, row.outcome])).toEqual([
+      ['c-1', 'unchanged'],
+      ['u-0', 'reactivated'],
+      ['r-1', 'updated'],
+    ]);
+    const placed = await http(platform, 'GET', `${curriculumV1}/components/${resourceId}`, { token: caller.token });
+    expect([placed.body.parent_component_id, placed.body.alpha.publication_status]).toEqual([unitId, 'published']);
+    const edges = await http(
+      platform,
+      'GET',
+      `${curriculumV1}/associations?associationType=isChildOf&originId=${resourceId}`,
+      { token: caller.token },
+    );
+    expect(edges.body.data.map((edge: any) => edge.destinationId)).toEqual([unitId]);
+  });
+
+  it('takes a OneRoster subjects list of one subject, and refuses one of several rather than keep only the first', async () => {
+    const caller = await newTenant(platform);
+    const ingest = (batch: string, subjects: string[]) =>
+      http(platform, 'POST', ingestUrl, {
+        token: caller.token,
+        body: { source_system: 'v', producer_batch_id: batch, courses: [{ sourcedId: batch, title: 'C', subjects }] },
+      });
+    const one = await ingest('one', ['Math']);
+    expect(one.status, JSON.stringify(one.body)).toBe(201);
+    const course = await http(platform, 'GET', `${curriculumV1}/components/${one.body.courses[0].component_id}`, {
+      token: caller.token,
+    });
+    expect(course.body.alpha.subject_id).toBe('Math');
+    const several = await ingest('several', ['Math', 'Science']);
+    expectProblem(several, 400, 'curriculum:validation_failed');
+    expect(several.body.fieldErrors.map((error: any) => error.field)).toEqual(['courses.0.subject']);
+    expect((await componentsOf(caller)).map((component) => component.component_id)).toEqual([
+      one.body.courses[0].component_id,
+    ]);
+  });
+
   it('keeps reference-only, source-empty and KC-unscoped imports as anchors that are not routable', async () => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { curriculumV1, http, newTenant, sameTenant } from '../kit.ts';
+import { curriculumV1, graphql, http, newTenant, sameTenant } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
 import { addPrerequisite, createComponent, createKc, expectProblem, kcBody, key, tenantRowCounts } from './helpers.ts';
 
@@ -254,6 +254,23 @@ describe('KC versions', () => {
       404,
       'curriculum:not_found',
     );
+  });
+
+  it('a kc_id in upper case names the same KC on every read, REST and GraphQL', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const kc = await createKc(platform, caller);
+    const upper = kc.kc_id.toUpperCase();
+    const version = await http(platform, 'GET', `${kcs}/${upper}/versions/${kc.current_version_id.toUpperCase()}`, {
+      token: caller.token,
+    });
+    expect([version.status, version.body.version_id]).toEqual([200, kc.current_version_id]);
+    const read = await graphql(
+      platform,
+      'query($kcId: ID!) { kc(kcId: $kcId) { kcId } }',
+      { kcId: upper },
+      caller.token,
+    );
+    expect(read.body).toEqual({ data: { kc: { kcId: kc.kc_id } } });
   });
 
   it('the database refuses UPDATE and DELETE of versions, review decisions and firming events', async ({

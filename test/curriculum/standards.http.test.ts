@@ -316,10 +316,121 @@ describe('POST /standards-frameworks/import', () => {
     expect(imported.status, JSON.stringify(imported.body)).toBe(201);
     const live = await http(platform, 'GET', `${maps}?standard_id=${standard}`, { token: caller.token });
     expect(live.body.data.map((row: any) => [row.standard_id, row.kc_id])).toEqual([[standard, kc.kc_id]]);
+    // the filter names the standard as the import does, in any case
+    const upper = await http(platform, 'GET', `${maps}?standard_id=${standard.toUpperCase()}`, { token: caller.token });
+    expect(upper.body.data).toEqual(live.body.data);
     expect((await importStandards(platform, caller, pkg, [map])).status).toBe(200);
     expect(
       (await importStandards(platform, caller, pkg, [map, { ...map, standard_id: standard }])).body.fieldErrors,
     ).toEqual([{ field: 'standard_kc_maps.1', message: 'this standard and KC are mapped twice' }]);
+  });
+
+  it('imports every conforming CASE 1.1 shape and refuses a package that breaks a field or cardinality of CASE', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const identifier = randomUUID();
+    const link = (title: string, id: string = randomUUID()) => ({
+      title,
+      identifier: id,
+      uri: `https://example.org/${id}`,
+    });
+    const changed = '2026-02-03T04:05:06+00:00';
+    const items = Array.from({ length: 300 }, (_, index) => ({
+      identifier: randomUUID(),
+      uri: `https://example.org/items/${index}`,
+      fullStatement: `Énoncé ${index}: 分数と小数 🧮`,
+      lastChangeDateTime: changed,
+      ...(index % 2 === 0
+        ? { CFItemType: 'Standard', educationLevel: ['KG', '01', 'grade_3'], humanCodingScheme: `M.${index}` }
+        : {}),
+      ...(index % 3 === 0 ? { notes: null, abbreviatedStatement: null, conceptKeywords: ['fractions'] } : {}),
+    }));
+    const types = ['isChildOf', 'isPeerOf', 'isPartOf', 'exactMatchOf', 'precedes', 'isRelatedTo', 'replacedBy'];
+    const allTypes = [...types, 'exemplar', 'hasSkillLevel', 'isTranslationOf', 'ext:hasCourseCode'];
+    const associations = allTypes.map((associationType, index) => ({
+      identifier: randomUUID(),
+      associationType,
+      uri: `https://example.org/associations/${index}`,
+      lastChangeDateTime: changed,
+      originNodeURI: link('origin', items[index].identifier),
+      // external nodes, a node missing from the package and one that is not a CASE framework
+      destinationNodeURI:
+        index % 2 === 0 ? link('elsewhere') : { ...link('course', `course-${index}`), targetType: 'ext:Course' },
+      ...(index % 2 === 0 ? { sequenceNumber: index } : {}),
+    }));
+    const pkg = {
+      CFDocument: {
+        identifier,
+        uri: `https://example.org/${identifier}`,
+        creator: 'Ministère',
+        title: 'Mathématiques — 数学',
+        lastChangeDateTime: changed,
+        caseVersion: '1.1',
+        frameworkType: 'CourseCodes',
+        subject: ['Math'],
+        licenseURI: link('CC BY'),
+      },
+      CFItems: items,
+      CFAssociations: associations,
+      CFDefinitions: {
+        CFSubjects: [{ ...link('Math'), hierarchyCode: '1', lastChangeDateTime: changed }],
+        CFItemTypes: [
+          { ...link('Standard'), description: 'A standard', hierarchyCode: '1', lastChangeDateTime: changed },
+        ],
+        CFConcepts: [],
+        CFLicenses: [],
+        CFAssociationGroupings: [],
+      },
+      CFRubrics: [{ ...link('Rubric'), lastChangeDateTime: changed }],
+    };
+    const imported = await importStandards(platform, caller, pkg);
+    expect(imported.status, JSON.stringify(imported.body).slice(0, 500)).toBe(201);
+    expect([imported.body.item_count, imported.body.association_count]).toEqual([300, allTypes.length]);
+    const framework = await http(platform, 'GET', `${frameworks}/${identifier}`, { token: caller.token });
+    expect([framework.body.title, framework.body.creator, framework.body.case_version]).toEqual([
+      'Mathématiques — 数学',
+      'Ministère',
+      '1.1',
+    ]);
+    // CASE 1.0 lets educationLevel be one string and has no caseVersion
+    const { caseVersion: _caseVersion, frameworkType: _frameworkType, ...caseOneDocument } = pkg.CFDocument;
+    const caseOne = {
+      CFDocument: { ...caseOneDocument, identifier: randomUUID() },
+      CFItems: [{ ...items[0], educationLevel: '03' }],
+    };
+    expect((await importStandards(platform, caller, caseOne)).status).toBe(201);
+
+    const breaking = (change: (copy: any) => void) => {
+      const copy = structuredClone({ ...pkg, CFDocument: { ...pkg.CFDocument, identifier: randomUUID() } });
+      change(copy);
+      return copy;
+    };
+    const refusals: Array<[any, string]> = [
+      [breaking((copy) => delete copy.CFItems[4].fullStatement), 'package.CFItems.4.fullStatement'],
+      [breaking((copy) => (copy.CFItems[5].uri = null)), 'package.CFItems.5.uri'],
+      [breaking((copy) => (copy.CFItems[6].identifier = 'M.6')), 'package.CFItems.6.identifier'],
+      [breaking((copy) => delete copy.CFItems[7].lastChangeDateTime), 'package.CFItems.7.lastChangeDateTime'],
+      [
+        breaking((copy) => (copy.CFAssociations[1].associationType = 'isParentOf')),
+        'package.CFAssociations.1.associationType',
+      ],
+      [breaking((copy) => delete copy.CFAssociations[2].uri), 'package.CFAssociations.2.uri'],
+      [
+        breaking((copy) => delete copy.CFAssociations[3].originNodeURI.uri),
+        'package.CFAssociations.3.originNodeURI.uri',
+      ],
+      [breaking((copy) => (copy.CFAssociations[4].identifier = 'a-4')), 'package.CFAssociations.4.identifier'],
+      [breaking((copy) => delete copy.CFDocument.creator), 'package.CFDocument.creator'],
+      [breaking((copy) => delete copy.CFDocument.lastChangeDateTime), 'package.CFDocument.lastChangeDateTime'],
+      [breaking((copy) => (copy.CFDocument.caseVersion = '2.0')), 'package.CFDocument.caseVersion'],
+    ];
+    for (const [refused, field] of refusals) {
+      const reply = await importStandards(platform, caller, refused);
+      expectProblem(reply, 400, 'curriculum:validation_failed');
+      expect(reply.body.fieldErrors.map((error: any) => error.field)).toEqual([field]);
+    }
+    expect((await http(platform, 'GET', frameworks, { token: caller.token })).body.data).toHaveLength(2);
   });
 
   it('a CFDocument identifier in another case is a new release of the same framework, found in any case', async ({

@@ -366,10 +366,14 @@ export type IngestedCourse = {
 export type InstructionalClassification = {
   __typename?: 'InstructionalClassification';
   knowledgeType: Scalars['String']['output'];
+  /** Every other field of the classification as the producer sent it (REST keeps them beside knowledgeType); null when none. */
+  otherFields?: Maybe<Scalars['JSONObject']['output']>;
 };
 
 export type InstructionalClassificationInput = {
   knowledgeType: Scalars['String']['input'];
+  /** Further fields of the classification, stored beside knowledgeType as REST's instructional_classification takes them. */
+  otherFields?: InputMaybe<Scalars['JSONObject']['input']>;
 };
 
 export type KcFirmingEvent = {
@@ -1809,6 +1813,7 @@ export type IngestedCourseResolvers<ContextType = GraphContext, ParentType exten
 
 export type InstructionalClassificationResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['InstructionalClassification'] = ResolversParentTypes['InstructionalClassification']> = {
   knowledgeType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  otherFields?: Resolver<Maybe<ResolversTypes['JSONObject']>, ParentType, ContextType>;
 };
 
 export interface JsonObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSONObject'], any> {

@@ -48,7 +48,10 @@ export const CourseRow = z
     source_table: z.literal('courses').optional(),
     sourced_id: sourcedId,
     title: z.string().trim().min(1).max(500),
-    subject: z.string().min(1).optional(),
+    subject: z
+      .string({ error: 'one subject: a course has one alpha.subject_id, so a list of several is not read' })
+      .min(1)
+      .optional(),
     grades: grades.optional(),
     total_xp: xp.optional(),
   })
@@ -119,7 +122,8 @@ export function canonicalColumns(row: unknown): unknown {
   for (const [column, value] of Object.entries(row)) {
     const name = COLUMN_ALIASES[column] ?? column;
     if (!(name in canonical) && value !== null && value !== '')
-      canonical[name] = Array.isArray(value) && name === 'subject' ? value[0] : value;
+      // OneRoster's subjects is a list; a course has one alpha.subject_id, so only a list of one is read as it.
+      canonical[name] = Array.isArray(value) && name === 'subject' && value.length === 1 ? value[0] : value;
   }
   return canonical;
 }

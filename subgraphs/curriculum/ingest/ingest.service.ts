@@ -335,10 +335,14 @@ const definitionOf = (node: { kind: string; name: string | null; position: numbe
     alpha: { ...(node.alpha as object), publication_status: null },
   });
 
-/** Stages one node as draft; refuses a parent replacement. */
+/**
+ * Stages one node as draft; refuses a parent replacement. A component the retirement of its parent left as a root
+ * has no parent to replace: it is placed under the one its row names, as a retired one is.
+ */
 async function stage(tx: Database, ctx: RequestContext, node: PlannedNode): Promise<Outcome> {
   const existing = await lockComponent(tx, ctx.tenantId, node.componentId);
-  if (existing?.status === 'active' && existing.parentComponentId !== node.parentComponentId) {
+  const placed = existing?.status === 'active' && existing.parentComponentId !== null;
+  if (placed && existing.parentComponentId !== node.parentComponentId) {
     throw new DomainError(
       'curriculum:ingest_parent_conflict',
       `Component ${node.componentId} already sits under ${existing.parentComponentId ?? 'no parent'}; an ingest never replaces a parent. Nothing was written.`,
@@ -347,10 +351,11 @@ async function stage(tx: Database, ctx: RequestContext, node: PlannedNode): Prom
       },
     );
   }
-  if (existing?.status === 'active' && definitionOf(existing) === definitionOf(node)) return 'unchanged';
+  const detached = existing?.status === 'active' && !placed && node.parentComponentId !== null;
+  if (existing?.status === 'active' && !detached && definitionOf(existing) === definitionOf(node)) return 'unchanged';
   if (existing?.status === 'active') requirePinMayMove(existing, targetOf(node));
   const now = ctx.now.toISOString();
-  if (node.parentComponentId && existing?.status !== 'active')
+  if (node.parentComponentId && (existing?.status !== 'active' || detached))
     await placeChild(tx, ctx, node.componentId, node.parentComponentId, node.position ?? undefined);
   else if (node.parentComponentId && node.position !== null)
     await syncEdgeSequence(tx, ctx, node.componentId, node.position);

@@ -10,7 +10,7 @@ import { checkIfMatch, etagOf } from '../../../platform/etag.ts';
 import { canonicalJson } from '../../../platform/idempotency.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { keysetPage, pageRequest, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
-import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
+import { idAsStored, isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
 import {
   components,
   kcFirmingEvents,
@@ -432,7 +432,7 @@ export async function getKcVersion(
 ): Promise<KcVersion> {
   requireAccess(ctx.principal, ACCESS.read, 'read KC versions');
   const [row] = await findKcVersionRows(deps.db, ctx.tenantId, [versionId]);
-  if (!row || row.kcId !== kcId)
+  if (!row || row.kcId !== idAsStored(kcId))
     throw new DomainError('not_found', `No version ${versionId} of KC ${kcId} in this tenant.`);
   return (await presentVersions(deps.db, ctx.tenantId, [row]))[0];
 }

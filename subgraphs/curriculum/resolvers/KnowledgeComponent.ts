@@ -2,6 +2,7 @@ import { requestContextOf } from '../../../platform/graphql.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { listKcVersions } from '../kcs/kcs.service.ts';
 import type {
+  InstructionalClassificationResolvers,
   KcPrerequisiteResolvers,
   KcRelationResolvers,
   KnowledgeComponentResolvers,
@@ -44,3 +45,11 @@ export function kcEdgeResolvers({ kcLoader }: CurriculumLoaders): {
     },
   };
 }
+
+/** The classification is stored as REST takes it, one object: what is not knowledgeType is otherFields. */
+export const instructionalClassificationResolvers: InstructionalClassificationResolvers = {
+  otherFields: (classification) => {
+    const { knowledgeType: _knowledgeType, ...others } = classification as Record<string, unknown>;
+    return Object.keys(others).length > 0 ? others : null;
+  },
+};

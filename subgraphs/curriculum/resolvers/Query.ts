@@ -15,6 +15,7 @@ import { getFramework, listFrameworks, listStandardKcMaps } from '../standards/s
 import { readGateContract, readGateNextForm, readGateRemediation, readGateStatus } from '../gates/gates.service.ts';
 import { getIngestJob } from '../ingest/ingest.service.ts';
 import { queryStringOf } from '../../../platform/naming.ts';
+import { idAsStored } from '../../../platform/validation.ts';
 import { listApprovals } from '../approvals/approvals.service.ts';
 import { nextLesson } from '../routing/next-lesson.service.ts';
 import { placementCandidates } from '../placement/placement.service.ts';
@@ -28,7 +29,7 @@ export function queryResolvers(deps: CurriculumDeps, { componentLoader, kcLoader
   return {
     component: (_root, args, context) => componentLoader(context).load(args.componentId),
     components: (_root, args, context) => listComponents(deps, ctxOf(context), { query: queryOf(args) }),
-    kc: (_root, args, context) => kcLoader(context).load(args.kcId),
+    kc: (_root, args, context) => kcLoader(context).load(idAsStored(args.kcId)),
     kcs: (_root, args, context) => listKcs(deps, ctxOf(context), { query: queryOf(args, KC_QUERY_NAMES) }),
     kcVersions: (_root, { kcId, ...args }, context) =>
       listKcVersions(deps, ctxOf(context), { kcId, query: queryOf(args) }),

@@ -2,7 +2,11 @@ import { JSONObjectScalar } from '../../../platform/graphql.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import type { Resolvers } from '../generated/graphql.ts';
 import { componentAlphaResolvers, componentResolvers, targetRefResolvers } from './Component.ts';
-import { kcEdgeResolvers, knowledgeComponentResolvers } from './KnowledgeComponent.ts';
+import {
+  instructionalClassificationResolvers,
+  kcEdgeResolvers,
+  knowledgeComponentResolvers,
+} from './KnowledgeComponent.ts';
 import { curriculumLoaders } from './loaders.ts';
 import { mutationResolvers } from './Mutation.ts';
 import { queryResolvers } from './Query.ts';
@@ -21,6 +25,7 @@ export function curriculumResolvers(deps: CurriculumDeps): Resolvers {
     ComponentAlpha: componentAlphaResolvers(loaders),
     TargetRef: targetRefResolvers,
     KnowledgeComponent: knowledgeComponentResolvers(deps, loaders),
+    InstructionalClassification: instructionalClassificationResolvers,
     ...kcEdgeResolvers(loaders),
   };
 }

@@ -26,7 +26,13 @@ export function kcInputOf(input: Args | undefined): Args {
   const { alpha, ...rest } = input;
   const body = snakeKeys(rest) as Args;
   const converted = snakeKeepingValues(alpha, KC_ALPHA_OBJECTS);
-  return converted ? { ...body, alpha: converted } : body;
+  if (!converted) return body;
+  const classification = converted.instructional_classification as Args | undefined;
+  if (!classification) return { ...body, alpha: converted };
+  // REST's instructional_classification is one object: the other fields sit beside knowledgeType.
+  const { otherFields, knowledgeType } = classification;
+  const whole = { ...(otherFields as Args | null | undefined), knowledgeType };
+  return { ...body, alpha: { ...converted, instructional_classification: whole } };
 }
 
 /** GraphQL list arguments become the REST query string the service parses. */

@@ -3,25 +3,48 @@ import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
 
 /**
- * The CASE 1.0/1.1 package as imported: the fields the platform reads are checked, every other field
- * is kept as sent (the release stores the package whole). Real exports carry nulls for absent values.
+ * The CASE 1.0/1.1 package as imported: the fields the platform reads are checked, and so are the fields and
+ * cardinalities CASE requires of every document, item and association (identifier, uri, lastChangeDateTime, an
+ * item's fullStatement, an association's type from CASE's vocabulary, each node reference's title, identifier and
+ * uri), so a package another CASE tool would refuse is not frozen as a release. Every other field is kept as sent
+ * (the release stores the package whole). Real exports carry nulls for absent optional values.
  */
 const text = z.string().nullish();
+const required = z.string({ error: 'CASE requires this field, a string' });
 export const CASE_UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const nodeRef = z.looseObject({ identifier: z.string().min(1), uri: text, title: text, targetType: text });
+// Any 8-4-4-4-12 hex identifier: real exports use placeholder ids such as d0000000-0000-...
+const caseUuid = (refusal: string) => z.string().regex(CASE_UUID_SHAPE, refusal);
+// LinkGenURI: the node may be outside the package, even outside CASE, so its identifier need not be a UUID.
+const nodeRef = z.looseObject({ identifier: z.string().min(1), uri: required, title: required, targetType: text });
+// CFAssociationTypeExtEnum: CASE 1.0's nine types, 1.1's isTranslationOf, and extensions named ext:<name>.
+const CASE_ASSOCIATION_TYPES = [
+  'isChildOf',
+  'isPeerOf',
+  'isPartOf',
+  'exactMatchOf',
+  'precedes',
+  'isRelatedTo',
+  'replacedBy',
+  'exemplar',
+  'hasSkillLevel',
+  'isTranslationOf',
+];
+const associationType = z
+  .string()
+  .refine((type) => CASE_ASSOCIATION_TYPES.includes(type) || /^ext:[A-Za-z0-9._|-]+$/.test(type), {
+    error: `must be one of ${CASE_ASSOCIATION_TYPES.join(', ')} or an extension named ext:<name>`,
+  });
 
 export const CasePackage = z.looseObject({
   CFDocument: z.looseObject({
-    // Any 8-4-4-4-12 hex identifier: real exports use placeholder ids such as d0000000-0000-...
-    identifier: z
-      .string()
-      .regex(CASE_UUID_SHAPE, 'CASE 1.0/1.1 document identifiers are UUIDs; pre-1.0 packages are not imported'),
-    uri: text,
+    identifier: caseUuid('CASE 1.0/1.1 document identifiers are UUIDs; pre-1.0 packages are not imported'),
+    uri: required,
     title: z.string().trim().min(1),
-    creator: text,
+    creator: required,
     frameworkType: text,
-    caseVersion: text,
-    lastChangeDateTime: text,
+    // CASE 1.0 has no caseVersion; 1.1 allows only "1.1".
+    caseVersion: z.literal('1.1').nullish(),
+    lastChangeDateTime: required,
     officialSourceURL: text,
     subject: z.array(z.string()).nullish(),
     language: text,
@@ -30,14 +53,16 @@ export const CasePackage = z.looseObject({
   CFItems: z
     .array(
       z.looseObject({
-        identifier: z.string().min(1),
-        uri: text,
+        identifier: caseUuid('CASE item identifiers are UUIDs'),
+        uri: required,
+        lastChangeDateTime: required,
         CFDocumentURI: z.unknown().optional(),
         humanCodingScheme: text,
-        fullStatement: text,
+        fullStatement: required,
         abbreviatedStatement: text,
         // Grade codes such as grade_3 stay standards metadata; grade routing never reads them (rule 16).
-        educationLevel: z.array(z.string()).nullish(),
+        // CASE 1.0 also allows a single string.
+        educationLevel: z.union([z.array(z.string()), z.string()]).nullish(),
         listEnumeration: text,
         parentIdentifier: text,
       }),
@@ -47,8 +72,10 @@ export const CasePackage = z.looseObject({
   CFAssociations: z
     .array(
       z.looseObject({
-        identifier: z.string().min(1),
-        associationType: z.string().min(1),
+        identifier: caseUuid('CASE association identifiers are UUIDs'),
+        associationType,
+        uri: required,
+        lastChangeDateTime: required,
         originNodeURI: nodeRef,
         destinationNodeURI: nodeRef,
         // Some exporters write it as a string.

@@ -1,6 +1,7 @@
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { lockKey, type Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
@@ -316,12 +317,15 @@ export const listFrameworks = listRule({
   present: presentFramework,
 });
 
-/** A CFDocument identifier is a UUID: matched in any case. */
-function frameworkIdentifierIs(identifier: string): SQL {
+/** A CASE identifier (a CFDocument's, a CFItem's) that is a UUID is matched in any case, as the import matches it. */
+function caseIdentifierIs(column: AnyPgColumn, identifier: string): SQL {
   return CASE_UUID_SHAPE.test(identifier)
-    ? sql`lower(${standardsFrameworks.frameworkIdentifier}) = ${identifier.toLowerCase()}`
-    : eq(standardsFrameworks.frameworkIdentifier, identifier);
+    ? sql`lower(${column}) = ${identifier.toLowerCase()}`
+    : eq(column, identifier);
 }
+
+const frameworkIdentifierIs = (identifier: string) =>
+  caseIdentifierIs(standardsFrameworks.frameworkIdentifier, identifier);
 
 function frameworkIdMatches(frameworkId: string): SQL | undefined {
   const byIdentifier = frameworkIdentifierIs(frameworkId);
@@ -354,7 +358,7 @@ export const listStandardKcMaps = listRule({
     query.source_release_id
       ? eq(standardKcMaps.sourceReleaseId, query.source_release_id)
       : isNull(standardKcMaps.retiredAt),
-    query.standard_id ? eq(standardKcMaps.standardId, query.standard_id) : undefined,
+    query.standard_id ? caseIdentifierIs(standardKcMaps.standardId, query.standard_id) : undefined,
     query.kc_id ? eq(standardKcMaps.kcId, query.kc_id) : undefined,
     query.relationship ? eq(standardKcMaps.relationship, query.relationship) : undefined,
     updatedSince(standardKcMaps.updatedAt, query.updated_since),
