@@ -147,6 +147,23 @@ describe('POST /courses/{courseId}/approvals', () => {
     expect(await approvalRows(caller.tenantId)).toEqual({ approvals: 2, snapshots: 2, firming: 2 });
   });
 
+  it("refuses a cursor of another course's approvals instead of reading it as a position", async () => {
+    const caller = await newTenant(platform);
+    for (const courseId of ['a', 'b']) {
+      const course = await authorCourse(platform, caller, { courseId });
+      await approveOk(platform, caller, courseId);
+      expect((await patchComponent(platform, caller, course.lessonIds[0], { position: 5 })).status).toBe(200);
+      await approveOk(platform, caller, courseId);
+    }
+    const pageOfA = await http(platform, 'GET', `${approvals('a')}?limit=1`, { token: caller.token });
+    expect(pageOfA.body.next_cursor).toEqual(expect.any(String));
+    const onB = await http(platform, 'GET', `${approvals('b')}?limit=1&cursor=${pageOfA.body.next_cursor}`, {
+      token: caller.token,
+    });
+    expectProblem(onB, 400, 'curriculum:validation_failed');
+    expect(onB.body.fieldErrors).toEqual([{ field: 'cursor', message: expect.any(String) }]);
+  });
+
   it('replays under the same Idempotency-Key and refuses a missing key, a read-only token and bad bodies', async () => {
     const caller = await newTenant(platform);
     await authorCourse(platform, caller);

@@ -272,11 +272,13 @@ export async function listApprovals(
     idColumn: courseApprovals.sequence,
     idOf: (row: Row) => String(row.sequence),
   };
+  // The cursor is bound to the course as to the query: one of another course's list is refused, not read as a position.
+  const listOfCourse = { ...query, courseId: input.courseId };
   const page = await pageInIdOrder(
     deps.db,
     deps.cursors,
     source,
-    query,
+    listOfCourse,
     [eq(courseApprovals.tenantId, ctx.tenantId), eq(courseApprovals.courseId, input.courseId)],
     (row: Row) => row.approvalId,
   );
