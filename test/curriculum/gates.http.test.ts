@@ -121,6 +121,24 @@ describe('GET /gates/{componentId}', () => {
     expect((await http(platform, 'GET', gateUrl(), { token: noScope.token })).status).toBe(403);
     expect((await http(platform, 'GET', gateUrl())).status).toBe(401);
   });
+
+  it('answers a gate whose pin was written without its optional module, naming module content', async () => {
+    const caller = await newTenant(platform);
+    await createComponent(platform, caller, {
+      component_id: 'gate-1',
+      kind: 'mastery_gate',
+      alpha: {
+        publication_status: 'published',
+        target_ref: { content_kind: 'test_bank', ...fake.bank },
+        renderer_ref: 'renderer:qti-test',
+      },
+    });
+    const bankRef = { module: 'content', content_kind: 'test_bank', ...fake.bank };
+    const contract = await http(platform, 'GET', gateUrl(), { token: caller.token });
+    expect([contract.status, contract.body.bank_ref]).toEqual([200, bankRef]);
+    const next = await nextForm(caller);
+    expect([next.status, next.body.bank_ref], JSON.stringify(next.body)).toEqual([200, bankRef]);
+  });
 });
 
 describe('GET /gates/{componentId}/next-form', () => {
