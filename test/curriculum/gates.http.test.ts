@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   curriculumV1,
@@ -122,7 +123,24 @@ describe('GET /gates/{componentId}', () => {
     expect((await http(platform, 'GET', gateUrl())).status).toBe(401);
   });
 
-  it('answers a gate whose pin was written without its optional module, naming module content', async () => {
+  it('answers a gate and its remediation target whose pins were written without their optional module', async () => {
+    const learner = await tenantWithGate();
+    const formPin = { content_kind: 'test', content_id: randomUUID(), content_version_id: randomUUID() };
+    await createComponent(platform, learner, {
+      component_id: 'review-1',
+      kind: 'review',
+      parent_component_id: 'lesson-1',
+      alpha: { publication_status: 'published', target_ref: formPin },
+    });
+    await record(learner, 'assessment_graded', fake.forms[0].form_content_id, graded('failed', 'forgot'));
+    const remediation = await http(platform, 'GET', gateUrl('/remediation', '?studentId=stu-1'), {
+      token: learner.token,
+    });
+    expect([remediation.status, remediation.body.remediation?.target_ref]).toEqual([
+      200,
+      { module: 'content', ...formPin },
+    ]);
+
     const caller = await newTenant(platform);
     await createComponent(platform, caller, {
       component_id: 'gate-1',
