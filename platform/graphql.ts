@@ -222,7 +222,7 @@ function hasEveryField(representation: Record<string, unknown>, names: string[])
 }
 
 /**
- * The same code in `extensions` as the REST problem; unexpected errors keep their message to the logs.
+ * The same code and details in `extensions` as the REST problem; unexpected errors keep their message to the logs.
  * Apollo adds a stack trace only when a developer opted in (GRAPHQL_STACK_TRACES), and it is kept then.
  */
 export function formatGraphQLError(
@@ -235,8 +235,8 @@ export function formatGraphQLError(
   const original = error instanceof GraphQLError ? error.originalError : error;
   // A downstream subgraph's error reaches the gateway as the plain object that subgraph already formatted.
   if (original instanceof Error && !(original instanceof GraphQLError)) {
-    const { code, status, detail, fieldErrors } = formatProblem(original, namespace);
-    const problem = { code, status, ...(fieldErrors ? { fieldErrors } : {}), ...trace };
+    const { code, status, detail, fieldErrors, extensions: details } = formatProblem(original, namespace);
+    const problem = { ...details, code, status, ...(fieldErrors ? { fieldErrors } : {}), ...trace };
     return isUnexpectedError(original)
       ? { message: detail, path: formatted.path, extensions: problem }
       : { ...formatted, message: detail, extensions: problem };

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { canonicalJson } from '../../platform/idempotency.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curriculumV1, http, newTenant, startTestPlatform, type TestPlatform } from '../kit.ts';
+import { holdLock } from '../held-lock.ts';
 import { createComponent, createKc, expectProblem, key, rowsOf } from './helpers.ts';
 import { approve, approveOk, authorCourse, patchComponent } from './learner-helpers.ts';
 
@@ -145,6 +146,49 @@ describe('POST /courses/{courseId}/approvals', () => {
     const again = await approve(platform, caller, course.courseId);
     expect([again.status, again.body]).toEqual([200, second]);
     expect(await approvalRows(caller.tenantId)).toEqual({ approvals: 2, snapshots: 2, firming: 2 });
+  });
+
+  it('two courses approved together firm their shared draft KC version once, and both are approved', async () => {
+    const caller = await newTenant(platform);
+    const kc = await createKc(platform, caller, { publication_status: 'published' });
+    for (const courseId of ['a', 'b']) await authorCourse(platform, caller, { courseId, kcId: kc.kc_id });
+    // On PostgreSQL both approvals read the version as draft, then wait to firm it: the second one finds it firm.
+    const held =
+      platform.runtime.database.driver === 'postgres'
+        ? await holdLock(
+            (tx) =>
+              tx`select pg_advisory_xact_lock(hashtextextended(${`kc-firm|${caller.tenantId}|${kc.current_version_id}`}, 0))`,
+          )
+        : undefined;
+    const together = Promise.all([approve(platform, caller, 'a'), approve(platform, caller, 'b')]);
+    if (held) {
+      await held.waitedOn();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await held.release();
+    }
+    const replies = await together;
+    for (const reply of replies) expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const entries = replies.map((reply) => reply.body.kc_snapshot[0]);
+    expect(new Set(entries.map((entry) => entry.firming_event_id)).size).toBe(1);
+    expect(entries.map((entry) => entry.firmed_by_approval).sort()).toEqual([false, true]);
+    expect((await approvalRows(caller.tenantId)).firming).toBe(1);
+  });
+
+  it("refuses a cursor of another course's approvals instead of reading it as a position", async () => {
+    const caller = await newTenant(platform);
+    for (const courseId of ['a', 'b']) {
+      const course = await authorCourse(platform, caller, { courseId });
+      await approveOk(platform, caller, courseId);
+      expect((await patchComponent(platform, caller, course.lessonIds[0], { position: 5 })).status).toBe(200);
+      await approveOk(platform, caller, courseId);
+    }
+    const pageOfA = await http(platform, 'GET', `${approvals('a')}?limit=1`, { token: caller.token });
+    expect(pageOfA.body.next_cursor).toEqual(expect.any(String));
+    const onB = await http(platform, 'GET', `${approvals('b')}?limit=1&cursor=${pageOfA.body.next_cursor}`, {
+      token: caller.token,
+    });
+    expectProblem(onB, 400, 'curriculum:validation_failed');
+    expect(onB.body.fieldErrors).toEqual([{ field: 'cursor', message: expect.any(String) }]);
   });
 
   it('replays under the same Idempotency-Key and refuses a missing key, a read-only token and bad bodies', async () => {

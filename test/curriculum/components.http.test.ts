@@ -118,6 +118,10 @@ describe('POST /components', () => {
       'multi_grade with one level',
       { component_id: 'x', kind: 'course', alpha: { course_grade_mode: 'multi_grade', course_grade_levels: [3] } },
     ],
+    [
+      'multi_grade with one level named twice',
+      { component_id: 'x', kind: 'course', alpha: { course_grade_mode: 'multi_grade', course_grade_levels: [3, 3] } },
+    ],
     ['student_id below the root', { component_id: 'x', kind: 'course', parent_component_id: 'p', student_id: 's-1' }],
     ['student_id on a unit', { component_id: 'x', kind: 'unit', student_id: 's-1' }],
     ['a mastery_gate without publication_status', { component_id: 'x', kind: 'mastery_gate' }],

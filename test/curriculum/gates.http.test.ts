@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   curriculumV1,
@@ -120,6 +121,41 @@ describe('GET /gates/{componentId}', () => {
     const noScope = await newTenant(platform, { tenantId: learner.tenantId, scopes: ['read:content'] });
     expect((await http(platform, 'GET', gateUrl(), { token: noScope.token })).status).toBe(403);
     expect((await http(platform, 'GET', gateUrl())).status).toBe(401);
+  });
+
+  it('answers a gate and its remediation target whose pins were written without their optional module', async () => {
+    const learner = await tenantWithGate();
+    const formPin = { content_kind: 'test', content_id: randomUUID(), content_version_id: randomUUID() };
+    await createComponent(platform, learner, {
+      component_id: 'review-1',
+      kind: 'review',
+      parent_component_id: 'lesson-1',
+      alpha: { publication_status: 'published', target_ref: formPin },
+    });
+    await record(learner, 'assessment_graded', fake.forms[0].form_content_id, graded('failed', 'forgot'));
+    const remediation = await http(platform, 'GET', gateUrl('/remediation', '?studentId=stu-1'), {
+      token: learner.token,
+    });
+    expect([remediation.status, remediation.body.remediation?.target_ref]).toEqual([
+      200,
+      { module: 'content', ...formPin },
+    ]);
+
+    const caller = await newTenant(platform);
+    await createComponent(platform, caller, {
+      component_id: 'gate-1',
+      kind: 'mastery_gate',
+      alpha: {
+        publication_status: 'published',
+        target_ref: { content_kind: 'test_bank', ...fake.bank },
+        renderer_ref: 'renderer:qti-test',
+      },
+    });
+    const bankRef = { module: 'content', content_kind: 'test_bank', ...fake.bank };
+    const contract = await http(platform, 'GET', gateUrl(), { token: caller.token });
+    expect([contract.status, contract.body.bank_ref]).toEqual([200, bankRef]);
+    const next = await nextForm(caller);
+    expect([next.status, next.body.bank_ref], JSON.stringify(next.body)).toEqual([200, bankRef]);
   });
 });
 

@@ -25,12 +25,14 @@ export async function authorCourse(
     studentId?: string;
     coursePublished?: boolean;
     pin?: ReturnType<typeof pinOf>;
+    /** A published KC to scope the lessons to instead of a new one. */
+    kcId?: string;
   } = {},
 ): Promise<AuthoredCourse> {
   const courseId = options.courseId ?? 'course';
   const [pin, kc] = await Promise.all([
     options.pin ?? eligibleVersion(platform, caller).then(pinOf),
-    createKc(platform, caller, { publication_status: 'published' }),
+    options.kcId ? { kc_id: options.kcId } : createKc(platform, caller, { publication_status: 'published' }),
   ]);
   const published = { publication_status: 'published' };
   await createComponent(platform, caller, {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphql, newTenant, startTestPlatform, type Caller, type Reply, type TestPlatform } from '../kit.ts';
 import { createComponent } from './helpers.ts';
-import { approveOk, authorCourse, nextLesson } from './learner-helpers.ts';
+import { approve, approveOk, authorCourse, nextLesson, patchComponent } from './learner-helpers.ts';
 
 let platform: TestPlatform;
 beforeAll(async () => {
@@ -137,6 +137,32 @@ describe('learner side through the gateway', () => {
       caller.token,
     );
     expect(listed.body.data.courseApprovals).toEqual({ data: [{ sequence: 1 }, { sequence: 2 }], nextCursor: null });
+  });
+
+  it('a refused approval or route carries the same current digests as the REST problem, so a client can resend', async () => {
+    const caller = await newTenant(platform);
+    const course = await authorCourse(platform, caller);
+    const expected = { expected_course_graph_sha256: 'a'.repeat(64) };
+    const rest = await approve(platform, caller, 'course', expected);
+    expect(rest.status).toBe(409);
+    const wrong = await approveGraphql(caller, 'course', { expectedCourseGraphSha256: 'a'.repeat(64) });
+    expect(wrong.body.errors[0].extensions).toMatchObject({
+      code: 'curriculum:approval_digest_mismatch',
+      course_graph_sha256: rest.body.course_graph_sha256,
+      kc_snapshot_sha256: rest.body.kc_snapshot_sha256,
+    });
+
+    await approveOk(platform, caller, 'course');
+    expect((await patchComponent(platform, caller, course.lessonIds[0], { position: 5 })).status).toBe(200);
+    const staleRest = await nextLesson(platform, caller, 'course');
+    expect(staleRest.body.code).toBe('curriculum:approval_stale');
+    const stale = await graphql(platform, ROUTE, { course: 'course' }, caller.token);
+    expect(stale.body.errors[0].extensions).toMatchObject({
+      code: 'curriculum:approval_stale',
+      approval_id: staleRest.body.approval_id,
+      approved: staleRest.body.approved,
+      current: staleRest.body.current,
+    });
   });
 
   it('a personalized course answers a stranger exactly like an unknown course; placement candidates by numeric grade', async () => {

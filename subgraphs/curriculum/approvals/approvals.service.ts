@@ -223,12 +223,14 @@ export async function approveCourse(
     const snapshot = [];
     for (const state of [...kcStates.values()].sort((a, b) => (a.kc_id < b.kc_id ? -1 : 1))) {
       const versionId = state.current_version_id as string;
+      // Read as draft: a concurrent approval or firming event may have firmed it since; its event is then kept.
       const firmed = state.firming_event_id
         ? undefined
         : await firmKcVersion(tx, ctx, {
             versionId,
             source: 'course_approval',
             evidence: { course_id: input.courseId, approval_id: approvalId },
+            whenFirm: 'keep',
           });
       snapshot.push({
         tenantId: ctx.tenantId,
@@ -236,8 +238,8 @@ export async function approveCourse(
         kcId: state.kc_id,
         kcVersionId: versionId,
         versionNumber: state.version_number as number,
-        firmingEventId: firmed?.firming_event_id ?? (state.firming_event_id as string),
-        firmedByApproval: firmed !== undefined,
+        firmingEventId: firmed?.firming.firming_event_id ?? (state.firming_event_id as string),
+        firmedByApproval: firmed?.created === true,
       });
     }
     if (snapshot.length > 0) await tx.insert(courseApprovalKcVersions).values(snapshot);
@@ -272,11 +274,13 @@ export async function listApprovals(
     idColumn: courseApprovals.sequence,
     idOf: (row: Row) => String(row.sequence),
   };
+  // The cursor is bound to the course as to the query: one of another course's list is refused, not read as a position.
+  const listOfCourse = { ...query, courseId: input.courseId };
   const page = await pageInIdOrder(
     deps.db,
     deps.cursors,
     source,
-    query,
+    listOfCourse,
     [eq(courseApprovals.tenantId, ctx.tenantId), eq(courseApprovals.courseId, input.courseId)],
     (row: Row) => row.approvalId,
   );

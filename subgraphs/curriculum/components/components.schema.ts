@@ -114,11 +114,12 @@ export const ComponentInput = z
         message: 'single_grade needs exactly one course_grade_levels value',
       });
     }
-    if (alpha.course_grade_mode === 'multi_grade' && (alpha.course_grade_levels?.length ?? 0) < 2) {
+    // Distinct levels: [3, 3] is one grade, which placement would route as a single-grade course.
+    if (alpha.course_grade_mode === 'multi_grade' && new Set(alpha.course_grade_levels).size < 2) {
       issues.addIssue({
         code: 'custom',
         path: at('course_grade_levels'),
-        message: 'multi_grade needs at least two course_grade_levels values',
+        message: 'multi_grade needs at least two distinct course_grade_levels values',
       });
     }
     if (alpha.course_grade_levels && !alpha.course_grade_mode) {

@@ -57,6 +57,9 @@ const alphaOf = (gate: Component) =>
     remediation_entries?: Array<{ kc_ref: string }>;
   };
 
+/** A pin as the gate reads answer it: target_ref names its module, which a component write may leave out. */
+const withModule = (ref: TargetRef): TargetRef => ({ module: 'content', ...ref });
+
 /** GET /gates/{id}: what a player and a planner may know of a gate; no scores, thresholds or content body. */
 export async function readGateContract(deps: GateDeps, ctx: RequestContext, input: { componentId: string }) {
   requireGateRead(ctx);
@@ -69,7 +72,7 @@ export async function readGateContract(deps: GateDeps, ctx: RequestContext, inpu
     parent_component_id: gate.parent_component_id,
     publication_status: alpha.publication_status ?? 'draft',
     launch: alpha.publication_status === 'published' ? 'release' : 'test_serve_only',
-    bank_ref: alpha.target_ref ?? null,
+    bank_ref: alpha.target_ref ? withModule(alpha.target_ref) : null,
     renderer_ref: alpha.renderer_ref ?? null,
     scope_kc_refs: alpha.scope_kc_refs ?? [],
     remediation_kc_refs: (alpha.remediation_entries ?? []).map((entry) => entry.kc_ref),
@@ -203,7 +206,7 @@ export async function readGateRemediation(deps: GateDeps, ctx: RequestContext, i
       category: status.remediation_category,
       kind,
       component_id: target.component_id,
-      target_ref: (target.alpha.target_ref as TargetRef | undefined) ?? null,
+      target_ref: target.alpha.target_ref ? withModule(target.alpha.target_ref as TargetRef) : null,
     },
   };
 }
@@ -291,7 +294,7 @@ export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, inpu
     student_id: query.studentId,
     as_of: happenedAtTo,
     launch: released ? 'release' : 'test_serve',
-    bank_ref: bank,
+    bank_ref: withModule(bank),
     selected_form_ref: formRef(member),
     bank_member_ordinal: member.ordinal,
     test_serve_authorization_id: authorizationId,

@@ -211,7 +211,9 @@ export type KcFirmingEvent = ReturnType<typeof presentFirming>;
 
 /**
  * Firms one exact draft version inside the caller's transaction. The course approval command calls
- * this with source course_approval; the public endpoint never can.
+ * this with source course_approval; the public endpoint never can. A version firmed meanwhile (by
+ * another transaction, after the caller read it as draft) is refused, or, with whenFirm 'keep',
+ * answered with the firming event it has (`created` false).
  */
 export async function firmKcVersion(
   tx: Database,
@@ -220,23 +222,26 @@ export async function firmKcVersion(
     versionId,
     source,
     evidence,
+    whenFirm = 'refuse',
   }: {
     versionId: string;
     source: (typeof CreateFirmingEventInput.shape.source.options)[number];
     evidence: Record<string, unknown>;
+    whenFirm?: 'refuse' | 'keep';
   },
-): Promise<KcFirmingEvent> {
+): Promise<{ firming: KcFirmingEvent; created: boolean }> {
   await lockKey(tx, `kc-firm|${ctx.tenantId}|${versionId}`);
   const version = await requireVersion(tx, ctx.tenantId, versionId);
   await requireActiveKcs(tx, ctx.tenantId, [{ kcId: version.kcId, field: 'kc_version_id' }]);
   const [firm] = await tx
-    .select({ id: kcFirmingEvents.firmingEventId })
+    .select()
     .from(kcFirmingEvents)
     .where(tenantRows(kcFirmingEvents, ctx.tenantId, { kcVersionId: versionId }));
+  if (firm && whenFirm === 'keep') return { firming: presentFirming(firm), created: false };
   if (firm)
     throw new DomainError(
       'curriculum:kc_version_already_firm',
-      `KC version ${versionId} is already firm (${firm.id}).`,
+      `KC version ${versionId} is already firm (${firm.firmingEventId}).`,
     );
   const [row] = await tx
     .insert(kcFirmingEvents)
@@ -251,7 +256,7 @@ export async function firmKcVersion(
       createdAt: ctx.now.toISOString(),
     })
     .returning();
-  return presentFirming(row);
+  return { firming: presentFirming(row), created: true };
 }
 
 /** POST /kc-firming-events: the first-genuine-response backstop. */
@@ -272,11 +277,13 @@ export const createFirmingEvent = commandRule({
     }
   },
   run: async (tx, input, ctx) => ({
-    value: await firmKcVersion(tx, ctx, {
-      versionId: input.kc_version_id,
-      source: input.source,
-      evidence: input.evidence ?? {},
-    }),
+    value: (
+      await firmKcVersion(tx, ctx, {
+        versionId: input.kc_version_id,
+        source: input.source,
+        evidence: input.evidence ?? {},
+      })
+    ).firming,
     created: true,
   }),
 });
