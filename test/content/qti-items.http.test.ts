@@ -189,6 +189,36 @@ describe('canonical_xml of QTI 3.0 items', () => {
     }
   });
 
+  it('reads a choice as its text shows: inline markup runs on, paragraphs and comments as written', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const root = tenantRoot(caller.tenantId);
+    const question = await createItem(platform, caller, { content_kind: 'question' });
+    const xml = qtiItem({
+      ...INTERACTIONS[0],
+      body: `<qti-choice-interaction response-identifier="RESPONSE" max-choices="1">
+        <qti-simple-choice identifier="A">CO<sub>2</sub></qti-simple-choice>
+        <qti-simple-choice identifier="B">H<sub>2</sub>O</qti-simple-choice>
+        <qti-simple-choice identifier="C">x<sup>2</sup> + <em>y</em>, <strong>not</strong> z</qti-simple-choice>
+        <qti-simple-choice identifier="D"><p>First.</p><p>Second.</p></qti-simple-choice>
+        <qti-simple-choice identifier="E">to<!-- a note -->gether and <![CDATA[a<b]]>c</qti-simple-choice>
+      </qti-choice-interaction>`,
+    });
+    const appended = await appendXml(platform, caller, question.content_id, xml);
+    expect(appended.status).toBe(201);
+    const view = await http(platform, 'GET', `${root}/items/${question.content_id}/student-view`, {
+      token: caller.token,
+    });
+    expect(view.body.answer_slots[0].choices).toEqual([
+      { identifier: 'A', text: 'CO2' },
+      { identifier: 'B', text: 'H2O' },
+      { identifier: 'C', text: 'x2 + y, not z' },
+      { identifier: 'D', text: 'First. Second.' },
+      { identifier: 'E', text: 'together and a<bc' },
+    ]);
+  });
+
   it('refuses bytes that are not well-formed XML with a problem naming what is wrong, storing nothing', async ({
     platform,
   }) => {

@@ -147,7 +147,8 @@ const parser = new XMLParser({
   attributeNamePrefix: '',
   parseTagValue: false,
   parseAttributeValue: false,
-  trimValues: true,
+  // Text keeps its white space, so 'x<sup>2</sup>' and 'the <hottext>' read as written (see textOf).
+  trimValues: false,
   processEntities: true,
   entityDecoder: entities,
 });
@@ -175,7 +176,7 @@ function toTree(nodes: Array<Record<string, unknown>>): XmlNode[] {
     const attrs = Object.fromEntries(
       Object.entries((node[':@'] as Record<string, string> | undefined) ?? {}).map(([key, value]) => [
         normalAttr(key),
-        String(value),
+        String(value).trim(),
       ]),
     );
     const children = toTree((node[name] as Array<Record<string, unknown>>) ?? []);
@@ -184,14 +185,25 @@ function toTree(nodes: Array<Record<string, unknown>>): XmlNode[] {
   return tree;
 }
 
+/** Phrasing elements of (X)HTML: their text runs on in the text around them, with no space between. */
+const INLINE = new Set(
+  'a abbr acronym b bdi bdo big cite code data del dfn em i ins kbd mark q rb rp rt rtc ruby s samp small span strong sub sup time tt u var wbr'.split(
+    ' ',
+  ),
+);
+
+/** The text an element shows: H<sub>2</sub>O is H2O, while paragraphs and QTI's elements stay words apart. */
 function textOf(node: XmlNode): string {
-  if (node.name === '#text') return node.text;
   // XML's white space only (its S production): a no-break space (&#160;) is text an author chose.
-  return node.children
-    .map(textOf)
-    .join(' ')
+  return writtenText(node)
     .replace(/[ \t\r\n]+/g, ' ')
     .replace(/^ | $/g, '');
+}
+
+function writtenText(node: XmlNode): string {
+  if (node.name === '#text') return node.text;
+  const text = node.children.map(writtenText).join('');
+  return INLINE.has(node.name) ? text : ` ${text} `;
 }
 
 function* walk(node: XmlNode): Generator<XmlNode> {
