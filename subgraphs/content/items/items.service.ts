@@ -21,6 +21,7 @@ import {
   queryBoolean,
   queryInstant,
   queryInteger,
+  uuidRef,
 } from '../../../platform/validation.ts';
 import { contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
 import {
@@ -84,7 +85,7 @@ export const CreateItemInput = z
   .object(metadataFields)
   .partial()
   .extend({
-    content_id: z.uuid().optional().describe('Caller-chosen id; minted when absent'),
+    content_id: uuidRef().optional().describe('Caller-chosen id; minted when absent'),
     content_kind: contentKind,
     assessment_role: z
       .enum(['form', 'spec', 'bank'])
