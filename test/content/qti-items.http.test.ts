@@ -235,6 +235,12 @@ describe('canonical_xml of QTI 3.0 items', () => {
       ['a raw control character', item.replace('Which is water?', 'Which\u0001 is water?'), /U\+0001/],
       ['-- in a comment', item.replace('exported by an authoring tool', 'exported -- by a tool'), /comment/],
       ['an XML declaration inside', item.replace('<?renderer hint="none"?>', '<?xml version="1.0"?>'), /declaration/],
+      ['an undeclared element prefix', item.replace('Which is water?', 'Which is <m:mi>water</m:mi>?'), /m:mi/],
+      [
+        'an undeclared attribute prefix',
+        item.replace('xml:lang="en"', 'xsi:schemaLocation="a b"'),
+        /xsi:schemaLocation/,
+      ],
       ['a mismatched end tag', item.replace('</qti-item-body>', '</qti-itembody>'), /closing tag/],
     ];
     for (const [label, xml, problem] of malformed) {

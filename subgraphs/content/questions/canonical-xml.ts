@@ -164,6 +164,30 @@ function normalAttr(name: string): string {
   return name.replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
 }
 
+/**
+ * The first element or attribute prefix no xmlns:prefix declaration in scope binds (Namespaces in XML): such bytes
+ * are not namespace-well-formed, and their elements would otherwise be read as QTI's by their local names.
+ */
+function unboundPrefix(nodes: Array<Record<string, unknown>>, bound: ReadonlySet<string>): string | undefined {
+  for (const node of nodes) {
+    const name = Object.keys(node).find((key) => key !== ':@');
+    if (!name || name.startsWith('?') || name === '#text') continue;
+    const attrs = Object.keys((node[':@'] as Record<string, string> | undefined) ?? {});
+    const declared = attrs.filter((key) => key.startsWith('xmlns:')).map((key) => key.slice('xmlns:'.length));
+    const inScope = declared.length > 0 ? new Set([...bound, ...declared]) : bound;
+    for (const qualified of [name, ...attrs.filter((key) => !key.startsWith('xmlns:'))]) {
+      const colon = qualified.indexOf(':');
+      if (colon > 0 && !inScope.has(qualified.slice(0, colon))) return qualified;
+    }
+    const inner = unboundPrefix((node[name] as Array<Record<string, unknown>>) ?? [], inScope);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** The one prefix bound without a declaration. */
+const XML_PREFIX = new Set(['xml']);
+
 function toTree(nodes: Array<Record<string, unknown>>): XmlNode[] {
   const tree: XmlNode[] = [];
   for (const node of nodes) {
@@ -252,6 +276,9 @@ function project(xml: string): QuestionProjection {
   if (entities.doctype) refuse([field('a DOCTYPE is not accepted')]);
   const malformed = entities.malformed ?? malformedDocument(xml);
   if (malformed !== undefined) refuse([field(`not well-formed XML: ${malformed}`)]);
+  const unbound = unboundPrefix(parsed, XML_PREFIX);
+  if (unbound !== undefined)
+    refuse([field(`not well-formed XML: the prefix of ${unbound} is not declared (xmlns:...)`)]);
   const roots = toTree(parsed).filter((node) => node.name !== '#text');
   const item = roots.length === 1 && roots[0].name === 'assessmentItem' ? roots[0] : undefined;
   if (!item) refuse([field('the root element must be one qti-assessment-item (or assessmentItem)')]);
