@@ -128,6 +128,13 @@ describe('catalog facets', () => {
     expect(await ids('facet=expected_xp_band:standard')).toEqual([b.content_id]);
     expect(await ids('facet=subject:math')).toEqual([a.content_id]);
     expect(await ids('quality_rating=4.5')).toEqual([b.content_id]);
+    // A number facet matches the number however the query writes it; other facets match the text exactly.
+    expect(await ids('quality_rating=4.50')).toEqual([b.content_id]);
+    expect(await ids('facet=quality_rating:45e-1')).toEqual([b.content_id]);
+    expect(await ids('quality_rating=4.6')).toEqual([]);
+    expect((await assign(caller, a.content_id, { facet_key: 'kc_refs', facet_value: '4.5' })).status).toBe(201);
+    expect(await ids('kc_refs=4.50')).toEqual([]);
+    expect(await ids('kc_refs=4.5')).toEqual([a.content_id]);
     expect(await ids('subject=math&provenance=nothing')).toEqual([]);
     for (const facet of [
       'grade_band',

@@ -478,7 +478,7 @@ describe('test_spec blueprint', () => {
     expect(read.body).toEqual({ spec_id: spec.content_id, content_id: spec.content_id, ...blueprint });
   });
 
-  it('refuses a missing field, a non-positive count, unequal totals and blueprint fields on other kinds, creating nothing', async ({
+  it('refuses a missing field, a non-positive count, unequal totals, keys padded with white space and blueprint fields on other kinds, creating nothing', async ({
     platform,
   }) => {
     const caller = await newTenant(platform);
@@ -490,6 +490,10 @@ describe('test_spec blueprint', () => {
       { content_kind: 'test_spec', ...blueprint, item_type_mix: { choice: 3 } },
       { content_kind: 'test_spec', ...blueprint, kc_coverage: { k: { dok7: 4 } } },
       { content_kind: 'test_spec', ...blueprint, item_type_mix: { choice: 3.5, text_entry: 0.5 } },
+      // Keys that were trimmed into one: a KC's counts, or an item type's, would silently be lost.
+      { content_kind: 'test_spec', ...blueprint, kc_coverage: { k: { dok1: 4 }, ' k': { dok2: 4 } } },
+      { content_kind: 'test_spec', ...blueprint, item_type_mix: { choice: 4, 'choice ': 4 } },
+      { content_kind: 'test_spec', ...blueprint, kc_coverage: { ' ': { dok1: 4 } } },
       { content_kind: 'test', ...blueprint },
     ]) {
       const contentId = randomUUID();

@@ -18,6 +18,11 @@ import type { ItemKey } from '../inputs.ts';
  */
 
 const positiveCount = z.number().int().positive();
+/**
+ * A kc reference or item type as sent: trimmed, ' k' and 'k' became one key and the counts of one of them were
+ * silently lost (and the totals compared without them).
+ */
+const blueprintKey = z.string().regex(/^\S(?:[\s\S]*\S)?$/, 'a non-empty key without leading or trailing white space');
 const jsonObject = z.record(z.string(), z.unknown());
 
 export const BLUEPRINT_FIELDS = [
@@ -34,14 +39,14 @@ export const Blueprint = z
   .object({
     kc_coverage: z
       .record(
-        z.string().trim().min(1),
+        blueprintKey,
         z
           .partialRecord(z.enum(DOK_LEVELS), positiveCount)
           .refine((counts) => Object.keys(counts).length > 0, 'at least one dok count'),
       )
       .refine((coverage) => Object.keys(coverage).length > 0, 'at least one kc reference'),
     item_type_mix: z
-      .record(z.string().trim().min(1), positiveCount)
+      .record(blueprintKey, positiveCount)
       .refine((mix) => Object.keys(mix).length > 0, 'at least one item type'),
     difficulty_constraints: jsonObject,
     passing_rule: jsonObject,

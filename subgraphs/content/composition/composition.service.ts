@@ -4,7 +4,7 @@ import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, uuidRef } from '../../../platform/validation.ts';
 import { assessmentComponents, interactiveCompositions, items, versions } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
@@ -21,7 +21,7 @@ import type { ItemKey, ItemWrite } from '../inputs.ts';
  */
 
 const QuestionRef = z
-  .object({ content_id: z.uuid(), version_id: z.uuid().optional(), assessment_component_id: z.uuid().optional() })
+  .object({ content_id: uuidRef(), version_id: uuidRef().optional(), assessment_component_id: uuidRef().optional() })
   .strict();
 
 const Binding = z

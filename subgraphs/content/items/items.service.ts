@@ -21,8 +21,9 @@ import {
   queryBoolean,
   queryInstant,
   queryInteger,
+  uuidRef,
 } from '../../../platform/validation.ts';
-import { contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
+import { catalogFacets, contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
 import {
   ASSESSMENT_ROLES,
   CONTENT_STATUSES,
@@ -84,7 +85,7 @@ export const CreateItemInput = z
   .object(metadataFields)
   .partial()
   .extend({
-    content_id: z.uuid().optional().describe('Caller-chosen id; minted when absent'),
+    content_id: uuidRef().optional().describe('Caller-chosen id; minted when absent'),
     content_kind: contentKind,
     assessment_role: z
       .enum(['form', 'spec', 'bank'])
@@ -570,9 +571,24 @@ async function curriculumNodeCondition(
  */
 function facetCondition(key: string, value: string): SQL {
   const assigned = sql`exists (select 1 from ${facetAssignments} where ${facetAssignments.tenantId} = ${items.tenantId}
-    and ${facetAssignments.contentId} = ${items.contentId} and ${facetAssignments.facetKey} = ${key} and ${facetAssignments.facetValue} = ${value})`;
+    and ${facetAssignments.contentId} = ${items.contentId} and ${facetAssignments.facetKey} = ${key}
+    and (${facetAssignments.facetValue} = ${value}${numberFacetValue(key, value)}))`;
   const typed = typedFacetCondition(key, value);
   return typed ? (or(assigned, typed) as SQL) : assigned;
+}
+
+const DECIMAL_NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A number facet stores a number as JavaScript writes it (4.5): a filter writing it otherwise (4.50, 45e-1) matched
+ * nothing. The value as that stored form, for a facet the tenant defines as a number; other facets match as written.
+ */
+function numberFacetValue(key: string, value: string): SQL {
+  const number = DECIMAL_NUMBER.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(number) || String(number) === value) return sql``;
+  return sql` or (${facetAssignments.facetValue} = ${String(number)} and exists (select 1 from ${catalogFacets}
+    where ${catalogFacets.tenantId} = ${facetAssignments.tenantId} and ${catalogFacets.facetKey} = ${key}
+    and ${catalogFacets.valueType} = 'number'))`;
 }
 
 function typedFacetCondition(key: string, value: string): SQL | undefined {

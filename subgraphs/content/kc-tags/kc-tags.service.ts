@@ -6,7 +6,7 @@ import { DomainError } from '../../../platform/errors.ts';
 import { lockKey } from '../../../platform/db.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { presentPage, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
-import { isoTimestamp, parseInput, queryInteger } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, queryInteger, uuidRef } from '../../../platform/validation.ts';
 import { kcTags } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps, ItemList } from '../deps.ts';
@@ -24,7 +24,7 @@ import type { ItemKeys, ItemRead, ItemWrite } from '../inputs.ts';
 
 export const KcTagInput = z
   .object({
-    kc_id: z.uuid().describe('An active registry kc_id of the curriculum service (CASE KC ids are refused)'),
+    kc_id: uuidRef().describe('An active registry kc_id of the curriculum service (CASE KC ids are refused)'),
     weight: z.number().gt(0).max(1).describe('Share of the item attributed to this KC, in (0, 1]'),
   })
   .strict();

@@ -3,7 +3,7 @@ import type { Database } from '../../../platform/db.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { runCommand } from '../../../platform/commands.ts';
-import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, isUuid, uuidRef } from '../../../platform/validation.ts';
 import { contentReferences, items, testSpecBlueprints, versionPublications, versions } from '../tables.ts';
 import type { ItemCommand } from '../deps.ts';
 import { SEPARATELY_PUBLISHED_KINDS } from '../vocabulary.ts';
@@ -17,7 +17,7 @@ import { tenantRows } from '../../../platform/tenant-rows.ts';
  * set only at import or by a QC decision). Publishing twice answers the first publication.
  */
 
-export const PublishInput = z.object({ version_id: z.uuid().describe('The exact version to publish') }).strict();
+export const PublishInput = z.object({ version_id: uuidRef().describe('The exact version to publish') }).strict();
 
 type PublicationRow = typeof versionPublications.$inferSelect;
 

@@ -55,30 +55,26 @@ export interface QuestionProjection {
  * The parser's entity decoder: XML's five entities and its character references (&#960; &#x3C0;), as every XML
  * parser decodes them (the parser's default decoder leaves character references as written). The parser hands it
  * the entities of a DOCTYPE, and only of a DOCTYPE (even one declaring none), so it also tells whether the document
- * had one: a DOCTYPE is refused, and its entities are never expanded.
+ * had one: a DOCTYPE is refused, and its entities are never expanded. It sees every attribute value and every text
+ * outside CDATA as written, so it also finds the references and characters there that make the bytes not
+ * well-formed, which the parser's validator lets through.
  */
 class ItemEntities implements EntityDecoderOptions {
   private readonly xml = new EntityDecoder({ numericAllowed: true });
   doctype = false;
-  /** The first named reference XML does not define (&nbsp;): without a DOCTYPE the document is not well-formed. */
-  undefinedEntity: string | undefined;
+  /** The first reference or character that makes the document not well-formed, said as a fix. */
+  malformed: string | undefined;
   setExternalEntities(): void {}
   addInputEntities(): void {
     this.doctype = true;
   }
   reset(): void {
     this.doctype = false;
-    this.undefinedEntity = undefined;
+    this.malformed = undefined;
     this.xml.reset();
   }
   decode(text: string): string {
-    if (this.undefinedEntity === undefined) {
-      for (const [, name] of text.matchAll(NAMED_REFERENCE)) {
-        if (XML_ENTITIES.has(name)) continue;
-        this.undefinedEntity = name;
-        break;
-      }
-    }
+    this.malformed ??= malformedReference(text);
     return this.xml.decode(text);
   }
   setXmlVersion(version: number): void {
@@ -87,7 +83,62 @@ class ItemEntities implements EntityDecoderOptions {
 }
 
 const XML_ENTITIES = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
-const NAMED_REFERENCE = /&([A-Za-z_:][\w.:-]*);/g;
+const REFERENCE_OR_AMPERSAND = /&(?:([A-Za-z_:][\w.:-]*);|#([0-9]+);|#x([0-9A-Fa-f]+);)?/g;
+
+/** XML 1.0's Char production: what a document, and a character reference, may hold. */
+function isXmlChar(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
+}
+
+/** Text or an attribute value as written: a reference XML does not define or allow, a bare & or a raw <. */
+function malformedReference(text: string): string | undefined {
+  // Text ends at a tag, so only an attribute value can hold a raw <.
+  if (text.includes('<')) return 'an attribute value holds a raw <: write &lt;';
+  for (const [reference, name, decimal, hex] of text.matchAll(REFERENCE_OR_AMPERSAND)) {
+    if (name !== undefined) {
+      if (!XML_ENTITIES.has(name))
+        return `&${name}; is not an XML entity: write the character, or a reference such as &#160;`;
+    } else if (decimal !== undefined || hex !== undefined) {
+      if (!isXmlChar(decimal !== undefined ? Number(decimal) : Number.parseInt(hex, 16)))
+        return `${reference} is not a character XML allows`;
+    } else {
+      return 'an & that starts no reference: write &amp;';
+    }
+  }
+  return undefined;
+}
+
+/** A character outside XML's Char production written as itself (a control character such as U+0001). */
+const RAW_NON_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+/** Comments and processing instructions outside CDATA, in document order (CDATA is matched to be skipped). */
+const MARKUP_WITH_TEXT = /<!\[CDATA\[[\s\S]*?\]\]>|<!--([\s\S]*?)-->|<\?([^\s?]+)/g;
+
+/** What the parser's validator lets through that XML forbids in a whole document. */
+function malformedDocument(xml: string): string | undefined {
+  const character = RAW_NON_CHAR.exec(xml);
+  if (character) {
+    const code = character[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    return `U+${code} is not a character XML allows: leave it out`;
+  }
+  const declarationAt = xml.startsWith('\uFEFF') ? 1 : 0;
+  for (const markup of xml.matchAll(MARKUP_WITH_TEXT)) {
+    const [, comment, target] = markup;
+    if (comment !== undefined && (comment.includes('--') || comment.endsWith('-')))
+      return 'a comment holds -- or ends with -, which XML does not allow';
+    if (target !== undefined && target.toLowerCase() === 'xml' && markup.index !== declarationAt)
+      return 'the XML declaration may only open the document';
+  }
+  return undefined;
+}
+
 const entities = new ItemEntities();
 
 const parser = new XMLParser({
@@ -96,7 +147,8 @@ const parser = new XMLParser({
   attributeNamePrefix: '',
   parseTagValue: false,
   parseAttributeValue: false,
-  trimValues: true,
+  // Text keeps its white space, so 'x<sup>2</sup>' and 'the <hottext>' read as written (see textOf).
+  trimValues: false,
   processEntities: true,
   entityDecoder: entities,
 });
@@ -112,6 +164,30 @@ function normalAttr(name: string): string {
   return name.replace(/-([a-z])/g, (_m, letter: string) => letter.toUpperCase());
 }
 
+/**
+ * The first element or attribute prefix no xmlns:prefix declaration in scope binds (Namespaces in XML): such bytes
+ * are not namespace-well-formed, and their elements would otherwise be read as QTI's by their local names.
+ */
+function unboundPrefix(nodes: Array<Record<string, unknown>>, bound: ReadonlySet<string>): string | undefined {
+  for (const node of nodes) {
+    const name = Object.keys(node).find((key) => key !== ':@');
+    if (!name || name.startsWith('?') || name === '#text') continue;
+    const attrs = Object.keys((node[':@'] as Record<string, string> | undefined) ?? {});
+    const declared = attrs.filter((key) => key.startsWith('xmlns:')).map((key) => key.slice('xmlns:'.length));
+    const inScope = declared.length > 0 ? new Set([...bound, ...declared]) : bound;
+    for (const qualified of [name, ...attrs.filter((key) => !key.startsWith('xmlns:'))]) {
+      const colon = qualified.indexOf(':');
+      if (colon > 0 && !inScope.has(qualified.slice(0, colon))) return qualified;
+    }
+    const inner = unboundPrefix((node[name] as Array<Record<string, unknown>>) ?? [], inScope);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** The one prefix bound without a declaration. */
+const XML_PREFIX = new Set(['xml']);
+
 function toTree(nodes: Array<Record<string, unknown>>): XmlNode[] {
   const tree: XmlNode[] = [];
   for (const node of nodes) {
@@ -124,7 +200,7 @@ function toTree(nodes: Array<Record<string, unknown>>): XmlNode[] {
     const attrs = Object.fromEntries(
       Object.entries((node[':@'] as Record<string, string> | undefined) ?? {}).map(([key, value]) => [
         normalAttr(key),
-        String(value),
+        String(value).trim(),
       ]),
     );
     const children = toTree((node[name] as Array<Record<string, unknown>>) ?? []);
@@ -133,14 +209,25 @@ function toTree(nodes: Array<Record<string, unknown>>): XmlNode[] {
   return tree;
 }
 
+/** Phrasing elements of (X)HTML: their text runs on in the text around them, with no space between. */
+const INLINE = new Set(
+  'a abbr acronym b bdi bdo big cite code data del dfn em i ins kbd mark q rb rp rt rtc ruby s samp small span strong sub sup time tt u var wbr'.split(
+    ' ',
+  ),
+);
+
+/** The text an element shows: H<sub>2</sub>O is H2O, while paragraphs and QTI's elements stay words apart. */
 function textOf(node: XmlNode): string {
-  if (node.name === '#text') return node.text;
   // XML's white space only (its S production): a no-break space (&#160;) is text an author chose.
-  return node.children
-    .map(textOf)
-    .join(' ')
+  return writtenText(node)
     .replace(/[ \t\r\n]+/g, ' ')
     .replace(/^ | $/g, '');
+}
+
+function writtenText(node: XmlNode): string {
+  if (node.name === '#text') return node.text;
+  const text = node.children.map(writtenText).join('');
+  return INLINE.has(node.name) ? text : ` ${text} `;
 }
 
 function* walk(node: XmlNode): Generator<XmlNode> {
@@ -187,10 +274,11 @@ function project(xml: string): QuestionProjection {
   const parsed = parser.parse(xml) as Array<Record<string, unknown>>;
   // Known from the parser, not from the text: "<!DOCTYPE" inside CDATA or a comment declares nothing.
   if (entities.doctype) refuse([field('a DOCTYPE is not accepted')]);
-  if (entities.undefinedEntity !== undefined) {
-    const name = entities.undefinedEntity;
-    refuse([field(`&${name}; is not an XML entity: write the character, or a reference such as &#160;`)]);
-  }
+  const malformed = entities.malformed ?? malformedDocument(xml);
+  if (malformed !== undefined) refuse([field(`not well-formed XML: ${malformed}`)]);
+  const unbound = unboundPrefix(parsed, XML_PREFIX);
+  if (unbound !== undefined)
+    refuse([field(`not well-formed XML: the prefix of ${unbound} is not declared (xmlns:...)`)]);
   const roots = toTree(parsed).filter((node) => node.name !== '#text');
   const item = roots.length === 1 && roots[0].name === 'assessmentItem' ? roots[0] : undefined;
   if (!item) refuse([field('the root element must be one qti-assessment-item (or assessmentItem)')]);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { allows, requireAccess } from '../../../platform/auth.ts';
-import { parseInput, queryBoolean } from '../../../platform/validation.ts';
+import { parseInput, queryBoolean, uuidRef } from '../../../platform/validation.ts';
 import { answerSlots, assessmentComponents, scoringPlans } from '../tables.ts';
 import { COMPONENT_ROLES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -100,7 +100,7 @@ function presentKey(row: SlotRow) {
   };
 }
 
-const versionIdParam = z.uuid().optional().describe('An exact version; the newest when absent');
+const versionIdParam = uuidRef().optional().describe('An exact version; the newest when absent');
 
 function requireKeysAccess(ctx: RequestContext, wanted: boolean): boolean {
   if (wanted) requireAccess(ctx.principal, ACCESS.answerKeys, 'read answer keys');

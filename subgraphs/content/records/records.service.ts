@@ -6,7 +6,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
 import { keysetPage, presentPage, uniqueOrder } from '../../../platform/keyset.ts';
-import { isoTimestamp, parseInput, queryInteger, webUrl } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, queryInteger, webUrl, uuidRef } from '../../../platform/validation.ts';
 import { curriculumLinks, externalLinks, policies, versions } from '../tables.ts';
 import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -140,7 +140,7 @@ export const listCurriculumLinks: ItemList<unknown> = async (deps, ctx, { conten
   );
 };
 
-export const EffectivenessQuery = z.object({ version_id: z.uuid().optional() }).strict();
+export const EffectivenessQuery = z.object({ version_id: uuidRef().optional() }).strict();
 
 /**
  * content_effectiveness of one exact version (the newest by default), derived at read time from

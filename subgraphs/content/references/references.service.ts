@@ -6,7 +6,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { runCommand } from '../../../platform/commands.ts';
-import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, isUuid, uuidRef } from '../../../platform/validation.ts';
 import { contentReferences, items, versions } from '../tables.ts';
 import type { ContentDeps, ItemCommand, ItemList } from '../deps.ts';
 import { RELATIONSHIP_KINDS } from '../vocabulary.ts';
@@ -33,10 +33,12 @@ import type { ItemRead } from '../inputs.ts';
 export const ReferenceInput = z
   .object({
     relationship_kind: z.enum(RELATIONSHIP_KINDS),
-    referenced_content_id: z.uuid(),
-    parent_version_id: z.uuid().nullable().optional().describe('Exact version of this item (required for bank_member)'),
-    referenced_version_id: z
-      .uuid()
+    referenced_content_id: uuidRef(),
+    parent_version_id: uuidRef()
+      .nullable()
+      .optional()
+      .describe('Exact version of this item (required for bank_member)'),
+    referenced_version_id: uuidRef()
       .nullable()
       .optional()
       .describe('Exact version of the referenced item (required for bank_member)'),

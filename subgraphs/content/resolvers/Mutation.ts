@@ -1,5 +1,6 @@
 import { commandValue, requestContextOf } from '../../../platform/graphql.ts';
 import { snakeKeys } from '../../../platform/naming.ts';
+import { idAsStored } from '../../../platform/validation.ts';
 import { assignFacet, defineFacet } from '../catalog/catalog.service.ts';
 import type { ContentDeps } from '../deps.ts';
 import { BLUEPRINT_FIELDS } from '../blueprints/blueprint.service.ts';
@@ -26,9 +27,12 @@ function createBodyOf(metadata: Record<string, unknown>, blueprint: unknown): Re
   return { ...(snakeKeys(metadata) as Record<string, unknown>), ...Object.fromEntries(entries) };
 }
 
-/** A command's input from its GraphQL arguments; an explicit null key is no key. */
+/**
+ * A command's input from its GraphQL arguments; an explicit null key is no key. The item's id is read as a REST
+ * path's is (idAsStored): in upper case it found the item but not its versions, as the id is also compared in code.
+ */
 function commandOf(args: { contentId: string; idempotencyKey?: string | null }, body: unknown) {
-  return { contentId: args.contentId, body, idempotencyKey: args.idempotencyKey ?? undefined };
+  return { contentId: idAsStored(args.contentId), body, idempotencyKey: args.idempotencyKey ?? undefined };
 }
 
 export function mutationResolvers(deps: ContentDeps): MutationResolvers {
@@ -41,12 +45,12 @@ export function mutationResolvers(deps: ContentDeps): MutationResolvers {
     },
     patchContentItem: (_root, args, context) =>
       patchItem(deps, requestContextOf(context), {
-        contentId: args.contentId,
+        contentId: idAsStored(args.contentId),
         body: snakeKeys(args.input),
         ifMatch: args.ifMatch,
       }),
     tagContentKc: (_root, args, context) =>
-      commandValue(tagKc(deps, requestContextOf(context), { contentId: args.contentId, body: snakeKeys(args.input) })),
+      commandValue(tagKc(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))),
     publishContentVersion: (_root, args, context) =>
       commandValue(publishVersion(deps, requestContextOf(context), commandOf(args, { version_id: args.versionId }))),
     defineCatalogFacet: (_root, args, context) =>
@@ -62,7 +66,11 @@ export function mutationResolvers(deps: ContentDeps): MutationResolvers {
     },
     createContentReference: (_root, args, context) =>
       commandValue(createReference(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))),
-    retireContentReference: (_root, args, context) => retireReference(deps, requestContextOf(context), args),
+    retireContentReference: (_root, args, context) =>
+      retireReference(deps, requestContextOf(context), {
+        contentId: idAsStored(args.contentId),
+        referenceId: idAsStored(args.referenceId),
+      }),
     uploadContentMedia: (_root, args, context) =>
       commandValue(uploadMedia(deps, requestContextOf(context), commandOf(args, snakeKeys(args.input)))),
     setContentExternalLink: (_root, args, context) =>
@@ -75,7 +83,7 @@ export function mutationResolvers(deps: ContentDeps): MutationResolvers {
       commandValue(
         recordQcDecision(deps, requestContextOf(context), {
           ...commandOf(args, snakeKeys(args.input)),
-          versionId: args.versionId,
+          versionId: idAsStored(args.versionId),
         }),
       ),
   };

@@ -25,10 +25,11 @@ export function queryResolvers(deps: ContentDeps, { itemLoader, versionEntity }:
           ...(args.limit !== undefined && args.limit !== null ? { limit: String(args.limit) } : {}),
         },
       }),
-    testSpec: (_root, args, context) => getBlueprint(deps, requestContextOf(context), args),
+    testSpec: (_root, args, context) =>
+      getBlueprint(deps, requestContextOf(context), { contentId: idAsStored(args.contentId) }),
     bankMembers: (_root, args, context) =>
       readBankMembers(deps, requestContextOf(context), {
-        contentId: args.contentId,
+        contentId: idAsStored(args.contentId),
         query: args.versionId ? { version_id: args.versionId } : {},
       }),
     catalogFacets: async (_root, _args, context) => (await listFacets(deps, requestContextOf(context))).data,

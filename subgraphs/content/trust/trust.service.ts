@@ -8,7 +8,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
-import { parseInput, isoTimestamp } from '../../../platform/validation.ts';
+import { parseInput, isoTimestamp, uuidRef } from '../../../platform/validation.ts';
 import { trustEvidence, versions } from '../tables.ts';
 import type { ContentDeps } from '../deps.ts';
 import { ACCESS } from '../access.ts';
@@ -131,7 +131,7 @@ export async function recordQcDecision(
   });
 }
 
-export const TrustQuery = z.object({ version_id: z.uuid().optional() }).strict();
+export const TrustQuery = z.object({ version_id: uuidRef().optional() }).strict();
 
 /** content_trust_evidence of one exact version (the newest by default): current status and history. */
 export async function readTrust(deps: ContentDeps, ctx: RequestContext, { contentId, query: rawQuery }: ItemRead) {
