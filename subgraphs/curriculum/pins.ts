@@ -40,6 +40,21 @@ export function requirePinMayMove(row: PinnedRow, target: TargetRef | undefined)
   }
 }
 
+/**
+ * Refuses unpublishing a published component that pins an assessment chain: a draft's pin moves freely, so
+ * publishing it again after a re-pin would step round the reviewed-replacement path.
+ */
+export function requireChainStaysPublished(row: PinnedRow, nextStatus: unknown): void {
+  const current = currentPin(row);
+  if (row.publicationStatus !== 'published' || nextStatus === 'published' || !current) return;
+  if (ASSESSMENT_KINDS.has(current.content_kind)) {
+    throw new DomainError(
+      'curriculum:approved_chain_repoint_frozen',
+      'This published component pins an assessment chain and stays published; retire it, or use the reviewed-replacement path.',
+    );
+  }
+}
+
 /** Appends the immutable audit row of one accepted pin operation. */
 export async function appendPinAudit(
   tx: Database,

@@ -336,6 +336,35 @@ describe('the assessment-chain freeze holds on every path (rule 7)', () => {
     }
   });
 
+  it('PATCH cannot unpublish a published gate, so its bank pin cannot move by way of a draft; a lesson can', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    await publishedGate(caller);
+    const before = (await readComponent(platform, caller, 'gate')).body;
+    const counts = await tenantRowCounts(platform, caller.tenantId);
+    const unpublished = await http(platform, 'PATCH', `${componentsUrl}/gate`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': before.etag },
+      body: { alpha: { publication_status: 'draft' } },
+    });
+    expectProblem(unpublished, 409, 'curriculum:approved_chain_repoint_frozen');
+    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(counts);
+    expect((await readComponent(platform, caller, 'gate')).body).toEqual(before);
+    const { lesson } = await pinnedLesson(caller);
+    const published = await http(platform, 'PATCH', `${componentsUrl}/lesson`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': lesson.etag },
+      body: { alpha: { publication_status: 'published' } },
+    });
+    const draftAgain = await http(platform, 'PATCH', `${componentsUrl}/lesson`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': published.body.etag },
+      body: { alpha: { publication_status: 'draft' } },
+    });
+    expect([draftAgain.status, draftAgain.body.alpha?.publication_status]).toEqual([200, 'draft']);
+  });
+
   it("rule 8's PATCH of a published lesson's direct target still works, and PATCH and repoint audit alike", async ({
     platform,
   }) => {

@@ -6,7 +6,7 @@ import { canonicalJson, type CommandResult } from '../../../platform/idempotency
 import { parseInput } from '../../../platform/validation.ts';
 import type { Database } from '../../../platform/db.ts';
 import { components } from '../tables.ts';
-import { currentPin, recordPinChange, requirePinMayMove } from '../pins.ts';
+import { currentPin, recordPinChange, requirePinMayMove, requireChainStaysPublished } from '../pins.ts';
 import { ACCESS } from '../access.ts';
 import { judgeBeforeCall, runCommand, storedReplay } from '../../../platform/commands.ts';
 import { checkIfMatch, requirePrecondition } from '../../../platform/etag.ts';
@@ -127,6 +127,7 @@ function judgedEdit(before: ComponentRow, patch: PatchComponentInput, ifMatch: s
   const alpha = normalizedAlpha(merged);
   checkGatePublication(before, patch, merged);
   requirePinMayMove(before, merged.alpha.target_ref);
+  requireChainStaysPublished(before, merged.alpha.publication_status);
   return { before, merged, alpha, target: pinToJudge(before, merged) };
 }
 
