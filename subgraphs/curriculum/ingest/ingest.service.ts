@@ -345,7 +345,7 @@ async function stage(tx: Database, ctx: RequestContext, node: PlannedNode): Prom
   if (placed && existing.parentComponentId !== node.parentComponentId) {
     throw new DomainError(
       'curriculum:ingest_parent_conflict',
-      `Component ${node.componentId} already sits under ${existing.parentComponentId ?? 'no parent'}; an ingest never replaces a parent. Nothing was written.`,
+      `Component ${node.componentId} already sits under ${existing.parentComponentId}; an ingest never replaces a parent. Nothing was written.`,
       {
         fieldErrors: [{ field: `${node.field}.sourced_id`, message: 'already ingested under another parent' }],
       },

@@ -336,6 +336,22 @@ export const ADAPTERS = {
 
 export type AdapterName = keyof typeof ADAPTERS;
 
+/** A flattened row's members, required then optional, as the API description names them. */
+function membersOf(row: z.ZodObject): string {
+  const members = Object.entries(row.shape);
+  const named = (optional: boolean) =>
+    members.filter(([, member]) => member.isOptional() === optional).map(([name]) => name);
+  return `${named(false).join(', ')}, optional ${named(true).join(', ')}`;
+}
+
+/** What each adapter takes, from the row schemas themselves. */
+export const ADAPTER_ROWS_DESCRIPTION = [
+  `The shape of every row. vendor_learning_event_v1: ${membersOf(VendorLearningRow)}.`,
+  `sis_attendance_event_v1: ${membersOf(SisAttendanceRow)}; or an Ed-Fi API studentSchoolAttendanceEvents or`,
+  `studentSectionAttendanceEvents resource as the API serves it. sis_discipline_event_v1: ${membersOf(SisDisciplineRow)}.`,
+  'Descriptor members take an Ed-Fi code value or its URI. Unknown members are refused.',
+].join(' ');
+
 /** One row through its adapter: field errors are named records.<index>.<field>. */
 export function adaptRow(
   adapter: AdapterName,

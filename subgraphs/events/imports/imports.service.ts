@@ -20,6 +20,7 @@ import type { EventsDeps } from '../deps.ts';
 import type { CommandInput } from '../inputs.ts';
 import {
   ADAPTERS,
+  ADAPTER_ROWS_DESCRIPTION,
   adaptRow,
   type AdapterName,
   type Normalized,
@@ -41,19 +42,7 @@ export const SourceImportInput = z
     sourceSystem: z
       .enum(['vendor_production', 'sis_system'])
       .describe('vendor_production for the vendor adapter, sis_system for the SIS ones'),
-    adapter: z
-      .enum(Object.keys(ADAPTERS) as [AdapterName, ...AdapterName[]])
-      .describe(
-        'The shape of every row. vendor_learning_event_v1: id, user_id, date, activity_id, optional subject, app, course_id, ' +
-          'total_questions, correct_questions, xp_earned, mastered_units, active_seconds, source_system, score_type, ' +
-          'score_given, max_score. sis_attendance_event_v1: student_id, school_id, event_date, attendance_event_category ' +
-          '(an Ed-Fi AttendanceEventCategoryDescriptor code value or URI), optional id, class_id, attendance_event_reason, ' +
-          'event_duration, session_name, school_year; or an Ed-Fi API studentSchoolAttendanceEvents or ' +
-          'studentSectionAttendanceEvents resource as the API serves it. sis_discipline_event_v1: incident_id, student_id, ' +
-          'school_id, incident_date, behavior (BehaviorDescriptor), optional id, incident_time, ' +
-          'behavior_detailed_description, participation_code, incident_location, discipline, reporter_description, ' +
-          'reporter_name, incident_description (descriptors as Ed-Fi code values or URIs). Unknown members are refused.',
-      ),
+    adapter: z.enum(Object.keys(ADAPTERS) as [AdapterName, ...AdapterName[]]).describe(ADAPTER_ROWS_DESCRIPTION),
     importId: z
       .string()
       .trim()
