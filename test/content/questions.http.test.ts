@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
+import { graphql, http, newTenant, sameTenant, tenantRoot } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
 import { QTI3_ITEM, appendVersion, createItem, expectUnchanged } from './helpers.ts';
 
@@ -254,6 +254,45 @@ describe('GET {tenant_root}/items/{contentId}/student-view', () => {
       { token: caller.token },
     );
     expect(badRole.status).toBe(400);
+  });
+});
+
+describe('canonical_xml and answer-key access', () => {
+  it('serves the stored bytes to answer-key readers and authors, and the item without its answer elements to other readers, on REST and GraphQL', async ({
+    platform,
+  }) => {
+    const author = await newTenant(platform);
+    const root = tenantRoot(author.tenantId);
+    const question = await createItem(platform, author, { content_kind: 'question' });
+    const version = await appendVersion(platform, author, question.content_id, { canonical_xml: QTI2_ITEM });
+    const path = `${root}/items/${question.content_id}/versions`;
+    const byVersion = `query($id: ID!) { contentVersion(versionId: $id) { canonicalXml } }`;
+    const readsOf = async (token: string) => {
+      const one = await http(platform, 'GET', `${path}/${version.version_id}`, { token });
+      const page = await http(platform, 'GET', path, { token });
+      const graph = await graphql(platform, byVersion, { id: version.version_id }, token);
+      expect([one.status, page.status, graph.body.errors]).toEqual([200, 200, undefined]);
+      return [
+        one.body.canonical_xml,
+        page.body.data.find((row: any) => row.version_id === version.version_id).canonical_xml,
+        graph.body.data.contentVersion.canonicalXml,
+      ];
+    };
+    const keyReader = await sameTenant(platform, author, { scopes: ['read:content', 'read:answer_key'] });
+    const writer = await sameTenant(platform, author, { scopes: ['read:content', 'author:content'] });
+    for (const caller of [author, keyReader, writer])
+      expect(await readsOf(caller.token)).toEqual(Array(3).fill(QTI2_ITEM));
+
+    const reader = await sameTenant(platform, author, { scopes: ['read:content'] });
+    const withoutKeys = QTI2_ITEM.replace(
+      '<correctResponse><value>X</value><value>Y</value></correctResponse>',
+      '',
+    ).replace(
+      '<responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/match_correct"/>',
+      '',
+    );
+    expect(withoutKeys).not.toMatch(/correctResponse|responseProcessing/);
+    expect(await readsOf(reader.token)).toEqual(Array(3).fill(withoutKeys));
   });
 });
 

@@ -422,6 +422,10 @@ export type ContentTrust = {
 
 export type ContentVersion = {
   __typename?: 'ContentVersion';
+  /**
+   * A question's QTI item as appended. A caller with neither read:answer_key nor author:content reads it without the
+   * elements that state or score its answers (correct responses, mappings, response processing).
+   */
   canonicalXml?: Maybe<Scalars['String']['output']>;
   contentHash: Scalars['String']['output'];
   contentId: Scalars['ID']['output'];

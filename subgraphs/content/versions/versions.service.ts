@@ -4,7 +4,7 @@ import { columnNames } from '../../../platform/insert-with.ts';
 import { z } from 'zod';
 import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
-import { requireAccess } from '../../../platform/auth.ts';
+import { allows, requireAccess, type AccessRule, type Principal } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { canonicalJson } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
@@ -17,6 +17,7 @@ import { BLOCK_TYPES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import { findItemRow, findVersionRows, itemNotFound, versionNotFound, type VersionRow } from '../queries.ts';
 import { projectCanonicalXml } from '../questions/canonical-xml.ts';
+import { withoutAnswerKeys } from '../questions/answer-key-redaction.ts';
 import { insertProjections } from '../questions/questions.service.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { timeOrderedUuid } from '../../../platform/time-ordered-uuid.ts';
@@ -64,13 +65,19 @@ export const AppendVersionInput = z
     path: ['student_view'],
   });
 
-export function presentVersion(row: VersionRow) {
+/** Who reads a question's canonical_xml whole: the readers of answer keys, and the authors who write them. */
+const WHOLE_CANONICAL_XML: AccessRule = { anyOf: [ACCESS.answerKeys, ACCESS.author] };
+
+export function presentVersion(row: VersionRow, reader: Principal) {
   return {
     version_id: row.versionId,
     content_id: row.contentId,
     version_number: row.versionNumber,
     student_view: row.studentView as { blocks: unknown[] },
-    canonical_xml: row.canonicalXml,
+    canonical_xml:
+      row.canonicalXml === null || allows(reader, WHOLE_CANONICAL_XML)
+        ? row.canonicalXml
+        : withoutAnswerKeys(row.canonicalXml),
     supersedes_version_id: row.supersedesVersionId,
     content_hash: row.contentHash,
     created_at: isoTimestamp(row.createdAt),
@@ -188,7 +195,7 @@ export const appendVersion: ItemCommand<ContentVersion> = async (deps, ctx, { co
         .where(
           tenantRows(items, ctx.tenantId, { contentId }, gt(sql`${row.versionNumber}`, items.latestVersionNumber)),
         );
-      return { value: presentVersion(row), created: true };
+      return { value: presentVersion(row, ctx.principal), created: true };
     },
   );
 };
@@ -201,7 +208,7 @@ export async function getVersion(
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const [row] = await findVersionRows(deps.db, ctx.tenantId, [versionId]);
   if (!row || row.contentId !== contentId) throw versionNotFound(contentId, versionId);
-  return presentVersion(row);
+  return presentVersion(row, ctx.principal);
 }
 
 /** Access-checked batch of whole versions (bodies included), behind GraphQL's body fields. */
@@ -212,7 +219,7 @@ export async function loadVersions(
 ): Promise<Map<string, ContentVersion>> {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const rows = await findVersionRows(deps.db, ctx.tenantId, [...new Set(versionIds)]);
-  return new Map(rows.map((row) => [row.versionId, presentVersion(row)]));
+  return new Map(rows.map((row) => [row.versionId, presentVersion(row, ctx.principal)]));
 }
 
 export const ListVersionsQuery = z
@@ -226,7 +233,7 @@ export const listVersions: ItemList<ContentVersion, ItemRead> = async (deps, ctx
   if (!(await findItemRow(deps.db, ctx.tenantId, contentId))) throw itemNotFound(contentId);
   const conditions = [tenantRows(versions, ctx.tenantId, { contentId })];
   const page = await tablePage(deps.db, deps.cursors, versions, BY_NUMBER, request, conditions);
-  return presentPage(page, presentVersion);
+  return presentPage(page, (row) => presentVersion(row, ctx.principal));
 };
 
 const BY_NUMBER = uniqueOrder<VersionRow>(versions.versionNumber, (row) => row.versionNumber);
