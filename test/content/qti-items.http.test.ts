@@ -242,6 +242,7 @@ describe('canonical_xml of QTI 3.0 items', () => {
         /xsi:schemaLocation/,
       ],
       ['a mismatched end tag', item.replace('</qti-item-body>', '</qti-itembody>'), /closing tag/],
+      [']]> in text', item.replace('Which is water?', 'Which is water? ]]>'), /\]\]&gt;/],
     ];
     for (const [label, xml, problem] of malformed) {
       await expectUnchanged(platform, caller, `/items/${question.content_id}/versions`, async () => {
@@ -252,5 +253,19 @@ describe('canonical_xml of QTI 3.0 items', () => {
         ]);
       });
     }
+  });
+
+  it('stores ]]> where XML allows it: in an attribute value, a comment, a processing instruction, and escaped in text', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const question = await createItem(platform, caller, { content_kind: 'question' });
+    const xml = qtiItem(INTERACTIONS[0])
+      .replace('title="A choice item"', 'title="a]]>b"')
+      .replace('exported by an authoring tool', 'exported ]]> by a tool')
+      .replace('<?renderer hint="none"?>', '<?renderer hint="]]>"?>')
+      .replace('Which is water?', 'Which is water? ]]&gt;');
+    const appended = await appendXml(platform, caller, question.content_id, xml);
+    expect([appended.status, appended.body.canonical_xml]).toEqual([201, xml]);
   });
 });

@@ -121,6 +121,9 @@ const RAW_NON_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 /** Comments and processing instructions outside CDATA, in document order (CDATA is matched to be skipped). */
 const MARKUP_WITH_TEXT = /<!\[CDATA\[[\s\S]*?\]\]>|<!--([\s\S]*?)-->|<\?([^\s?]+)/g;
 
+/** Everything but character data: CDATA, comments, processing instructions and tags (their quoted values whole). */
+const NOT_CHARACTER_DATA = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(?:"[^"]*"|'[^']*'|[^'">])*>/g;
+
 /** What the parser's validator lets through that XML forbids in a whole document. */
 function malformedDocument(xml: string): string | undefined {
   const character = RAW_NON_CHAR.exec(xml);
@@ -136,6 +139,8 @@ function malformedDocument(xml: string): string | undefined {
     if (target !== undefined && target.toLowerCase() === 'xml' && markup.index !== declarationAt)
       return 'the XML declaration may only open the document';
   }
+  if (xml.replace(NOT_CHARACTER_DATA, '').includes(']]>'))
+    return 'text holds ]]>, which XML does not allow: write ]]&gt;';
   return undefined;
 }
 
