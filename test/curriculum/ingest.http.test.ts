@@ -319,6 +319,49 @@ describe('POST /ingest/vendor-course-refs', () => {
     ]);
   });
 
+  it('takes OneRoster course rows with every column of the layout, and refuses a row marked for deletion', async () => {
+    const caller = await newTenant(platform);
+    const ingest = (batch: string, courses: unknown[]) =>
+      http(platform, 'POST', ingestUrl, {
+        token: caller.token,
+        body: { source_system: 'roster', producer_batch_id: batch, courses },
+      });
+    // As a courses.csv reads: every column present, an empty cell where the producer has no value.
+    const rows = Array.from({ length: 12 }, (_, index) => ({
+      sourcedId: `course-${index}`,
+      status: index % 3 === 0 ? '' : 'active',
+      dateLastModified: index % 2 === 0 ? '' : `2026-0${1 + (index % 9)}-15T12:00:00.000Z`,
+      schoolYearSourcedId: index % 4 === 0 ? '' : 'sy-2026',
+      title: `Course ${index} é`,
+      courseCode: index % 5 === 0 ? '' : `MATH-${index}`,
+      grades: index % 2 === 0 ? '09,10' : '',
+      orgSourcedId: 'org-1',
+      subjects: index % 3 === 1 ? '' : 'Math',
+      subjectCodes: index % 3 === 1 ? '' : ['27.01'],
+    }));
+    const taken = await ingest('roster', rows);
+    expect(taken.status, JSON.stringify(taken.body)).toBe(201);
+    expect(taken.body.courses).toHaveLength(rows.length);
+    const course = await http(platform, 'GET', `${curriculumV1}/components/${taken.body.courses[0].component_id}`, {
+      token: caller.token,
+    });
+    expect([course.body.name, course.body.alpha.subject_id, course.body.alpha.course_grade_levels]).toEqual([
+      'Course 0 é',
+      'Math',
+      [9, 10],
+    ]);
+
+    const deleted = await ingest('deleted', [{ ...rows[1], sourcedId: 'gone', status: 'tobedeleted' }]);
+    expectProblem(deleted, 400, 'curriculum:validation_failed');
+    expect(deleted.body.fieldErrors).toEqual([
+      { field: 'courses.0.status', message: expect.stringMatching(/retire the component/) },
+    ]);
+    const undated = await ingest('undated', [{ ...rows[1], sourcedId: 'undated', dateLastModified: '15/01/2026' }]);
+    expectProblem(undated, 400, 'curriculum:validation_failed');
+    expect(undated.body.fieldErrors.map((error: any) => error.field)).toEqual(['courses.0.date_last_modified']);
+    expect(await componentsOf(caller)).toHaveLength(rows.length);
+  });
+
   it('keeps reference-only, source-empty and KC-unscoped imports as anchors that are not routable', async () => {
     const caller = await newTenant(platform);
     const pin = await eligibleVersion(platform, caller);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuidRef } from '../../../platform/validation.ts';
+import { isTimestamp, uuidRef } from '../../../platform/validation.ts';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
 import { expectedXp, siblingPosition } from '../components/components.schema.ts';
 
@@ -43,6 +43,19 @@ const kcCluster = z
   .union([z.array(uuidRef()), z.string().transform((value) => value.split(/[,;|\s]+/).filter((id) => id !== ''))])
   .pipe(z.array(uuidRef()).min(1, "the producer's KC cluster is non-empty when sent"));
 
+/**
+ * OneRoster's bookkeeping columns, which its every row carries: read, not stored (a component keeps its own
+ * timestamps). A row marked for deletion is refused rather than ingested as if active.
+ */
+const rosterBookkeeping = {
+  status: z
+    .enum(['active'], { error: "'active' or empty: ingest does not delete; retire the component instead" })
+    .optional(),
+  date_last_modified: z.string().refine(isTimestamp, 'an RFC 3339 timestamp with an offset').optional(),
+};
+
+const codes = z.union([z.string().max(500), z.array(z.string().max(500)).max(100)]);
+
 export const CourseRow = z
   .object({
     source_table: z.literal('courses').optional(),
@@ -54,6 +67,12 @@ export const CourseRow = z
       .optional(),
     grades: grades.optional(),
     total_xp: xp.optional(),
+    ...rosterBookkeeping,
+    // OneRoster's course columns with no place on a course component: read, not stored.
+    org_sourced_id: sourcedId.optional(),
+    school_year_sourced_id: sourcedId.optional(),
+    course_code: z.string().max(500).optional(),
+    subject_codes: codes.optional(),
   })
   .strict();
 
@@ -69,6 +88,7 @@ export const CourseComponentRow = z
     component_kind: z.enum(COMPONENT_KINDS).optional().describe('unit when absent'),
     sort_order: order,
     scope_kc_refs: kcCluster.optional(),
+    ...rosterBookkeeping,
   })
   .strict();
 
@@ -86,6 +106,7 @@ export const ComponentResourceRow = z
     content_id: uuidRef(),
     content_version_id: uuidRef(),
     content_kind: z.enum(CONTENT_KINDS),
+    ...rosterBookkeeping,
   })
   .strict();
 
@@ -113,6 +134,11 @@ const COLUMN_ALIASES: Record<string, string> = {
   contentKind: 'content_kind',
   sourceTable: 'source_table',
   subjects: 'subject',
+  dateLastModified: 'date_last_modified',
+  orgSourcedId: 'org_sourced_id',
+  schoolYearSourcedId: 'school_year_sourced_id',
+  courseCode: 'course_code',
+  subjectCodes: 'subject_codes',
 };
 
 /** A row with its columns under the spec's names (a column sent twice under two names keeps the first). */
@@ -128,16 +154,31 @@ export function canonicalColumns(row: unknown): unknown {
   return canonical;
 }
 
-const rows = z.array(z.unknown()).max(5000);
+export const ROW_SCHEMAS = {
+  courses: CourseRow,
+  course_components: CourseComponentRow,
+  component_resources: ComponentResourceRow,
+} as const;
+const rowsOf = (tables: SourceTable[]) =>
+  z
+    .array(z.unknown())
+    .max(5000)
+    .describe(
+      `Rows (objects; an empty string or null is an absent cell). ${tables
+        .map((table) => `A ${table} row's columns: ${Object.keys(ROW_SCHEMAS[table].shape).join(', ')}.`)
+        .join(' ')} The same columns are also read under ${Object.entries(COLUMN_ALIASES)
+        .map(([alias, column]) => `${alias} (${column})`)
+        .join(', ')}. Any other column is refused.`,
+    );
 
 export const IngestInput = z
   .object({
     source_system: z.string().trim().min(1).max(100),
     producer_batch_id: z.string().trim().min(1).max(200),
-    records: rows.optional(),
-    courses: rows.optional(),
-    course_components: rows.optional(),
-    component_resources: rows.optional(),
+    records: rowsOf([...SOURCE_TABLES]).optional(),
+    courses: rowsOf(['courses']).optional(),
+    course_components: rowsOf(['course_components']).optional(),
+    component_resources: rowsOf(['component_resources']).optional(),
   })
   .strict()
   .refine((input) => [input.records, input.courses].some((list) => list !== undefined), {

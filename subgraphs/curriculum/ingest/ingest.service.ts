@@ -17,9 +17,10 @@ import type { TargetRef } from '../content-client.ts';
 import { filterColumnsOf } from '../components/components.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import {
-  ComponentResourceRow,
-  CourseComponentRow,
-  CourseRow,
+  ROW_SCHEMAS,
+  type ComponentResourceRow,
+  type CourseComponentRow,
+  type CourseRow,
   IngestInput,
   SOURCE_TABLES,
   canonicalColumns,
@@ -61,12 +62,6 @@ export function ingestComponentId(sourceSystem: string, table: SourceTable, sour
   return `src-${createHash('sha256').update(`${sourceSystem}\u0000${table}\u0000${sourcedId}`).digest('hex').slice(0, 40)}`;
 }
 
-const SCHEMAS = {
-  courses: CourseRow,
-  course_components: CourseComponentRow,
-  component_resources: ComponentResourceRow,
-} as const;
-
 type ParsedRows = {
   courses: Array<{ field: string; row: CourseRow }>;
   course_components: Array<{ field: string; row: CourseComponentRow }>;
@@ -82,7 +77,7 @@ function parseRows(input: IngestInput): ParsedRows {
       errors.push({ field: `${field}.source_table`, message: `one of ${SOURCE_TABLES.join(', ')}` });
       return;
     }
-    const result = (SCHEMAS[table] as z.ZodType).safeParse(canonicalColumns(raw));
+    const result = (ROW_SCHEMAS[table] as z.ZodType).safeParse(canonicalColumns(raw));
     if (!result.success) {
       for (const issue of result.error.issues)
         errors.push({ field: [field, ...issue.path].join('.'), message: issue.message });
