@@ -154,6 +154,30 @@ describe('POST /associations', () => {
     ).toBe(200);
     expect((await readComponent(platform, caller, 'lesson')).body.parent_component_id).toBeNull();
   });
+
+  it('never gives a personalized course root a parent, as create and PATCH never do', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    await createComponent(platform, caller, { component_id: 'track', kind: 'track' });
+    await createComponent(platform, caller, { component_id: 'mine', kind: 'course', student_id: 'student-1' });
+    const before = await tenantRowCounts(platform, caller.tenantId);
+    const refused = await associate(caller, { associationType: 'isChildOf', originId: 'mine', destinationId: 'track' });
+    expectProblem(refused, 400, 'curriculum:validation_failed');
+    expect(refused.body.fieldErrors).toEqual([{ field: 'originId', message: expect.stringContaining('student_id') }]);
+    const viaGraphql = await graphql(
+      platform,
+      'mutation { createAssociation(input: { associationType: "isChildOf", originId: "mine", destinationId: "track" }) { associationId } }',
+      {},
+      caller.token,
+    );
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('curriculum:validation_failed');
+    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(before);
+    const roots = await http(platform, 'GET', `${curriculumV1}/components?kind=course&studentId=student-1`, {
+      token: caller.token,
+    });
+    expect(roots.body.data.map((course: any) => [course.component_id, course.parent_component_id])).toEqual([
+      ['mine', null],
+    ]);
+  });
 });
 
 describe('GET /associations and /associations/{id}, PATCH sequence_number', () => {

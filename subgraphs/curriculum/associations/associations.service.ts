@@ -74,6 +74,16 @@ export const createAssociation = commandRule({
     if (input.associationType === 'isChildOf') {
       await lockContainment(tx, ctx.tenantId);
       const child = await requireActiveOrigin(tx, ctx, input.originId);
+      // As create and PATCH refuse it: a parent would hide it from ?studentId= and make every PATCH of it fail.
+      if (child.studentId !== null) {
+        throw new DomainError(
+          'validation_failed',
+          `${input.originId} is a personalized course root; it has no parent.`,
+          {
+            fieldErrors: [{ field: 'originId', message: 'a component with student_id is a course root' }],
+          },
+        );
+      }
       const current = await activeParentEdge(tx, ctx.tenantId, input.originId);
       if (current) {
         if (current.destinationId === input.destinationId) return existingEdge(current, input);
