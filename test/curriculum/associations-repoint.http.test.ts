@@ -59,11 +59,14 @@ describe('POST /associations', () => {
       409,
       'curriculum:containment_cycle',
     );
-    expectProblem(
-      await associate(caller, { associationType: 'isChildOf', originId: 'ghost', destinationId: 'course' }),
-      422,
-      'curriculum:parent_not_found',
-    );
+    // The child is what is missing, not the parent: the problem names the origin.
+    const ghostChild = await associate(caller, {
+      associationType: 'isChildOf',
+      originId: 'ghost',
+      destinationId: 'course',
+    });
+    expectProblem(ghostChild, 422, 'curriculum:origin_not_found');
+    expect(ghostChild.body.title).not.toContain('parent');
     expectProblem(
       await associate(caller, { associationType: 'isChildOf', originId: 'other', destinationId: 'ghost' }),
       422,
@@ -153,6 +156,19 @@ describe('POST /associations', () => {
       (await associate(caller, { associationType: 'exactMatchOf', originId: 'lesson', destinationId: itemId })).status,
     ).toBe(200);
     expect((await readComponent(platform, caller, 'lesson')).body.parent_component_id).toBeNull();
+    const lesson = await readComponent(platform, caller, 'lesson');
+    const retired = await http(platform, 'DELETE', `${curriculumV1}/components/lesson`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': lesson.body.etag },
+    });
+    expect(retired.status).toBe(200);
+    const fromRetired = await associate(caller, {
+      associationType: 'exactMatchOf',
+      originId: 'lesson',
+      destinationId: randomUUID(),
+    });
+    expectProblem(fromRetired, 422, 'curriculum:origin_not_found');
+    expect(fromRetired.body.fieldErrors).toEqual([{ field: 'originId', message: 'no active component with this id' }]);
   });
 
   it('never gives a personalized course root a parent, as create and PATCH never do', async ({ platform }) => {

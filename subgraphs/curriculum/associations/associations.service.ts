@@ -43,7 +43,7 @@ export type Association = ReturnType<typeof presentAssociation>;
 async function requireActiveOrigin(tx: Database, ctx: RequestContext, originId: string) {
   const origin = await lockComponent(tx, ctx.tenantId, originId);
   if (!origin || origin.status !== 'active') {
-    throw new DomainError('curriculum:parent_not_found', `Component ${originId} does not exist or is retired.`, {
+    throw new DomainError('curriculum:origin_not_found', `Component ${originId} does not exist or is retired.`, {
       fieldErrors: [{ field: 'originId', message: 'no active component with this id' }],
     });
   }
