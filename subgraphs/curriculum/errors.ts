@@ -27,6 +27,10 @@ export const CURRICULUM_CODES = registerProblems({
     status: 422,
     title: 'The origin component of the association does not exist or is retired',
   },
+  'curriculum:association_retired': {
+    status: 409,
+    title: 'The association is soft-retired and cannot be reordered',
+  },
   'curriculum:second_parent': {
     status: 409,
     title: 'The component already has an active parent; reparent it with PATCH',

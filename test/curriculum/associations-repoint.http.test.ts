@@ -20,6 +20,12 @@ function associate(caller: Caller, body: Record<string, unknown>) {
   return http(filePlatform(), 'POST', associationsUrl, { token: caller.token, body });
 }
 
+/** A course with one unit placed under it; answers the unit. */
+async function unitInCourse(caller: Caller): Promise<any> {
+  await createComponent(filePlatform(), caller, { component_id: 'course', kind: 'course' });
+  return createComponent(filePlatform(), caller, { component_id: 'unit', kind: 'unit', parent_component_id: 'course' });
+}
+
 describe('POST /associations', () => {
   it('gives a parentless component its parent once; a second parent is refused; the same pair answers the edge', async ({
     platform,
@@ -83,12 +89,7 @@ describe('POST /associations', () => {
 
   it('an active pair supersedes the retired history of the same pair', async ({ platform }) => {
     const caller = await newTenant(platform);
-    await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
-    const unit = await createComponent(platform, caller, {
-      component_id: 'unit',
-      kind: 'unit',
-      parent_component_id: 'course',
-    });
+    const unit = await unitInCourse(caller);
     await http(platform, 'DELETE', `${curriculumV1}/components/unit`, {
       token: caller.token,
       headers: { ...key(), 'x-curriculum-if-match': unit.etag },
@@ -287,6 +288,35 @@ describe('GET /associations and /associations/{id}, PATCH sequence_number', () =
     expect((await readComponent(platform, caller, 'u2')).body.position).toBe(0);
     const tree = await http(platform, 'GET', `${curriculumV1}/components/course/tree`, { token: caller.token });
     expect(tree.body.children.map((child: any) => child.component_id)).toEqual(['u0', 'u2', 'u1']);
+  });
+
+  it('a retired edge is a state conflict, not a malformed request: 409 association_retired', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const unit = await unitInCourse(caller);
+    const [edge] = (await http(platform, 'GET', `${associationsUrl}?originId=unit`, { token: caller.token })).body.data;
+    const retired = await http(platform, 'DELETE', `${curriculumV1}/components/unit`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': unit.etag },
+    });
+    expect(retired.status).toBe(200);
+    const current = await http(platform, 'GET', `${associationsUrl}/${edge.association_id}`, { token: caller.token });
+    const reorder = () =>
+      http(platform, 'PATCH', `${associationsUrl}/${edge.association_id}`, {
+        token: caller.token,
+        headers: { ...key(), 'x-curriculum-if-match': current.body.etag },
+        body: { sequence_number: 3 },
+      });
+    expectProblem(await reorder(), 409, 'curriculum:association_retired');
+    const viaGraphql = await graphql(
+      platform,
+      'mutation ($id: ID!, $tag: String!, $k: String!) { reorderAssociation(associationId: $id, ifMatch: $tag, idempotencyKey: $k, sequenceNumber: 3) { associationId } }',
+      { id: edge.association_id, tag: current.body.etag, k: randomUUID() },
+      caller.token,
+    );
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('curriculum:association_retired');
+    expect(
+      (await http(platform, 'GET', `${associationsUrl}/${edge.association_id}`, { token: caller.token })).body,
+    ).toEqual(current.body);
   });
 
   it('two writers reorder with the same ETag: one wins, one gets 412', async ({ platform }) => {

@@ -179,7 +179,10 @@ export const patchAssociation = commandRule({
     if (!row) throw associationNotFound(associationId);
     checkIfMatch(headers.ifMatch, etagOf(row.associationId, row.version), 'X-Curriculum-If-Match');
     if (row.status !== 'active')
-      throw new DomainError('validation_failed', 'A retired association cannot be reordered.');
+      throw new DomainError(
+        'curriculum:association_retired',
+        `Association ${associationId} is retired; place the component again with POST /associations or a reparent PATCH.`,
+      );
     const now = ctx.now.toISOString();
     const [updated] = await tx
       .update(associations)
