@@ -23,6 +23,14 @@ export const CURRICULUM_CODES = registerProblems({
   'curriculum:component_exists': { status: 409, title: 'An active component with this component_id already exists' },
   'curriculum:component_retired': { status: 409, title: 'The component is soft-retired; re-POST it to reactivate' },
   'curriculum:parent_not_found': { status: 422, title: 'The parent component does not exist or is retired' },
+  'curriculum:origin_not_found': {
+    status: 422,
+    title: 'The origin component of the association does not exist or is retired',
+  },
+  'curriculum:association_retired': {
+    status: 409,
+    title: 'The association is soft-retired and cannot be reordered',
+  },
   'curriculum:second_parent': {
     status: 409,
     title: 'The component already has an active parent; reparent it with PATCH',

@@ -20,6 +20,12 @@ function associate(caller: Caller, body: Record<string, unknown>) {
   return http(filePlatform(), 'POST', associationsUrl, { token: caller.token, body });
 }
 
+/** A course with one unit placed under it; answers the unit. */
+async function unitInCourse(caller: Caller): Promise<any> {
+  await createComponent(filePlatform(), caller, { component_id: 'course', kind: 'course' });
+  return createComponent(filePlatform(), caller, { component_id: 'unit', kind: 'unit', parent_component_id: 'course' });
+}
+
 describe('POST /associations', () => {
   it('gives a parentless component its parent once; a second parent is refused; the same pair answers the edge', async ({
     platform,
@@ -59,11 +65,14 @@ describe('POST /associations', () => {
       409,
       'curriculum:containment_cycle',
     );
-    expectProblem(
-      await associate(caller, { associationType: 'isChildOf', originId: 'ghost', destinationId: 'course' }),
-      422,
-      'curriculum:parent_not_found',
-    );
+    // The child is what is missing, not the parent: the problem names the origin.
+    const ghostChild = await associate(caller, {
+      associationType: 'isChildOf',
+      originId: 'ghost',
+      destinationId: 'course',
+    });
+    expectProblem(ghostChild, 422, 'curriculum:origin_not_found');
+    expect(ghostChild.body.title).not.toContain('parent');
     expectProblem(
       await associate(caller, { associationType: 'isChildOf', originId: 'other', destinationId: 'ghost' }),
       422,
@@ -80,12 +89,7 @@ describe('POST /associations', () => {
 
   it('an active pair supersedes the retired history of the same pair', async ({ platform }) => {
     const caller = await newTenant(platform);
-    await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
-    const unit = await createComponent(platform, caller, {
-      component_id: 'unit',
-      kind: 'unit',
-      parent_component_id: 'course',
-    });
+    const unit = await unitInCourse(caller);
     await http(platform, 'DELETE', `${curriculumV1}/components/unit`, {
       token: caller.token,
       headers: { ...key(), 'x-curriculum-if-match': unit.etag },
@@ -153,6 +157,43 @@ describe('POST /associations', () => {
       (await associate(caller, { associationType: 'exactMatchOf', originId: 'lesson', destinationId: itemId })).status,
     ).toBe(200);
     expect((await readComponent(platform, caller, 'lesson')).body.parent_component_id).toBeNull();
+    const lesson = await readComponent(platform, caller, 'lesson');
+    const retired = await http(platform, 'DELETE', `${curriculumV1}/components/lesson`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': lesson.body.etag },
+    });
+    expect(retired.status).toBe(200);
+    const fromRetired = await associate(caller, {
+      associationType: 'exactMatchOf',
+      originId: 'lesson',
+      destinationId: randomUUID(),
+    });
+    expectProblem(fromRetired, 422, 'curriculum:origin_not_found');
+    expect(fromRetired.body.fieldErrors).toEqual([{ field: 'originId', message: 'no active component with this id' }]);
+  });
+
+  it('never gives a personalized course root a parent, as create and PATCH never do', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    await createComponent(platform, caller, { component_id: 'track', kind: 'track' });
+    await createComponent(platform, caller, { component_id: 'mine', kind: 'course', student_id: 'student-1' });
+    const before = await tenantRowCounts(platform, caller.tenantId);
+    const refused = await associate(caller, { associationType: 'isChildOf', originId: 'mine', destinationId: 'track' });
+    expectProblem(refused, 400, 'curriculum:validation_failed');
+    expect(refused.body.fieldErrors).toEqual([{ field: 'originId', message: expect.stringContaining('student_id') }]);
+    const viaGraphql = await graphql(
+      platform,
+      'mutation { createAssociation(input: { associationType: "isChildOf", originId: "mine", destinationId: "track" }) { associationId } }',
+      {},
+      caller.token,
+    );
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('curriculum:validation_failed');
+    expect(await tenantRowCounts(platform, caller.tenantId)).toEqual(before);
+    const roots = await http(platform, 'GET', `${curriculumV1}/components?kind=course&studentId=student-1`, {
+      token: caller.token,
+    });
+    expect(roots.body.data.map((course: any) => [course.component_id, course.parent_component_id])).toEqual([
+      ['mine', null],
+    ]);
   });
 });
 
@@ -247,6 +288,35 @@ describe('GET /associations and /associations/{id}, PATCH sequence_number', () =
     expect((await readComponent(platform, caller, 'u2')).body.position).toBe(0);
     const tree = await http(platform, 'GET', `${curriculumV1}/components/course/tree`, { token: caller.token });
     expect(tree.body.children.map((child: any) => child.component_id)).toEqual(['u0', 'u2', 'u1']);
+  });
+
+  it('a retired edge is a state conflict, not a malformed request: 409 association_retired', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const unit = await unitInCourse(caller);
+    const [edge] = (await http(platform, 'GET', `${associationsUrl}?originId=unit`, { token: caller.token })).body.data;
+    const retired = await http(platform, 'DELETE', `${curriculumV1}/components/unit`, {
+      token: caller.token,
+      headers: { ...key(), 'x-curriculum-if-match': unit.etag },
+    });
+    expect(retired.status).toBe(200);
+    const current = await http(platform, 'GET', `${associationsUrl}/${edge.association_id}`, { token: caller.token });
+    const reorder = () =>
+      http(platform, 'PATCH', `${associationsUrl}/${edge.association_id}`, {
+        token: caller.token,
+        headers: { ...key(), 'x-curriculum-if-match': current.body.etag },
+        body: { sequence_number: 3 },
+      });
+    expectProblem(await reorder(), 409, 'curriculum:association_retired');
+    const viaGraphql = await graphql(
+      platform,
+      'mutation ($id: ID!, $tag: String!, $k: String!) { reorderAssociation(associationId: $id, ifMatch: $tag, idempotencyKey: $k, sequenceNumber: 3) { associationId } }',
+      { id: edge.association_id, tag: current.body.etag, k: randomUUID() },
+      caller.token,
+    );
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('curriculum:association_retired');
+    expect(
+      (await http(platform, 'GET', `${associationsUrl}/${edge.association_id}`, { token: caller.token })).body,
+    ).toEqual(current.body);
   });
 
   it('two writers reorder with the same ETag: one wins, one gets 412', async ({ platform }) => {

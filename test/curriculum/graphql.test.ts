@@ -389,6 +389,72 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
     });
   });
 
+  it('reads and writes remediation entries whole, every field beside kc_ref as REST keeps it', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const kc = await createKc(platform, caller);
+    await createComponent(platform, caller, {
+      component_id: 'lesson',
+      kind: 'lesson',
+      alpha: { remediation_entries: [{ kc_ref: kc.kc_id, kind: 'never_learned', note_id: 'n-1' }] },
+    });
+    const read = await graphql(
+      platform,
+      '{ component(componentId: "lesson") { etag alpha { remediationEntries { kcRef otherFields } } } }',
+      {},
+      caller.token,
+    );
+    expect(read.body.data.component.alpha.remediationEntries).toEqual([
+      { kcRef: kc.kc_id, otherFields: { kind: 'never_learned', note_id: 'n-1' } },
+    ]);
+    const entries = [{ kcRef: kc.kc_id, otherFields: { kind: 'forgot', reviewAfterDays: 3 } }, { kcRef: kc.kc_id }];
+    const patched = await graphql(
+      platform,
+      `
+        mutation ($tag: String!, $k: String!, $entries: [RemediationEntryInput!]) {
+          updateComponent(
+            componentId: "lesson"
+            ifMatch: $tag
+            idempotencyKey: $k
+            input: { alpha: { remediationEntries: $entries } }
+          ) {
+            alpha {
+              remediationEntries {
+                kcRef
+                otherFields
+              }
+            }
+          }
+        }
+      `,
+      { tag: read.body.data.component.etag, k: randomUUID(), entries },
+      caller.token,
+    );
+    expect(patched.body.data.updateComponent.alpha.remediationEntries).toEqual([
+      { kcRef: kc.kc_id, otherFields: { kind: 'forgot', reviewAfterDays: 3 } },
+      { kcRef: kc.kc_id, otherFields: null },
+    ]);
+    const created = await graphql(
+      platform,
+      `
+        mutation ($entries: [RemediationEntryInput!]) {
+          createComponent(input: { componentId: "review", kind: "review", alpha: { remediationEntries: $entries } }) {
+            componentId
+          }
+        }
+      `,
+      { entries },
+      caller.token,
+    );
+    expect(created.body.errors).toBeUndefined();
+    for (const componentId of ['lesson', 'review']) {
+      const stored = await http(platform, 'GET', `${curriculumV1}/components/${componentId}`, { token: caller.token });
+      expect(stored.body.alpha.remediation_entries).toEqual([
+        { kc_ref: kc.kc_id, kind: 'forgot', reviewAfterDays: 3 },
+        { kc_ref: kc.kc_id },
+      ]);
+    }
+  });
+
   it('edits, reparents, repoints and retires components; associations; prerequisites and evidence', async ({
     platform,
   }) => {

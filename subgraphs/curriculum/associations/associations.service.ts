@@ -43,7 +43,7 @@ export type Association = ReturnType<typeof presentAssociation>;
 async function requireActiveOrigin(tx: Database, ctx: RequestContext, originId: string) {
   const origin = await lockComponent(tx, ctx.tenantId, originId);
   if (!origin || origin.status !== 'active') {
-    throw new DomainError('curriculum:parent_not_found', `Component ${originId} does not exist or is retired.`, {
+    throw new DomainError('curriculum:origin_not_found', `Component ${originId} does not exist or is retired.`, {
       fieldErrors: [{ field: 'originId', message: 'no active component with this id' }],
     });
   }
@@ -74,6 +74,16 @@ export const createAssociation = commandRule({
     if (input.associationType === 'isChildOf') {
       await lockContainment(tx, ctx.tenantId);
       const child = await requireActiveOrigin(tx, ctx, input.originId);
+      // As create and PATCH refuse it: a parent would hide it from ?studentId= and make every PATCH of it fail.
+      if (child.studentId !== null) {
+        throw new DomainError(
+          'validation_failed',
+          `${input.originId} is a personalized course root; it has no parent.`,
+          {
+            fieldErrors: [{ field: 'originId', message: 'a component with student_id is a course root' }],
+          },
+        );
+      }
       const current = await activeParentEdge(tx, ctx.tenantId, input.originId);
       if (current) {
         if (current.destinationId === input.destinationId) return existingEdge(current, input);
@@ -169,7 +179,10 @@ export const patchAssociation = commandRule({
     if (!row) throw associationNotFound(associationId);
     checkIfMatch(headers.ifMatch, etagOf(row.associationId, row.version), 'X-Curriculum-If-Match');
     if (row.status !== 'active')
-      throw new DomainError('validation_failed', 'A retired association cannot be reordered.');
+      throw new DomainError(
+        'curriculum:association_retired',
+        `Association ${associationId} is retired; place the component again with POST /associations or a reparent PATCH.`,
+      );
     const now = ctx.now.toISOString();
     const [updated] = await tx
       .update(associations)

@@ -1244,10 +1244,14 @@ export type RecordStatus =
 export type RemediationEntry = {
   __typename?: 'RemediationEntry';
   kcRef: Scalars['ID']['output'];
+  /** Every other field of the entry as the producer sent it (REST keeps them beside kc_ref); null when none. */
+  otherFields?: Maybe<Scalars['JSONObject']['output']>;
 };
 
 export type RemediationEntryInput = {
   kcRef: Scalars['ID']['input'];
+  /** Further fields of the entry, stored beside kc_ref as REST's remediation_entries take them. */
+  otherFields?: InputMaybe<Scalars['JSONObject']['input']>;
 };
 
 export type Renderer = {
@@ -2025,6 +2029,7 @@ export type QueryResolvers<ContextType = GraphContext, ParentType extends Resolv
 
 export type RemediationEntryResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['RemediationEntry'] = ResolversParentTypes['RemediationEntry']> = {
   kcRef?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  otherFields?: Resolver<Maybe<ResolversTypes['JSONObject']>, ParentType, ContextType>;
 };
 
 export type RendererResolvers<ContextType = GraphContext, ParentType extends ResolversParentTypes['Renderer'] = ResolversParentTypes['Renderer']> = {

@@ -1,5 +1,10 @@
 import type { KnowledgeComponent } from '../kcs/kcs.service.ts';
-import type { ComponentAlphaResolvers, ComponentResolvers, TargetRefResolvers } from '../generated/graphql.ts';
+import type {
+  ComponentAlphaResolvers,
+  ComponentResolvers,
+  RemediationEntryResolvers,
+  TargetRefResolvers,
+} from '../generated/graphql.ts';
 import type { CurriculumLoaders } from './loaders.ts';
 import { requestContextOf } from '../../../platform/graphql.ts';
 import { queryStringOf } from '../../../platform/naming.ts';
@@ -42,4 +47,12 @@ export function componentAlphaResolvers({ kcLoader }: CurriculumLoaders): Compon
 /** A pin's version is content's ContentVersion entity. */
 export const targetRefResolvers: TargetRefResolvers = {
   version: (ref) => ({ __typename: 'ContentVersion', versionId: ref.content_version_id }),
+};
+
+/** An entry is stored as REST takes it, one object: what is not kc_ref is otherFields. */
+export const remediationEntryResolvers: RemediationEntryResolvers = {
+  otherFields: (entry) => {
+    const { kc_ref: _kcRef, ...others } = entry as Record<string, unknown>;
+    return Object.keys(others).length > 0 ? others : null;
+  },
 };

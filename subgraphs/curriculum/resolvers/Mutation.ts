@@ -16,7 +16,7 @@ import { createRelation, retireRelation } from '../kc-graph/kc-relations.service
 import { ingestVendorCourse } from '../ingest/ingest.service.ts';
 import { approveCourse } from '../approvals/approvals.service.ts';
 import type { MutationResolvers } from '../generated/graphql.ts';
-import { kcInputOf, snakeKeepingValues } from './inputs.ts';
+import { componentInputOf, kcInputOf, snakeKeepingValues } from './inputs.ts';
 import type { CurriculumRule } from '../rule-inputs.ts';
 
 /** A create whose arguments besides its Idempotency-Key are the REST body's fields. */
@@ -39,10 +39,10 @@ export function mutationResolvers(deps: CurriculumDeps): MutationResolvers {
       commandValue(rule(deps, requestContextOf(context), inputOf(args)));
   return {
     createComponent: command(createComponent, (args) => ({
-      body: snakeKeys(args.input),
+      body: componentInputOf(args.input),
       idempotencyKey: args.idempotencyKey ?? undefined,
     })),
-    updateComponent: command(patchComponent, ({ input, ...args }) => ({ ...args, body: snakeKeys(input) })),
+    updateComponent: command(patchComponent, ({ input, ...args }) => ({ ...args, body: componentInputOf(input) })),
     retireComponent: command(retireComponent, (args) => args),
     repointComponent: command(repointComponent, ({ input, ...args }) => ({ ...args, body: snakeKeys(input) })),
     createAssociation: command(createAssociation, (args) => {

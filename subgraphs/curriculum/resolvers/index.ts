@@ -1,7 +1,12 @@
 import { JSONObjectScalar } from '../../../platform/graphql.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import type { Resolvers } from '../generated/graphql.ts';
-import { componentAlphaResolvers, componentResolvers, targetRefResolvers } from './Component.ts';
+import {
+  componentAlphaResolvers,
+  componentResolvers,
+  remediationEntryResolvers,
+  targetRefResolvers,
+} from './Component.ts';
 import {
   instructionalClassificationResolvers,
   kcEdgeResolvers,
@@ -24,6 +29,7 @@ export function curriculumResolvers(deps: CurriculumDeps): Resolvers {
     Component: componentResolvers(deps, loaders),
     ComponentAlpha: componentAlphaResolvers(loaders),
     TargetRef: targetRefResolvers,
+    RemediationEntry: remediationEntryResolvers,
     KnowledgeComponent: knowledgeComponentResolvers(deps, loaders),
     InstructionalClassification: instructionalClassificationResolvers,
     ...kcEdgeResolvers(loaders),

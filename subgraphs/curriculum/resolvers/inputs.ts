@@ -35,6 +35,24 @@ export function kcInputOf(input: Args | undefined): Args {
   return { ...body, alpha: { ...converted, instructional_classification: whole } };
 }
 
+/**
+ * A component input as REST's body. A remediation entry is one object in REST: its otherFields sit
+ * beside kc_ref, their keys unchanged.
+ */
+export function componentInputOf(input: Args): Args {
+  const { alpha, ...rest } = input;
+  const body = snakeKeys(rest) as Args;
+  if (!alpha || typeof alpha !== 'object') return body;
+  const { remediationEntries, ...fields } = alpha as Args;
+  const converted = snakeKeys(fields) as Args;
+  if (!Array.isArray(remediationEntries)) return { ...body, alpha: converted };
+  const entries = (remediationEntries as Args[]).map(({ kcRef, otherFields }) => ({
+    ...(otherFields as Args | null | undefined),
+    kc_ref: kcRef,
+  }));
+  return { ...body, alpha: { ...converted, remediation_entries: entries } };
+}
+
 /** GraphQL list arguments become the REST query string the service parses. */
 export function queryOf(args: Args, renames: Record<string, string> = {}): Record<string, string> {
   return queryStringOf(args, { updatedSince: 'updated_since', ...renames });
