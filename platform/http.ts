@@ -511,7 +511,8 @@ export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodTyp
   const checkShape = (request: FastifyRequest) => {
     if (route.params) request.params = parseInput(route.params, request.params);
     if (headerCheck) parseInput(headerCheck, request.headers);
-    refuseMalformedQuery(request, route.querystring === undefined);
+    // The mint answers its own query's shape (tenantId=demo, once) with its own code.
+    refuseMalformedQuery(request, { takesQuery: route.querystring !== undefined, takesRepeats: route.public === true });
   };
   const handler = route.public
     ? async (request: FastifyRequest, reply: FastifyReply) => {
@@ -549,10 +550,15 @@ function percentDecoded(text: string): string | undefined {
 
 /**
  * Fastify's query parser keeps a name or value whose percent-encoding does not decode as it was written (`%E0%A4%A`,
- * `100%`), so a filter silently compared text the client never meant; and a path that takes no query ignored any
- * (`/media?limit=1` answered every asset). Both are refused, naming each field, as paths and query schemas refuse.
+ * `100%`), so a filter silently compared text the client never meant; a path that takes no query ignored any
+ * (`/media?limit=1` answered every asset); and a parameter given twice reached the schemas as a list, refused as if
+ * its values were wrong ("expected one of ... article|video" for content_kind=article&content_kind=video). Each is
+ * refused naming its field; no documented parameter takes several values.
  */
-function refuseMalformedQuery(request: FastifyRequest, takesNoQuery: boolean): void {
+function refuseMalformedQuery(
+  request: FastifyRequest,
+  { takesQuery, takesRepeats }: { takesQuery: boolean; takesRepeats: boolean },
+): void {
   const start = request.url.indexOf('?');
   if (start === -1) return;
   const fieldErrors: FieldError[] = [];
@@ -566,8 +572,12 @@ function refuseMalformedQuery(request: FastifyRequest, takesNoQuery: boolean): v
         fieldErrors.push({ field: decodedName ?? name, message: NOT_PERCENT_ENCODED });
     }
   }
-  if (takesNoQuery && fieldErrors.length === 0)
-    for (const field of Object.keys(request.query as object)) fieldErrors.push({ field, message: 'unknown field' });
+  if (fieldErrors.length === 0)
+    for (const [field, value] of Object.entries(request.query as object)) {
+      if (!takesQuery) fieldErrors.push({ field, message: 'unknown field' });
+      else if (Array.isArray(value) && !takesRepeats)
+        fieldErrors.push({ field, message: 'is given more than once; send it once' });
+    }
   if (fieldErrors.length > 0)
     throw new DomainError('validation_failed', 'The query has invalid fields.', { fieldErrors });
 }

@@ -59,4 +59,23 @@ describe('query strings', () => {
     const plus = await http(platform, 'GET', `${root}/items?source_record_id=a+b%20c`, { token: caller.token });
     expect([plus.status, plus.body.data]).toEqual([200, []]);
   });
+
+  it('refuses a query parameter given more than once, saying so, instead of naming its values invalid', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const root = tenantRoot(caller.tenantId);
+    for (const [path, field] of [
+      [`${root}/items?content_kind=article&content_kind=video`, 'content_kind'],
+      [`${root}/items?limit=1&content_kind=article&limit=2`, 'limit'],
+      [`${root}/trust-status?trust_status=trusted&trust_status=trusted`, 'trust_status'],
+      [`${curriculumV1}/components?limit=1&limit=2`, 'limit'],
+    ]) {
+      const refused = await http(platform, 'GET', path, { token: caller.token });
+      expect([refused.status, refused.body.fieldErrors], path).toEqual([
+        400,
+        [{ field, message: 'is given more than once; send it once' }],
+      ]);
+    }
+  });
 });
