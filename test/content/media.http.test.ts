@@ -95,4 +95,36 @@ describe('media', () => {
     });
     expect([unpadded.status, unpadded.body.byte_size]).toEqual([201, 2]);
   });
+
+  it('streams media whose file name is past Latin-1 or holds a control character, naming it in filename*', async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const item = await createItem(platform, caller, { content_kind: 'article' });
+    const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}/media`;
+    for (const [fileName, disposition] of [
+      ['图片 "1".png', `inline; filename="__ _1_.png"; filename*=UTF-8''%E5%9B%BE%E7%89%87%20%221%22.png`],
+      [
+        "tab\tand\u0001 it's (1).txt",
+        `inline; filename="tab_and_ it's (1).txt"; filename*=UTF-8''tab%09and%01%20it%27s%20%281%29.txt`,
+      ],
+      ['plain.png', 'inline; filename="plain.png"'],
+    ]) {
+      const uploaded = await http(platform, 'POST', url, {
+        token: caller.token,
+        body: {
+          media_kind: 'primary',
+          mime_type: 'image/png',
+          file_name: fileName,
+          data_base64: PNG.toString('base64'),
+        },
+      });
+      expect([uploaded.status, uploaded.body.file_name]).toEqual([201, fileName]);
+      const response = await fetch(`${platform.url}${new URL(uploaded.body.delivery_url).pathname}`, {
+        headers: { authorization: `Bearer ${caller.token}` },
+      });
+      expect([response.status, response.headers.get('content-disposition')], fileName).toEqual([200, disposition]);
+      expect(Buffer.from(await response.arrayBuffer()).equals(PNG)).toBe(true);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { http, roots } from '../kit.ts';
+import { http, newTenant, roots, tenantRoot } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
 
 const it = platformTest();
@@ -45,5 +45,25 @@ describe('content OpenAPI description', () => {
     expect(
       Object.keys(openapi.body.paths[`${roots.content}/tenants/{tenantId}/alpha/content/items/{contentId}`]),
     ).toEqual(expect.arrayContaining(['get', 'patch']));
+  });
+
+  it('requires the Idempotency-Key the server requires on POST /items and facet assignments', async ({ platform }) => {
+    const openapi = await http(platform, 'GET', `${roots.content}/openapi.json`);
+    const base = `${roots.content}/tenants/{tenantId}/alpha/content`;
+    const caller = await newTenant(platform);
+    for (const [path, sent] of [
+      ['/items', '/items'],
+      ['/items/{contentId}/catalog-facets', `/items/${crypto.randomUUID()}/catalog-facets`],
+    ]) {
+      const key = openapi.body.paths[`${base}${path}`].post.parameters.find(
+        (parameter: { name: string }) => parameter.name === 'idempotency-key',
+      );
+      expect([key.in, key.required], path).toEqual(['header', true]);
+      const refused = await http(platform, 'POST', `${tenantRoot(caller.tenantId)}${sent}`, {
+        token: caller.token,
+        body: { content_kind: 'article', title: 'A', facet_key: 'language', facet_value: 'en' },
+      });
+      expect([refused.status, refused.body.code], path).toEqual([400, 'content.idempotency_key_required']);
+    }
   });
 });

@@ -21,7 +21,7 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
     summary: 'Create a content item (metadata) with its initial version',
     response: ItemResponse,
     etag: true,
-    idempotencyKey: 'optional',
+    idempotencyKey: 'required',
     errors: [409, 422],
     params: TenantParams,
     body: CreateItemInput,

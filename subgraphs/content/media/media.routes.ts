@@ -45,11 +45,23 @@ export function mediaRoutes(app: FastifyInstance, deps: ContentDeps): void {
         .header('etag', `"${media.sha256}"`)
         .header('cache-control', 'private, max-age=300')
         .header('x-content-type-options', 'nosniff')
-        .header(
-          'content-disposition',
-          media.fileName ? `inline; filename="${media.fileName.replace(/["\\\r\n]/g, '_')}"` : 'inline',
-        )
+        .header('content-disposition', inlineDisposition(media.fileName))
         .send(media.bytes);
     },
   });
+}
+
+/**
+ * RFC 6266: the file name as printable ASCII in `filename`, and as sent in `filename*` (RFC 8187) when that differs.
+ * Node refuses a header value with a control character or past Latin-1, so such a name (图片.png) answered a 500.
+ */
+function inlineDisposition(fileName: string | null): string {
+  if (!fileName) return 'inline';
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (ascii === fileName) return `inline; filename="${ascii}"`;
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
