@@ -116,6 +116,23 @@ describe('POST /events', () => {
     expect(list.body.data).toEqual([]);
   });
 
+  it("refuses a kind or grading key named like an object's own members (constructor, toString) with 422, not 500", async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    for (const kind of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const refused = await post(platform, caller, [viewed(caller.sourceId, { kind })]);
+      expect([refused.status, refused.body.fieldErrors?.[0].field], kind).toEqual([422, 'events.0.kind']);
+    }
+    for (const key of ['constructor', 'toString']) {
+      const field = `urn:alpha:events:grading/${key}`;
+      const refused = await post(platform, caller, [
+        viewed(caller.sourceId, { kind: 'assessment_graded', extensions: { [field]: 'passed' } }),
+      ]);
+      expect([refused.status, refused.body.fieldErrors?.[0].field], key).toEqual([422, `events.0.extensions.${field}`]);
+    }
+  });
+
   it('stores a batch without a key in one statement whatever its size; a refused batch moves no commit head', async ({
     platform,
   }) => {
