@@ -648,6 +648,29 @@ describe('GET /events and /events/{id}', () => {
     );
   });
 
+  it('reads a filter instant finer than a millisecond as it is: no event before happenedAtFrom or modifiedSince', async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    const recorded = await post(platform, caller, [
+      viewed(caller.sourceId, { happenedAt: '2026-09-01T10:00:00.000Z' }),
+    ]);
+    const { id, modifiedAt } = recorded.body.data[0];
+    const idsFor = async (filters: Record<string, string>) => {
+      const query = new URLSearchParams({ ...filters, fields: 'id' });
+      const page = await http(platform, 'GET', `${root}/events?${query}`, { token: caller.token });
+      expect(page.status, query.toString()).toBe(200);
+      return page.body.data.map((event: { id: string }) => event.id);
+    };
+    // Events are stored to the millisecond; an instant 100 microseconds after one is after it.
+    expect(await idsFor({ happenedAtFrom: '2026-09-01T10:00:00.0001Z' })).toEqual([]);
+    expect(await idsFor({ happenedAtFrom: '2026-09-01T09:59:59.9999Z' })).toEqual([id]);
+    expect(await idsFor({ happenedAtTo: '2026-09-01T09:59:59.9999Z' })).toEqual([]);
+    expect(await idsFor({ happenedAtTo: '2026-09-01T10:00:00.0001Z' })).toEqual([id]);
+    expect(await idsFor({ modifiedSince: modifiedAt.replace('Z', '1Z') })).toEqual([]);
+    expect(await idsFor({ modifiedSince: modifiedAt.replace('Z', '0000Z') })).toEqual([id]);
+  });
+
   it('pages with opaque cursors and pageSize, and refuses forged or re-filtered cursors', async ({ platform }) => {
     const caller = await producer(platform);
     await post(
