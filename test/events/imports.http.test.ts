@@ -568,3 +568,23 @@ describe('optional row members a producer writes as null', () => {
     expect([nullRequired.status, nullRequired.body.fieldErrors?.[0].field]).toEqual([422, 'records.0.user_id']);
   });
 });
+
+describe("a source system's activity source", () => {
+  it('is the one the tenant registered under its IRI, whatever its name (an import was 409 on a name it never sent)', async () => {
+    const caller = await importer();
+    const operator = await newTenant(filePlatform(), {
+      tenantId: caller.tenantId,
+      roles: ['operator'],
+      scopes: ['events:read', 'events:sources:write'],
+    });
+    const registered = await http(filePlatform(), 'POST', `${root}/activity-sources`, {
+      token: operator.token,
+      body: { sourceIri: 'urn:alpha:source-system:vendor_production', name: 'Our vendor feed' },
+    });
+    expect(registered.status).toBe(201);
+    const imported = await runImport(caller, vendorImport([vendorRow(1)]));
+    expect(imported.status).toBe(200);
+    const event = await http(filePlatform(), 'GET', imported.body.data[0].href, { token: caller.token });
+    expect(event.body.data.activitySourceId).toBe(registered.body.id);
+  });
+});
