@@ -569,6 +569,29 @@ describe('optional row members a producer writes as null', () => {
   });
 });
 
+describe('a flattened attendance row', () => {
+  it("takes Ed-Fi's integer SchoolYear as school_year and serves it as text, as the Ed-Fi resources' (it was 422)", async () => {
+    const caller = await importer();
+    const imported = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_attendance_event_v1',
+      records: [attendanceRow({ school_year: 2022 }), attendanceRow({ school_year: 2022.5 })],
+    });
+    expect([imported.status, imported.body.fieldErrors?.map((error: { field: string }) => error.field)]).toEqual([
+      422,
+      ['records.1.school_year'],
+    ]);
+    const whole = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_attendance_event_v1',
+      records: [attendanceRow({ school_year: 2022 })],
+    });
+    expect(whole.status).toBe(200);
+    const moment = await http(filePlatform(), 'GET', whole.body.data[0].href, { token: caller.token });
+    expect(moment.body.data.schoolYear).toBe('2022');
+  });
+});
+
 describe("a source system's activity source", () => {
   it('is the one the tenant registered under its IRI, whatever its name (an import was 409 on a name it never sent)', async () => {
     const caller = await importer();

@@ -83,6 +83,9 @@ const VendorLearningRow = z
     message: 'greater than max_score',
   });
 
+/** Ed-Fi's SchoolYear: the integer year a school year ends in. */
+const edFiSchoolYear = z.number().int().min(1900).max(9999);
+
 const descriptorValue = (name: DescriptorName) =>
   z
     .string()
@@ -101,7 +104,8 @@ const SisAttendanceRow = z
     attendance_event_reason: optional(z.string().max(2000)),
     event_duration: optional(z.number().min(0).max(1)),
     session_name: optional(z.string()),
-    school_year: optional(z.string()),
+    // Text, or Ed-Fi's integer SchoolYear a SIS flattens from the session (served as text, as the Ed-Fi resources' is).
+    school_year: optional(z.union([z.string(), edFiSchoolYear.transform(String)])),
   })
   .strict();
 
@@ -110,8 +114,6 @@ type SisAttendance = z.infer<typeof SisAttendanceRow>;
 /** A reference as the Ed-Fi API writes it: its key fields, and on reads a `link` to the referenced resource. */
 const edFiReference = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.object({ ...shape, link: optional(z.object({ rel: z.string(), href: z.string() })) }).strict();
-
-const edFiSchoolYear = z.number().int().min(1900).max(9999);
 
 /** The members every Ed-Fi API attendance event resource has (Data Standard 4 and 5). */
 const edFiAttendanceEvent = {
