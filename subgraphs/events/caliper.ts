@@ -65,7 +65,10 @@ const PLAYER_VALUE_RULES: Record<string, (value: unknown) => boolean> = {
 /** Field errors of one grading extension: a known key with one of its values, on a graded event only. */
 function gradingErrors(kind: string, key: string, value: unknown, field: string): FieldError[] {
   const name = key.slice(GRADING_PREFIX.length) as keyof typeof GRADING_EXTENSION_VALUES;
-  const allowed: readonly string[] | undefined = GRADING_EXTENSION_VALUES[name];
+  // Own keys only: a key named like an object's members (`constructor`) is no registry key.
+  const allowed: readonly string[] | undefined = Object.hasOwn(GRADING_EXTENSION_VALUES, name)
+    ? GRADING_EXTENSION_VALUES[name]
+    : undefined;
   if (!allowed)
     return [
       {
@@ -114,7 +117,7 @@ export function extensionErrors(
  * the kind stands for, so an event is never two different Caliper events at once.
  */
 export function deriveCaliper(claims: EventClaims, field: string): { value?: DerivedCaliper; errors: FieldError[] } {
-  const definition = KIND_CATALOGUE[claims.kind];
+  const definition = Object.hasOwn(KIND_CATALOGUE, claims.kind) ? KIND_CATALOGUE[claims.kind] : undefined;
   if (!definition) {
     return {
       errors: [

@@ -88,7 +88,8 @@ export function eventsResolvers(reads: EventsDeps): Resolvers {
   const sourceLoader = (context: GraphContext) =>
     loaderOf<ActivitySource>(context, 'events.source', async (ctx, ids) => {
       const found = new Map((await findSources(reads, ctx, { sourceIds: ids })).map((source) => [source.id, source]));
-      return ids.map((id) => found.get(id) ?? null);
+      // The database answers a uuid in lower case, whatever case the id was asked in.
+      return ids.map((id) => found.get(id.toLowerCase()) ?? null);
     });
   const eventLoader = (context: GraphContext) =>
     loaderOf<EventProjection>(context, 'events.event', (ctx, ids) => findEvents(reads, ctx, { ids }));

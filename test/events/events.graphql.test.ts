@@ -319,6 +319,22 @@ describe('events subgraph', () => {
     expect(tallies.body.data.contentItem.eventTallies.data).toHaveLength(2);
   });
 
+  it('reads an activity source by its id in upper case, as GET /activity-sources/{sourceId} does (it was null)', async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    const upper = caller.sourceId.toUpperCase();
+    const rest = await http(platform, 'GET', `${root}/activity-sources/${upper}`, { token: caller.token });
+    expect(rest.status).toBe(200);
+    const read = await graphql(
+      platform,
+      'query S($id: ID!) { activitySource(id: $id) { id name } }',
+      { id: upper },
+      caller.token,
+    );
+    expect(read.body).toEqual({ data: { activitySource: { id: caller.sourceId, name: rest.body.data.name } } });
+  });
+
   it('applies the REST boundaries, validation and problem codes', async ({ platform }) => {
     const { caller, contentId } = await setup();
     const recorded = await graphql(

@@ -116,6 +116,23 @@ describe('POST /events', () => {
     expect(list.body.data).toEqual([]);
   });
 
+  it("refuses a kind or grading key named like an object's own members (constructor, toString) with 422, not 500", async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    for (const kind of ['constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const refused = await post(platform, caller, [viewed(caller.sourceId, { kind })]);
+      expect([refused.status, refused.body.fieldErrors?.[0].field], kind).toEqual([422, 'events.0.kind']);
+    }
+    for (const key of ['constructor', 'toString']) {
+      const field = `urn:alpha:events:grading/${key}`;
+      const refused = await post(platform, caller, [
+        viewed(caller.sourceId, { kind: 'assessment_graded', extensions: { [field]: 'passed' } }),
+      ]);
+      expect([refused.status, refused.body.fieldErrors?.[0].field], key).toEqual([422, `events.0.extensions.${field}`]);
+    }
+  });
+
   it('stores a batch without a key in one statement whatever its size; a refused batch moves no commit head', async ({
     platform,
   }) => {
@@ -629,6 +646,29 @@ describe('GET /events and /events/{id}', () => {
     expect(await read(`studentId=s1&${since(commits[2].modifiedAt)}`)).toEqual(
       commits.slice(2).flatMap((each) => each.ids.filter((id) => ofS1.has(id))),
     );
+  });
+
+  it('reads a filter instant finer than a millisecond as it is: no event before happenedAtFrom or modifiedSince', async ({
+    platform,
+  }) => {
+    const caller = await producer(platform);
+    const recorded = await post(platform, caller, [
+      viewed(caller.sourceId, { happenedAt: '2026-09-01T10:00:00.000Z' }),
+    ]);
+    const { id, modifiedAt } = recorded.body.data[0];
+    const idsFor = async (filters: Record<string, string>) => {
+      const query = new URLSearchParams({ ...filters, fields: 'id' });
+      const page = await http(platform, 'GET', `${root}/events?${query}`, { token: caller.token });
+      expect(page.status, query.toString()).toBe(200);
+      return page.body.data.map((event: { id: string }) => event.id);
+    };
+    // Events are stored to the millisecond; an instant 100 microseconds after one is after it.
+    expect(await idsFor({ happenedAtFrom: '2026-09-01T10:00:00.0001Z' })).toEqual([]);
+    expect(await idsFor({ happenedAtFrom: '2026-09-01T09:59:59.9999Z' })).toEqual([id]);
+    expect(await idsFor({ happenedAtTo: '2026-09-01T09:59:59.9999Z' })).toEqual([]);
+    expect(await idsFor({ happenedAtTo: '2026-09-01T10:00:00.0001Z' })).toEqual([id]);
+    expect(await idsFor({ modifiedSince: modifiedAt.replace('Z', '1Z') })).toEqual([]);
+    expect(await idsFor({ modifiedSince: modifiedAt.replace('Z', '0000Z') })).toEqual([id]);
   });
 
   it('pages with opaque cursors and pageSize, and refuses forged or re-filtered cursors', async ({ platform }) => {

@@ -513,3 +513,101 @@ describe('Ed-Fi vocabularies', () => {
     }
   });
 });
+
+describe('optional row members a producer writes as null', () => {
+  const nulled = (row: Record<string, unknown>, members: string[]) =>
+    Object.fromEntries(Object.entries(row).map(([name, value]) => [name, members.includes(name) ? null : value]));
+
+  it('are read as absent in each adapter (they were 422), and a null required member is still refused', async ({
+    platform,
+  }) => {
+    const caller = await importer();
+    const vendorOptional = ['subject', 'app', 'course_id', 'total_questions', 'correct_questions', 'xp_earned'];
+    const vendorOptionalToo = ['mastered_units', 'active_seconds', 'source_system', 'score_type', 'score_given'];
+    const vendor = await runImport(
+      caller,
+      vendorImport([nulled(vendorRow(1), [...vendorOptional, ...vendorOptionalToo, 'max_score']), vendorRow(2)]),
+    );
+    expect([vendor.status, vendor.body.materializedCount]).toEqual([200, 2]);
+    const event = await http(platform, 'GET', vendor.body.data[0].href, { token: caller.token });
+    expect(event.body.data).toMatchObject({ studentId: 'stu-1', contentId: 'act-1', sourceEventId: 'v-1' });
+
+    /** One SIS row imported, and its moment read back. */
+    const sisMoment = async (adapter: string, row: Record<string, unknown>) => {
+      const imported = await runImport(caller, { sourceSystem: 'sis_system', adapter, records: [row] });
+      expect(imported.status, adapter).toBe(200);
+      return (await http(platform, 'GET', imported.body.data[0].href, { token: caller.token })).body.data;
+    };
+    const attendanceOptional = ['id', 'class_id', 'attendance_event_reason', 'event_duration', 'session_name'];
+    const attendance = nulled(attendanceRow(), [...attendanceOptional, 'school_year']);
+    expect(await sisMoment('sis_attendance_event_v1', attendance)).toMatchObject({
+      classId: null,
+      durationDays: null,
+      sessionName: null,
+      schoolYear: null,
+      sourceRecordId: null,
+      category: 'Excused Absence',
+    });
+    const disciplineOptional = ['id', 'incident_time', 'behavior_detailed_description', 'participation_code'];
+    const disciplineOptionalToo = ['incident_location', 'discipline', 'reporter_description', 'reporter_name'];
+    const discipline = nulled(disciplineRow(), [
+      ...disciplineOptional,
+      ...disciplineOptionalToo,
+      'incident_description',
+    ]);
+    expect(await sisMoment('sis_discipline_event_v1', discipline)).toMatchObject({
+      incidentTime: null,
+      participationCode: null,
+      location: null,
+      disciplineAction: null,
+      reporterDescription: null,
+      behavior: 'State Offense',
+    });
+
+    const nullRequired = await runImport(caller, vendorImport([nulled(vendorRow(3), ['user_id'])]));
+    expect([nullRequired.status, nullRequired.body.fieldErrors?.[0].field]).toEqual([422, 'records.0.user_id']);
+  });
+});
+
+describe('a flattened attendance row', () => {
+  it("takes Ed-Fi's integer SchoolYear as school_year and serves it as text, as the Ed-Fi resources' (it was 422)", async () => {
+    const caller = await importer();
+    const imported = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_attendance_event_v1',
+      records: [attendanceRow({ school_year: 2022 }), attendanceRow({ school_year: 2022.5 })],
+    });
+    expect([imported.status, imported.body.fieldErrors?.map((error: { field: string }) => error.field)]).toEqual([
+      422,
+      ['records.1.school_year'],
+    ]);
+    const whole = await runImport(caller, {
+      sourceSystem: 'sis_system',
+      adapter: 'sis_attendance_event_v1',
+      records: [attendanceRow({ school_year: 2022 })],
+    });
+    expect(whole.status).toBe(200);
+    const moment = await http(filePlatform(), 'GET', whole.body.data[0].href, { token: caller.token });
+    expect(moment.body.data.schoolYear).toBe('2022');
+  });
+});
+
+describe("a source system's activity source", () => {
+  it('is the one the tenant registered under its IRI, whatever its name (an import was 409 on a name it never sent)', async () => {
+    const caller = await importer();
+    const operator = await newTenant(filePlatform(), {
+      tenantId: caller.tenantId,
+      roles: ['operator'],
+      scopes: ['events:read', 'events:sources:write'],
+    });
+    const registered = await http(filePlatform(), 'POST', `${root}/activity-sources`, {
+      token: operator.token,
+      body: { sourceIri: 'urn:alpha:source-system:vendor_production', name: 'Our vendor feed' },
+    });
+    expect(registered.status).toBe(201);
+    const imported = await runImport(caller, vendorImport([vendorRow(1)]));
+    expect(imported.status).toBe(200);
+    const event = await http(filePlatform(), 'GET', imported.body.data[0].href, { token: caller.token });
+    expect(event.body.data.activitySourceId).toBe(registered.body.id);
+  });
+});

@@ -14,7 +14,7 @@ import { ACCESS, boundaryOf, CHECKABLE, requireCheckable, requireWithinBoundary 
 import { deriveCaliper, requireNoErrors, type DerivedCaliper } from '../caliper.ts';
 import { ADAPTER_REJECTED } from '../errors.ts';
 import { insertEvents, type PreparedEvent } from '../learning/events.service.ts';
-import { createOrReplay } from '../sources/sources.service.ts';
+import { findOrRegister } from '../sources/sources.service.ts';
 import { attendanceEvents, disciplineEvents, learningEvents, sourceImports } from '../tables.ts';
 import type { EventsDeps } from '../deps.ts';
 import type { CommandInput } from '../inputs.ts';
@@ -112,13 +112,16 @@ function adaptAll(ctx: RequestContext, input: ImportInput): Normalized[] {
   });
 }
 
-/** The tenant's activity source standing for a source system, registered by the platform on first use. */
+/**
+ * The tenant's activity source standing for a source system, registered by the platform on first use. One the tenant
+ * registered itself under that IRI is that source, whatever its name: the importer sends no name to conflict with.
+ */
 async function systemSource(tx: Database, ctx: RequestContext, sourceSystem: string): Promise<string> {
-  const source = await createOrReplay(tx, ctx, {
+  const source = await findOrRegister(tx, ctx, {
     sourceIri: `urn:alpha:source-system:${sourceSystem}`,
     name: `${sourceSystem} (source imports)`,
   });
-  return source.value.id;
+  return source.row.sourceId;
 }
 
 /** Rows in slices of at most 200, one insert each, so no statement's parameters grow with the import. */

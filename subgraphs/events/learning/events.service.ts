@@ -446,6 +446,15 @@ export function refusePreconditions(headers: Record<string, unknown>): void {
 }
 
 const queryTimestamp = z.string().refine(isTimestamp, 'not an ISO 8601 timestamp with offset');
+/**
+ * The first whole millisecond at or after a filter's instant. Events' instants are whole milliseconds and a Date drops
+ * the digits after them, so a lower bound 100 microseconds past an event's instant read as that instant, and matched it.
+ */
+function firstMillisecondFrom(instant: string): string {
+  const milliseconds = Date.parse(instant);
+  const beyond = /\.\d{3}(\d+)/.exec(instant)?.[1] ?? '';
+  return new Date(/[1-9]/.test(beyond) ? milliseconds + 1 : milliseconds).toISOString();
+}
 /** As many kinds as the catalogue has, and room for it to grow. */
 const MAX_KINDS = 50;
 
@@ -624,14 +633,14 @@ export function eventListShape(
     else add('kinds', kinds, () => sql`${e.kind} = any(${value('kinds')}::text[])`);
   }
   if (filters.happenedAtFrom !== undefined)
-    add('happenedAtFrom', new Date(filters.happenedAtFrom).toISOString(), () =>
+    add('happenedAtFrom', firstMillisecondFrom(filters.happenedAtFrom), () =>
       gte(e.happenedAt, value('happenedAtFrom')),
     );
   if (filters.happenedAtTo !== undefined)
     add('happenedAtTo', new Date(filters.happenedAtTo).toISOString(), () => lte(e.happenedAt, value('happenedAtTo')));
   // Inclusive: a poller re-reads its watermark's own instant and de-duplicates by id.
   if (filters.modifiedSince !== undefined)
-    add('modifiedSince', new Date(filters.modifiedSince).toISOString(), () => committedSince('modifiedSince'));
+    add('modifiedSince', firstMillisecondFrom(filters.modifiedSince), () => committedSince('modifiedSince'));
   if (afterSeq !== undefined) add('afterSeq', afterSeq, () => gt(e.seq, value('afterSeq')));
   return { key: parts.join(','), conditions: () => conditions.flatMap((condition) => condition()), values };
 }

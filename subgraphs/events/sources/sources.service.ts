@@ -53,25 +53,18 @@ function requireSourceAccess(ctx: RequestContext, rule: AccessRule, what: string
   requireCheckable(boundaryOf(ctx.principal), CHECKABLE.activitySources, 'activity sources');
 }
 
-/** Same sourceIri and name: the original row (replay). Same sourceIri, other name: 409. */
-export async function createOrReplay(
+/** The tenant's source of `input.sourceIri`, registered under `input.name` when the tenant has none. */
+export async function findOrRegister(
   tx: Database,
   ctx: RequestContext,
   input: z.infer<typeof RegisterSourceInput>,
-): Promise<CommandResult<ActivitySource>> {
+): Promise<{ row: SourceRow; created: boolean }> {
   await lockKey(tx, `events.source|${ctx.tenantId}|${input.sourceIri}`);
   const [existing] = await tx
     .select()
     .from(activitySources)
     .where(and(eq(activitySources.tenantId, ctx.tenantId), eq(activitySources.sourceIri, input.sourceIri)));
-  if (existing) {
-    if (existing.name !== input.name) {
-      throw new DomainError('resource_conflict', `sourceIri ${input.sourceIri} is registered as "${existing.name}".`, {
-        fieldErrors: [{ field: 'name', message: 'differs from the registered name' }],
-      });
-    }
-    return { value: presentSource(existing), created: false, replayed: true };
-  }
+  if (existing) return { row: existing, created: false };
   const [row] = await tx
     .insert(activitySources)
     .values({
@@ -84,7 +77,22 @@ export async function createOrReplay(
       createdAt: ctx.now.toISOString(),
     })
     .returning();
-  return { value: presentSource(row), created: true, replayed: false };
+  return { row, created: true };
+}
+
+/** Same sourceIri and name: the original row (replay). Same sourceIri, other name: 409. */
+export async function createOrReplay(
+  tx: Database,
+  ctx: RequestContext,
+  input: z.infer<typeof RegisterSourceInput>,
+): Promise<CommandResult<ActivitySource>> {
+  const { row, created } = await findOrRegister(tx, ctx, input);
+  if (!created && row.name !== input.name) {
+    throw new DomainError('resource_conflict', `sourceIri ${input.sourceIri} is registered as "${row.name}".`, {
+      fieldErrors: [{ field: 'name', message: 'differs from the registered name' }],
+    });
+  }
+  return { value: presentSource(row), created, replayed: !created };
 }
 
 export async function registerSource(
