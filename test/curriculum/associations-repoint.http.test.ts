@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { curriculumV1, eligibleVersion, graphql, http, newTenant, type Caller } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
+import { holdLock } from '../held-lock.ts';
 import {
   createComponent,
   expectProblem,
@@ -318,6 +319,32 @@ describe('GET /associations and /associations/{id}, PATCH sequence_number', () =
       (await http(platform, 'GET', `${associationsUrl}/${edge.association_id}`, { token: caller.token })).body,
     ).toEqual(current.body);
   });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'a reorder waits for the containment lock before it locks its edge, as a retire of its child does (PostgreSQL only)',
+    async ({ platform }) => {
+      const caller = await newTenant(platform);
+      const unit = await unitInCourse(caller);
+      const [edge] = (await http(platform, 'GET', `${associationsUrl}?originId=unit`, { token: caller.token })).body
+        .data;
+      const held = await holdLock(
+        (tx) => tx`select pg_advisory_xact_lock(hashtextextended(${`containment|${caller.tenantId}`}, 0))`,
+      );
+      const reorder = http(platform, 'PATCH', `${associationsUrl}/${edge.association_id}`, {
+        token: caller.token,
+        headers: { ...key(), 'x-curriculum-if-match': edge.etag },
+        body: { sequence_number: 4 },
+      });
+      await held.waitedOn();
+      const retire = http(platform, 'DELETE', `${curriculumV1}/components/unit`, {
+        token: caller.token,
+        headers: { ...key(), 'x-curriculum-if-match': unit.etag },
+      });
+      await held.release();
+      const [reordered, retired] = await Promise.all([reorder, retire]);
+      expect([reordered.status, retired.status], JSON.stringify([reordered.body, retired.body])).toEqual([200, 412]);
+    },
+  );
 
   it('two writers reorder with the same ETag: one wins, one gets 412', async ({ platform }) => {
     const caller = await newTenant(platform);

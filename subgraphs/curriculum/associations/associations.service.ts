@@ -175,6 +175,9 @@ export const patchAssociation = commandRule({
   operation: ({ associationId }: { associationId: string } & WriteHeaders) => `associations.patch:${associationId}`,
   keyRequired: true,
   run: async (tx, input, ctx, { associationId, ...headers }) => {
+    // Containment before the edge and its child's row, in the order moves and retires take them: without it a
+    // reorder holding the edge and a retire holding the child's row waited on each other (a deadlock, a 500).
+    await lockContainment(tx, ctx.tenantId);
     const row = await findAssociation(tx, ctx.tenantId, associationId, true);
     if (!row) throw associationNotFound(associationId);
     checkIfMatch(headers.ifMatch, etagOf(row.associationId, row.version), 'X-Curriculum-If-Match');
