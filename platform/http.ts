@@ -218,14 +218,28 @@ export function createHttpApp(options: {
 }
 
 /**
- * Many HTTP clients send Content-Type: application/json on every request; a DELETE carries no body
- * here, so an empty one is no body rather than malformed JSON. Elsewhere an empty body stays refused.
+ * The JSON body parser of a service scope. Many HTTP clients send Content-Type: application/json on every
+ * request; a DELETE carries no body here, so an empty one is no body rather than malformed JSON. Elsewhere an
+ * empty body stays refused. A compressed body (Content-Encoding gzip ...) is refused as such (RFC 9110: 415 with
+ * the codings accepted), where its bytes were read as text and refused as "not valid JSON".
  * Set per service scope: the gateway's REST proxy brings its own pass-through JSON parser.
  */
-export function acceptEmptyJsonOnDelete(app: FastifyInstance): void {
+export function parseJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const coding = request.headers['content-encoding'];
+    if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
+      return done(
+        new DomainError(
+          'unsupported_media_type',
+          `Send the body uncompressed: Content-Encoding ${coding} is not accepted.`,
+          {
+            headers: { 'accept-encoding': 'identity' },
+          },
+        ),
+      );
+    }
     if (body === '' && request.method === 'DELETE') return done(null, undefined);
     void parseJson(request, body as string, (error, value) => {
       // Fastify's parser refuses a "__proto__" key (it could reach an object's prototype) as invalid JSON.

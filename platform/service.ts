@@ -12,7 +12,7 @@ import type { DatabaseHandle } from './db.ts';
 import type { LocalDispatch, ServiceClientOptions } from './service-client.ts';
 import { DomainError, type ProblemNamespace } from './errors.ts';
 import {
-  acceptEmptyJsonOnDelete,
+  parseJsonBodies,
   declareRoute,
   collectOperations,
   installProblemHandlers,
@@ -144,7 +144,7 @@ export async function mountService(
     async (scope) => {
       installProblemHandlers(scope, service.namespace);
       useRequestContext(scope, service.requestContext ?? ((request) => requestContextOf(runtime.auth, request)));
-      acceptEmptyJsonOnDelete(scope);
+      parseJsonBodies(scope);
       const operations = collectOperations(scope);
       await scope.register(swagger, {
         openapi: { openapi: '3.1.0', info: { title: service.title, version: '1.0.0' } },

@@ -234,3 +234,29 @@ describe('a JSON body with a key that reaches an object prototype', () => {
     expect(listed.body.data).toEqual([]);
   });
 });
+
+describe('a compressed JSON body', () => {
+  it('is a 415 naming the coding, with the codings accepted, on every service; identity is no coding', async () => {
+    const caller = await newTenant(platform);
+    const body = '{"stored_as":"alpha.knowledge_component","definition":"Compressed"}';
+    const send = (coding: string, url = `${curriculumV1}/kcs`) =>
+      http(platform, 'POST', url, {
+        token: caller.token,
+        headers: { 'idempotency-key': randomUUID(), 'content-type': 'application/json', 'content-encoding': coding },
+        rawBody: body,
+      });
+    for (const coding of ['gzip', 'br', 'deflate, gzip']) {
+      const refused = await send(coding);
+      expect([refused.status, refused.body.code, refused.headers.get('accept-encoding')]).toEqual([
+        415,
+        'curriculum:unsupported_media_type',
+        'identity',
+      ]);
+      expect(refused.body.detail).toContain(coding);
+    }
+    const events = await send('gzip', `${roots.events}/events`);
+    expect([events.status, events.body.code]).toEqual([415, 'events:unsupported_media_type']);
+    expect((await http(platform, 'GET', `${curriculumV1}/kcs`, { token: caller.token })).body.data).toEqual([]);
+    expect((await send('identity')).status).toBe(201);
+  });
+});
