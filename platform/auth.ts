@@ -285,6 +285,29 @@ function principalFrom(payload: JWTPayload, token: string): Principal {
   };
 }
 
+/**
+ * The refusal of an `X-Vendor-Tenant` header (the events document's tenant header) that does not name the
+ * principal's tenant: empty is malformed, another tenant is 403. The tenant always comes from the token, so a
+ * header naming another one is refused, never answered with the token's tenant's rows.
+ */
+export function vendorTenantRefusal(header: string | undefined, principal: Principal): DomainError | undefined {
+  if (header === '') {
+    return new DomainError(
+      'validation_failed',
+      'X-Vendor-Tenant is empty: send the tenant id, or leave the header out.',
+      {
+        fieldErrors: [{ field: 'X-Vendor-Tenant', message: 'must not be empty' }],
+      },
+    );
+  }
+  if (header !== undefined && header !== principal.tenantId) {
+    return new DomainError('tenant_mismatch', `The token is for tenant ${principal.tenantId}, not ${header}.`, {
+      fieldErrors: [{ field: 'X-Vendor-Tenant', message: 'does not match the token tenant' }],
+    });
+  }
+  return undefined;
+}
+
 /** Access requirement of one operation: every listed scope, and at least one of the roles when roles are listed. */
 export interface AccessRule {
   scopes?: string[];

@@ -19,7 +19,7 @@ import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper/index.js';
-import type { Authenticator, Principal } from './auth.ts';
+import { vendorTenantRefusal, type Authenticator, type Principal } from './auth.ts';
 import { DomainError, formatProblem, isUnexpectedError, type ProblemNamespace } from './errors.ts';
 import type { RequestContext } from './context.ts';
 
@@ -51,6 +51,11 @@ export async function graphContextFrom(
       authError = error instanceof DomainError ? error : new DomainError('unauthenticated');
     }
   }
+  // The events paths' tenant header holds here as there: a request naming another tenant reads nothing.
+  const vendorTenant = headers['x-vendor-tenant'];
+  const refusal =
+    principal && vendorTenantRefusal(Array.isArray(vendorTenant) ? vendorTenant[0] : vendorTenant, principal);
+  if (refusal) [principal, authError] = [undefined, refusal];
   // Written out: V8 (Node 20) adds each property after a spread through its runtime, about 1 us apiece.
   return { requestId: ids.requestId, traceId: ids.traceId, principal, authError, loaders: new Map(), now: new Date() };
 }

@@ -57,10 +57,14 @@ export function sortedOrder<Row>(keyset: SortedKeyset, keyOf: (row: Row) => KeyV
   };
 }
 
-/** What a caller asked of a list: its page size, its cursor and the filters the cursor is bound to. */
+/**
+ * What a caller asked of a list: its page size, its cursor, and the tenant and filters the cursor is bound to (a
+ * position among one tenant's rows, replayed by another tenant, would silently skip that tenant's rows before it).
+ */
 export interface PageRequest {
   limit?: number;
   cursor?: string;
+  tenantId: string;
   filters: unknown;
 }
 
@@ -82,7 +86,7 @@ export async function keysetPage<Row>(
   fetch: PageFetch<Row>,
 ): Promise<Page<Row>> {
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
-  const bound = { list: order.list, filters: request.filters };
+  const bound = { list: order.list, tenantId: request.tenantId, filters: request.filters };
   const position = request.cursor ? cursors.decode(request.cursor, bound).after : undefined;
   const after = position ? order.after(position) : undefined;
   const rows = limit === 0 ? [] : await fetch({ after, position, orderBy: order.by, limit: limit + 1 });
@@ -123,23 +127,23 @@ interface PageQuery {
   cursor?: string;
 }
 
-/** The request of a list whose cursor is bound to every other field of its parsed query. */
-export function pageRequest(query: PageQuery): PageRequest {
+/** The request of a tenant's list whose cursor is bound to every other field of its parsed query. */
+export function pageRequest(tenantId: string, query: PageQuery): PageRequest {
   const { cursor, limit, ...filters } = query;
-  return { cursor, limit, filters };
+  return { cursor, limit, tenantId, filters };
 }
 
-/** One page of a list ordered by its unique id column, bound to the other query fields. */
+/** One page of a list ordered by its unique id column (the request from `pageRequest`). */
 export async function pageInIdOrder<Row, T>(
   db: Database,
   cursors: CursorCodec,
   source: { table: PgTable; idColumn: AnyPgColumn; idOf: (row: Row) => string },
-  query: PageQuery,
+  request: PageRequest,
   conditions: Array<SQL | undefined>,
   present: (row: Row) => T,
 ): Promise<Page<T>> {
   const order = uniqueOrder(source.idColumn, source.idOf);
-  return presentPage(await tablePage(db, cursors, source.table, order, pageRequest(query), conditions), present);
+  return presentPage(await tablePage(db, cursors, source.table, order, request, conditions), present);
 }
 
 /** The same for a list sorted by a chosen column with the id as tie-breaker, in either direction. */
@@ -147,10 +151,10 @@ export async function pageInSortOrder<Row, T>(
   db: Database,
   cursors: CursorCodec,
   source: { table: PgTable; keyset: SortedKeyset; keyOf: (row: Row) => KeyValue[] },
-  query: PageQuery,
+  request: PageRequest,
   conditions: Array<SQL | undefined>,
   present: (row: Row) => T,
 ): Promise<Page<T>> {
   const order = sortedOrder(source.keyset, source.keyOf);
-  return presentPage(await tablePage(db, cursors, source.table, order, pageRequest(query), conditions), present);
+  return presentPage(await tablePage(db, cursors, source.table, order, request, conditions), present);
 }

@@ -57,7 +57,14 @@ export function listRule<Q extends z.ZodType<ListQuery>, Table extends TenantTab
         )
       : uniqueOrder(column(list.id), keyOf(list.id) as (row: RowOf<Table>) => string);
     const conditions = [tenantRows(list.table, ctx.tenantId), ...list.where(query, ctx)];
-    const page = await tablePage(deps.db, deps.cursors, list.table, order, pageRequest(query), conditions);
+    const page = await tablePage(
+      deps.db,
+      deps.cursors,
+      list.table,
+      order,
+      pageRequest(ctx.tenantId, query),
+      conditions,
+    );
     return presentPage(page, list.present);
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { vendorTenantRefusal } from '../../platform/auth.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { headerOf, requestContextOf } from '../../platform/http.ts';
@@ -13,20 +14,7 @@ export async function eventsContext(runtime: PlatformRuntime, request: FastifyRe
   if (request.method === 'POST' && !/^application\/(.+\+)?json\b/i.test(headerOf(request, 'content-type') ?? '')) {
     throw new DomainError('unsupported_media_type', 'Send the body as application/json.');
   }
-  const vendorTenant = headerOf(request, 'x-vendor-tenant');
-  if (vendorTenant === '') {
-    throw new DomainError(
-      'validation_failed',
-      'X-Vendor-Tenant is empty: send the tenant id, or leave the header out.',
-      {
-        fieldErrors: [{ field: 'X-Vendor-Tenant', message: 'must not be empty' }],
-      },
-    );
-  }
-  if (vendorTenant !== undefined && vendorTenant !== ctx.tenantId) {
-    throw new DomainError('tenant_mismatch', `The token is for tenant ${ctx.tenantId}, not ${vendorTenant}.`, {
-      fieldErrors: [{ field: 'X-Vendor-Tenant', message: 'does not match the token tenant' }],
-    });
-  }
+  const refusal = vendorTenantRefusal(headerOf(request, 'x-vendor-tenant'), ctx.principal);
+  if (refusal) throw refusal;
   return ctx;
 }

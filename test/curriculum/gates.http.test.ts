@@ -397,6 +397,47 @@ describe('GET /gates/{componentId}/status and /remediation', () => {
   });
 });
 
+describe("a token bounded to some students (the events service's studentIds claim)", () => {
+  it("refuses the gate reads of another student's learner history, REST and GraphQL (it answered them)", async () => {
+    const learner = await tenantWithGate();
+    const result = await record(
+      learner,
+      'assessment_graded',
+      fake.forms[0].form_content_id,
+      graded('failed', 'forgot'),
+    );
+    const player = (studentIds: string[]) =>
+      newTenant(platform, {
+        tenantId: learner.tenantId,
+        scopes: ['curriculum:read', 'events:read'],
+        boundary: { studentIds },
+      });
+    const outside = await player(['stu-2']);
+    expect((await http(platform, 'GET', `${roots.events}/events/${result}`, { token: outside.token })).body.code).toBe(
+      'events:boundary_rejected',
+    );
+    for (const suffix of ['/status', '/remediation', '/next-form']) {
+      const reply = await http(platform, 'GET', gateUrl(suffix, '?studentId=stu-1'), { token: outside.token });
+      expectProblem(reply, 403, 'curriculum:forbidden');
+      expect(reply.body.fieldErrors).toEqual([
+        { field: 'studentId', message: "outside the token's studentIds boundary" },
+      ]);
+    }
+    const graph = await graphql(
+      platform,
+      '{ gateStatus(componentId: "gate-1", studentId: "stu-1") { gateStatus resultRecordId } }',
+      {},
+      outside.token,
+    );
+    expect(graph.body.errors?.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([
+      'curriculum:forbidden',
+    ]);
+    const inside = await player(['stu-1']);
+    const own = await http(platform, 'GET', gateUrl('/status', '?studentId=stu-1'), { token: inside.token });
+    expect([own.status, own.body.result_record_id]).toEqual([200, result]);
+  });
+});
+
 describe('the events service not answering', () => {
   it('fails closed with a typed problem on every gate read that needs learner history', async () => {
     const learner = await tenantWithGate();

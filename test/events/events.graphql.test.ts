@@ -569,4 +569,48 @@ describe('events subgraph', () => {
     );
     expect(one.body.data.attendanceEvent.eventDate).toBe('2022-03-01');
   });
+
+  it("refuses an X-Vendor-Tenant naming another tenant, as the REST paths do (it answered the token's tenant)", async ({
+    platform,
+  }) => {
+    const owner = await producer(platform);
+    const posted = await http(platform, 'POST', `${root}/events`, {
+      token: owner.token,
+      body: {
+        events: [
+          {
+            kind: 'content_viewed',
+            studentId: 'stu-1',
+            contentId: 'c-1',
+            activitySourceId: owner.sourceId,
+            happenedAt: '2026-09-01T10:00:00Z',
+          },
+        ],
+      },
+    });
+    expect(posted.status).toBe(202);
+    const other = await newTenant(platform);
+    const asTenant = (tenant: string) =>
+      http(platform, 'POST', '/graphql', {
+        token: owner.token,
+        headers: { 'x-vendor-tenant': tenant },
+        body: { query: '{ events { data { id studentId } } }' },
+      });
+    const rest = await http(platform, 'GET', `${root}/events`, {
+      token: owner.token,
+      headers: { 'x-vendor-tenant': other.tenantId },
+    });
+    expect([rest.status, rest.body.code]).toEqual([403, 'events:tenant_mismatch']);
+    const refused = await asTenant(other.tenantId);
+    expect(refused.body.data?.events ?? null).toBeNull();
+    expect(refused.body.errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([
+      'events:tenant_mismatch',
+    ]);
+    const empty = await asTenant('');
+    expect(empty.body.errors.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([
+      'events:validation_failed',
+    ]);
+    const own = await asTenant(owner.tenantId);
+    expect(own.body.data.events.data).toEqual([{ id: posted.body.data[0].id, studentId: 'stu-1' }]);
+  });
 });

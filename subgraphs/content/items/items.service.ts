@@ -489,7 +489,7 @@ export async function listItems(
   requireAccess(ctx.principal, ACCESS.service, 'list content items');
   const query = parseInput(ListItemsQuery, rawQuery) as z.infer<typeof ListItemsQuery> &
     Record<string, string | undefined>;
-  const request = pageRequest(query);
+  const request = pageRequest(ctx.tenantId, query);
   const filters = request.filters as Omit<typeof query, 'cursor' | 'limit'>;
   const conditions: SQL[] = [eq(items.tenantId, ctx.tenantId)];
   const typed = {

@@ -136,7 +136,7 @@ export const listKcTags: ItemList<ContentKcTag, ItemRead> = async (deps, ctx, { 
   const { db } = deps;
   const query = parseInput(KcTagsQuery, rawQuery);
   await requireItemRow(db, ctx.tenantId, contentId);
-  const request = { ...query, filters: { contentId } };
+  const request = { ...query, tenantId: ctx.tenantId, filters: { contentId } };
   const conditions = [tenantRows(kcTags, ctx.tenantId, { contentId })];
   return presentPage(await tablePage(db, deps.cursors, kcTags, BY_KC, request, conditions), presentKcTag);
 };

@@ -204,7 +204,7 @@ export async function listTrustStatus(deps: ContentDeps, ctx: RequestContext, { 
   requireAccess(ctx.principal, ACCESS.read, 'read trust status');
   const { db } = deps;
   const query = parseInput(TrustStatusQuery, rawQuery);
-  const request = { ...query, filters: { trust_status: query.trust_status ?? null } };
+  const request = { ...query, tenantId: ctx.tenantId, filters: { trust_status: query.trust_status ?? null } };
   const order = uniqueOrder<{ versionId: string }>(versions.versionId, (row) => row.versionId);
   const page = await keysetPage(deps.cursors, request, order, ({ after, orderBy, limit }) =>
     db

@@ -229,7 +229,7 @@ export const ListVersionsQuery = z
 export const listVersions: ItemList<ContentVersion, ItemRead> = async (deps, ctx, { contentId, query: rawQuery }) => {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
   const query = parseInput(ListVersionsQuery, rawQuery);
-  const request = { ...query, filters: { contentId } };
+  const request = { ...query, tenantId: ctx.tenantId, filters: { contentId } };
   if (!(await findItemRow(deps.db, ctx.tenantId, contentId))) throw itemNotFound(contentId);
   const conditions = [tenantRows(versions, ctx.tenantId, { contentId })];
   const page = await tablePage(deps.db, deps.cursors, versions, BY_NUMBER, request, conditions);

@@ -6,7 +6,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
-import { pageInIdOrder } from '../../../platform/keyset.ts';
+import { pageInIdOrder, pageRequest } from '../../../platform/keyset.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { components, courseApprovalKcVersions, courseApprovals } from '../tables.ts';
@@ -280,7 +280,7 @@ export async function listApprovals(
     deps.db,
     deps.cursors,
     source,
-    listOfCourse,
+    pageRequest(ctx.tenantId, listOfCourse),
     [eq(courseApprovals.tenantId, ctx.tenantId), eq(courseApprovals.courseId, input.courseId)],
     (row: Row) => row.approvalId,
   );

@@ -42,6 +42,20 @@ function requireGateRead(ctx: RequestContext): void {
   requireAccess(ctx.principal, ACCESS.read, 'read mastery gates');
 }
 
+/**
+ * Status, remediation and next-form answer from a student's learner history, which the events service keeps behind
+ * a token's studentIds boundary. Curriculum reads it with its own service token, so the caller's boundary is held
+ * here: another student's history is refused, as the events service refuses it.
+ */
+function requireStudentInBoundary(ctx: RequestContext, studentId: string): void {
+  const students = ctx.principal.boundary.studentIds;
+  if (students && !students.includes(studentId)) {
+    throw new DomainError('forbidden', `The token may not read the learner history of student ${studentId}.`, {
+      fieldErrors: [{ field: 'studentId', message: "outside the token's studentIds boundary" }],
+    });
+  }
+}
+
 async function activeGate(deps: GateDeps, ctx: RequestContext, componentId: string): Promise<Component> {
   const [gate] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!gate || gate.kind !== 'mastery_gate' || gate.status !== 'active') throw gateNotFound(componentId);
@@ -174,6 +188,7 @@ async function statusOf(deps: GateDeps, ctx: RequestContext, gate: Component, qu
 export async function readGateStatus(deps: GateDeps, ctx: RequestContext, input: unknown) {
   requireGateRead(ctx);
   const { componentId, ...query } = parseInput(GateStatusInput, input);
+  requireStudentInBoundary(ctx, query.studentId);
   return statusOf(deps, ctx, await activeGate(deps, ctx, componentId), query);
 }
 
@@ -185,6 +200,7 @@ export async function readGateStatus(deps: GateDeps, ctx: RequestContext, input:
 export async function readGateRemediation(deps: GateDeps, ctx: RequestContext, input: unknown) {
   requireGateRead(ctx);
   const { componentId, ...query } = parseInput(GateStatusInput, input);
+  requireStudentInBoundary(ctx, query.studentId);
   const gate = await activeGate(deps, ctx, componentId);
   const status = await statusOf(deps, ctx, gate, query);
   const answer = {
@@ -257,6 +273,7 @@ async function formEligible(deps: GateDeps, ctx: RequestContext, member: BankMem
 export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, input: unknown) {
   requireGateRead(ctx);
   const { componentId, ...query } = parseInput(GateNextFormInput, input);
+  requireStudentInBoundary(ctx, query.studentId);
   const gate = await activeGate(deps, ctx, componentId);
   const bank = alphaOf(gate).target_ref;
   if (!bank || bank.content_kind !== 'test_bank') {

@@ -250,7 +250,7 @@ export async function listKcs(
     query.updated_since ? gte(knowledgeComponents.updatedAt, new Date(query.updated_since).toISOString()) : undefined,
   ];
   const order = uniqueOrder<{ kcId: string }>(knowledgeComponents.kcId, (row) => row.kcId);
-  const page = await keysetPage(deps.cursors, pageRequest(query), order, ({ after, orderBy, limit }) =>
+  const page = await keysetPage(deps.cursors, pageRequest(ctx.tenantId, query), order, ({ after, orderBy, limit }) =>
     deps.db
       .select({ kcId: knowledgeComponents.kcId })
       .from(knowledgeComponents)
@@ -421,7 +421,8 @@ export async function listKcVersions(
   await getKc(deps, ctx, { kcId });
   const order = uniqueOrder<KcVersionRow>(kcVersions.versionNumber, (row) => row.versionNumber);
   const conditions = [eq(kcVersions.tenantId, ctx.tenantId), eq(kcVersions.kcId, kcId)];
-  const page = await tablePage(deps.db, deps.cursors, kcVersions, order, { ...query, filters: { kcId } }, conditions);
+  const request = { ...query, tenantId: ctx.tenantId, filters: { kcId } };
+  const page = await tablePage(deps.db, deps.cursors, kcVersions, order, request, conditions);
   return { data: await presentVersions(deps.db, ctx.tenantId, page.data), next_cursor: page.next_cursor };
 }
 

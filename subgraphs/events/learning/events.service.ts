@@ -686,10 +686,15 @@ async function eventPage(deps: EventsDeps, ctx: RequestContext, rawQuery: ListIn
   requireAccess(ctx.principal, ACCESS.read, 'read events');
   const { cursor, pageSize, fields, ...filters } = parseInput(ListEventsQuery, rawQuery);
   const bounded = boundedValues(boundaryOf(ctx.principal), eventBoundaryColumns(filters), 'events');
-  const page = await keysetPage(deps.cursors, { cursor, limit: pageSize, filters }, BY_SEQ, ({ position, limit }) => {
-    const shape = eventListShape(ctx.tenantId, bounded, filters, position?.[0] as number | undefined);
-    return listStatement(deps.db, shape).execute({ ...shape.values, limit });
-  });
+  const page = await keysetPage(
+    deps.cursors,
+    { cursor, limit: pageSize, tenantId: ctx.tenantId, filters },
+    BY_SEQ,
+    ({ position, limit }) => {
+      const shape = eventListShape(ctx.tenantId, bounded, filters, position?.[0] as number | undefined);
+      return listStatement(deps.db, shape).execute({ ...shape.values, limit });
+    },
+  );
   return { rows: page.data, nextCursor: page.next_cursor, fields };
 }
 

@@ -140,6 +140,7 @@ async function listMoments<Row, Query extends z.ZodType>(
   const request = {
     cursor: cursor as string | undefined,
     limit: pageSize as number | undefined,
+    tenantId: ctx.tenantId,
     filters: { ...equals, from, to },
   };
   const columns: Record<string, PgColumn> = {

@@ -126,7 +126,12 @@ export const ListSourcesQuery = z
 export async function listSources(deps: EventsDeps, ctx: RequestContext, { query: rawQuery }: ListInput) {
   requireSourceAccess(ctx, ACCESS.read, 'read activity sources');
   const query = parseInput(ListSourcesQuery, rawQuery);
-  const request = { cursor: query.cursor, limit: query.pageSize, filters: { status: query.status } };
+  const request = {
+    cursor: query.cursor,
+    limit: query.pageSize,
+    tenantId: ctx.tenantId,
+    filters: { status: query.status },
+  };
   const conditions = [
     eq(activitySources.tenantId, ctx.tenantId),
     query.status ? eq(activitySources.status, query.status) : undefined,
