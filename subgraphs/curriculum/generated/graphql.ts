@@ -887,6 +887,7 @@ export type PublicationStatus =
  */
 export type Query = {
   __typename?: 'Query';
+  /** GET /alpha/curriculum/v1/associations/{associationId}: one association with its sequenceNumber; its etag is reorderAssociation's ifMatch. */
   association?: Maybe<Association>;
   /** GET /alpha/curriculum/v1/associations; componentId matches either end. */
   associations: AssociationPage;

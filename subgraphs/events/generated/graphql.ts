@@ -283,12 +283,15 @@ export type PersonEventsArgs = {
 /** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
 export type Query = {
   __typename?: 'Query';
+  /** GET /activity-sources/{sourceId}: one activity source of the caller's tenant. */
   activitySource?: Maybe<ActivitySource>;
   /** GET /activity-sources with the same filters and paging. */
   activitySources: ActivitySourcePage;
+  /** GET /attendance-events/{attendanceEventId}: one attendance moment. */
   attendanceEvent?: Maybe<AttendanceEvent>;
   /** GET /attendance-events (read-only; from and to are dates). */
   attendanceEvents: AttendanceEventPage;
+  /** GET /discipline-events/{disciplineEventId}: one discipline moment. */
   disciplineEvent?: Maybe<DisciplineEvent>;
   /** GET /discipline-events (read-only; from and to are dates). */
   disciplineEvents: DisciplineEventPage;
