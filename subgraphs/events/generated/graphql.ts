@@ -174,8 +174,10 @@ export type EventInput = {
   actorRef?: InputMaybe<Scalars['JSONObject']['input']>;
   contentId?: InputMaybe<Scalars['String']['input']>;
   eventType?: InputMaybe<Scalars['String']['input']>;
+  /** Governed keys only: urn:alpha:events:player/<key>, <key> one of renderer_ref, interaction_id, component_id, component_type, question_id, rendered_content_id, response_identifier, response_value, response_label, first_attempt, attempt_ordinal, attempt_count, effort_signals, response_time_ms, hint_usage, occurred_at, idempotency_key; on an assessment_graded event also urn:alpha:events:grading/outcome (passed | failed) and urn:alpha:events:grading/remediation_category (never_learned | forgot | careless) */
   extensions?: InputMaybe<Scalars['JSONObject']['input']>;
   happenedAt?: InputMaybe<Scalars['String']['input']>;
+  /** School-language kind from the catalogue: content_viewed, content_navigated, assessment_started, assessment_submitted, question_started, question_skipped, question_answered, activity_started, activity_completed, video_started, video_paused, video_ended, tool_used, signed_in, signed_out, assessment_graded */
   kind: Scalars['String']['input'];
   objectRef?: InputMaybe<Scalars['JSONObject']['input']>;
   occurredAt?: InputMaybe<Scalars['String']['input']>;
