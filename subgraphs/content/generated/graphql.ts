@@ -97,10 +97,12 @@ export type CatalogFacetAssignment = {
 export type CatalogFacetAssignmentInput = {
   facetKey: Scalars['String']['input'];
   facetValue: Scalars['JSON']['input'];
+  /** e.g. source_test_id */
   provenance?: InputMaybe<Scalars['JSON']['input']>;
 };
 
 export type CatalogFacetInput = {
+  /** enum facets: the allowed values */
   allowedValues?: InputMaybe<Array<Scalars['String']['input']>>;
   facetKey: Scalars['String']['input'];
   grain?: InputMaybe<Scalars['String']['input']>;
@@ -119,8 +121,10 @@ export type CompositionBinding = {
 };
 
 export type CompositionBindingInput = {
+  /** interactive_video: cue time */
   atSeconds?: InputMaybe<Scalars['Float']['input']>;
   questionRef: CompositionQuestionRefInput;
+  /** interactive_article: segment position */
   segment?: InputMaybe<Scalars['Int']['input']>;
   testsPriorContent: Scalars['Boolean']['input'];
 };
@@ -353,6 +357,7 @@ export type ContentMedia = {
 };
 
 export type ContentMediaInput = {
+  /** The bytes, base64; at most 5242880 bytes decoded */
   dataBase64: Scalars['String']['input'];
   fileName?: InputMaybe<Scalars['String']['input']>;
   mediaKind: Scalars['String']['input'];
@@ -386,9 +391,12 @@ export type ContentReference = {
 };
 
 export type ContentReferenceInput = {
+  /** Position in an ordered graph (embeds, bank_member) */
   ordinal?: InputMaybe<Scalars['Int']['input']>;
+  /** Exact version of this item (required for bank_member) */
   parentVersionId?: InputMaybe<Scalars['ID']['input']>;
   referencedContentId: Scalars['ID']['input'];
+  /** Exact version of the referenced item (required for bank_member) */
   referencedVersionId?: InputMaybe<Scalars['ID']['input']>;
   relationshipKind: Scalars['String']['input'];
 };
@@ -451,16 +459,20 @@ export type CorrectResponse = {
 };
 
 export type CreateContentItemInput = {
+  /** alias of subjectId */
   alphaSubjectId?: InputMaybe<Scalars['String']['input']>;
+  /** Derived from the kind; when sent it must agree */
   assessmentRole?: InputMaybe<Scalars['String']['input']>;
   /** test_spec: the seven blueprint fields as one object (kc_coverage, item_type_mix, ...), keys as in REST. */
   blueprint?: InputMaybe<Scalars['JSON']['input']>;
+  /** Caller-chosen id; minted when absent */
   contentId?: InputMaybe<Scalars['ID']['input']>;
   contentKind: Scalars['String']['input'];
   dok?: InputMaybe<Scalars['String']['input']>;
   expectedXp?: InputMaybe<Scalars['Int']['input']>;
   isMasteryGate?: InputMaybe<Scalars['Boolean']['input']>;
   language?: InputMaybe<Scalars['String']['input']>;
+  /** test_bank only; fixed at create */
   membershipRule?: InputMaybe<Scalars['String']['input']>;
   sourceActivityRef?: InputMaybe<Scalars['String']['input']>;
   sourceIdentifier?: InputMaybe<Scalars['String']['input']>;
@@ -469,6 +481,7 @@ export type CreateContentItemInput = {
   sourceTable?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Scalars['String']['input']>;
   subjectId?: InputMaybe<Scalars['String']['input']>;
+  /** diagram or decodable */
   subtype?: InputMaybe<Scalars['String']['input']>;
   targetGradeId?: InputMaybe<Scalars['String']['input']>;
   testType?: InputMaybe<Scalars['String']['input']>;
@@ -529,7 +542,9 @@ export type InteractiveCompositionInput = {
 };
 
 export type KcTagInput = {
+  /** An active registry kc_id of the curriculum service (CASE KC ids are refused) */
   kcId: Scalars['ID']['input'];
+  /** Share of the item attributed to this KC, in (0, 1] */
   weight: Scalars['Float']['input'];
 };
 
@@ -676,6 +691,7 @@ export type PatchContentItemInput = {
 
 export type QcDecisionInput = {
   reason: Scalars['String']['input'];
+  /** The QC outcome for this exact version */
   trustStatus: Scalars['String']['input'];
 };
 

@@ -50,7 +50,9 @@ export type Association = {
 
 export type AssociationInput = {
   associationType: Scalars['String']['input'];
+  /** The parent component for isChildOf; the framework item otherwise */
   destinationId: Scalars['ID']['input'];
+  /** The component (the child, for isChildOf) */
   originId: Scalars['ID']['input'];
   sequenceNumber?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -156,9 +158,11 @@ export type ComponentAlphaInput = {
   rendererKind?: InputMaybe<Scalars['String']['input']>;
   rendererRef?: InputMaybe<Scalars['String']['input']>;
   scopeKcRefs?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** The producer's own reference of the course this component came from; provenance only */
   sourceCourseRef?: InputMaybe<Scalars['String']['input']>;
   standardsFrameworkRefs?: InputMaybe<Array<Scalars['ID']['input']>>;
   subjectId?: InputMaybe<Scalars['String']['input']>;
+  /** Exact content pin; never carries assessment_role */
   targetRef?: InputMaybe<TargetRefInput>;
 };
 
@@ -191,6 +195,7 @@ export type ComponentPage = {
 };
 
 export type ComponentPatchInput = {
+  /** Fields given replace the stored ones; the rest are kept */
   alpha?: InputMaybe<ComponentAlphaInput>;
   documentId?: InputMaybe<Scalars['ID']['input']>;
   humanCodingScheme?: InputMaybe<Scalars['String']['input']>;
@@ -527,6 +532,7 @@ export type KnowledgeComponentAlphaInput = {
   boundaryStatement?: InputMaybe<Scalars['String']['input']>;
   confidence?: InputMaybe<Scalars['Float']['input']>;
   instructionalClassification?: InputMaybe<InstructionalClassificationInput>;
+  /** substantive is a known value */
   kcKind?: InputMaybe<Scalars['String']['input']>;
   misconceptions?: InputMaybe<Array<Scalars['String']['input']>>;
   negativeExamples?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -538,8 +544,10 @@ export type KnowledgeComponentAlphaInput = {
 export type KnowledgeComponentInput = {
   alpha?: InputMaybe<KnowledgeComponentAlphaInput>;
   definition: Scalars['String']['input'];
+  /** Owner-issued identity; a retry with the exact kcId is idempotent */
   kcId?: InputMaybe<Scalars['ID']['input']>;
   publicationStatus?: InputMaybe<Scalars['String']['input']>;
+  /** Producer provenance only; never a lookup or alias */
   sourceKcId?: InputMaybe<Scalars['String']['input']>;
   storedAs: Scalars['String']['input'];
 };
@@ -1265,9 +1273,11 @@ export type Renderer = {
 };
 
 export type RepointInput = {
+  /** The exact current pin (absent or null for attach) */
   expectedTargetRef?: InputMaybe<TargetRefInput>;
   /** repoint or attach */
   operation: Scalars['String']['input'];
+  /** Exact content pin; never carries assessment_role */
   targetRef: TargetRefInput;
 };
 
@@ -1367,10 +1377,14 @@ export type TargetRefInput = {
  * tables; rows keep their own column names (snake_case or OneRoster camelCase).
  */
 export type VendorCourseIngestInput = {
+  /** component_resources rows (source_table may be left out); the columns are listed on POST /ingest/vendor-course-refs in the curriculum OpenAPI */
   componentResources?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
+  /** course_components rows (source_table may be left out); the columns are listed on POST /ingest/vendor-course-refs in the curriculum OpenAPI */
   courseComponents?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
+  /** courses rows (source_table may be left out); the columns are listed on POST /ingest/vendor-course-refs in the curriculum OpenAPI */
   courses?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
   producerBatchId: Scalars['String']['input'];
+  /** Rows of any of the three tables, each naming its source_table (courses, course_components or component_resources); an empty string or null is an absent cell; each table's columns and their other spellings are listed on POST /ingest/vendor-course-refs in the curriculum OpenAPI, any other column is refused */
   records?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
   sourceSystem: Scalars['String']['input'];
 };
