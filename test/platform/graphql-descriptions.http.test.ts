@@ -44,6 +44,26 @@ const COUNTERPARTS: Array<
   ['Mutation.registerActivitySource', 'events', 'post', `${roots.events}/activity-sources`],
 ];
 
+/** A GraphQL query field (or filter input) and the REST read whose query parameters it takes. */
+const READS: Array<[graphqlInput: string, service: keyof typeof roots, path: string]> = [
+  ['Query.components', 'curriculum', `${curriculumV1}/components`],
+  ['Query.kcPrerequisites', 'curriculum', `${curriculumV1}/kc-prerequisites`],
+  ['Query.kcRelations', 'curriculum', `${curriculumV1}/kc-relations`],
+  ['Query.kcReviewDecisions', 'curriculum', `${curriculumV1}/kc-review-decisions`],
+  ['Query.kcFirmingEvents', 'curriculum', `${curriculumV1}/kc-firming-events`],
+  ['Query.associations', 'curriculum', `${curriculumV1}/associations`],
+  ['Query.standardsFrameworks', 'curriculum', `${curriculumV1}/standards-frameworks`],
+  ['Query.standardKcMaps', 'curriculum', `${curriculumV1}/standard-kc-maps`],
+  ['Query.gateStatus', 'curriculum', `${curriculumV1}/gates/{componentId}/status`],
+  ['Query.gateNextForm', 'curriculum', `${curriculumV1}/gates/{componentId}/next-form`],
+  ['Query.gateRemediation', 'curriculum', `${curriculumV1}/gates/{componentId}/remediation`],
+  ['Query.nextLesson', 'curriculum', `${curriculumV1}/courses/{courseId}/next-lesson`],
+  ['Query.placementCandidates', 'curriculum', `${curriculumV1}/tracks/{trackId}/placement-candidates`],
+  ['ContentItemFilter', 'content', `${contentRoot}/items`],
+  ['Query.events', 'events', `${roots.events}/events`],
+  ['Query.eventTallies', 'events', `${roots.events}/event-tallies`],
+];
+
 type JsonSchema = Record<string, any>;
 
 /** The properties of a schema, its anyOf/oneOf/allOf branches' included. */
@@ -59,41 +79,97 @@ function stepInto(schema: JsonSchema, step: string): JsonSchema {
 
 const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
-describe('GraphQL input descriptions', () => {
-  it('describe every input field and argument whose REST body property is described (GraphQL clients read no OpenAPI)', async ({
+type Described = { name: string; description: string | null };
+
+/** Every input type's fields and every root field's arguments by `Type` or `Query.field`/`Mutation.field`, and the served OpenAPI documents. */
+async function bothDescriptions(platform: Parameters<typeof http>[0]) {
+  const { token } = await newTenant(platform, { scopes: ['curriculum:read'] });
+  const introspected = await graphql(
     platform,
-  }) => {
-    const { token } = await newTenant(platform, { scopes: ['curriculum:read'] });
-    const introspected = await graphql(
-      platform,
-      '{ __schema { types { name inputFields { name description } } mutationType { fields { name args { name description } } } } }',
-      {},
-      token,
-    );
-    const schema = introspected.body.data.__schema;
-    const inputs = new Map<string, Array<{ name: string; description: string | null }>>([
-      ...schema.types.map((type: any) => [type.name, type.inputFields ?? []]),
-      ...schema.mutationType.fields.map((field: any) => [`Mutation.${field.name}`, field.args]),
-    ]);
-    const documents = Object.fromEntries(
-      await Promise.all(
-        (['curriculum', 'content', 'events'] as const).map(async (service) => [
-          service,
-          (await http(platform, 'GET', `${roots[service]}/openapi.json`)).body,
-        ]),
-      ),
-    );
+    `
+      {
+        __schema {
+          types {
+            name
+            inputFields {
+              name
+              description
+            }
+          }
+          queryType {
+            fields {
+              name
+              args {
+                name
+                description
+              }
+            }
+          }
+          mutationType {
+            fields {
+              name
+              args {
+                name
+                description
+              }
+            }
+          }
+        }
+      }
+    `,
+    {},
+    token,
+  );
+  const schema = introspected.body.data.__schema;
+  const inputs = new Map<string, Described[]>([
+    ...schema.types.map((type: any) => [type.name, type.inputFields ?? []]),
+    ...schema.queryType.fields.map((field: any) => [`Query.${field.name}`, field.args]),
+    ...schema.mutationType.fields.map((field: any) => [`Mutation.${field.name}`, field.args]),
+  ]);
+  const documents: Record<string, JsonSchema> = Object.fromEntries(
+    await Promise.all(
+      (['curriculum', 'content', 'events'] as const).map(async (service) => [
+        service,
+        (await http(platform, 'GET', `${roots[service]}/openapi.json`)).body,
+      ]),
+    ),
+  );
+  return { inputs, documents };
+}
+
+/** `input.field` for each REST name described there whose GraphQL counterpart exists without a description. */
+function undescribedIn(input: string, inputs: Map<string, Described[]>, described: Array<[string, JsonSchema]>) {
+  const fields = new Map((inputs.get(input) ?? []).map((field) => [field.name, field.description]));
+  return described
+    .filter(([name, property]) => property.description && fields.has(camelCase(name)))
+    .filter(([name]) => !fields.get(camelCase(name))?.trim())
+    .map(([name]) => `${input}.${camelCase(name)}`);
+}
+
+describe('GraphQL input descriptions (GraphQL clients read no OpenAPI)', () => {
+  it('describe every input field and mutation argument whose REST body property is described', async ({ platform }) => {
+    const { inputs, documents } = await bothDescriptions(platform);
     const undescribed = COUNTERPARTS.flatMap(([input, service, method, path, steps = []]) => {
       const body = steps.reduce(
         stepInto,
         documents[service].paths[path][method].requestBody.content['application/json'].schema,
       );
-      const fields = new Map((inputs.get(input) ?? []).map((field) => [field.name, field.description]));
-      return Object.entries(propertiesOf(body))
-        .filter(([name, property]) => property.description && fields.has(camelCase(name)))
-        .filter(([name]) => !fields.get(camelCase(name))?.trim())
-        .map(([name]) => `${input}.${camelCase(name)}`);
+      return undescribedIn(input, inputs, Object.entries(propertiesOf(body)));
     });
+    expect(undescribed).toEqual([]);
+  });
+
+  it('describe every query argument and filter field whose REST query parameter is described', async ({ platform }) => {
+    const { inputs, documents } = await bothDescriptions(platform);
+    const undescribed = READS.flatMap(([input, service, path]) =>
+      undescribedIn(
+        input,
+        inputs,
+        (documents[service].paths[path].get.parameters as JsonSchema[])
+          .filter((parameter) => parameter.in === 'query')
+          .map((parameter) => [parameter.name, parameter]),
+      ),
+    );
     expect(undescribed).toEqual([]);
   });
 });

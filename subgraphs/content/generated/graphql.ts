@@ -279,12 +279,15 @@ export type ContentItemVersionsArgs = {
 
 export type ContentItemFilter = {
   accessibilityProfile?: InputMaybe<Scalars['String']['input']>;
+  /** alias of subjectId */
   alphaSubjectId?: InputMaybe<Scalars['String']['input']>;
   assessmentRole?: InputMaybe<Scalars['String']['input']>;
   contentKind?: InputMaybe<Scalars['String']['input']>;
+  /** read-only projection over the frozen curriculum-link archive */
   curriculumNodeId?: InputMaybe<Scalars['String']['input']>;
   dok?: InputMaybe<Scalars['String']['input']>;
   expectedXpBand?: InputMaybe<Scalars['String']['input']>;
+  /** facet_key:facet_value */
   facet?: InputMaybe<Scalars['String']['input']>;
   gradeBand?: InputMaybe<Scalars['String']['input']>;
   isMasteryGate?: InputMaybe<Scalars['Boolean']['input']>;
