@@ -64,6 +64,28 @@ const READS: Array<[graphqlInput: string, service: keyof typeof roots, path: str
   ['Query.eventTallies', 'events', `${roots.events}/event-tallies`],
 ];
 
+/** A GraphQL object type and the REST read (its 200 answer, stepped into) that serves the same record. */
+const ANSWERS: Array<[graphqlType: string, service: keyof typeof roots, path: string, steps?: string[]]> = [
+  ['Component', 'curriculum', `${curriculumV1}/components/{componentId}`],
+  ['ComponentPage', 'curriculum', `${curriculumV1}/components`],
+  ['KnowledgeComponent', 'curriculum', `${curriculumV1}/kcs/{kcId}`],
+  ['KnowledgeComponentVersion', 'curriculum', `${curriculumV1}/kcs/{kcId}/versions/{versionId}`],
+  ['KcPrerequisite', 'curriculum', `${curriculumV1}/kc-prerequisites/{id}`],
+  ['KcRelation', 'curriculum', `${curriculumV1}/kc-relations/{id}`],
+  ['Association', 'curriculum', `${curriculumV1}/associations/{associationId}`],
+  ['StandardsFramework', 'curriculum', `${curriculumV1}/standards-frameworks/{frameworkId}`],
+  ['CourseApproval', 'curriculum', `${curriculumV1}/courses/{courseId}/approvals`, ['data']],
+  ['NextLesson', 'curriculum', `${curriculumV1}/courses/{courseId}/next-lesson`],
+  ['ContentItem', 'content', `${contentRoot}/items/{contentId}`],
+  ['ContentVersion', 'content', `${contentRoot}/items/{contentId}/versions/{versionId}`],
+  ['TestSpec', 'content', `${contentRoot}/items/{contentId}/blueprint`],
+  ['AnswerSlot', 'content', `${contentRoot}/items/{contentId}/answer-slots`, ['data']],
+  ['ContentMedia', 'content', `${contentRoot}/items/{contentId}/media`, ['data']],
+  ['ContentEffectiveness', 'content', `${contentRoot}/items/{contentId}/effectiveness`],
+  ['Event', 'events', `${roots.events}/events/{eventId}`],
+  ['EventTally', 'events', `${roots.events}/event-tallies`, ['data']],
+];
+
 type JsonSchema = Record<string, any>;
 
 /** The properties of a schema, its anyOf/oneOf/allOf branches' included. */
@@ -95,6 +117,10 @@ async function bothDescriptions(platform: Parameters<typeof http>[0]) {
               name
               description
             }
+            fields {
+              name
+              description
+            }
           }
           queryType {
             fields {
@@ -122,7 +148,7 @@ async function bothDescriptions(platform: Parameters<typeof http>[0]) {
   );
   const schema = introspected.body.data.__schema;
   const inputs = new Map<string, Described[]>([
-    ...schema.types.map((type: any) => [type.name, type.inputFields ?? []]),
+    ...schema.types.map((type: any) => [type.name, type.inputFields ?? type.fields ?? []]),
     ...schema.queryType.fields.map((field: any) => [`Query.${field.name}`, field.args]),
     ...schema.mutationType.fields.map((field: any) => [`Mutation.${field.name}`, field.args]),
   ]);
@@ -170,6 +196,18 @@ describe('GraphQL input descriptions (GraphQL clients read no OpenAPI)', () => {
           .map((parameter) => [parameter.name, parameter]),
       ),
     );
+    expect(undescribed).toEqual([]);
+  });
+
+  it('describe every field of a record whose REST answer describes that field', async ({ platform }) => {
+    const { inputs, documents } = await bothDescriptions(platform);
+    const undescribed = ANSWERS.flatMap(([type, service, path, steps = []]) => {
+      const answer = steps.reduce(
+        stepInto,
+        documents[service].paths[path].get.responses['200'].content['application/json'].schema,
+      );
+      return undescribedIn(type, inputs, Object.entries(propertiesOf(answer)));
+    });
     expect(undescribed).toEqual([]);
   });
 });

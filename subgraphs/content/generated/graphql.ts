@@ -148,6 +148,7 @@ export type ContentEffectiveness = {
   contentId: Scalars['ID']['output'];
   /** The exact version derived for. */
   contentVersionId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   derivedAt: Scalars['String']['output'];
   effectivenessStatus: EffectivenessStatus;
   /** Graded results (assessment_graded events) of the exact version. */
@@ -189,6 +190,7 @@ export type ContentItem = {
   blueprint?: Maybe<TestSpec>;
   contentId: Scalars['ID']['output'];
   contentKind: ContentKind;
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   dok?: Maybe<Dok>;
   /** Effectiveness of the newest (or the given) exact version, derived from the events service at read time. */
@@ -232,6 +234,7 @@ export type ContentItem = {
   title: Scalars['String']['output'];
   /** Trust evidence of the newest (or the given) version. */
   trust: ContentTrust;
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
   usageScope: UsageScope;
   /** Exact versions in version_number order. */
@@ -349,6 +352,7 @@ export type ContentMedia = {
   __typename?: 'ContentMedia';
   byteSize: Scalars['Int']['output'];
   contentId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   /** GET with a bearer token of the tenant (read:content): the bytes with their media type. */
   deliveryUrl: Scalars['String']['output'];
@@ -440,6 +444,7 @@ export type ContentVersion = {
   canonicalXml?: Maybe<Scalars['String']['output']>;
   contentHash: Scalars['String']['output'];
   contentId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   item?: Maybe<ContentItem>;
   /** Live release eligibility of this exact version; an ineligible version answers releaseEligible false with its problemCode. */
@@ -873,6 +878,7 @@ export type TestSpec = {
   difficultyConstraints: Scalars['JSON']['output'];
   enemyItemRule: Scalars['JSON']['output'];
   itemTypeMix: Scalars['JSON']['output'];
+  /** KC reference to counts by DOK level */
   kcCoverage: Scalars['JSON']['output'];
   maxItemOverlap: Scalars['Float']['output'];
   minForms: Scalars['Int']['output'];

@@ -37,6 +37,7 @@ export type Association = {
   __typename?: 'Association';
   associationId: Scalars['ID']['output'];
   associationType: AssociationType;
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   destinationId: Scalars['ID']['output'];
   etag: Scalars['String']['output'];
@@ -44,6 +45,7 @@ export type Association = {
   retiredAt?: Maybe<Scalars['String']['output']>;
   sequenceNumber?: Maybe<Scalars['Int']['output']>;
   status: RecordStatus;
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
   version: Scalars['Int']['output'];
 };
@@ -81,6 +83,7 @@ export type Component = {
   /** Children in sibling order; batched per tree level, so any depth costs one query per level. */
   children: Array<Component>;
   componentId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   /** The latest approval of a course root (null for other components and unapproved courses), batched. */
   currentApproval?: Maybe<CourseApproval>;
@@ -99,7 +102,9 @@ export type Component = {
   retiredAt?: Maybe<Scalars['String']['output']>;
   /** active or retired */
   status: RecordStatus;
+  /** Only on personalized course roots */
   studentId?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
   version: Scalars['Int']['output'];
 };
@@ -191,6 +196,7 @@ export type ComponentKind =
 export type ComponentPage = {
   __typename?: 'ComponentPage';
   data: Array<Component>;
+  /** Send as cursor for the next page */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
@@ -229,6 +235,7 @@ export type CourseApproval = {
   /** SHA-256 of the canonical course graph approved */
   courseGraphSha256: Scalars['String']['output'];
   courseId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   expectedCourseGraphSha256?: Maybe<Scalars['String']['output']>;
   expectedKcSnapshotSha256?: Maybe<Scalars['String']['output']>;
@@ -405,6 +412,7 @@ export type KcFirmingSource =
 
 export type KcPrerequisite = {
   __typename?: 'KcPrerequisite';
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   createdBy: Scalars['String']['output'];
   dependent?: Maybe<KnowledgeComponent>;
@@ -413,6 +421,7 @@ export type KcPrerequisite = {
   prerequisiteId: Scalars['ID']['output'];
   prerequisiteKcId: Scalars['ID']['output'];
   status: RecordStatus;
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
 };
 
@@ -425,6 +434,7 @@ export type KcPrerequisitePage = {
 /** A typed KC relation; it never takes part in the prerequisite graph. */
 export type KcRelation = {
   __typename?: 'KcRelation';
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   createdBy: Scalars['String']['output'];
   from?: Maybe<KnowledgeComponent>;
@@ -436,6 +446,7 @@ export type KcRelation = {
   status: RecordStatus;
   to?: Maybe<KnowledgeComponent>;
   toKcId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
 };
 
@@ -483,6 +494,7 @@ export type KcVersionState =
 export type KnowledgeComponent = {
   __typename?: 'KnowledgeComponent';
   alpha: KnowledgeComponentAlpha;
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   currentVersion?: Maybe<KnowledgeComponentVersion>;
   currentVersionId?: Maybe<Scalars['ID']['output']>;
@@ -501,6 +513,7 @@ export type KnowledgeComponent = {
   /** active or retired */
   status: RecordStatus;
   storedAs: Scalars['String']['output'];
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
   version: Scalars['Int']['output'];
   versions: KnowledgeComponentVersionPage;
@@ -562,6 +575,7 @@ export type KnowledgeComponentPage = {
 export type KnowledgeComponentVersion = {
   __typename?: 'KnowledgeComponentVersion';
   alpha: KnowledgeComponentAlpha;
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   createdBy: Scalars['String']['output'];
   definition: Scalars['String']['output'];
@@ -861,10 +875,12 @@ export type NextLesson = {
   __typename?: 'NextLesson';
   /** Containment ancestors, course root first */
   ancestorIds: Array<Scalars['ID']['output']>;
+  /** The approval routed on: its id, both digests and the firm KC snapshot */
   approval: CourseApproval;
   asOfDate?: Maybe<Scalars['String']['output']>;
   component: Component;
   courseId: Scalars['ID']['output'];
+  /** Content's release-eligibility answer for the pinned exact version, read at launch */
   eligibility: LaunchEligibility;
   studentId?: Maybe<Scalars['String']['output']>;
 };
@@ -1333,6 +1349,7 @@ export type StandardKcRelationship =
 export type StandardsFramework = {
   __typename?: 'StandardsFramework';
   caseVersion?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   creator?: Maybe<Scalars['String']['output']>;
   currentChecksumSha256: Scalars['String']['output'];
@@ -1344,6 +1361,7 @@ export type StandardsFramework = {
   /** CFDocument subjects and CFSubject identifiers */
   subjectIds: Array<Scalars['String']['output']>;
   title: Scalars['String']['output'];
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
   version?: Maybe<Scalars['String']['output']>;
 };

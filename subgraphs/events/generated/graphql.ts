@@ -218,8 +218,10 @@ export type EventTallies = {
 export type EventTally = {
   __typename?: 'EventTally';
   eventCount: Scalars['Int']['output'];
+  /** ISO 8601, UTC */
   firstHappenedAt: Scalars['String']['output'];
   kind: Scalars['String']['output'];
+  /** ISO 8601, UTC */
   lastHappenedAt: Scalars['String']['output'];
   /** When the last of them was committed. */
   lastModifiedAt: Scalars['String']['output'];
