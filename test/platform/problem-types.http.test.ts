@@ -64,7 +64,7 @@ describe('a method a path does not have', () => {
     expect([unknown.status, unknown.body.code, unknown.headers.get('allow')]).toEqual([404, 'events:not_found', null]);
   });
 
-  it('of a token without the access an operation needs names the scope or roles it needs (it said only "may not")', async ({
+  it('of a token without the access an operation needs names the scope or roles it needs (it said only "may not"), as the served bearer scheme says, with the demo mint', async ({
     platform,
   }) => {
     const reader = await newTenant(platform, { scopes: ['curriculum:read', 'read:content'], roles: [] });
@@ -81,5 +81,11 @@ describe('a method a path does not have', () => {
     expect(record.status).toBe(403);
     expect(record.body.detail).toContain('events:sources:write');
     expect(record.body.detail).toContain('operator');
+    for (const service of ['curriculum', 'content', 'events'] as const) {
+      const openapi = await http(platform, 'GET', `${roots[service]}/openapi.json`);
+      const bearer = openapi.body.components.securitySchemes.bearer.description as string;
+      expect(bearer).toContain('scope claim');
+      expect(bearer).toContain(`POST ${roots[service]}/dev/mint?tenantId=demo`);
+    }
   });
 });
