@@ -323,8 +323,16 @@ export function allows(principal: Principal, rule: AccessRule): boolean {
   return scopesOk && rolesOk;
 }
 
+/** What a rule asks of a token, in the claims that carry it (`scope`, space-separated, and `roles`). */
+function accessNeeded(rule: AccessRule): string {
+  if (rule.anyOf) return rule.anyOf.map(accessNeeded).join(', or ');
+  const scopes = rule.scopes?.length ? [`the scope ${rule.scopes.join(' and ')}`] : [];
+  const roles = rule.anyRole ? [`one of the roles ${rule.anyRole.join(', ')}`] : [];
+  return [...scopes, ...roles].join(' with ');
+}
+
 export function requireAccess(principal: Principal, rule: AccessRule, operation: string): void {
   if (!allows(principal, rule)) {
-    throw new DomainError('forbidden', `The token may not ${operation}.`);
+    throw new DomainError('forbidden', `The token may not ${operation}; it needs ${accessNeeded(rule)}.`);
   }
 }

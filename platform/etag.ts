@@ -37,7 +37,8 @@ export function checkIfMatch(header: string | undefined, currentEtag: string, he
   if (!candidates.includes(currentEtag) && !candidates.includes('*')) {
     throw new DomainError(
       'precondition_failed',
-      `${headerName} does not match the current ETag; read the resource again.`,
+      `${headerName} (GraphQL: ifMatch) does not match the current ETag; read the resource again and send its etag as ` +
+        'it is, quotes included.',
     );
   }
 }

@@ -249,7 +249,16 @@ export function describeService(
     tags,
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            "A token of one tenant, its scopes in the space-separated scope claim and its roles in roles; a 403 names the scope or roles the operation needs. The demo tenant's token (unless DEV_ROUTES=off): " +
+            `POST ${service.root}/dev/mint?tenantId=demo, no credential.`,
+        },
+      },
       schemas: named,
     },
   };

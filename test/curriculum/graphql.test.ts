@@ -730,6 +730,28 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
     expect(codeOf(refused)).toBe('curriculum:validation_failed');
   });
 
+  it("a stale ifMatch is refused naming ifMatch and the etag's quotes, not only the REST header (a GraphQL client sent none)", async ({
+    platform,
+  }) => {
+    const caller = await newTenant(platform);
+    const lesson = await createComponent(platform, caller, { component_id: 'l', kind: 'lesson' });
+    const unquoted = await graphql(
+      platform,
+      `
+        mutation ($tag: String!, $k: String!) {
+          updateComponent(componentId: "l", ifMatch: $tag, idempotencyKey: $k, input: { name: "N" }) {
+            name
+          }
+        }
+      `,
+      { tag: (lesson.etag as string).replaceAll('"', ''), k: randomUUID() },
+      caller.token,
+    );
+    expect(codeOf(unquoted)).toBe('curriculum:precondition_failed');
+    expect(unquoted.body.errors[0].message).toContain('ifMatch');
+    expect(unquoted.body.errors[0].message).toContain('quotes included');
+  });
+
   it('creates a component once under an idempotencyKey, and refuses another input under it', async ({ platform }) => {
     const caller = await newTenant(platform);
     const create = (componentId: string, idempotencyKey: string) =>

@@ -4,7 +4,13 @@ import { DEMO_SCOPES } from '../../platform/auth.ts';
 import { graphql, http, newTenant, ownCallsDuring, roots, tenantRoot } from '../kit.ts';
 import { filePlatform, platformTest } from '../platform-test.ts';
 import { producer, root } from './helpers.ts';
-import { PLAYER_EXTENSION_NAMESPACE } from '../../subgraphs/events/vocabulary.ts';
+import {
+  GRADING_EXTENSION_NAMESPACE,
+  GRADING_EXTENSION_VALUES,
+  KIND_CATALOGUE,
+  PLAYER_EXTENSION_KEYS,
+  PLAYER_EXTENSION_NAMESPACE,
+} from '../../subgraphs/events/vocabulary.ts';
 
 const it = platformTest();
 
@@ -333,6 +339,43 @@ describe('events subgraph', () => {
       caller.token,
     );
     expect(read.body).toEqual({ data: { activitySource: { id: caller.sourceId, name: rest.body.data.name } } });
+  });
+
+  it("names every catalogue kind and governed extension key in POST /events' OpenAPI and in EventInput (they said 'e.g. content_viewed' and 'player keys only')", async ({
+    platform,
+  }) => {
+    const { token } = await newTenant(platform, { scopes: ['events:read'] });
+    const openapi = await http(platform, 'GET', `${root}/openapi.json`);
+    const event =
+      openapi.body.paths[`${root}/events`].post.requestBody.content['application/json'].schema.properties.events.items
+        .properties;
+    const introspected = await graphql(
+      platform,
+      '{ __type(name: "EventInput") { inputFields { name description } } }',
+      {},
+      token,
+    );
+    const input = Object.fromEntries(
+      introspected.body.data.__type.inputFields.map((field: { name: string; description: string }) => [
+        field.name,
+        field.description,
+      ]),
+    );
+    const extensionWords = [
+      PLAYER_EXTENSION_NAMESPACE,
+      ...PLAYER_EXTENSION_KEYS,
+      ...Object.entries(GRADING_EXTENSION_VALUES).flatMap(([key, values]) => [
+        `${GRADING_EXTENSION_NAMESPACE}/${key}`,
+        ...values,
+      ]),
+    ];
+    for (const [kind, extensions] of [
+      [event.kind.description, event.extensions.description],
+      [input.kind, input.extensions],
+    ]) {
+      expect(Object.keys(KIND_CATALOGUE).filter((name) => !kind.includes(name))).toEqual([]);
+      expect(extensionWords.filter((word) => !extensions.includes(word))).toEqual([]);
+    }
   });
 
   it('applies the REST boundaries, validation and problem codes', async ({ platform }) => {

@@ -63,4 +63,29 @@ describe('a method a path does not have', () => {
     const unknown = await http(platform, 'PUT', `${roots.events}/nothing-here`, { token: caller.token });
     expect([unknown.status, unknown.body.code, unknown.headers.get('allow')]).toEqual([404, 'events:not_found', null]);
   });
+
+  it('of a token without the access an operation needs names the scope or roles it needs (it said only "may not"), as the served bearer scheme says, with the demo mint', async ({
+    platform,
+  }) => {
+    const reader = await newTenant(platform, { scopes: ['curriculum:read', 'read:content'], roles: [] });
+    const create = await http(platform, 'POST', `${curriculumV1}/components`, {
+      token: reader.token,
+      body: { component_id: 'c', kind: 'lesson' },
+    });
+    expect(create.status).toBe(403);
+    expect(create.body.detail).toContain('curriculum:write');
+    const record = await http(platform, 'POST', `${roots.events}/activity-sources`, {
+      token: reader.token,
+      body: { sourceIri: 'urn:example:app', name: 'App' },
+    });
+    expect(record.status).toBe(403);
+    expect(record.body.detail).toContain('events:sources:write');
+    expect(record.body.detail).toContain('operator');
+    for (const service of ['curriculum', 'content', 'events'] as const) {
+      const openapi = await http(platform, 'GET', `${roots[service]}/openapi.json`);
+      const bearer = openapi.body.components.securitySchemes.bearer.description as string;
+      expect(bearer).toContain('scope claim');
+      expect(bearer).toContain(`POST ${roots[service]}/dev/mint?tenantId=demo`);
+    }
+  });
 });

@@ -97,10 +97,12 @@ export type CatalogFacetAssignment = {
 export type CatalogFacetAssignmentInput = {
   facetKey: Scalars['String']['input'];
   facetValue: Scalars['JSON']['input'];
+  /** e.g. source_test_id */
   provenance?: InputMaybe<Scalars['JSON']['input']>;
 };
 
 export type CatalogFacetInput = {
+  /** enum facets: the allowed values */
   allowedValues?: InputMaybe<Array<Scalars['String']['input']>>;
   facetKey: Scalars['String']['input'];
   grain?: InputMaybe<Scalars['String']['input']>;
@@ -119,8 +121,10 @@ export type CompositionBinding = {
 };
 
 export type CompositionBindingInput = {
+  /** interactive_video: cue time */
   atSeconds?: InputMaybe<Scalars['Float']['input']>;
   questionRef: CompositionQuestionRefInput;
+  /** interactive_article: segment position */
   segment?: InputMaybe<Scalars['Int']['input']>;
   testsPriorContent: Scalars['Boolean']['input'];
 };
@@ -144,6 +148,7 @@ export type ContentEffectiveness = {
   contentId: Scalars['ID']['output'];
   /** The exact version derived for. */
   contentVersionId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   derivedAt: Scalars['String']['output'];
   effectivenessStatus: EffectivenessStatus;
   /** Graded results (assessment_graded events) of the exact version. */
@@ -185,6 +190,7 @@ export type ContentItem = {
   blueprint?: Maybe<TestSpec>;
   contentId: Scalars['ID']['output'];
   contentKind: ContentKind;
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   dok?: Maybe<Dok>;
   /** Effectiveness of the newest (or the given) exact version, derived from the events service at read time. */
@@ -228,6 +234,7 @@ export type ContentItem = {
   title: Scalars['String']['output'];
   /** Trust evidence of the newest (or the given) version. */
   trust: ContentTrust;
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
   usageScope: UsageScope;
   /** Exact versions in version_number order. */
@@ -275,12 +282,15 @@ export type ContentItemVersionsArgs = {
 
 export type ContentItemFilter = {
   accessibilityProfile?: InputMaybe<Scalars['String']['input']>;
+  /** alias of subjectId */
   alphaSubjectId?: InputMaybe<Scalars['String']['input']>;
   assessmentRole?: InputMaybe<Scalars['String']['input']>;
   contentKind?: InputMaybe<Scalars['String']['input']>;
+  /** read-only projection over the frozen curriculum-link archive */
   curriculumNodeId?: InputMaybe<Scalars['String']['input']>;
   dok?: InputMaybe<Scalars['String']['input']>;
   expectedXpBand?: InputMaybe<Scalars['String']['input']>;
+  /** facet_key:facet_value */
   facet?: InputMaybe<Scalars['String']['input']>;
   gradeBand?: InputMaybe<Scalars['String']['input']>;
   isMasteryGate?: InputMaybe<Scalars['Boolean']['input']>;
@@ -342,6 +352,7 @@ export type ContentMedia = {
   __typename?: 'ContentMedia';
   byteSize: Scalars['Int']['output'];
   contentId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   /** GET with a bearer token of the tenant (read:content): the bytes with their media type. */
   deliveryUrl: Scalars['String']['output'];
@@ -353,6 +364,7 @@ export type ContentMedia = {
 };
 
 export type ContentMediaInput = {
+  /** The bytes, base64; at most 5242880 bytes decoded */
   dataBase64: Scalars['String']['input'];
   fileName?: InputMaybe<Scalars['String']['input']>;
   mediaKind: Scalars['String']['input'];
@@ -386,9 +398,12 @@ export type ContentReference = {
 };
 
 export type ContentReferenceInput = {
+  /** Position in an ordered graph (embeds, bank_member) */
   ordinal?: InputMaybe<Scalars['Int']['input']>;
+  /** Exact version of this item (required for bank_member) */
   parentVersionId?: InputMaybe<Scalars['ID']['input']>;
   referencedContentId: Scalars['ID']['input'];
+  /** Exact version of the referenced item (required for bank_member) */
   referencedVersionId?: InputMaybe<Scalars['ID']['input']>;
   relationshipKind: Scalars['String']['input'];
 };
@@ -429,6 +444,7 @@ export type ContentVersion = {
   canonicalXml?: Maybe<Scalars['String']['output']>;
   contentHash: Scalars['String']['output'];
   contentId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   item?: Maybe<ContentItem>;
   /** Live release eligibility of this exact version; an ineligible version answers releaseEligible false with its problemCode. */
@@ -451,16 +467,20 @@ export type CorrectResponse = {
 };
 
 export type CreateContentItemInput = {
+  /** alias of subjectId */
   alphaSubjectId?: InputMaybe<Scalars['String']['input']>;
+  /** Derived from the kind; when sent it must agree */
   assessmentRole?: InputMaybe<Scalars['String']['input']>;
   /** test_spec: the seven blueprint fields as one object (kc_coverage, item_type_mix, ...), keys as in REST. */
   blueprint?: InputMaybe<Scalars['JSON']['input']>;
+  /** Caller-chosen id; minted when absent */
   contentId?: InputMaybe<Scalars['ID']['input']>;
   contentKind: Scalars['String']['input'];
   dok?: InputMaybe<Scalars['String']['input']>;
   expectedXp?: InputMaybe<Scalars['Int']['input']>;
   isMasteryGate?: InputMaybe<Scalars['Boolean']['input']>;
   language?: InputMaybe<Scalars['String']['input']>;
+  /** test_bank only; fixed at create */
   membershipRule?: InputMaybe<Scalars['String']['input']>;
   sourceActivityRef?: InputMaybe<Scalars['String']['input']>;
   sourceIdentifier?: InputMaybe<Scalars['String']['input']>;
@@ -469,6 +489,7 @@ export type CreateContentItemInput = {
   sourceTable?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Scalars['String']['input']>;
   subjectId?: InputMaybe<Scalars['String']['input']>;
+  /** diagram or decodable */
   subtype?: InputMaybe<Scalars['String']['input']>;
   targetGradeId?: InputMaybe<Scalars['String']['input']>;
   testType?: InputMaybe<Scalars['String']['input']>;
@@ -529,7 +550,9 @@ export type InteractiveCompositionInput = {
 };
 
 export type KcTagInput = {
+  /** An active registry kc_id of the curriculum service (CASE KC ids are refused) */
   kcId: Scalars['ID']['input'];
+  /** Share of the item attributed to this KC, in (0, 1] */
   weight: Scalars['Float']['input'];
 };
 
@@ -676,6 +699,7 @@ export type PatchContentItemInput = {
 
 export type QcDecisionInput = {
   reason: Scalars['String']['input'];
+  /** The QC outcome for this exact version */
   trustStatus: Scalars['String']['input'];
 };
 
@@ -854,6 +878,7 @@ export type TestSpec = {
   difficultyConstraints: Scalars['JSON']['output'];
   enemyItemRule: Scalars['JSON']['output'];
   itemTypeMix: Scalars['JSON']['output'];
+  /** KC reference to counts by DOK level */
   kcCoverage: Scalars['JSON']['output'];
   maxItemOverlap: Scalars['Float']['output'];
   minForms: Scalars['Int']['output'];

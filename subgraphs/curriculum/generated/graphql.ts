@@ -37,6 +37,7 @@ export type Association = {
   __typename?: 'Association';
   associationId: Scalars['ID']['output'];
   associationType: AssociationType;
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   destinationId: Scalars['ID']['output'];
   etag: Scalars['String']['output'];
@@ -44,13 +45,16 @@ export type Association = {
   retiredAt?: Maybe<Scalars['String']['output']>;
   sequenceNumber?: Maybe<Scalars['Int']['output']>;
   status: RecordStatus;
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
   version: Scalars['Int']['output'];
 };
 
 export type AssociationInput = {
   associationType: Scalars['String']['input'];
+  /** The parent component for isChildOf; the framework item otherwise */
   destinationId: Scalars['ID']['input'];
+  /** The component (the child, for isChildOf) */
   originId: Scalars['ID']['input'];
   sequenceNumber?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -79,6 +83,7 @@ export type Component = {
   /** Children in sibling order; batched per tree level, so any depth costs one query per level. */
   children: Array<Component>;
   componentId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   /** The latest approval of a course root (null for other components and unapproved courses), batched. */
   currentApproval?: Maybe<CourseApproval>;
@@ -97,7 +102,9 @@ export type Component = {
   retiredAt?: Maybe<Scalars['String']['output']>;
   /** active or retired */
   status: RecordStatus;
+  /** Only on personalized course roots */
   studentId?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
   version: Scalars['Int']['output'];
 };
@@ -156,9 +163,11 @@ export type ComponentAlphaInput = {
   rendererKind?: InputMaybe<Scalars['String']['input']>;
   rendererRef?: InputMaybe<Scalars['String']['input']>;
   scopeKcRefs?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** The producer's own reference of the course this component came from; provenance only */
   sourceCourseRef?: InputMaybe<Scalars['String']['input']>;
   standardsFrameworkRefs?: InputMaybe<Array<Scalars['ID']['input']>>;
   subjectId?: InputMaybe<Scalars['String']['input']>;
+  /** Exact content pin; never carries assessment_role */
   targetRef?: InputMaybe<TargetRefInput>;
 };
 
@@ -187,10 +196,12 @@ export type ComponentKind =
 export type ComponentPage = {
   __typename?: 'ComponentPage';
   data: Array<Component>;
+  /** Send as cursor for the next page */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 export type ComponentPatchInput = {
+  /** Fields given replace the stored ones; the rest are kept */
   alpha?: InputMaybe<ComponentAlphaInput>;
   documentId?: InputMaybe<Scalars['ID']['input']>;
   humanCodingScheme?: InputMaybe<Scalars['String']['input']>;
@@ -224,6 +235,7 @@ export type CourseApproval = {
   /** SHA-256 of the canonical course graph approved */
   courseGraphSha256: Scalars['String']['output'];
   courseId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   expectedCourseGraphSha256?: Maybe<Scalars['String']['output']>;
   expectedKcSnapshotSha256?: Maybe<Scalars['String']['output']>;
@@ -400,6 +412,7 @@ export type KcFirmingSource =
 
 export type KcPrerequisite = {
   __typename?: 'KcPrerequisite';
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   createdBy: Scalars['String']['output'];
   dependent?: Maybe<KnowledgeComponent>;
@@ -408,6 +421,7 @@ export type KcPrerequisite = {
   prerequisiteId: Scalars['ID']['output'];
   prerequisiteKcId: Scalars['ID']['output'];
   status: RecordStatus;
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
 };
 
@@ -420,6 +434,7 @@ export type KcPrerequisitePage = {
 /** A typed KC relation; it never takes part in the prerequisite graph. */
 export type KcRelation = {
   __typename?: 'KcRelation';
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   createdBy: Scalars['String']['output'];
   from?: Maybe<KnowledgeComponent>;
@@ -431,6 +446,7 @@ export type KcRelation = {
   status: RecordStatus;
   to?: Maybe<KnowledgeComponent>;
   toKcId: Scalars['ID']['output'];
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
 };
 
@@ -478,6 +494,7 @@ export type KcVersionState =
 export type KnowledgeComponent = {
   __typename?: 'KnowledgeComponent';
   alpha: KnowledgeComponentAlpha;
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   currentVersion?: Maybe<KnowledgeComponentVersion>;
   currentVersionId?: Maybe<Scalars['ID']['output']>;
@@ -496,6 +513,7 @@ export type KnowledgeComponent = {
   /** active or retired */
   status: RecordStatus;
   storedAs: Scalars['String']['output'];
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
   version: Scalars['Int']['output'];
   versions: KnowledgeComponentVersionPage;
@@ -527,6 +545,7 @@ export type KnowledgeComponentAlphaInput = {
   boundaryStatement?: InputMaybe<Scalars['String']['input']>;
   confidence?: InputMaybe<Scalars['Float']['input']>;
   instructionalClassification?: InputMaybe<InstructionalClassificationInput>;
+  /** substantive is a known value */
   kcKind?: InputMaybe<Scalars['String']['input']>;
   misconceptions?: InputMaybe<Array<Scalars['String']['input']>>;
   negativeExamples?: InputMaybe<Array<Scalars['String']['input']>>;
@@ -538,8 +557,10 @@ export type KnowledgeComponentAlphaInput = {
 export type KnowledgeComponentInput = {
   alpha?: InputMaybe<KnowledgeComponentAlphaInput>;
   definition: Scalars['String']['input'];
+  /** Owner-issued identity; a retry with the exact kcId is idempotent */
   kcId?: InputMaybe<Scalars['ID']['input']>;
   publicationStatus?: InputMaybe<Scalars['String']['input']>;
+  /** Producer provenance only; never a lookup or alias */
   sourceKcId?: InputMaybe<Scalars['String']['input']>;
   storedAs: Scalars['String']['input'];
 };
@@ -554,6 +575,7 @@ export type KnowledgeComponentPage = {
 export type KnowledgeComponentVersion = {
   __typename?: 'KnowledgeComponentVersion';
   alpha: KnowledgeComponentAlpha;
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   createdBy: Scalars['String']['output'];
   definition: Scalars['String']['output'];
@@ -853,10 +875,12 @@ export type NextLesson = {
   __typename?: 'NextLesson';
   /** Containment ancestors, course root first */
   ancestorIds: Array<Scalars['ID']['output']>;
+  /** The approval routed on: its id, both digests and the firm KC snapshot */
   approval: CourseApproval;
   asOfDate?: Maybe<Scalars['String']['output']>;
   component: Component;
   courseId: Scalars['ID']['output'];
+  /** Content's release-eligibility answer for the pinned exact version, read at launch */
   eligibility: LaunchEligibility;
   studentId?: Maybe<Scalars['String']['output']>;
 };
@@ -887,6 +911,7 @@ export type PublicationStatus =
  */
 export type Query = {
   __typename?: 'Query';
+  /** GET /alpha/curriculum/v1/associations/{associationId}: one association with its sequenceNumber; its etag is reorderAssociation's ifMatch. */
   association?: Maybe<Association>;
   /** GET /alpha/curriculum/v1/associations; componentId matches either end. */
   associations: AssociationPage;
@@ -1264,9 +1289,11 @@ export type Renderer = {
 };
 
 export type RepointInput = {
+  /** The exact current pin (absent or null for attach) */
   expectedTargetRef?: InputMaybe<TargetRefInput>;
   /** repoint or attach */
   operation: Scalars['String']['input'];
+  /** Exact content pin; never carries assessment_role */
   targetRef: TargetRefInput;
 };
 
@@ -1322,6 +1349,7 @@ export type StandardKcRelationship =
 export type StandardsFramework = {
   __typename?: 'StandardsFramework';
   caseVersion?: Maybe<Scalars['String']['output']>;
+  /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   creator?: Maybe<Scalars['String']['output']>;
   currentChecksumSha256: Scalars['String']['output'];
@@ -1333,6 +1361,7 @@ export type StandardsFramework = {
   /** CFDocument subjects and CFSubject identifiers */
   subjectIds: Array<Scalars['String']['output']>;
   title: Scalars['String']['output'];
+  /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
   version?: Maybe<Scalars['String']['output']>;
 };
@@ -1366,10 +1395,14 @@ export type TargetRefInput = {
  * tables; rows keep their own column names (snake_case or OneRoster camelCase).
  */
 export type VendorCourseIngestInput = {
+  /** component_resources rows (source_table may be left out); the columns are listed on POST /ingest/vendor-course-refs in the curriculum OpenAPI */
   componentResources?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
+  /** course_components rows (source_table may be left out); the columns are listed on POST /ingest/vendor-course-refs in the curriculum OpenAPI */
   courseComponents?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
+  /** courses rows (source_table may be left out); the columns are listed on POST /ingest/vendor-course-refs in the curriculum OpenAPI */
   courses?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
   producerBatchId: Scalars['String']['input'];
+  /** Rows of any of the three tables, each naming its source_table (courses, course_components or component_resources); an empty string or null is an absent cell; each table's columns and their other spellings are listed on POST /ingest/vendor-course-refs in the curriculum OpenAPI, any other column is refused */
   records?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
   sourceSystem: Scalars['String']['input'];
 };

@@ -169,19 +169,33 @@ export type EventBatch = {
 };
 
 export type EventInput = {
+  /** Caliper 1.2 action; derived from kind when omitted */
   action?: InputMaybe<Scalars['String']['input']>;
+  /** Id from activity-source registration or the demo mint */
   activitySourceId: Scalars['ID']['input'];
+  /** Caliper actor {id, type}; derived from studentId when omitted */
   actorRef?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** The id the content and results services use */
   contentId?: InputMaybe<Scalars['String']['input']>;
+  /** Caliper 1.2 event type; derived from kind when omitted */
   eventType?: InputMaybe<Scalars['String']['input']>;
+  /** Governed keys only: urn:alpha:events:player/<key>, <key> one of renderer_ref, interaction_id, component_id, component_type, question_id, rendered_content_id, response_identifier, response_value, response_label, first_attempt, attempt_ordinal, attempt_count, effort_signals, response_time_ms, hint_usage, occurred_at, idempotency_key; on an assessment_graded event also urn:alpha:events:grading/outcome (passed | failed) and urn:alpha:events:grading/remediation_category (never_learned | forgot | careless) */
   extensions?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** ISO 8601 timestamp with offset (or send occurredAt) */
   happenedAt?: InputMaybe<Scalars['String']['input']>;
+  /** School-language kind from the catalogue: content_viewed, content_navigated, assessment_started, assessment_submitted, question_started, question_skipped, question_answered, activity_started, activity_completed, video_started, video_paused, video_ended, tool_used, signed_in, signed_out, assessment_graded */
   kind: Scalars['String']['input'];
+  /** Caliper object {id, type}; derived from contentId when omitted */
   objectRef?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** Alias of happenedAt */
   occurredAt?: InputMaybe<Scalars['String']['input']>;
+  /** Organization (school) of the event; bounded by orgIds/schoolIds */
   orgId?: InputMaybe<Scalars['String']['input']>;
+  /** Caliper 1.2 profile; derived from kind when omitted */
   profile?: InputMaybe<Scalars['String']['input']>;
+  /** The producer's own id (compatibility; never deduplicated) */
   sourceEventId?: InputMaybe<Scalars['String']['input']>;
+  /** Identity boundary value; the people service personId */
   studentId?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -204,8 +218,10 @@ export type EventTallies = {
 export type EventTally = {
   __typename?: 'EventTally';
   eventCount: Scalars['Int']['output'];
+  /** ISO 8601, UTC */
   firstHappenedAt: Scalars['String']['output'];
   kind: Scalars['String']['output'];
+  /** ISO 8601, UTC */
   lastHappenedAt: Scalars['String']['output'];
   /** When the last of them was committed. */
   lastModifiedAt: Scalars['String']['output'];
@@ -283,12 +299,15 @@ export type PersonEventsArgs = {
 /** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
 export type Query = {
   __typename?: 'Query';
+  /** GET /activity-sources/{sourceId}: one activity source of the caller's tenant. */
   activitySource?: Maybe<ActivitySource>;
   /** GET /activity-sources with the same filters and paging. */
   activitySources: ActivitySourcePage;
+  /** GET /attendance-events/{attendanceEventId}: one attendance moment. */
   attendanceEvent?: Maybe<AttendanceEvent>;
   /** GET /attendance-events (read-only; from and to are dates). */
   attendanceEvents: AttendanceEventPage;
+  /** GET /discipline-events/{disciplineEventId}: one discipline moment. */
   disciplineEvent?: Maybe<DisciplineEvent>;
   /** GET /discipline-events (read-only; from and to are dates). */
   disciplineEvents: DisciplineEventPage;
@@ -403,11 +422,15 @@ export type SourceImport = {
 };
 
 export type SourceImportInput = {
+  /** The shape of every row: vendor_learning_event_v1, sis_attendance_event_v1 or sis_discipline_event_v1; each one's members are listed on POST /source-imports in the events OpenAPI, unknown members are refused */
   adapter: Scalars['String']['input'];
+  /** Validate only; writes nothing */
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Retry and correlation label (replays like an Idempotency-Key) */
   importId?: InputMaybe<Scalars['String']['input']>;
   /** Rows exactly as the producer emits them. */
   records: Array<Scalars['JSONObject']['input']>;
+  /** vendor_production for the vendor adapter, sis_system for the SIS ones */
   sourceSystem: Scalars['String']['input'];
 };
 

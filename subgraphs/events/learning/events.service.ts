@@ -27,7 +27,13 @@ import { UNPROCESSABLE } from '../errors.ts';
 import { withStudentNames } from '../people.ts';
 import { activitySources, commitHeads, componentIdOf, learningEvents } from '../tables.ts';
 import { findSourceRows } from '../queries.ts';
-import { PLAYER_EXTENSION_NAMESPACE } from '../vocabulary.ts';
+import {
+  GRADING_EXTENSION_NAMESPACE,
+  GRADING_EXTENSION_VALUES,
+  KIND_CATALOGUE,
+  PLAYER_EXTENSION_KEYS,
+  PLAYER_EXTENSION_NAMESPACE,
+} from '../vocabulary.ts';
 import type { EventsDeps } from '../deps.ts';
 import type { CommandInput, ListInput } from '../inputs.ts';
 
@@ -42,9 +48,17 @@ const MAX_BATCH = 1000;
 const EntityRefInput = z.looseObject({ id: z.string().min(1).max(2000), type: z.string().min(1).max(200) });
 const boundedId = z.string().trim().min(1).max(200);
 
+const CATALOGUE_KINDS = Object.keys(KIND_CATALOGUE).join(', ');
+// The registries' own values, so the served description can only say what the checks accept.
+const EXTENSIONS_DESCRIPTION =
+  `Governed keys only: ${PLAYER_EXTENSION_NAMESPACE}/<key>, <key> one of ${PLAYER_EXTENSION_KEYS.join(', ')}; ` +
+  `on an assessment_graded event also ${Object.entries(GRADING_EXTENSION_VALUES)
+    .map(([key, values]) => `${GRADING_EXTENSION_NAMESPACE}/${key} (${values.join(' | ')})`)
+    .join(' and ')}`;
+
 export const EventInput = z
   .object({
-    kind: z.string().min(1).max(100).describe('School-language kind from the catalogue, e.g. content_viewed'),
+    kind: z.string().min(1).max(100).describe(`School-language kind from the catalogue: ${CATALOGUE_KINDS}`),
     studentId: boundedId.optional().describe('Identity boundary value; the people service personId'),
     contentId: boundedId.optional().describe('The id the content and results services use'),
     orgId: boundedId.optional().describe('Organization (school) of the event; bounded by orgIds/schoolIds'),
@@ -62,10 +76,7 @@ export const EventInput = z
     action: z.string().min(1).optional().describe('Caliper 1.2 action; derived from kind when omitted'),
     actorRef: EntityRefInput.optional().describe('Caliper actor {id, type}; derived from studentId when omitted'),
     objectRef: EntityRefInput.optional().describe('Caliper object {id, type}; derived from contentId when omitted'),
-    extensions: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe('Governed player extension keys only: urn:alpha:events:player/<key>'),
+    extensions: z.record(z.string(), z.unknown()).optional().describe(EXTENSIONS_DESCRIPTION),
   })
   .strict();
 
