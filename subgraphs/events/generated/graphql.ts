@@ -21,56 +21,87 @@ export type Scalars = {
   _FieldSet: { input: unknown; output: unknown; }
 };
 
+/** A registered producer of learning events; every event names the one that sent it. */
 export type ActivitySource = {
   __typename?: 'ActivitySource';
+  /** When the source was registered (ISO 8601, UTC). */
   createdAt: Scalars['String']['output'];
+  /** Platform-issued id; events send it as activitySourceId. */
   id: Scalars['ID']['output'];
+  /** Display name given at registration. */
   name: Scalars['String']['output'];
+  /** IRI naming the producer (the Caliper edApp id); unique in the tenant. */
   sourceIri: Scalars['String']['output'];
+  /** active, or retired. */
   status: ActivitySourceStatus;
 };
 
+/** One page of activity sources (GET /activity-sources). */
 export type ActivitySourcePage = {
   __typename?: 'ActivitySourcePage';
+  /** The activity sources of this page. */
   data: Array<ActivitySource>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** active until retired. */
 export type ActivitySourceStatus =
+  /** Registered and in use. */
   | 'active'
+  /** No longer in use. */
   | 'retired';
 
 /** An attendance moment with Ed-Fi descriptors resolved. */
 export type AttendanceEvent = {
   __typename?: 'AttendanceEvent';
+  /** Ed-Fi AttendanceEventCategoryDescriptor code value (e.g. Tardy). */
   category: Scalars['String']['output'];
+  /** The full descriptor URI: uri://ed-fi.org/AttendanceEventCategoryDescriptor#<code>. */
   categoryDescriptor: Scalars['String']['output'];
+  /** The class (the Ed-Fi section), or null when the row names none. */
   classId?: Maybe<Scalars['String']['output']>;
+  /** Duration in days as the SIS sent it, or null. */
   durationDays?: Maybe<Scalars['Float']['output']>;
+  /** The day of the moment (YYYY-MM-DD). */
   eventDate: Scalars['String']['output'];
+  /** Platform-issued id of the attendance moment. */
   id: Scalars['ID']['output'];
+  /** The id of the source import that wrote it. */
   importId: Scalars['ID']['output'];
+  /** When the import wrote it (ISO 8601, UTC). */
   recordedAt: Scalars['String']['output'];
+  /** The school the moment was recorded at. */
   schoolId: Scalars['String']['output'];
+  /** The Ed-Fi school year, or null. */
   schoolYear?: Maybe<Scalars['String']['output']>;
+  /** The Ed-Fi session (term) name, or null. */
   sessionName?: Maybe<Scalars['String']['output']>;
+  /** The producer's own id of the row, or null. */
   sourceRecordId?: Maybe<Scalars['String']['output']>;
+  /** The producing system the row was imported from (sis_system). */
   sourceSystem: Scalars['String']['output'];
+  /** The student as a person of the people service. */
   student?: Maybe<Person>;
+  /** The student (the people service personId). */
   studentId: Scalars['String']['output'];
+  /** From the people service; null when it does not answer. */
   studentName?: Maybe<Scalars['String']['output']>;
 };
 
+/** One page of attendance moments (GET /attendance-events). */
 export type AttendanceEventPage = {
   __typename?: 'AttendanceEventPage';
+  /** The attendance moments of this page. */
   data: Array<AttendanceEvent>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** The content service's item; the events subgraph contributes its events. */
 export type ContentItem = {
   __typename?: 'ContentItem';
+  /** The content item's id. */
   contentId: Scalars['ID']['output'];
   /** Counts per kind of this item's events (GET /event-tallies); renderedContentId narrows to one exact version. */
   eventTallies: EventTallies;
@@ -104,70 +135,116 @@ export type ContentItemEventsArgs = {
 /** A discipline moment with Ed-Fi descriptors resolved; narratives are never public. */
 export type DisciplineEvent = {
   __typename?: 'DisciplineEvent';
+  /** Ed-Fi BehaviorDescriptor code value. */
   behavior: Scalars['String']['output'];
+  /** The full descriptor URI: uri://ed-fi.org/BehaviorDescriptor#<code>. */
   behaviorDescriptor: Scalars['String']['output'];
+  /** Ed-Fi DisciplineDescriptor code value of the action taken, or null. */
   disciplineAction?: Maybe<Scalars['String']['output']>;
+  /** The full discipline descriptor URI, or null. */
   disciplineActionDescriptor?: Maybe<Scalars['String']['output']>;
+  /** The day of the incident (YYYY-MM-DD). */
   eventDate: Scalars['String']['output'];
+  /** Platform-issued id of the discipline moment. */
   id: Scalars['ID']['output'];
+  /** The id of the source import that wrote it. */
   importId: Scalars['ID']['output'];
+  /** The SIS discipline incident this student took part in. */
   incidentId: Scalars['String']['output'];
+  /** Time of day of the incident (HH:MM or HH:MM:SS), or null. */
   incidentTime?: Maybe<Scalars['String']['output']>;
+  /** Ed-Fi IncidentLocationDescriptor code value, or null. */
   location?: Maybe<Scalars['String']['output']>;
+  /** The full incident location descriptor URI, or null. */
   locationDescriptor?: Maybe<Scalars['String']['output']>;
+  /** Ed-Fi DisciplineIncidentParticipationCodeDescriptor code value, or null. */
   participationCode?: Maybe<Scalars['String']['output']>;
+  /** The full participation code descriptor URI, or null. */
   participationCodeDescriptor?: Maybe<Scalars['String']['output']>;
+  /** When the import wrote it (ISO 8601, UTC). */
   recordedAt: Scalars['String']['output'];
+  /** Ed-Fi ReporterDescriptionDescriptor code value, or null. */
   reporterDescription?: Maybe<Scalars['String']['output']>;
+  /** The full reporter description descriptor URI, or null. */
   reporterDescriptionDescriptor?: Maybe<Scalars['String']['output']>;
+  /** The school of the incident. */
   schoolId: Scalars['String']['output'];
+  /** The producer's own id of the row, or null. */
   sourceRecordId?: Maybe<Scalars['String']['output']>;
+  /** The producing system the row was imported from (sis_system). */
   sourceSystem: Scalars['String']['output'];
+  /** The student as a person of the people service. */
   student?: Maybe<Person>;
+  /** The student (the people service personId). */
   studentId: Scalars['String']['output'];
+  /** From the people service; null when it does not answer. */
   studentName?: Maybe<Scalars['String']['output']>;
 };
 
+/** One page of discipline moments (GET /discipline-events). */
 export type DisciplineEventPage = {
   __typename?: 'DisciplineEventPage';
+  /** The discipline moments of this page. */
   data: Array<DisciplineEvent>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** An immutable learning event; eventType, profile and action are Caliper 1.2. */
 export type Event = {
   __typename?: 'Event';
+  /** Caliper 1.2 action; derived from kind when the producer sent none. */
   action: Scalars['String']['output'];
+  /** The activity source that sent the event. */
   activitySource?: Maybe<ActivitySource>;
+  /** The activity source that sent the event. */
   activitySourceId: Scalars['ID']['output'];
+  /** Caliper entity reference {id, type} of the actor. */
   actorRef: Scalars['JSONObject']['output'];
   /** The event as a Caliper 1.2 event (JSON-LD). */
   caliperEvent: Scalars['JSONObject']['output'];
+  /** The content item the event is about, or null. */
   contentId?: Maybe<Scalars['String']['output']>;
+  /** The content item of contentId, from the content service; null without contentId. */
   contentItem?: Maybe<ContentItem>;
+  /** Caliper 1.2 event type; derived from kind when the producer sent none. */
   eventType: Scalars['String']['output'];
+  /** The governed extensions sent (urn:alpha:events:player/..., urn:alpha:events:grading/...). */
   extensions: Scalars['JSONObject']['output'];
+  /** When it happened (ISO 8601, UTC). */
   happenedAt: Scalars['String']['output'];
+  /** Platform-issued event id. */
   id: Scalars['ID']['output'];
+  /** School-language kind from the catalogue (content_viewed, question_answered, ...). */
   kind: Scalars['String']['output'];
   /** When the event was committed; the modifiedSince high-watermark. */
   modifiedAt: Scalars['String']['output'];
+  /** Caliper entity reference {id, type} of the object. */
   objectRef: Scalars['JSONObject']['output'];
+  /** Alias of happenedAt. */
   occurredAt: Scalars['String']['output'];
+  /** Organization (school) of the event, or null. */
   orgId?: Maybe<Scalars['String']['output']>;
+  /** Caliper 1.2 profile; derived from kind when the producer sent none. */
   profile: Scalars['String']['output'];
+  /** The producer's own id (compatibility; never deduplicated), or null. */
   sourceEventId?: Maybe<Scalars['String']['output']>;
+  /** The student as a person of the people service; null without studentId. */
   student?: Maybe<Person>;
+  /** The student (the people service personId), or null. */
   studentId?: Maybe<Scalars['String']['output']>;
   /** Joined from the people service for presentation; null when it has no answer. */
   studentName?: Maybe<Scalars['String']['output']>;
 };
 
+/** The events of one recorded batch, in the order sent. */
 export type EventBatch = {
   __typename?: 'EventBatch';
+  /** The stored events, in the order sent. */
   data: Array<Event>;
 };
 
+/** One learning event of POST /events, as a player sends it. */
 export type EventInput = {
   /** Caliper 1.2 action; derived from kind when omitted */
   action?: InputMaybe<Scalars['String']['input']>;
@@ -199,15 +276,19 @@ export type EventInput = {
   studentId?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** One page of learning events, in commit order (GET /events). */
 export type EventPage = {
   __typename?: 'EventPage';
+  /** The events of this page. */
   data: Array<Event>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** Counting only: what the counts mean (effectiveness) is the content service's derivation. */
 export type EventTallies = {
   __typename?: 'EventTallies';
+  /** The content item whose events are counted. */
   contentId: Scalars['ID']['output'];
   /** One row per kind, in kind order. */
   data: Array<EventTally>;
@@ -215,11 +296,14 @@ export type EventTallies = {
   renderedContentId?: Maybe<Scalars['ID']['output']>;
 };
 
+/** The events of one kind on the content item, counted. */
 export type EventTally = {
   __typename?: 'EventTally';
+  /** How many events of this kind. */
   eventCount: Scalars['Int']['output'];
   /** ISO 8601, UTC */
   firstHappenedAt: Scalars['String']['output'];
+  /** The event kind counted. */
   kind: Scalars['String']['output'];
   /** ISO 8601, UTC */
   lastHappenedAt: Scalars['String']['output'];
@@ -230,16 +314,23 @@ export type EventTally = {
 /** A materialized row: its position in records and where to read it. */
 export type ImportedRecord = {
   __typename?: 'ImportedRecord';
+  /** Where the materialized row reads: its GET path under the events root. */
   href: Scalars['String']['output'];
+  /** Id of the written event, attendance moment or discipline moment. */
   id: Scalars['ID']['output'];
+  /** Zero-based position of the row in the records sent. */
   record: Scalars['Int']['output'];
+  /** The collection the row was written to. */
   resource: ImportedResource;
 };
 
 /** Where a materialized row is read. */
 export type ImportedResource =
+  /** An attendance moment, read at GET /attendance-events/{attendanceEventId}. */
   | 'attendanceEvents'
+  /** A discipline moment, read at GET /discipline-events/{disciplineEventId}. */
   | 'disciplineEvents'
+  /** A learning event, read at GET /events/{eventId}. */
   | 'events';
 
 export type Mutation = {
@@ -275,8 +366,11 @@ export type Person = {
   __typename?: 'Person';
   /** Events of this student, with the filters of GET /events. */
   events: EventPage;
+  /** Family name from the people service; null when it does not answer. */
   familyName?: Maybe<Scalars['String']['output']>;
+  /** Given name from the people service; null when it does not answer. */
   givenName?: Maybe<Scalars['String']['output']>;
+  /** The person's id in the people service (an event's studentId). */
   personId: Scalars['ID']['output'];
 };
 
@@ -406,21 +500,31 @@ export type QueryEventsArgs = {
 
 /** The adapter a producer row goes through. */
 export type SourceAdapter =
+  /** SIS attendance rows (Ed-Fi attendance events), written as attendance moments. */
   | 'sis_attendance_event_v1'
+  /** SIS discipline rows (Ed-Fi discipline incidents), written as discipline moments. */
   | 'sis_discipline_event_v1'
+  /** Vendor learning-activity rows, written as learning events (source system vendor_production). */
   | 'vendor_learning_event_v1';
 
+/** One source import: what was sent through which adapter, and whether it was written. */
 export type SourceImport = {
   __typename?: 'SourceImport';
+  /** The adapter every row went through. */
   adapter: SourceAdapter;
+  /** True when the rows were only validated and nothing was written. */
   dryRun: Scalars['Boolean']['output'];
+  /** Platform-issued id of the import (each written row's importId); null for a dry run. */
   id?: Maybe<Scalars['ID']['output']>;
+  /** The importId label the caller sent, or null. */
   importId?: Maybe<Scalars['String']['output']>;
+  /** The producing system as sent: vendor_production or sis_system. */
   sourceSystem: Scalars['String']['output'];
   /** materialized, or validated for a dry run. */
   status: SourceImportStatus;
 };
 
+/** The body of POST /source-imports: producer rows read through one adapter, all or nothing. */
 export type SourceImportInput = {
   /** The shape of every row: vendor_learning_event_v1, sis_attendance_event_v1 or sis_discipline_event_v1; each one's members are listed on POST /source-imports in the events OpenAPI, unknown members are refused */
   adapter: Scalars['String']['input'];
@@ -434,17 +538,24 @@ export type SourceImportInput = {
   sourceSystem: Scalars['String']['input'];
 };
 
+/** What an import did (the answer of POST /source-imports). */
 export type SourceImportResult = {
   __typename?: 'SourceImportResult';
+  /** Rows that passed validation: every row sent, as an import is all or nothing. */
   acceptedCount: Scalars['Int']['output'];
+  /** One entry per written row, in records order; empty for a dry run. */
   data: Array<ImportedRecord>;
+  /** The import itself: its ids, status, adapter and source system. */
   import: SourceImport;
+  /** Rows written, counted back in the import's transaction; 0 for a dry run. */
   materializedCount: Scalars['Int']['output'];
 };
 
 /** materialized, or validated for a dry run. */
 export type SourceImportStatus =
+  /** The rows were written. */
   | 'materialized'
+  /** A dry run: the rows were checked and nothing was written. */
   | 'validated';
 
 
