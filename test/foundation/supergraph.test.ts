@@ -25,10 +25,10 @@ function rootFields(): Array<[string, FieldDefinitionNode]> {
 }
 
 /**
- * The subgraphs whose SDL describes every type and field (join__Graph names). Content and curriculum are left: their
- * SDL still has types and fields without a description.
+ * The subgraphs whose SDL describes every type and field (join__Graph names). Curriculum is left: its SDL still
+ * has types and fields without a description.
  */
-const DESCRIBED_GRAPHS = ['EVENTS'];
+const DESCRIBED_GRAPHS = ['EVENTS', 'CONTENT'];
 
 /** The join__Graph names of a definition's `@join__type` or `@join__field` directives. */
 const graphsOf = (directives: readonly ConstDirectiveNode[] = [], directive: string) =>

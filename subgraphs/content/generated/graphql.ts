@@ -31,131 +31,196 @@ export type Scalars = {
   _FieldSet: { input: unknown; output: unknown; }
 };
 
+/** One choice of a choice interaction. */
 export type AnswerChoice = {
   __typename?: 'AnswerChoice';
+  /** The QTI choice identifier. */
   identifier: Scalars['String']['output'];
+  /** The choice as shown. */
   text: Scalars['String']['output'];
 };
 
+/** A blank answer slot of a question version (one QTI response declaration). */
 export type AnswerSlot = {
   __typename?: 'AnswerSlot';
+  /** The choices of a choice interaction; empty for others. */
   choices: Array<AnswerChoice>;
   /** Present only when answer keys were asked for and allowed. */
   correctResponse?: Maybe<CorrectResponse>;
+  /** The QTI interaction, snake_case without Interaction (choice, text_entry, ...). */
   interactionType: Scalars['String']['output'];
+  /** Position of the slot, from 1. */
   ordinal: Scalars['Int']['output'];
+  /** QTI base type of the values, or null. */
   qtiBaseType?: Maybe<Scalars['String']['output']>;
+  /** How many values the response holds. */
   qtiCardinality: QtiCardinality;
+  /** The QTI response identifier. */
   responseIdentifier: Scalars['String']['output'];
 };
 
+/** The body of POST .../versions: student_view.blocks, or canonical_xml for a question. */
 export type AppendContentVersionInput = {
+  /** A question's QTI item; regenerates the version's choices, answer slots, keys and scoring plan. */
   canonicalXml?: InputMaybe<Scalars['String']['input']>;
+  /** The blocks a student sees (articles and other block content). */
   studentView?: InputMaybe<StudentViewInput>;
 };
 
+/** One part of an exact version's QTI anatomy (assessment_component). */
 export type AssessmentComponent = {
   __typename?: 'AssessmentComponent';
+  /** The component's id. */
   componentId: Scalars['ID']['output'];
+  /** test, section, part, question, question_ref, distractor, rubric or preauthored_feedback. */
   componentRole: Scalars['String']['output'];
+  /** The content item. */
   contentId: Scalars['ID']['output'];
+  /** The QTI identifier of the component. */
   identifier: Scalars['String']['output'];
+  /** Position in the version's anatomy, from 1. */
   ordinal: Scalars['Int']['output'];
+  /** The identifier of the component containing it, or null. */
   parentIdentifier?: Maybe<Scalars['String']['output']>;
   /** Null for a distractor unless the caller may read answer keys. */
   text?: Maybe<Scalars['String']['output']>;
+  /** The exact version. */
   versionId: Scalars['ID']['output'];
 };
 
 /** Compatibility discriminator fixed by the kind. */
 export type AssessmentRole =
+  /** A test_bank. */
   | 'bank'
+  /** A test. */
   | 'form'
+  /** A test_spec. */
   | 'spec';
 
+/** A catalog facet defined for the tenant (one of the twelve facet keys). */
 export type CatalogFacet = {
   __typename?: 'CatalogFacet';
+  /** The allowed values of an enum facet; null for other value types. */
   allowedValues?: Maybe<Array<Scalars['String']['output']>>;
+  /** When the facet was defined (ISO 8601, UTC). */
   createdAt: Scalars['String']['output'];
+  /** The facet's key: subject, grade_band, language, ... (one of twelve). */
   facetKey: Scalars['String']['output'];
+  /** What the facet describes. */
   grain: FacetGrain;
+  /** active, or retired. */
   status: FacetStatus;
+  /** The type its values take. */
   valueType: FacetValueType;
 };
 
+/** A facet value assigned to a content item, with optional provenance. */
 export type CatalogFacetAssignment = {
   __typename?: 'CatalogFacetAssignment';
+  /** The assignment's id. */
   assignmentId: Scalars['ID']['output'];
+  /** The content item. */
   contentId: Scalars['ID']['output'];
+  /** When it was assigned (ISO 8601, UTC). */
   createdAt: Scalars['String']['output'];
+  /** Subject of the token that assigned it. */
   createdBy: Scalars['String']['output'];
+  /** The facet assigned. */
   facetKey: Scalars['String']['output'];
+  /** The value: a string, number or boolean as the facet's value type asks. */
   facetValue: Scalars['JSON']['output'];
+  /** Provenance object (e.g. source_test_id), or null. */
   provenance?: Maybe<Scalars['JSON']['output']>;
 };
 
+/** The body of POST .../catalog-facets on an item. */
 export type CatalogFacetAssignmentInput = {
+  /** A facet defined for the tenant. */
   facetKey: Scalars['String']['input'];
+  /** The value, of the facet's value type. */
   facetValue: Scalars['JSON']['input'];
   /** e.g. source_test_id */
   provenance?: InputMaybe<Scalars['JSON']['input']>;
 };
 
+/** The body of POST {tenant_root}/catalog-facets. */
 export type CatalogFacetInput = {
   /** enum facets: the allowed values */
   allowedValues?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** One of the twelve facet keys (subject, grade_band, language, ...). */
   facetKey: Scalars['String']['input'];
+  /** content_item, content_version or media_asset. */
   grain?: InputMaybe<Scalars['String']['input']>;
+  /** active or retired. */
   status?: InputMaybe<Scalars['String']['input']>;
+  /** enum, boolean, number, text or reference. */
   valueType: Scalars['String']['input'];
 };
 
+/** One question bound into an interactive composition. */
 export type CompositionBinding = {
   __typename?: 'CompositionBinding';
   /** Video bindings: a time in seconds. */
   atSeconds?: Maybe<Scalars['Float']['output']>;
+  /** The bound question. */
   questionRef: CompositionQuestionRef;
   /** Article bindings: a segment number. */
   segment?: Maybe<Scalars['Int']['output']>;
+  /** Attests the question tests the content before it (always true once accepted). */
   testsPriorContent: Scalars['Boolean']['output'];
 };
 
+/** One question to bind: at a cue time (video) or a segment (article). */
 export type CompositionBindingInput = {
   /** interactive_video: cue time */
   atSeconds?: InputMaybe<Scalars['Float']['input']>;
+  /** The question to bind (content_kind question). */
   questionRef: CompositionQuestionRefInput;
   /** interactive_article: segment position */
   segment?: InputMaybe<Scalars['Int']['input']>;
+  /** Must be true: the question tests the content before it. */
   testsPriorContent: Scalars['Boolean']['input'];
 };
 
+/** A question item, optionally an exact version and one of its assessment components. */
 export type CompositionQuestionRef = {
   __typename?: 'CompositionQuestionRef';
+  /** An assessment component of that question, or null. */
   assessmentComponentId?: Maybe<Scalars['ID']['output']>;
+  /** A content item of kind question. */
   contentId: Scalars['ID']['output'];
+  /** An exact version of it, or null. */
   versionId?: Maybe<Scalars['ID']['output']>;
 };
 
+/** A question item, optionally an exact version and one of its assessment components. */
 export type CompositionQuestionRefInput = {
+  /** An assessment component of that question. */
   assessmentComponentId?: InputMaybe<Scalars['ID']['input']>;
+  /** A content item of kind question. */
   contentId: Scalars['ID']['input'];
+  /** An exact version of it. */
   versionId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 /** content_effectiveness: read-only, derived from the graded results and serves of one exact version. */
 export type ContentEffectiveness = {
   __typename?: 'ContentEffectiveness';
+  /** The content item. */
   contentId: Scalars['ID']['output'];
   /** The exact version derived for. */
   contentVersionId: Scalars['ID']['output'];
   /** ISO 8601, UTC */
   derivedAt: Scalars['String']['output'];
+  /** fresh, stale, pending or insufficient_data. */
   effectivenessStatus: EffectivenessStatus;
   /** Graded results (assessment_graded events) of the exact version. */
   evidenceCount: Scalars['Int']['output'];
   /** How recent the last graded result (or any event, for pending) must be. */
   freshnessWindowDays: Scalars['Int']['output'];
+  /** When the last graded result happened (ISO 8601, UTC), or null. */
   lastEvidenceAt?: Maybe<Scalars['String']['output']>;
+  /** When the version was last served (ISO 8601, UTC), or null. */
   lastServedAt?: Maybe<Scalars['String']['output']>;
   /** Graded results needed before fresh or stale. */
   minimumEvidence: Scalars['Int']['output'];
@@ -163,40 +228,59 @@ export type ContentEffectiveness = {
   servedCount: Scalars['Int']['output'];
 };
 
+/** The governed outside link of an external_link item (no secrets). */
 export type ContentExternalLink = {
   __typename?: 'ContentExternalLink';
+  /** The external_link item. */
   contentId: Scalars['ID']['output'];
+  /** same_tab, new_tab, embedded_iframe_allowed or external_app_handoff. */
   externalOpenPolicy: Scalars['String']['output'];
+  /** Who provides the linked resource, or null. */
   provider?: Maybe<Scalars['String']['output']>;
+  /** Title of the linked resource, or null. */
   title?: Maybe<Scalars['String']['output']>;
+  /** When the link was last set (ISO 8601, UTC). */
   updatedAt: Scalars['String']['output'];
+  /** Subject of the token that last set the link. */
   updatedBy: Scalars['String']['output'];
+  /** The outside URL (no credentials, no secret parameters). */
   url: Scalars['String']['output'];
 };
 
+/** The body of POST .../external-link. */
 export type ContentExternalLinkInput = {
+  /** same_tab, new_tab, embedded_iframe_allowed or external_app_handoff. */
   externalOpenPolicy: Scalars['String']['input'];
+  /** Who provides the linked resource. */
   provider?: InputMaybe<Scalars['String']['input']>;
+  /** Title of the linked resource. */
   title?: InputMaybe<Scalars['String']['input']>;
+  /** The outside URL; no credentials, no secret parameters. */
   url: Scalars['String']['input'];
 };
 
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItem = {
   __typename?: 'ContentItem';
   /** GET .../assessment-components of the newest (or the given) version; distractor text only with read:answer_key. */
   assessmentComponents: Array<AssessmentComponent>;
+  /** form, spec or bank, fixed by the kind (QTI assessmentTest storage); null for other kinds. */
   assessmentRole?: Maybe<AssessmentRole>;
   /** The blueprint of a test_spec (null for other kinds). */
   blueprint?: Maybe<TestSpec>;
+  /** The content item's id (uuid; for QTI-backed items the artifactId). */
   contentId: Scalars['ID']['output'];
+  /** What the item is: question, test, test_spec, test_bank, article, video, ... */
   contentKind: ContentKind;
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
+  /** Webb's depth of knowledge (dok1..dok4), or null. */
   dok?: Maybe<Dok>;
   /** Effectiveness of the newest (or the given) exact version, derived from the events service at read time. */
   effectiveness: ContentEffectiveness;
   /** Opaque ETag for If-Match on metadata writes. */
   etag: Scalars['String']['output'];
+  /** XP a learner is expected to earn from the item, or null. */
   expectedXp?: Maybe<Scalars['Int']['output']>;
   /** GET .../external-link: the governed link of an external_link item (null when none is set). */
   externalLink?: Maybe<ContentExternalLink>;
@@ -204,132 +288,193 @@ export type ContentItem = {
   facets: Array<CatalogFacetAssignment>;
   /** GET .../interactive-composition: the bindings of an interactive item (null when none is set). */
   interactiveComposition?: Maybe<InteractiveComposition>;
+  /** True when the item is a mastery gate. */
   isMasteryGate: Scalars['Boolean']['output'];
   /** Active weighted KC tags. */
   kcTags: Array<ContentKcTag>;
+  /** Language of the item, or null. */
   language?: Maybe<Scalars['String']['output']>;
   /** The newest exact version. */
   latestVersion?: Maybe<ContentVersion>;
+  /** The newest exact version's id; it only advances. */
   latestVersionId?: Maybe<Scalars['ID']['output']>;
+  /** The newest exact version's version_number. */
   latestVersionNumber: Scalars['Int']['output'];
   /** GET .../media: media assets, oldest first; each one's bytes are at its deliveryUrl (bearer token of the tenant). */
   media: Array<ContentMedia>;
+  /** How a test_bank selects its forms (fixed at create); null for other kinds. */
   membershipRule?: Maybe<Scalars['String']['output']>;
   /** GET .../references: typed references, active and retired (the audit), oldest first. */
   references: Array<ContentReference>;
   /** GET .../scoring-plan of the newest (or the given) version: declarations, then response processing. */
   scoringPlan: Array<ScoringPlanRule>;
+  /** Typed source identity: the source's activity reference, or null. */
   sourceActivityRef?: Maybe<Scalars['String']['output']>;
+  /** Typed source identity: the source's identifier of the item, or null. */
   sourceIdentifier?: Maybe<Scalars['String']['output']>;
+  /** Typed source identity: the source row's id, or null. */
   sourceRecordId?: Maybe<Scalars['String']['output']>;
+  /** Typed source identity: qti, alpha_content or external_content_import, or null. */
   sourceSystem?: Maybe<Scalars['String']['output']>;
+  /** Typed source identity: the source table the item came from, or null. */
   sourceTable?: Maybe<Scalars['String']['output']>;
+  /** Lifecycle status: draft, published, retired or archived. */
   status: ContentStatus;
   /** What a student sees of the newest (or the given) version; keys only with includeAnswerKeys and read:answer_key. */
   studentView: ContentStudentView;
+  /** Subject: math, reading, language, science, ...; null when unset. */
   subjectId?: Maybe<Scalars['String']['output']>;
+  /** diagram or decodable, or null. */
   subtype?: Maybe<Scalars['String']['output']>;
+  /** Target grade: pre_k, k, 1..12, postsecondary or ungraded; null when unset. */
   targetGradeId?: Maybe<Scalars['String']['output']>;
+  /** The kind of test of a form or bank, or null. */
   testType?: Maybe<TestType>;
+  /** Display title. */
   title: Scalars['String']['output'];
   /** Trust evidence of the newest (or the given) version. */
   trust: ContentTrust;
   /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
+  /** Where the item may be used; routine practice selects only practice_eligible. */
   usageScope: UsageScope;
   /** Exact versions in version_number order. */
   versions: ContentVersionPage;
 };
 
 
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItemAssessmentComponentsArgs = {
   componentRole?: InputMaybe<Scalars['String']['input']>;
   versionId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItemEffectivenessArgs = {
   versionId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItemReferencesArgs = {
   relationshipKind?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Scalars['String']['input']>;
 };
 
 
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItemScoringPlanArgs = {
   versionId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItemStudentViewArgs = {
   includeAnswerKeys?: InputMaybe<Scalars['Boolean']['input']>;
   versionId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItemTrustArgs = {
   versionId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItemVersionsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** The filters of GET {tenant_root}/items; all given must match. */
 export type ContentItemFilter = {
+  /** Catalog facet filter: items with this accessibility_profile facet value. */
   accessibilityProfile?: InputMaybe<Scalars['String']['input']>;
   /** alias of subjectId */
   alphaSubjectId?: InputMaybe<Scalars['String']['input']>;
+  /** form, spec or bank. */
   assessmentRole?: InputMaybe<Scalars['String']['input']>;
+  /** Items of this content kind. */
   contentKind?: InputMaybe<Scalars['String']['input']>;
   /** read-only projection over the frozen curriculum-link archive */
   curriculumNodeId?: InputMaybe<Scalars['String']['input']>;
+  /** dok1..dok4. */
   dok?: InputMaybe<Scalars['String']['input']>;
+  /** 0_to_10, 10_to_20, 20_to_45 or 45_plus (or quick, standard, extended, intensive). */
   expectedXpBand?: InputMaybe<Scalars['String']['input']>;
   /** facet_key:facet_value */
   facet?: InputMaybe<Scalars['String']['input']>;
+  /** Catalog facet filter: items with this grade_band facet value. */
   gradeBand?: InputMaybe<Scalars['String']['input']>;
+  /** Mastery gates only (true) or none of them (false). */
   isMasteryGate?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Catalog facet filter: items with this kc_refs facet value. */
   kcRefs?: InputMaybe<Scalars['String']['input']>;
+  /** Catalog facet filter: items with this language facet value, or this language. */
   language?: InputMaybe<Scalars['String']['input']>;
+  /** Catalog facet filter: items with this modality facet value. */
   modality?: InputMaybe<Scalars['String']['input']>;
+  /** Inclusive: items changed at or after this instant (ISO 8601). */
   modifiedSince?: InputMaybe<Scalars['String']['input']>;
+  /** Catalog facet filter: items with this provenance facet value. */
   provenance?: InputMaybe<Scalars['String']['input']>;
+  /** Catalog facet filter: items with this quality_rating facet value. */
   qualityRating?: InputMaybe<Scalars['String']['input']>;
+  /** Catalog facet filter: items with this rights_license facet value. */
   rightsLicense?: InputMaybe<Scalars['String']['input']>;
+  /** Items with this source activity reference. */
   sourceActivityRef?: InputMaybe<Scalars['String']['input']>;
+  /** Items with this source row id. */
   sourceRecordId?: InputMaybe<Scalars['String']['input']>;
+  /** qti, alpha_content or external_content_import. */
   sourceSystem?: InputMaybe<Scalars['String']['input']>;
+  /** Catalog facet filter: items with this standards_framework_refs facet value. */
   standardsFrameworkRefs?: InputMaybe<Scalars['String']['input']>;
+  /** draft, published, retired or archived. */
   status?: InputMaybe<Scalars['String']['input']>;
+  /** Catalog facet filter: items with this subject facet value. */
   subject?: InputMaybe<Scalars['String']['input']>;
+  /** Items of this subject. */
   subjectId?: InputMaybe<Scalars['String']['input']>;
+  /** diagram or decodable. */
   subtype?: InputMaybe<Scalars['String']['input']>;
+  /** pre_k, k, 1..12, postsecondary or ungraded. */
   targetGradeId?: InputMaybe<Scalars['String']['input']>;
+  /** Items of this test type. */
   testType?: InputMaybe<Scalars['String']['input']>;
+  /** practice_eligible, held_out_canary or secure_form. */
   usageScope?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** One page of content items, oldest change first (GET {tenant_root}/items). */
 export type ContentItemPage = {
   __typename?: 'ContentItemPage';
+  /** The items of this page. */
   data: Array<ContentItem>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
+/** A weighted link from a content item to an active registry KC (content_kc_tag). */
 export type ContentKcTag = {
   __typename?: 'ContentKcTag';
+  /** The tagged content item. */
   contentId: Scalars['ID']['output'];
+  /** When the tag was first created (ISO 8601, UTC). */
   createdAt: Scalars['String']['output'];
+  /** The registry kc_id of the curriculum service. */
   kcId: Scalars['ID']['output'];
   /** The registry KC, resolved by the curriculum subgraph. */
   knowledgeComponent: KnowledgeComponent;
+  /** Status of the tag (active). */
   status: Scalars['String']['output'];
+  /** Subject of the token that last set the tag. */
   taggedBy: Scalars['String']['output'];
+  /** When the tag was last set (ISO 8601, UTC). */
   updatedAt: Scalars['String']['output'];
+  /** Share of the item attributed to this KC, in (0, 1]. */
   weight: Scalars['Float']['output'];
 };
 
@@ -337,74 +482,113 @@ export type ContentKcTag = {
 export type ContentKind =
   | 'article'
   | 'audio'
+  /** A governed outside link. */
   | 'external_link'
   | 'image'
   | 'interactive'
   | 'media_asset'
   | 'question'
   | 'script'
+  /** An assessment form (assessment_role form). */
   | 'test'
+  /** A bank of parallel forms (assessment_role bank). */
   | 'test_bank'
+  /** A test blueprint (assessment_role spec). */
   | 'test_spec'
   | 'video';
 
+/** A media asset of a content item; its bytes never change after upload. */
 export type ContentMedia = {
   __typename?: 'ContentMedia';
+  /** Size of the decoded bytes, in bytes. */
   byteSize: Scalars['Int']['output'];
+  /** The content item it belongs to. */
   contentId: Scalars['ID']['output'];
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
   /** GET with a bearer token of the tenant (read:content): the bytes with their media type. */
   deliveryUrl: Scalars['String']['output'];
+  /** File name given at upload, or null. */
   fileName?: Maybe<Scalars['String']['output']>;
+  /** The media asset's id. */
   mediaId: Scalars['ID']['output'];
+  /** primary, supporting, thumbnail, caption, transcript, worksheet or source_file. */
   mediaKind: Scalars['String']['output'];
+  /** The media type of the bytes. */
   mimeType: Scalars['String']['output'];
+  /** SHA-256 of the bytes, hex. */
   sha256: Scalars['String']['output'];
 };
 
+/** The body of POST .../media: one media asset. */
 export type ContentMediaInput = {
   /** The bytes, base64; at most 5242880 bytes decoded */
   dataBase64: Scalars['String']['input'];
+  /** File name to serve the bytes under. */
   fileName?: InputMaybe<Scalars['String']['input']>;
+  /** primary, supporting, thumbnail, caption, transcript, worksheet or source_file. */
   mediaKind: Scalars['String']['input'];
+  /** The media type of the bytes. */
   mimeType: Scalars['String']['input'];
 };
 
+/** The record of a published exact test_spec or test_bank version. */
 export type ContentPublication = {
   __typename?: 'ContentPublication';
+  /** The published item. */
   contentId: Scalars['ID']['output'];
+  /** test_spec or test_bank. */
   contentKind: ContentKind;
+  /** Always published. */
   publicationStatus: Scalars['String']['output'];
+  /** When it was published (ISO 8601, UTC). */
   publishedAt: Scalars['String']['output'];
+  /** Subject of the token that published it. */
   publishedBy: Scalars['String']['output'];
+  /** The exact version published. */
   versionId: Scalars['ID']['output'];
 };
 
+/** A typed reference from one content item to another (content_reference); never nests payloads. */
 export type ContentReference = {
   __typename?: 'ContentReference';
+  /** The referring item. */
   contentId: Scalars['ID']['output'];
+  /** When it was created (ISO 8601, UTC). */
   createdAt: Scalars['String']['output'];
+  /** Subject of the token that created it. */
   createdBy: Scalars['String']['output'];
+  /** Position in an ordered graph (embeds, bank_member), or null. */
   ordinal?: Maybe<Scalars['Int']['output']>;
+  /** Exact version of the referring item (set for bank_member), or null. */
   parentVersionId?: Maybe<Scalars['ID']['output']>;
+  /** The reference's id. */
   referenceId: Scalars['ID']['output'];
+  /** The referenced item. */
   referencedContentId: Scalars['ID']['output'];
+  /** Exact version of the referenced item (set for bank_member), or null. */
   referencedVersionId?: Maybe<Scalars['ID']['output']>;
+  /** embeds, depends_on, transcript_for, ..., bank_member or related_material. */
   relationshipKind: Scalars['String']['output'];
+  /** When it was retired (ISO 8601, UTC), or null while active. */
   retiredAt?: Maybe<Scalars['String']['output']>;
+  /** Subject of the token that retired it, or null while active. */
   retiredBy?: Maybe<Scalars['String']['output']>;
+  /** active, or retired (kept as audit). */
   status: Scalars['String']['output'];
 };
 
+/** The body of POST .../references: one typed reference. */
 export type ContentReferenceInput = {
   /** Position in an ordered graph (embeds, bank_member) */
   ordinal?: InputMaybe<Scalars['Int']['input']>;
   /** Exact version of this item (required for bank_member) */
   parentVersionId?: InputMaybe<Scalars['ID']['input']>;
+  /** The referenced item. */
   referencedContentId: Scalars['ID']['input'];
   /** Exact version of the referenced item (required for bank_member) */
   referencedVersionId?: InputMaybe<Scalars['ID']['input']>;
+  /** embeds, depends_on, transcript_for, ..., bank_member or related_material. */
   relationshipKind: Scalars['String']['input'];
 };
 
@@ -415,26 +599,41 @@ export type ContentStatus =
   | 'published'
   | 'retired';
 
+/** What a student sees of one exact version, with its blank answer slots (GET .../student-view). */
 export type ContentStudentView = {
   __typename?: 'ContentStudentView';
+  /** True when correctResponse was asked for and allowed. */
   answerKeysIncluded: Scalars['Boolean']['output'];
+  /** The blank answer slots of a question version. */
   answerSlots: Array<AnswerSlot>;
+  /** The version's student view blocks. */
   blocks: Array<StudentViewBlock>;
+  /** The content item. */
   contentId: Scalars['ID']['output'];
+  /** The item's content kind. */
   contentKind: ContentKind;
+  /** The item's title. */
   title: Scalars['String']['output'];
+  /** The exact version shown. */
   versionId: Scalars['ID']['output'];
+  /** The version's version_number. */
   versionNumber: Scalars['Int']['output'];
 };
 
+/** The trust of one exact version, with its evidence (GET .../trust). */
 export type ContentTrust = {
   __typename?: 'ContentTrust';
+  /** The content item. */
   contentId: Scalars['ID']['output'];
+  /** The trust evidence recorded on it. */
   evidence: Array<TrustEvidence>;
+  /** Its current trust; unknown when it has no evidence. */
   trustStatus: TrustStatus;
+  /** The exact version. */
   versionId: Scalars['ID']['output'];
 };
 
+/** One exact version of a content item (content_version): immutable, append-only, pinned by versionId. */
 export type ContentVersion = {
   __typename?: 'ContentVersion';
   /**
@@ -442,30 +641,43 @@ export type ContentVersion = {
    * elements that state or score its answers (correct responses, mappings, response processing).
    */
   canonicalXml?: Maybe<Scalars['String']['output']>;
+  /** Hash of the version's content; an import reuses a version with the same hash. */
   contentHash: Scalars['String']['output'];
+  /** The content item the version belongs to. */
   contentId: Scalars['ID']['output'];
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
+  /** The content item the version belongs to. */
   item?: Maybe<ContentItem>;
   /** Live release eligibility of this exact version; an ineligible version answers releaseEligible false with its problemCode. */
   releaseEligibility: ReleaseEligibility;
+  /** The student view blocks as appended. */
   studentView: StudentView;
+  /** The version this one replaced when changed source bytes were appended, or null. */
   supersedesVersionId?: Maybe<Scalars['ID']['output']>;
+  /** The exact version's id (uuid, immutable). */
   versionId: Scalars['ID']['output'];
+  /** Position among the item's versions, from 1; the newest is the default for reads. */
   versionNumber: Scalars['Int']['output'];
 };
 
+/** One page of exact versions, in version_number order. */
 export type ContentVersionPage = {
   __typename?: 'ContentVersionPage';
+  /** The versions of this page. */
   data: Array<ContentVersion>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
+/** The answer key of a slot. */
 export type CorrectResponse = {
   __typename?: 'CorrectResponse';
+  /** The correct values. */
   values: Array<Scalars['String']['output']>;
 };
 
+/** The body of POST {tenant_root}/items: item metadata only (no blocks, body or composition). */
 export type CreateContentItemInput = {
   /** alias of subjectId */
   alphaSubjectId?: InputMaybe<Scalars['String']['input']>;
@@ -475,25 +687,41 @@ export type CreateContentItemInput = {
   blueprint?: InputMaybe<Scalars['JSON']['input']>;
   /** Caller-chosen id; minted when absent */
   contentId?: InputMaybe<Scalars['ID']['input']>;
+  /** One of the twelve content kinds; test_spec needs blueprint, test_bank may send membershipRule. */
   contentKind: Scalars['String']['input'];
+  /** dok1..dok4. */
   dok?: InputMaybe<Scalars['String']['input']>;
+  /** XP a learner is expected to earn from the item. */
   expectedXp?: InputMaybe<Scalars['Int']['input']>;
+  /** Whether the item is a mastery gate. */
   isMasteryGate?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Language of the item. */
   language?: InputMaybe<Scalars['String']['input']>;
   /** test_bank only; fixed at create */
   membershipRule?: InputMaybe<Scalars['String']['input']>;
+  /** Typed source identity: the source's activity reference. */
   sourceActivityRef?: InputMaybe<Scalars['String']['input']>;
+  /** Typed source identity: the source's identifier of the item. */
   sourceIdentifier?: InputMaybe<Scalars['String']['input']>;
+  /** Typed source identity: the source row's id. */
   sourceRecordId?: InputMaybe<Scalars['String']['input']>;
+  /** Typed source identity: qti, alpha_content or external_content_import. */
   sourceSystem?: InputMaybe<Scalars['String']['input']>;
+  /** Typed source identity: the source table. */
   sourceTable?: InputMaybe<Scalars['String']['input']>;
+  /** draft (default), published, retired or archived. */
   status?: InputMaybe<Scalars['String']['input']>;
+  /** math, reading, language, science, computer_science, vocabulary, writing or social_studies. */
   subjectId?: InputMaybe<Scalars['String']['input']>;
   /** diagram or decodable */
   subtype?: InputMaybe<Scalars['String']['input']>;
+  /** pre_k, k, 1..12, postsecondary or ungraded. */
   targetGradeId?: InputMaybe<Scalars['String']['input']>;
+  /** end_of_course, end_of_grade, test_out, placement, diagnostic or screener. */
   testType?: InputMaybe<Scalars['String']['input']>;
+  /** Display title. */
   title: Scalars['String']['input'];
+  /** practice_eligible, held_out_canary or secure_form. */
   usageScope?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -506,9 +734,13 @@ export type Dok =
 
 /** fresh, stale, pending or insufficient_data (docs/decisions.md: Content, effectiveness). */
 export type EffectivenessStatus =
+  /** At least the minimum evidence, the last within the freshness window. */
   | 'fresh'
+  /** Too little evidence and no activity within the freshness window. */
   | 'insufficient_data'
+  /** Too little evidence, but served or graded within the freshness window. */
   | 'pending'
+  /** At least the minimum evidence, none within the freshness window. */
   | 'stale';
 
 /** What a catalog facet describes. */
@@ -530,25 +762,36 @@ export type FacetValueType =
   | 'reference'
   | 'text';
 
+/** The questions bound into an interactive article or video (interactive_composition). */
 export type InteractiveComposition = {
   __typename?: 'InteractiveComposition';
+  /** The bound questions, in order. */
   bindings: Array<CompositionBinding>;
+  /** The interactive item. */
   contentId: Scalars['ID']['output'];
   /** Video only. */
   durationSeconds?: Maybe<Scalars['Float']['output']>;
+  /** Advances by one each time the composition is replaced, from 1. */
   revision: Scalars['Int']['output'];
   /** interactive_article or interactive_video */
   type: Scalars['String']['output'];
+  /** When it was last replaced (ISO 8601, UTC). */
   updatedAt: Scalars['String']['output'];
+  /** Subject of the token that last replaced it. */
   updatedBy: Scalars['String']['output'];
 };
 
+/** The body of PUT .../interactive-composition: the whole composition. */
 export type InteractiveCompositionInput = {
+  /** The bound questions; video cues strictly increasing, article segments ordered. */
   bindings: Array<CompositionBindingInput>;
+  /** interactive_video: the video's length; every cue lies before it. */
   durationSeconds?: InputMaybe<Scalars['Float']['input']>;
+  /** interactive_article or interactive_video. */
   type: Scalars['String']['input'];
 };
 
+/** The body of POST .../kc-tags: create or replace the item's weighted tag to one KC. */
 export type KcTagInput = {
   /** An active registry kc_id of the curriculum service (CASE KC ids are refused) */
   kcId: Scalars['ID']['input'];
@@ -556,9 +799,10 @@ export type KcTagInput = {
   weight: Scalars['Float']['input'];
 };
 
-/** A governed registry KC of the curriculum service. */
+/** A governed registry KC. It has no name: kcId is its only identity. */
 export type KnowledgeComponent = {
   __typename?: 'KnowledgeComponent';
+  /** The registry kc_id of the curriculum service. */
   kcId: Scalars['ID']['output'];
 };
 
@@ -677,27 +921,47 @@ export type MutationUploadContentMediaArgs = {
   input: ContentMediaInput;
 };
 
+/** The body of PATCH {tenant_root}/items/{contentId}: the metadata fields to change. */
 export type PatchContentItemInput = {
+  /** Alias of subjectId. */
   alphaSubjectId?: InputMaybe<Scalars['String']['input']>;
+  /** dok1..dok4. */
   dok?: InputMaybe<Scalars['String']['input']>;
+  /** XP a learner is expected to earn from the item. */
   expectedXp?: InputMaybe<Scalars['Int']['input']>;
+  /** Whether the item is a mastery gate. */
   isMasteryGate?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Language of the item. */
   language?: InputMaybe<Scalars['String']['input']>;
+  /** Typed source identity: the source's activity reference. */
   sourceActivityRef?: InputMaybe<Scalars['String']['input']>;
+  /** Typed source identity: the source's identifier of the item. */
   sourceIdentifier?: InputMaybe<Scalars['String']['input']>;
+  /** Typed source identity: the source row's id. */
   sourceRecordId?: InputMaybe<Scalars['String']['input']>;
+  /** Typed source identity: qti, alpha_content or external_content_import. */
   sourceSystem?: InputMaybe<Scalars['String']['input']>;
+  /** Typed source identity: the source table. */
   sourceTable?: InputMaybe<Scalars['String']['input']>;
+  /** draft, published, retired or archived. */
   status?: InputMaybe<Scalars['String']['input']>;
+  /** math, reading, language, science, computer_science, vocabulary, writing or social_studies. */
   subjectId?: InputMaybe<Scalars['String']['input']>;
+  /** diagram or decodable. */
   subtype?: InputMaybe<Scalars['String']['input']>;
+  /** pre_k, k, 1..12, postsecondary or ungraded. */
   targetGradeId?: InputMaybe<Scalars['String']['input']>;
+  /** end_of_course, end_of_grade, test_out, placement, diagnostic or screener. */
   testType?: InputMaybe<Scalars['String']['input']>;
+  /** Display title. */
   title?: InputMaybe<Scalars['String']['input']>;
+  /** practice_eligible, held_out_canary or secure_form. */
   usageScope?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The body of a QC decision on an exact version (by a reviewer, never its author). */
 export type QcDecisionInput = {
+  /** Why the reviewer decided so. */
   reason: Scalars['String']['input'];
   /** The QC outcome for this exact version */
   trustStatus: Scalars['String']['input'];
@@ -791,98 +1055,163 @@ export type QueryTrustStatusesArgs = {
   trustStatus?: InputMaybe<TrustStatus>;
 };
 
+/** content_release_eligibility: whether one exact version may be released, read live. */
 export type ReleaseEligibility = {
   __typename?: 'ReleaseEligibility';
+  /** The content item. */
   contentId: Scalars['ID']['output'];
+  /** The item's content kind. */
   contentKind: ContentKind;
+  /** The exact version judged. */
   contentVersionId: Scalars['ID']['output'];
+  /** Why it is not eligible (content.version_not_serveable, ...); null when eligible. */
   problemCode?: Maybe<Scalars['String']['output']>;
+  /** True when the version is published, not retired and trusted or degraded. */
   releaseEligible: Scalars['Boolean']['output'];
+  /** Equals releaseEligible: published, not retired, trusted or degraded. */
   serveable: Scalars['Boolean']['output'];
+  /** The version's current trust. */
   trustStatus: TrustStatus;
+  /** The item's usage scope. */
   usageScope: UsageScope;
 };
 
+/** One rule of an exact version's scoring plan (scoring_plan), from its QTI. */
 export type ScoringPlanRule = {
   __typename?: 'ScoringPlanRule';
+  /** The content item. */
   contentId: Scalars['ID']['output'];
+  /** The declared identifier, or response_processing. */
   identifier: Scalars['String']['output'];
+  /** Position in the plan, from 1: declarations, then response processing. */
   ordinal: Scalars['Int']['output'];
+  /** QTI base type (identifier, string, float, ...), or null. */
   qtiBaseType?: Maybe<Scalars['String']['output']>;
+  /** single, multiple, ordered or record; null for response processing. */
   qtiCardinality?: Maybe<Scalars['String']['output']>;
+  /** response, outcome, template or expression. */
   scoringRuleScope: Scalars['String']['output'];
+  /** The QTI response processing template URI (scope template), else null. */
   template?: Maybe<Scalars['String']['output']>;
+  /** The exact version. */
   versionId: Scalars['ID']['output'];
 };
 
+/** What a student sees of an exact version: ordered blocks. */
 export type StudentView = {
   __typename?: 'StudentView';
+  /** The blocks as appended. */
   blocks: Array<StudentViewBlock>;
 };
 
+/** One block of a student view. */
 export type StudentViewBlock = {
   __typename?: 'StudentViewBlock';
+  /** Alternative text of an image, or null. */
   alt?: Maybe<Scalars['String']['output']>;
+  /** Position of the block in the view. */
   order: Scalars['Int']['output'];
+  /** The block's text, or null. */
   text?: Maybe<Scalars['String']['output']>;
+  /** heading, text, image or probe. */
   type: Scalars['String']['output'];
+  /** The block's URL (an image), or null. */
   url?: Maybe<Scalars['String']['output']>;
 };
 
+/** One block of a student view: type heading, text, image or probe. */
 export type StudentViewBlockInput = {
+  /** Alternative text of an image. */
   alt?: InputMaybe<Scalars['String']['input']>;
+  /** Position of the block in the view. */
   order: Scalars['Int']['input'];
+  /** The block's text. */
   text?: InputMaybe<Scalars['String']['input']>;
+  /** heading, text, image or probe. */
   type: Scalars['String']['input'];
+  /** The block's URL (for an image, a media delivery_url). */
   url?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** What a student sees of the new version. */
 export type StudentViewInput = {
+  /** The ordered blocks. */
   blocks: Array<StudentViewBlockInput>;
 };
 
+/** One bank_member row: an exact form version of the bank, with its readiness. */
 export type TestBankMember = {
   __typename?: 'TestBankMember';
+  /** The form item. */
   form?: Maybe<ContentItem>;
+  /** The form (test) item. */
   formContentId: Scalars['ID']['output'];
+  /** The exact form version. */
   formVersionId: Scalars['ID']['output'];
+  /** Why the member is not ready; null when ready. */
   notReadyReason?: Maybe<Scalars['String']['output']>;
+  /** Position in the bank's graph. */
   ordinal: Scalars['Int']['output'];
+  /** True when the form's usageScope is practice_eligible. */
   practiceEligible: Scalars['Boolean']['output'];
+  /** Questions the form embeds; 0 when not ready. */
   questionCount: Scalars['Int']['output'];
+  /** True when the form's question graph is complete and every question is tagged. */
   ready: Scalars['Boolean']['output'];
+  /** The bank_member reference's id. */
   referenceId: Scalars['ID']['output'];
+  /** The form's usage scope. */
   usageScope: UsageScope;
 };
 
+/** The bank_member rows of an exact test_bank version with their readiness. */
 export type TestBankMembers = {
   __typename?: 'TestBankMembers';
+  /** The test_bank item. */
   contentId: Scalars['ID']['output'];
+  /** Active bank_member rows in graph order, with multiplicity. */
   members: Array<TestBankMember>;
+  /** The bank's membership rule, or null. */
   membershipRule?: Maybe<Scalars['String']['output']>;
+  /** Counts over the members. */
   readiness: TestBankReadiness;
+  /** The exact bank version read. */
   versionId: Scalars['ID']['output'];
 };
 
+/** Counts over a bank's members. */
 export type TestBankReadiness = {
   __typename?: 'TestBankReadiness';
+  /** Members listed. */
   memberCount: Scalars['Int']['output'];
+  /** Members ready and practice eligible: those routine practice may select. */
   practiceEligibleReadyCount: Scalars['Int']['output'];
+  /** Questions over all members. */
   questionCount: Scalars['Int']['output'];
+  /** Members ready. */
   readyCount: Scalars['Int']['output'];
 };
 
+/** The blueprint of a test_spec item: its seven fields, owned by content. */
 export type TestSpec = {
   __typename?: 'TestSpec';
+  /** The test_spec item. */
   contentId: Scalars['ID']['output'];
+  /** Difficulty constraints object, as authored. */
   difficultyConstraints: Scalars['JSON']['output'];
+  /** Enemy item rule object, as authored. */
   enemyItemRule: Scalars['JSON']['output'];
+  /** Item type to positive count; the total equals the kcCoverage total. */
   itemTypeMix: Scalars['JSON']['output'];
   /** KC reference to counts by DOK level */
   kcCoverage: Scalars['JSON']['output'];
+  /** Largest share of items two forms may have in common. */
   maxItemOverlap: Scalars['Float']['output'];
+  /** Fewest parallel forms the spec asks for. */
   minForms: Scalars['Int']['output'];
+  /** Passing rule object, as authored. */
   passingRule: Scalars['JSON']['output'];
+  /** The blueprint's id: the test_spec item's contentId. */
   specId: Scalars['ID']['output'];
 };
 
@@ -895,44 +1224,68 @@ export type TestType =
   | 'screener'
   | 'test_out';
 
+/** One piece of trust evidence on an exact version (content_trust_evidence). */
 export type TrustEvidence = {
   __typename?: 'TrustEvidence';
+  /** The content item. */
   contentId: Scalars['ID']['output'];
+  /** Subject of the token that recorded it. */
   decidedBy: Scalars['String']['output'];
+  /** The evidence row's id. */
   evidenceId: Scalars['ID']['output'];
+  /** The reviewer's reason, or null. */
   reason?: Maybe<Scalars['String']['output']>;
+  /** When it was recorded (ISO 8601, UTC). */
   recordedAt: Scalars['String']['output'];
+  /** Where it came from: import, or qc_decision. */
   source: Scalars['String']['output'];
+  /** The trust it sets: trusted, degraded, failed or unknown. */
   trustStatus: TrustStatus;
+  /** The exact version it is about. */
   versionId: Scalars['ID']['output'];
 };
 
 /** Trust of an exact version from its QC evidence. */
 export type TrustStatus =
+  /** Still release eligible once published. */
   | 'degraded'
+  /** Not release eligible. */
   | 'failed'
+  /** Passed QC (or imported QTI); release eligible once published. */
   | 'trusted'
+  /** No evidence yet (a QC queue entry); not release eligible. */
   | 'unknown';
 
 /** Where an item may be used. */
 export type UsageScope =
+  /** Readable; never selected by routine practice. */
   | 'held_out_canary'
+  /** Routine practice may select it. */
   | 'practice_eligible'
+  /** Readable; never selected by routine practice. */
   | 'secure_form';
 
+/** The current trust of one exact version (GET {tenant_root}/trust-status). */
 export type VersionTrustStatus = {
   __typename?: 'VersionTrustStatus';
+  /** The content item. */
   contentId: Scalars['ID']['output'];
+  /** Its current trust; unknown when it has no evidence. */
   trustStatus: TrustStatus;
   /** The exact version, with its release eligibility. */
   version?: Maybe<ContentVersion>;
+  /** The exact version. */
   versionId: Scalars['ID']['output'];
+  /** The version's version_number. */
   versionNumber: Scalars['Int']['output'];
 };
 
+/** One page of exact versions with their trust. */
 export type VersionTrustStatusPage = {
   __typename?: 'VersionTrustStatusPage';
+  /** The versions of this page. */
   data: Array<VersionTrustStatus>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 

@@ -27,7 +27,7 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
-  /** Any JSON object (provenance, evidence): passed through as authored. */
+  /** Any JSON object (provenance and evidence as authored; Caliper references, extensions and the derived Caliper event). */
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
   _FieldSet: { input: unknown; output: unknown; }
 };

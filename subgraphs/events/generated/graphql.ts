@@ -16,7 +16,7 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
-  /** A JSON object (Caliper entity references, governed extensions, the derived Caliper event). */
+  /** Any JSON object (provenance and evidence as authored; Caliper references, extensions and the derived Caliper event). */
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
   _FieldSet: { input: unknown; output: unknown; }
 };
@@ -98,10 +98,10 @@ export type AttendanceEventPage = {
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
-/** The content service's item; the events subgraph contributes its events. */
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItem = {
   __typename?: 'ContentItem';
-  /** The content item's id. */
+  /** The content item's id (uuid; for QTI-backed items the artifactId). */
   contentId: Scalars['ID']['output'];
   /** Counts per kind of this item's events (GET /event-tallies); renderedContentId narrows to one exact version. */
   eventTallies: EventTallies;
@@ -110,14 +110,14 @@ export type ContentItem = {
 };
 
 
-/** The content service's item; the events subgraph contributes its events. */
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItemEventTalliesArgs = {
   kind?: InputMaybe<Scalars['String']['input']>;
   renderedContentId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
-/** The content service's item; the events subgraph contributes its events. */
+/** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItemEventsArgs = {
   action?: InputMaybe<Scalars['String']['input']>;
   activitySourceId?: InputMaybe<Scalars['ID']['input']>;
