@@ -3,7 +3,6 @@ import {
   isTypeDefinitionNode,
   Kind,
   parse,
-  type ConstDirectiveNode,
   type FieldDefinitionNode,
   type InputValueDefinitionNode,
   type TypeDefinitionNode,
@@ -25,46 +24,22 @@ function rootFields(): Array<[string, FieldDefinitionNode]> {
 }
 
 /**
- * The subgraphs whose SDL describes every type and field (join__Graph names). Curriculum is left: its SDL still
- * has types and fields without a description.
+ * Every type and field of the API schema, as `Type` or `Type.field`: the supergraph without federation's own definitions
+ * (link__*, join__*), as it marks nothing @inaccessible.
  */
-const DESCRIBED_GRAPHS = ['EVENTS', 'CONTENT'];
-
-/** The join__Graph names of a definition's `@join__type` or `@join__field` directives. */
-const graphsOf = (directives: readonly ConstDirectiveNode[] = [], directive: string) =>
-  directives
-    .filter((node) => node.name.value === directive)
-    .flatMap((node) => node.arguments ?? [])
-    .flatMap((argument) =>
-      argument.name.value === 'graph' && argument.value.kind === Kind.ENUM ? [argument.value.value] : [],
-    );
-
-/**
- * Every type and field of the API schema that a described subgraph serves, as `Type` or `Type.field`. Federation's
- * own definitions (link__*, join__*) are no part of the API schema; a field without `@join__field` is served by
- * its type's subgraphs.
- */
-function describedGraphMembers(): Array<[string, TypeDefinitionNode | FieldDefinitionNode | InputValueDefinitionNode]> {
-  const served = (graphs: string[]) => graphs.some((graph) => DESCRIBED_GRAPHS.includes(graph));
+function apiSchemaMembers(): Array<[string, TypeDefinitionNode | FieldDefinitionNode | InputValueDefinitionNode]> {
   const types = parse(fs.readFileSync(SUPERGRAPH_PATH, 'utf8')).definitions.filter(isTypeDefinitionNode);
-  return types.flatMap((type) => {
-    if (/^(link|join)__/.test(type.name.value)) return [];
-    const typeGraphs = graphsOf(type.directives, 'join__type');
-    const fields: ReadonlyArray<FieldDefinitionNode | InputValueDefinitionNode> =
-      'fields' in type ? (type.fields ?? []) : [];
-    return [
-      ...(served(typeGraphs) ? [[type.name.value, type] as [string, TypeDefinitionNode]] : []),
-      ...fields
-        .filter((field) => {
-          const fieldGraphs = graphsOf(field.directives, 'join__field');
-          return served(fieldGraphs.length > 0 ? fieldGraphs : typeGraphs);
-        })
-        .map((field): [string, FieldDefinitionNode | InputValueDefinitionNode] => [
+  return types
+    .filter((type) => !/^(link|join)__/.test(type.name.value))
+    .flatMap((type) => [
+      [type.name.value, type] as [string, TypeDefinitionNode],
+      ...('fields' in type ? (type.fields ?? []) : []).map(
+        (field): [string, FieldDefinitionNode | InputValueDefinitionNode] => [
           `${type.name.value}.${field.name.value}`,
           field,
-        ]),
-    ];
-  });
+        ],
+      ),
+    ]);
 }
 
 /** The names of the members without a description. */
@@ -82,8 +57,8 @@ describe('schema/supergraph.graphql', () => {
   });
 
   // Apollo Sandbox shows a type or field without a description as a bare name.
-  it('describes every type and field of the API schema served by a described subgraph', () => {
-    expect(undescribed(describedGraphMembers())).toEqual([]);
+  it('describes every type and field of the API schema', () => {
+    expect(undescribed(apiSchemaMembers())).toEqual([]);
   });
 
   it('describes every ifMatch and idempotencyKey argument, as the REST headers they stand for are described', () => {

@@ -802,7 +802,7 @@ export type KcTagInput = {
 /** A governed registry KC. It has no name: kcId is its only identity. */
 export type KnowledgeComponent = {
   __typename?: 'KnowledgeComponent';
-  /** The registry kc_id of the curriculum service. */
+  /** The KC's registry id (uuid, owner-issued); its only identity. */
   kcId: Scalars['ID']['output'];
 };
 
@@ -975,8 +975,8 @@ export type QtiCardinality =
   | 'single';
 
 /**
- * Content subgraph: items, append-only exact versions and their live release eligibility.
- * Field names are the camelCase of the content document's snake_case names.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type Query = {
   __typename?: 'Query';
@@ -998,8 +998,8 @@ export type Query = {
 
 
 /**
- * Content subgraph: items, append-only exact versions and their live release eligibility.
- * Field names are the camelCase of the content document's snake_case names.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryBankMembersArgs = {
   contentId: Scalars['ID']['input'];
@@ -1008,8 +1008,8 @@ export type QueryBankMembersArgs = {
 
 
 /**
- * Content subgraph: items, append-only exact versions and their live release eligibility.
- * Field names are the camelCase of the content document's snake_case names.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryContentItemArgs = {
   contentId: Scalars['ID']['input'];
@@ -1017,8 +1017,8 @@ export type QueryContentItemArgs = {
 
 
 /**
- * Content subgraph: items, append-only exact versions and their live release eligibility.
- * Field names are the camelCase of the content document's snake_case names.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryContentItemsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1028,8 +1028,8 @@ export type QueryContentItemsArgs = {
 
 
 /**
- * Content subgraph: items, append-only exact versions and their live release eligibility.
- * Field names are the camelCase of the content document's snake_case names.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryContentVersionArgs = {
   versionId: Scalars['ID']['input'];
@@ -1037,8 +1037,8 @@ export type QueryContentVersionArgs = {
 
 
 /**
- * Content subgraph: items, append-only exact versions and their live release eligibility.
- * Field names are the camelCase of the content document's snake_case names.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryTestSpecArgs = {
   contentId: Scalars['ID']['input'];
@@ -1046,8 +1046,8 @@ export type QueryTestSpecArgs = {
 
 
 /**
- * Content subgraph: items, append-only exact versions and their live release eligibility.
- * Field names are the camelCase of the content document's snake_case names.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryTrustStatusesArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;

@@ -35,33 +35,48 @@ export type Scalars = {
 /** A CASE association; isChildOf is containment. */
 export type Association = {
   __typename?: 'Association';
+  /** The association's id. */
   associationId: Scalars['ID']['output'];
+  /** The CASE association type. */
   associationType: AssociationType;
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
+  /** The parent component for isChildOf; the framework item otherwise. */
   destinationId: Scalars['ID']['output'];
+  /** Opaque ETag; send as ifMatch (REST: X-Curriculum-If-Match) to reorder. */
   etag: Scalars['String']['output'];
+  /** The component (the child, for isChildOf). */
   originId: Scalars['ID']['output'];
+  /** When it was retired (ISO 8601, UTC), or null while active. */
   retiredAt?: Maybe<Scalars['String']['output']>;
+  /** Sibling order, or null. */
   sequenceNumber?: Maybe<Scalars['Int']['output']>;
+  /** active, or retired. */
   status: RecordStatus;
   /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
+  /** Advances with every change. */
   version: Scalars['Int']['output'];
 };
 
+/** The body of POST /alpha/curriculum/v1/associations. */
 export type AssociationInput = {
+  /** A CASE association type (isChildOf, exactMatchOf, ...). */
   associationType: Scalars['String']['input'];
   /** The parent component for isChildOf; the framework item otherwise */
   destinationId: Scalars['ID']['input'];
   /** The component (the child, for isChildOf) */
   originId: Scalars['ID']['input'];
+  /** Sibling order. */
   sequenceNumber?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** One page of associations (GET /alpha/curriculum/v1/associations). */
 export type AssociationPage = {
   __typename?: 'AssociationPage';
+  /** The associations of this page. */
   data: Array<Association>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
@@ -77,11 +92,14 @@ export type AssociationType =
   | 'precedes'
   | 'replacedBy';
 
+/** A curriculum component (curriculum_component): a node of a track, course, unit or lesson tree. */
 export type Component = {
   __typename?: 'Component';
+  /** The alpha fields: subject, policies, grades, KC scope, content pin, renderer. */
   alpha: ComponentAlpha;
   /** Children in sibling order; batched per tree level, so any depth costs one query per level. */
   children: Array<Component>;
+  /** Caller-supplied stable identity, unique in the tenant. */
   componentId: Scalars['ID']['output'];
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
@@ -89,16 +107,25 @@ export type Component = {
   currentApproval?: Maybe<CourseApproval>;
   /** Every active descendant in course order (depth first, sibling order), from one recursive read whatever the course size. */
   descendants: Array<Component>;
+  /** The owning document (uuid), or null. */
   documentId?: Maybe<Scalars['ID']['output']>;
+  /** Opaque ETag; send as ifMatch (REST: X-Curriculum-If-Match) on writes. */
   etag: Scalars['String']['output'];
+  /** Human-readable code of the component, or null. */
   humanCodingScheme?: Maybe<Scalars['String']['output']>;
+  /** track, course, unit, lesson, practice, review or mastery_gate. */
   kind: ComponentKind;
+  /** Display name, or null. */
   name?: Maybe<Scalars['String']['output']>;
   /** next-lesson of this course root: the same rules and codes as GET /courses/{courseId}/next-lesson. */
   nextLesson: NextLesson;
+  /** The parent component, or null for a root. */
   parent?: Maybe<Component>;
+  /** The parent component (isChildOf), or null for a root. */
   parentComponentId?: Maybe<Scalars['ID']['output']>;
+  /** Sibling order under the parent, or null. */
   position?: Maybe<Scalars['Int']['output']>;
+  /** When it was soft-retired (ISO 8601, UTC), or null while active. */
   retiredAt?: Maybe<Scalars['String']['output']>;
   /** active or retired */
   status: RecordStatus;
@@ -106,80 +133,130 @@ export type Component = {
   studentId?: Maybe<Scalars['String']['output']>;
   /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
+  /** Advances with every change, reactivation included. */
   version: Scalars['Int']['output'];
 };
 
 
+/** A curriculum component (curriculum_component): a node of a track, course, unit or lesson tree. */
 export type ComponentChildrenArgs = {
   includeRetired?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
+/** A curriculum component (curriculum_component): a node of a track, course, unit or lesson tree. */
 export type ComponentNextLessonArgs = {
   asOfDate?: InputMaybe<Scalars['String']['input']>;
   studentId?: InputMaybe<Scalars['String']['input']>;
   subjectId?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The alpha fields of a component. */
 export type ComponentAlpha = {
   __typename?: 'ComponentAlpha';
+  /** Audience; shared marks a shared course. Null when unset. */
   audience?: Maybe<Scalars['String']['output']>;
+  /** Numeric grade levels of a course, each -1..12 (PreK -1, K 0), or null. */
   courseGradeLevels?: Maybe<Array<Scalars['Int']['output']>>;
+  /** single_grade (one courseGradeLevels value) or multi_grade (two or more), or null. */
   courseGradeMode?: Maybe<Scalars['String']['output']>;
+  /** Course kind (static is a known value), or null. */
   courseKind?: Maybe<Scalars['String']['output']>;
+  /** Track-level engine policy reference, or null. */
   engineRef?: Maybe<Scalars['String']['output']>;
+  /** Track-level entry policy reference, or null. */
   entryPolicyRef?: Maybe<Scalars['String']['output']>;
+  /** Track-level exit policy reference, or null. */
   exitPolicyRef?: Maybe<Scalars['String']['output']>;
+  /** XP a learner is expected to earn, or null. */
   expectedXp?: Maybe<Scalars['Int']['output']>;
+  /** Numeric grade level -1..12 (PreK -1, K 0), or null. */
   gradeLevel?: Maybe<Scalars['Int']['output']>;
+  /** authoritative_no_kc allows an empty scopeKcRefs on a pinned lesson; null when unset. */
   kcScopeDecision?: Maybe<Scalars['String']['output']>;
+  /** draft or published. */
   publicationStatus: PublicationStatus;
+  /** Remediation entries, each naming an active registry KC, or null. */
   remediationEntries?: Maybe<Array<RemediationEntry>>;
+  /** Compatibility alias of rendererRef (the same registry row), or null. */
   rendererKind?: Maybe<Scalars['String']['output']>;
+  /** The registry renderer (renderer:interactive-lesson, renderer:qti-test), or null. */
   rendererRef?: Maybe<Scalars['String']['output']>;
+  /** Registry kc_ids in scope, as authored, or null. */
   scopeKcRefs?: Maybe<Array<Scalars['ID']['output']>>;
   /** The registry KCs of scopeKcRefs, batched. */
   scopeKcs: Array<KnowledgeComponent>;
   /** The producer's own reference of the course this component came from; provenance only. */
   sourceCourseRef?: Maybe<Scalars['String']['output']>;
+  /** Ids of imported standards frameworks (standardsFrameworkId), or null. */
   standardsFrameworkRefs?: Maybe<Array<Scalars['ID']['output']>>;
+  /** The subject, or null. */
   subjectId?: Maybe<Scalars['String']['output']>;
+  /** The exact content pin, or null when none. */
   targetRef?: Maybe<TargetRef>;
 };
 
+/** The alpha fields of a component write. */
 export type ComponentAlphaInput = {
+  /** Audience; shared marks a shared course. */
   audience?: InputMaybe<Scalars['String']['input']>;
+  /** Numeric grade levels, each -1..12 (PreK -1, K 0). */
   courseGradeLevels?: InputMaybe<Array<Scalars['Int']['input']>>;
+  /** single_grade (exactly one courseGradeLevels value) or multi_grade (two or more). */
   courseGradeMode?: InputMaybe<Scalars['String']['input']>;
+  /** Course kind; static is a known value. */
   courseKind?: InputMaybe<Scalars['String']['input']>;
+  /** Track-level engine policy reference. */
   engineRef?: InputMaybe<Scalars['String']['input']>;
+  /** Track-level entry policy reference. */
   entryPolicyRef?: InputMaybe<Scalars['String']['input']>;
+  /** Track-level exit policy reference. */
   exitPolicyRef?: InputMaybe<Scalars['String']['input']>;
+  /** XP a learner is expected to earn. */
   expectedXp?: InputMaybe<Scalars['Int']['input']>;
+  /** Numeric grade level -1..12 (PreK -1, K 0). */
   gradeLevel?: InputMaybe<Scalars['Int']['input']>;
+  /** authoritative_no_kc: a pinned lesson deliberately scoped to no KC. */
   kcScopeDecision?: InputMaybe<Scalars['String']['input']>;
+  /** draft or published; a mastery_gate must declare it. */
   publicationStatus?: InputMaybe<Scalars['String']['input']>;
+  /** Remediation entries, each naming an active registry KC. */
   remediationEntries?: InputMaybe<Array<RemediationEntryInput>>;
+  /** Compatibility alias of rendererRef. */
   rendererKind?: InputMaybe<Scalars['String']['input']>;
+  /** A registry renderer (renderer:interactive-lesson, renderer:qti-test). */
   rendererRef?: InputMaybe<Scalars['String']['input']>;
+  /** Active registry kc_ids of the tenant; [] only with kcScopeDecision authoritative_no_kc. */
   scopeKcRefs?: InputMaybe<Array<Scalars['ID']['input']>>;
   /** The producer's own reference of the course this component came from; provenance only */
   sourceCourseRef?: InputMaybe<Scalars['String']['input']>;
+  /** Ids of imported standards frameworks. */
   standardsFrameworkRefs?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** The subject. */
   subjectId?: InputMaybe<Scalars['String']['input']>;
   /** Exact content pin; never carries assessment_role */
   targetRef?: InputMaybe<TargetRefInput>;
 };
 
+/** The body of POST /alpha/curriculum/v1/components. */
 export type ComponentInput = {
+  /** The alpha fields. */
   alpha?: InputMaybe<ComponentAlphaInput>;
+  /** Caller-supplied stable identity; the same id revives a retired component. */
   componentId: Scalars['ID']['input'];
+  /** The owning document (uuid). */
   documentId?: InputMaybe<Scalars['ID']['input']>;
+  /** Human-readable code of the component. */
   humanCodingScheme?: InputMaybe<Scalars['String']['input']>;
+  /** track, course, unit, lesson, practice, review or mastery_gate. */
   kind: Scalars['String']['input'];
+  /** Display name. */
   name?: InputMaybe<Scalars['String']['input']>;
+  /** The parent component; creates the isChildOf association. */
   parentComponentId?: InputMaybe<Scalars['ID']['input']>;
+  /** Sibling order under the parent. */
   position?: InputMaybe<Scalars['Int']['input']>;
+  /** Makes a course root personalized to this student. */
   studentId?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -193,64 +270,95 @@ export type ComponentKind =
   | 'track'
   | 'unit';
 
+/** One page of components (GET /alpha/curriculum/v1/components). */
 export type ComponentPage = {
   __typename?: 'ComponentPage';
+  /** The components of this page. */
   data: Array<Component>;
   /** Send as cursor for the next page */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
+/** The body of PATCH /components/{id}: mutable fields, or parentComponentId and position alone (reparent). */
 export type ComponentPatchInput = {
   /** Fields given replace the stored ones; the rest are kept */
   alpha?: InputMaybe<ComponentAlphaInput>;
+  /** The owning document (uuid). */
   documentId?: InputMaybe<Scalars['ID']['input']>;
+  /** Human-readable code of the component. */
   humanCodingScheme?: InputMaybe<Scalars['String']['input']>;
+  /** Display name. */
   name?: InputMaybe<Scalars['String']['input']>;
+  /** The new parent (an isolated reparent, with position only). */
   parentComponentId?: InputMaybe<Scalars['ID']['input']>;
+  /** Sibling order under the parent. */
   position?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** The audit row of one accepted repoint or attach (component_target_repoint). */
 export type ComponentTargetRepoint = {
   __typename?: 'ComponentTargetRepoint';
+  /** Subject of the token that made the change. */
   actor: Scalars['String']['output'];
+  /** The component as it is now. */
   component: Component;
+  /** The repointed component. */
   componentId: Scalars['ID']['output'];
+  /** repoint or attach. */
   operation: RepointOperation;
+  /** The pin before, or null for an attach. */
   previousTargetRef?: Maybe<TargetRef>;
+  /** When it was recorded (ISO 8601, UTC). */
   recordedAt: Scalars['String']['output'];
+  /** The audit row's id. */
   repointId: Scalars['ID']['output'];
+  /** The pin after. */
   targetRef: TargetRef;
 };
 
+/** One exact version of a content item (content_version): immutable, append-only, pinned by versionId. */
 export type ContentVersion = {
   __typename?: 'ContentVersion';
+  /** The exact version's id (uuid, immutable). */
   versionId: Scalars['ID']['output'];
 };
 
 /** An immutable course approval with its complete exact KC-version snapshot. */
 export type CourseApproval = {
   __typename?: 'CourseApproval';
+  /** The approval's id. */
   approvalId: Scalars['ID']['output'];
+  /** Who approved it, as sent. */
   approvedBy: Scalars['String']['output'];
   /** SHA-256 of the canonical course graph approved */
   courseGraphSha256: Scalars['String']['output'];
+  /** The course root approved. */
   courseId: Scalars['ID']['output'];
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
+  /** The graph digest the caller expected, or null. */
   expectedCourseGraphSha256?: Maybe<Scalars['String']['output']>;
+  /** The KC-version set digest the caller expected, or null. */
   expectedKcSnapshotSha256?: Maybe<Scalars['String']['output']>;
+  /** Every exact KC version the course references, firm. */
   kcSnapshot: Array<CourseApprovalKcVersion>;
   /** SHA-256 of the canonical exact KC-version set approved */
   kcSnapshotSha256: Scalars['String']['output'];
+  /** Provenance as sent (source, course_ref). */
   provenance: Scalars['JSONObject']['output'];
+  /** Subject of the token that recorded it. */
   recordedBy: Scalars['String']['output'];
   /** 1, 2, ... per course */
   sequence: Scalars['Int']['output'];
 };
 
+/** The body of POST /courses/{courseId}/approvals. */
 export type CourseApprovalInput = {
+  /** Who approves the course. */
   approvedBy: Scalars['String']['input'];
+  /** When sent, a course graph with another digest is refused before writing. */
   expectedCourseGraphSha256?: InputMaybe<Scalars['String']['input']>;
+  /** When sent, a current KC-version set with another digest is refused before writing. */
   expectedKcSnapshotSha256?: InputMaybe<Scalars['String']['input']>;
   /** source (required) and course_ref, passed as sent */
   provenance: Scalars['JSONObject']['input'];
@@ -261,173 +369,268 @@ export type CourseApprovalKcVersion = {
   __typename?: 'CourseApprovalKcVersion';
   /** true when this approval firmed the version */
   firmedByApproval: Scalars['Boolean']['output'];
+  /** The firming event that firmed it. */
   firmingEventId: Scalars['ID']['output'];
+  /** The registry KC. */
   kcId: Scalars['ID']['output'];
+  /** The exact KC version. */
   kcVersionId: Scalars['ID']['output'];
+  /** firm. */
   state: Scalars['String']['output'];
+  /** Its version number. */
   versionNumber: Scalars['Int']['output'];
 };
 
+/** One page of a course's approvals, in sequence order. */
 export type CourseApprovalPage = {
   __typename?: 'CourseApprovalPage';
+  /** The approvals of this page. */
   data: Array<CourseApproval>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** A mastery gate's contract: what a player and a planner may know; no scores, thresholds or content body. */
 export type GateContract = {
   __typename?: 'GateContract';
+  /** The pinned exact test_bank version, or null when none. */
   bankRef?: Maybe<TargetRef>;
+  /** The mastery_gate component. */
   componentId: Scalars['ID']['output'];
+  /** The gate component's ETag. */
   etag: Scalars['String']['output'];
+  /** How a form is chosen: eligible_unseen_form. */
   formSelection: Scalars['String']['output'];
+  /** mastery_gate. */
   kind: Scalars['String']['output'];
   /** release (published gate) or test_serve_only (draft gate) */
   launch: Scalars['String']['output'];
+  /** Most bank members validated per next-form read (50). */
   maxBankMembers: Scalars['Int']['output'];
+  /** Display name, or null. */
   name?: Maybe<Scalars['String']['output']>;
+  /** The parent component, or null. */
   parentComponentId?: Maybe<Scalars['ID']['output']>;
+  /** draft or published. */
   publicationStatus: Scalars['String']['output'];
+  /** The kc_refs of the gate's remediation entries. */
   remediationKcRefs: Array<Scalars['ID']['output']>;
+  /** The kind of component each remediation category leads to. */
   remediationMap: GateRemediationMap;
+  /** The gate's renderer, or null. */
   rendererRef?: Maybe<Scalars['String']['output']>;
+  /** Registry kc_ids in the gate's scope. */
   scopeKcRefs: Array<Scalars['ID']['output']>;
 };
 
+/** The next eligible unseen form of a gate's bank for a student. */
 export type GateNextForm = {
   __typename?: 'GateNextForm';
+  /** The instant served forms were read up to (end of asOfDate UTC, or now). */
   asOf: Scalars['String']['output'];
+  /** The selected form's position in the bank. */
   bankMemberOrdinal: Scalars['Int']['output'];
+  /** The gate's pinned exact test_bank version. */
   bankRef: TargetRef;
+  /** The mastery_gate component. */
   componentId: Scalars['ID']['output'];
   /** release or test_serve */
   launch: Scalars['String']['output'];
+  /** Validated members the student has already been served. */
   seenFormCount: Scalars['Int']['output'];
   /** The exact form version to serve. */
   selectedFormRef: TargetRef;
+  /** The student. */
   studentId: Scalars['String']['output'];
+  /** Content's test-serve receipt for a draft gate; null for a release. */
   testServeAuthorizationId?: Maybe<Scalars['ID']['output']>;
+  /** Bank members validated (at most 50). */
   validatedMemberCount: Scalars['Int']['output'];
 };
 
+/** A student's gate status with where a failed result leads. */
 export type GateRemediation = {
   __typename?: 'GateRemediation';
+  /** The instant events were read up to (end of asOfDate UTC, or now). */
   asOf: Scalars['String']['output'];
+  /** The mastery_gate component. */
   componentId: Scalars['ID']['output'];
+  /** not_attempted, awaiting_result, passed or failed. */
   gateStatus: Scalars['String']['output'];
+  /** When that result happened (ISO 8601, UTC), or null. */
   gradedAt?: Maybe<Scalars['String']['output']>;
   /** Null unless the result failed with a remediation category. */
   remediation?: Maybe<GateRemediationTarget>;
+  /** never_learned, forgot or careless on a failed result; else null. */
   remediationCategory?: Maybe<Scalars['String']['output']>;
+  /** The kc_refs of the gate's remediation entries. */
   remediationKcRefs: Array<Scalars['ID']['output']>;
+  /** The graded result (assessment_graded event) judged, or null. */
   resultRecordId?: Maybe<Scalars['ID']['output']>;
+  /** Distinct forms of the gate served to the student. */
   servedFormCount: Scalars['Int']['output'];
+  /** The student. */
   studentId: Scalars['String']['output'];
 };
 
 /** The kind of component each remediation category leads to: a lesson after never_learned, a review after forgot, practice after careless. */
 export type GateRemediationMap = {
   __typename?: 'GateRemediationMap';
+  /** practice. */
   careless: Scalars['String']['output'];
+  /** review. */
   forgot: Scalars['String']['output'];
+  /** lesson. */
   neverLearned: Scalars['String']['output'];
 };
 
+/** The published component a remediation category leads to. */
 export type GateRemediationTarget = {
   __typename?: 'GateRemediationTarget';
+  /** never_learned, forgot or careless. */
   category: Scalars['String']['output'];
+  /** The component to go to. */
   componentId: Scalars['ID']['output'];
+  /** lesson, review or practice. */
   kind: Scalars['String']['output'];
+  /** Its exact content pin, or null when none. */
   targetRef?: Maybe<TargetRef>;
 };
 
+/** A student's status on a mastery gate, from the events service's graded results. */
 export type GateStatus = {
   __typename?: 'GateStatus';
+  /** The instant events were read up to (end of asOfDate UTC, or now). */
   asOf: Scalars['String']['output'];
+  /** The mastery_gate component. */
   componentId: Scalars['ID']['output'];
   /** not_attempted, awaiting_result, passed or failed */
   gateStatus: Scalars['String']['output'];
+  /** When that result happened (ISO 8601, UTC), or null. */
   gradedAt?: Maybe<Scalars['String']['output']>;
+  /** never_learned, forgot or careless on a failed result; else null. */
   remediationCategory?: Maybe<Scalars['String']['output']>;
+  /** The graded result (assessment_graded event) judged, or null. */
   resultRecordId?: Maybe<Scalars['ID']['output']>;
+  /** Distinct forms of the gate served to the student. */
   servedFormCount: Scalars['Int']['output'];
+  /** The student. */
   studentId: Scalars['String']['output'];
 };
 
+/** What the ingest did with one source row. */
 export type IngestRowOutcome = {
   __typename?: 'IngestRowOutcome';
+  /** The component the row became. */
   componentId: Scalars['ID']['output'];
+  /** Where the row was in the input (e.g. records.3). */
   field: Scalars['String']['output'];
+  /** That component's kind. */
   kind: Scalars['String']['output'];
   /** created, unchanged, updated or reactivated */
   outcome: Scalars['String']['output'];
+  /** Its parent component, or null for a course root. */
   parentComponentId?: Maybe<Scalars['ID']['output']>;
+  /** courses, course_components or component_resources. */
   sourceTable: Scalars['String']['output'];
+  /** The producer's id of the row. */
   sourcedId: Scalars['String']['output'];
 };
 
 /** A course of the job; routable is false for reference-only, source-empty and KC-unscoped anchors. */
 export type IngestedCourse = {
   __typename?: 'IngestedCourse';
+  /** reference_only, source_empty or kc_unscoped; null when routable. */
   anchorReason?: Maybe<Scalars['String']['output']>;
+  /** The course root component. */
   componentId: Scalars['ID']['output'];
+  /** False for a reference-only, source-empty or KC-unscoped course. */
   routable: Scalars['Boolean']['output'];
+  /** The producer's course id. */
   sourcedId: Scalars['String']['output'];
 };
 
+/** The instructional classification of a KC. */
 export type InstructionalClassification = {
   __typename?: 'InstructionalClassification';
+  /** The knowledge type. */
   knowledgeType: Scalars['String']['output'];
   /** Every other field of the classification as the producer sent it (REST keeps them beside knowledgeType); null when none. */
   otherFields?: Maybe<Scalars['JSONObject']['output']>;
 };
 
+/** The instructional classification of a KC. */
 export type InstructionalClassificationInput = {
+  /** The knowledge type. */
   knowledgeType: Scalars['String']['input'];
   /** Further fields of the classification, stored beside knowledgeType as REST's instructional_classification takes them. */
   otherFields?: InputMaybe<Scalars['JSONObject']['input']>;
 };
 
+/** Immutable evidence that firmed an exact draft KC version. */
 export type KcFirmingEvent = {
   __typename?: 'KcFirmingEvent';
+  /** When it was recorded (ISO 8601, UTC). */
   createdAt: Scalars['String']['output'];
+  /** The evidence object as sent. */
   evidence: Scalars['JSONObject']['output'];
+  /** The firming event's id. */
   firmingEventId: Scalars['ID']['output'];
+  /** The KC. */
   kcId: Scalars['ID']['output'];
+  /** The exact KC version it firmed. */
   kcVersionId: Scalars['ID']['output'];
+  /** Subject of the token that recorded it. */
   recordedBy: Scalars['String']['output'];
+  /** first_genuine_response or course_approval. */
   source: KcFirmingSource;
 };
 
+/** One page of KC firming events. */
 export type KcFirmingEventPage = {
   __typename?: 'KcFirmingEventPage';
+  /** The firming events of this page. */
   data: Array<KcFirmingEvent>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** What firmed a KC version. */
 export type KcFirmingSource =
+  /** Firmed by a course approval; only approval records it. */
   | 'course_approval'
+  /** Firmed by a learner's first genuine response (POST /kc-firming-events). */
   | 'first_genuine_response';
 
+/** An edge of the acyclic prerequisite graph between two registry KCs. */
 export type KcPrerequisite = {
   __typename?: 'KcPrerequisite';
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
+  /** Subject of the token that created it. */
   createdBy: Scalars['String']['output'];
+  /** The KC that needs it. */
   dependent?: Maybe<KnowledgeComponent>;
+  /** The KC that needs it. */
   dependentKcId: Scalars['ID']['output'];
+  /** The KC to learn first. */
   prerequisite?: Maybe<KnowledgeComponent>;
+  /** The edge's id. */
   prerequisiteId: Scalars['ID']['output'];
+  /** The KC to learn first. */
   prerequisiteKcId: Scalars['ID']['output'];
+  /** active, or retired. */
   status: RecordStatus;
   /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
 };
 
+/** One page of prerequisite edges (GET /alpha/curriculum/v1/kc-prerequisites). */
 export type KcPrerequisitePage = {
   __typename?: 'KcPrerequisitePage';
+  /** The edges of this page. */
   data: Array<KcPrerequisite>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
@@ -436,23 +639,32 @@ export type KcRelation = {
   __typename?: 'KcRelation';
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
+  /** Subject of the token that created it. */
   createdBy: Scalars['String']['output'];
+  /** The KC at the from end. */
   from?: Maybe<KnowledgeComponent>;
+  /** The KC at the from end. */
   fromKcId: Scalars['ID']['output'];
+  /** The relation's id. */
   relationId: Scalars['ID']['output'];
   /** related_to, confusable_with (symmetric) or part_of (from is part of to) */
   relationType: KcRelationType;
   /** active or retired */
   status: RecordStatus;
+  /** The KC at the to end. */
   to?: Maybe<KnowledgeComponent>;
+  /** The KC at the to end. */
   toKcId: Scalars['ID']['output'];
   /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
 };
 
+/** One page of KC relations (GET /alpha/curriculum/v1/kc-relations). */
 export type KcRelationPage = {
   __typename?: 'KcRelationPage';
+  /** The relations of this page. */
   data: Array<KcRelation>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
@@ -462,26 +674,38 @@ export type KcRelationType =
   | 'part_of'
   | 'related_to';
 
+/** An immutable review decision on an exact KC version. */
 export type KcReviewDecision = {
   __typename?: 'KcReviewDecision';
+  /** When it was recorded (ISO 8601, UTC). */
   createdAt: Scalars['String']['output'];
+  /** approved, rejected or changes_requested. */
   decision: KcReviewDecisionValue;
+  /** The decision's id. */
   decisionId: Scalars['ID']['output'];
+  /** The KC reviewed. */
   kcId: Scalars['ID']['output'];
+  /** The exact KC version reviewed. */
   kcVersionId: Scalars['ID']['output'];
+  /** The reviewer's reason, or null. */
   reason?: Maybe<Scalars['String']['output']>;
+  /** Subject of the token that recorded it. */
   reviewerRef: Scalars['String']['output'];
 };
 
+/** One page of KC review decisions. */
 export type KcReviewDecisionPage = {
   __typename?: 'KcReviewDecisionPage';
+  /** The decisions of this page. */
   data: Array<KcReviewDecision>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** The outcome of a KC version review. */
 export type KcReviewDecisionValue =
   | 'approved'
+  /** The version needs changes. */
   | 'changes_requested'
   | 'rejected';
 
@@ -493,18 +717,25 @@ export type KcVersionState =
 /** A governed registry KC. It has no name: kcId is its only identity. */
 export type KnowledgeComponent = {
   __typename?: 'KnowledgeComponent';
+  /** The alpha fields of the current definition. */
   alpha: KnowledgeComponentAlpha;
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
+  /** The current exact version. */
   currentVersion?: Maybe<KnowledgeComponentVersion>;
+  /** The current exact version; advanced only by appending a version. */
   currentVersionId?: Maybe<Scalars['ID']['output']>;
+  /** The current definition. */
   definition: Scalars['String']['output'];
+  /** Opaque ETag; send as ifMatch (REST: If-Match) to publish or retire. */
   etag: Scalars['String']['output'];
+  /** The KC's registry id (uuid, owner-issued); its only identity. */
   kcId: Scalars['ID']['output'];
   /** draft or published (identity level) */
   publicationStatus: PublicationStatus;
   /** Active typed relations with this KC at either end, batched. */
   relations: Array<KcRelation>;
+  /** When it was soft-retired (ISO 8601, UTC), or null while active. */
   retiredAt?: Maybe<Scalars['String']['output']>;
   /** Producer provenance only; never a lookup. */
   sourceKcId?: Maybe<Scalars['String']['output']>;
@@ -512,10 +743,13 @@ export type KnowledgeComponent = {
   standardMaps: Array<StandardKcMap>;
   /** active or retired */
   status: RecordStatus;
+  /** Always alpha.knowledge_component. */
   storedAs: Scalars['String']['output'];
   /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
+  /** Advances with every change: publish, retire, a new version. */
   version: Scalars['Int']['output'];
+  /** Exact versions in version-number order. */
   versions: KnowledgeComponentVersionPage;
 };
 
@@ -526,88 +760,138 @@ export type KnowledgeComponentVersionsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** The alpha fields of a KC version. */
 export type KnowledgeComponentAlpha = {
   __typename?: 'KnowledgeComponentAlpha';
+  /** Reference of the author, or null. */
   authorRef?: Maybe<Scalars['String']['output']>;
+  /** What the KC does and does not cover, or null. */
   boundaryStatement?: Maybe<Scalars['String']['output']>;
+  /** Confidence as authored, or null. */
   confidence?: Maybe<Scalars['Float']['output']>;
+  /** Its instructional classification, or null. */
   instructionalClassification?: Maybe<InstructionalClassification>;
+  /** KC kind (substantive is a known value), or null. */
   kcKind?: Maybe<Scalars['String']['output']>;
+  /** Known misconceptions, or null. */
   misconceptions?: Maybe<Array<Scalars['String']['output']>>;
+  /** Non-examples of the KC, or null. */
   negativeExamples?: Maybe<Array<Scalars['String']['output']>>;
+  /** Examples of the KC, or null. */
   positiveExamples?: Maybe<Array<Scalars['String']['output']>>;
+  /** Provenance object as authored, or null. */
   provenance?: Maybe<Scalars['JSONObject']['output']>;
+  /** The subject, or null. */
   subjectId?: Maybe<Scalars['String']['output']>;
 };
 
+/** The alpha fields of a KC write. */
 export type KnowledgeComponentAlphaInput = {
+  /** Reference of the author. */
   authorRef?: InputMaybe<Scalars['String']['input']>;
+  /** What the KC does and does not cover. */
   boundaryStatement?: InputMaybe<Scalars['String']['input']>;
+  /** Confidence, stored as authored. */
   confidence?: InputMaybe<Scalars['Float']['input']>;
+  /** Its instructional classification (knowledgeType and further fields). */
   instructionalClassification?: InputMaybe<InstructionalClassificationInput>;
   /** substantive is a known value */
   kcKind?: InputMaybe<Scalars['String']['input']>;
+  /** Known misconceptions. */
   misconceptions?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Non-examples of the KC. */
   negativeExamples?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Examples of the KC. */
   positiveExamples?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Provenance object, stored as authored. */
   provenance?: InputMaybe<Scalars['JSONObject']['input']>;
+  /** The subject. */
   subjectId?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** The body of POST /alpha/curriculum/v1/kcs: a registry KC without document_id. */
 export type KnowledgeComponentInput = {
+  /** The alpha fields of the first version. */
   alpha?: InputMaybe<KnowledgeComponentAlphaInput>;
+  /** The definition (required). */
   definition: Scalars['String']['input'];
   /** Owner-issued identity; a retry with the exact kcId is idempotent */
   kcId?: InputMaybe<Scalars['ID']['input']>;
+  /** draft or published (identity level). */
   publicationStatus?: InputMaybe<Scalars['String']['input']>;
   /** Producer provenance only; never a lookup or alias */
   sourceKcId?: InputMaybe<Scalars['String']['input']>;
+  /** Must be alpha.knowledge_component. */
   storedAs: Scalars['String']['input'];
 };
 
+/** One page of registry KCs (GET /alpha/curriculum/v1/kcs). */
 export type KnowledgeComponentPage = {
   __typename?: 'KnowledgeComponentPage';
+  /** The KCs of this page. */
   data: Array<KnowledgeComponent>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** An immutable numbered KC version: draft until a firming event names it. */
 export type KnowledgeComponentVersion = {
   __typename?: 'KnowledgeComponentVersion';
+  /** The alpha fields of this version. */
   alpha: KnowledgeComponentAlpha;
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
+  /** Subject of the token that appended it. */
   createdBy: Scalars['String']['output'];
+  /** The definition of this version. */
   definition: Scalars['String']['output'];
+  /** The firming event that firmed it, or null while draft. */
   firmingEventId?: Maybe<Scalars['ID']['output']>;
+  /** The KC it is a version of. */
   kcId: Scalars['ID']['output'];
   /** draft or firm */
   state: KcVersionState;
+  /** The exact version's id. */
   versionId: Scalars['ID']['output'];
+  /** Position among the KC's versions, from 1. */
   versionNumber: Scalars['Int']['output'];
 };
 
+/** The body of POST /kcs/{kcId}/versions: a semantic edit, appended as a draft version. */
 export type KnowledgeComponentVersionInput = {
+  /** The new alpha fields. */
   alpha?: InputMaybe<KnowledgeComponentAlphaInput>;
+  /** The new definition. */
   definition?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** One page of a KC's versions, in version-number order. */
 export type KnowledgeComponentVersionPage = {
   __typename?: 'KnowledgeComponentVersionPage';
+  /** The versions of this page. */
   data: Array<KnowledgeComponentVersion>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** Content's release-eligibility answer for the pinned exact version, asked at launch. */
 export type LaunchEligibility = {
   __typename?: 'LaunchEligibility';
+  /** The pinned content item. */
   contentId: Scalars['ID']['output'];
+  /** The item's content kind. */
   contentKind: Scalars['String']['output'];
+  /** The pinned exact version. */
   contentVersionId: Scalars['ID']['output'];
+  /** Why it is not eligible; null when eligible. */
   problemCode?: Maybe<Scalars['String']['output']>;
+  /** True when the version is published, not retired and trusted or degraded. */
   releaseEligible: Scalars['Boolean']['output'];
+  /** Equals releaseEligible: published, not retired, trusted or degraded. */
   serveable: Scalars['Boolean']['output'];
+  /** The version's current trust. */
   trustStatus: Scalars['String']['output'];
+  /** The item's usage scope. */
   usageScope: Scalars['String']['output'];
 };
 
@@ -877,26 +1161,38 @@ export type NextLesson = {
   ancestorIds: Array<Scalars['ID']['output']>;
   /** The approval routed on: its id, both digests and the firm KC snapshot */
   approval: CourseApproval;
+  /** The asOfDate sent (echoed), or null. */
   asOfDate?: Maybe<Scalars['String']['output']>;
+  /** The lesson, review, practice or mastery_gate to launch. */
   component: Component;
+  /** The course root. */
   courseId: Scalars['ID']['output'];
   /** Content's release-eligibility answer for the pinned exact version, read at launch */
   eligibility: LaunchEligibility;
+  /** The studentId sent, or null. */
   studentId?: Maybe<Scalars['String']['output']>;
 };
 
 /** A track's candidate courses: published course roots of its subject whose numeric grade levels meet its band. */
 export type PlacementCandidates = {
   __typename?: 'PlacementCandidates';
+  /** The asOfDate sent (echoed), or null. */
   asOfDate?: Maybe<Scalars['String']['output']>;
+  /** The candidate course roots. */
   candidates: Array<Component>;
+  /** The track's engine policy reference, or null. */
   engineRef?: Maybe<Scalars['String']['output']>;
+  /** The track's entry policy reference, or null. */
   entryPolicyRef?: Maybe<Scalars['String']['output']>;
+  /** The track's exit policy reference, or null. */
   exitPolicyRef?: Maybe<Scalars['String']['output']>;
   /** The track's numeric grade band (empty: any graded course) */
   gradeLevels: Array<Scalars['Int']['output']>;
+  /** The studentId sent, or null. */
   studentId?: Maybe<Scalars['String']['output']>;
+  /** The subject routed on, or null. */
   subjectId?: Maybe<Scalars['String']['output']>;
+  /** The track. */
   trackId: Scalars['ID']['output'];
 };
 
@@ -906,8 +1202,8 @@ export type PublicationStatus =
   | 'published';
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type Query = {
   __typename?: 'Query';
@@ -965,8 +1261,8 @@ export type Query = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryAssociationArgs = {
   associationId: Scalars['ID']['input'];
@@ -974,8 +1270,8 @@ export type QueryAssociationArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryAssociationsArgs = {
   associationType?: InputMaybe<Scalars['String']['input']>;
@@ -992,8 +1288,8 @@ export type QueryAssociationsArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryComponentArgs = {
   componentId: Scalars['ID']['input'];
@@ -1001,8 +1297,8 @@ export type QueryComponentArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryComponentsArgs = {
   courseId?: InputMaybe<Scalars['ID']['input']>;
@@ -1022,8 +1318,8 @@ export type QueryComponentsArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryCourseApprovalsArgs = {
   courseId: Scalars['ID']['input'];
@@ -1033,8 +1329,8 @@ export type QueryCourseApprovalsArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryGateArgs = {
   componentId: Scalars['ID']['input'];
@@ -1042,8 +1338,8 @@ export type QueryGateArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryGateNextFormArgs = {
   asOfDate?: InputMaybe<Scalars['String']['input']>;
@@ -1053,8 +1349,8 @@ export type QueryGateNextFormArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryGateRemediationArgs = {
   asOfDate?: InputMaybe<Scalars['String']['input']>;
@@ -1065,8 +1361,8 @@ export type QueryGateRemediationArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryGateStatusArgs = {
   asOfDate?: InputMaybe<Scalars['String']['input']>;
@@ -1077,8 +1373,8 @@ export type QueryGateStatusArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryKcArgs = {
   kcId: Scalars['ID']['input'];
@@ -1086,8 +1382,8 @@ export type QueryKcArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryKcFirmingEventsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1097,8 +1393,8 @@ export type QueryKcFirmingEventsArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryKcPrerequisiteArgs = {
   prerequisiteId: Scalars['ID']['input'];
@@ -1106,8 +1402,8 @@ export type QueryKcPrerequisiteArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryKcPrerequisitesArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1120,8 +1416,8 @@ export type QueryKcPrerequisitesArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryKcRelationArgs = {
   relationId: Scalars['ID']['input'];
@@ -1129,8 +1425,8 @@ export type QueryKcRelationArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryKcRelationsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1144,8 +1440,8 @@ export type QueryKcRelationsArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryKcReviewDecisionsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1155,8 +1451,8 @@ export type QueryKcReviewDecisionsArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryKcVersionsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1166,8 +1462,8 @@ export type QueryKcVersionsArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryKcsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1181,8 +1477,8 @@ export type QueryKcsArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryNextLessonArgs = {
   asOfDate?: InputMaybe<Scalars['String']['input']>;
@@ -1193,8 +1489,8 @@ export type QueryNextLessonArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryPlacementCandidatesArgs = {
   asOfDate?: InputMaybe<Scalars['String']['input']>;
@@ -1205,8 +1501,8 @@ export type QueryPlacementCandidatesArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryRendererRegistryArgs = {
   rendererKind?: InputMaybe<Scalars['String']['input']>;
@@ -1215,8 +1511,8 @@ export type QueryRendererRegistryArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QuerySourceIngestJobArgs = {
   jobId: Scalars['ID']['input'];
@@ -1224,8 +1520,8 @@ export type QuerySourceIngestJobArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryStandardKcMapsArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1239,8 +1535,8 @@ export type QueryStandardKcMapsArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryStandardsFrameworkArgs = {
   frameworkId: Scalars['String']['input'];
@@ -1248,8 +1544,8 @@ export type QueryStandardsFrameworkArgs = {
 
 
 /**
- * Curriculum subgraph: component trees, the KC registry and exact content pins. A pin's version is content's
- * ContentVersion entity, so one query returns the pin with its live release eligibility.
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
  */
 export type QueryStandardsFrameworksArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -1264,30 +1560,42 @@ export type QueryStandardsFrameworksArgs = {
 /** active until soft-retired. */
 export type RecordStatus =
   | 'active'
+  /** Soft-retired: kept as history, no longer in use. */
   | 'retired';
 
+/** One remediation entry of a component. */
 export type RemediationEntry = {
   __typename?: 'RemediationEntry';
+  /** An active registry kc_id of the tenant. */
   kcRef: Scalars['ID']['output'];
   /** Every other field of the entry as the producer sent it (REST keeps them beside kc_ref); null when none. */
   otherFields?: Maybe<Scalars['JSONObject']['output']>;
 };
 
+/** One remediation entry. */
 export type RemediationEntryInput = {
+  /** An active registry kc_id of the tenant. */
   kcRef: Scalars['ID']['input'];
   /** Further fields of the entry, stored beside kc_ref as REST's remediation_entries take them. */
   otherFields?: InputMaybe<Scalars['JSONObject']['input']>;
 };
 
+/** A row of the renderer registry. */
 export type Renderer = {
   __typename?: 'Renderer';
+  /** The content kinds it renders. */
   contentKinds: Array<Scalars['String']['output']>;
+  /** Date-stamped player version (YYYY-MM-DD). */
   playerVersion: Scalars['String']['output'];
+  /** Compatibility alias of rendererRef. */
   rendererKind: Scalars['String']['output'];
+  /** The renderer's reference (renderer:interactive-lesson, renderer:qti-test). */
   rendererRef: Scalars['String']['output'];
+  /** How far rendering is verified (verified_partial). */
   renderingState: Scalars['String']['output'];
 };
 
+/** The body of POST /components/{id}/repoint. */
 export type RepointInput = {
   /** The exact current pin (absent or null for attach) */
   expectedTargetRef?: InputMaybe<TargetRefInput>;
@@ -1302,37 +1610,54 @@ export type RepointOperation =
   | 'attach'
   | 'repoint';
 
+/** The result of one vendor course ingest (source_ingest_job). */
 export type SourceIngestJob = {
   __typename?: 'SourceIngestJob';
+  /** The courses of the batch, routable or anchors only. */
   courses: Array<IngestedCourse>;
+  /** When it ran (ISO 8601, UTC). */
   createdAt: Scalars['String']['output'];
+  /** Subject of the token that ran it. */
   createdBy: Scalars['String']['output'];
+  /** The job's id. */
   jobId: Scalars['ID']['output'];
+  /** The producer's batch id as sent. */
   producerBatchId: Scalars['String']['output'];
+  /** One outcome per source row. */
   rows: Array<IngestRowOutcome>;
+  /** The producing system as sent. */
   sourceSystem: Scalars['String']['output'];
+  /** completed. */
   status: Scalars['String']['output'];
 };
 
 /** A standard-to-KC map pinned to its source release; not an association. */
 export type StandardKcMap = {
   __typename?: 'StandardKcMap';
+  /** The registry KC. */
   kc?: Maybe<KnowledgeComponent>;
+  /** The registry KC. */
   kcId: Scalars['ID']['output'];
+  /** The map's id. */
   mapId: Scalars['ID']['output'];
   /** aligned, partially_aligned or related */
   relationship: StandardKcRelationship;
+  /** The framework release it is pinned to. */
   sourceReleaseId: Scalars['ID']['output'];
   /** A CFItem identifier of the source release */
   standardId: Scalars['String']['output'];
   /** active while its release is the framework's current one, retired once a newer release supersedes it */
   status: RecordStatus;
+  /** When it last changed (ISO 8601, UTC). */
   updatedAt: Scalars['String']['output'];
 };
 
+/** One page of standard-to-KC maps (GET /alpha/curriculum/v1/standard-kc-maps). */
 export type StandardKcMapPage = {
   __typename?: 'StandardKcMapPage';
+  /** The maps of this page. */
   data: Array<StandardKcMap>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
@@ -1348,45 +1673,65 @@ export type StandardKcRelationship =
  */
 export type StandardsFramework = {
   __typename?: 'StandardsFramework';
+  /** CFDocument caseVersion (1.1), or null for CASE 1.0. */
   caseVersion?: Maybe<Scalars['String']['output']>;
   /** ISO 8601, UTC */
   createdAt: Scalars['String']['output'];
+  /** CFDocument creator, or null. */
   creator?: Maybe<Scalars['String']['output']>;
+  /** SHA-256 of the current release's canonical package. */
   currentChecksumSha256: Scalars['String']['output'];
+  /** The current frozen release of the framework. */
   currentReleaseId: Scalars['ID']['output'];
   /** CFDocument identifier */
   frameworkIdentifier: Scalars['String']['output'];
+  /** CFDocument language, or null. */
   language?: Maybe<Scalars['String']['output']>;
+  /** The framework's id (uuid); components name it in standardsFrameworkRefs. */
   standardsFrameworkId: Scalars['ID']['output'];
   /** CFDocument subjects and CFSubject identifiers */
   subjectIds: Array<Scalars['String']['output']>;
+  /** CFDocument title. */
   title: Scalars['String']['output'];
   /** ISO 8601, UTC */
   updatedAt: Scalars['String']['output'];
+  /** CFDocument version, or null. */
   version?: Maybe<Scalars['String']['output']>;
 };
 
+/** One page of standards frameworks (GET /alpha/curriculum/v1/standards-frameworks). */
 export type StandardsFrameworkPage = {
   __typename?: 'StandardsFrameworkPage';
+  /** The frameworks of this page. */
   data: Array<StandardsFramework>;
+  /** Send as cursor for the next page; null on the last page. */
   nextCursor?: Maybe<Scalars['String']['output']>;
 };
 
 /** An exact content pin. */
 export type TargetRef = {
   __typename?: 'TargetRef';
+  /** The pinned content item (uuid). */
   contentId: Scalars['ID']['output'];
+  /** The pinned item's content kind (a mastery_gate pins a test_bank). */
   contentKind: Scalars['String']['output'];
+  /** The pinned exact content version (uuid); never a latest version. */
   contentVersionId: Scalars['ID']['output'];
+  /** The service holding the pinned content: content. */
   module?: Maybe<Scalars['String']['output']>;
   /** The pinned exact version, resolved by the content subgraph. */
   version?: Maybe<ContentVersion>;
 };
 
+/** An exact content pin; checked with content's release eligibility before it is stored. */
 export type TargetRefInput = {
+  /** The content item (uuid). */
   contentId: Scalars['ID']['input'];
+  /** The item's content kind; a mastery_gate pins a test_bank. */
   contentKind: Scalars['String']['input'];
+  /** The exact content version (uuid). */
   contentVersionId: Scalars['ID']['input'];
+  /** content (the default). */
   module?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1401,9 +1746,11 @@ export type VendorCourseIngestInput = {
   courseComponents?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
   /** courses rows (source_table may be left out); the columns are listed on POST /ingest/vendor-course-refs in the curriculum OpenAPI */
   courses?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
+  /** The producer's batch id; a retry of the same run reuses identities. */
   producerBatchId: Scalars['String']['input'];
   /** Rows of any of the three tables, each naming its source_table (courses, course_components or component_resources); an empty string or null is an absent cell; each table's columns and their other spellings are listed on POST /ingest/vendor-course-refs in the curriculum OpenAPI, any other column is refused */
   records?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
+  /** The producing system. */
   sourceSystem: Scalars['String']['input'];
 };
 

@@ -390,7 +390,10 @@ export type PersonEventsArgs = {
   pageSize?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+/**
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
+ */
 export type Query = {
   __typename?: 'Query';
   /** GET /activity-sources/{sourceId}: one activity source of the caller's tenant. */
@@ -414,13 +417,19 @@ export type Query = {
 };
 
 
-/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+/**
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
+ */
 export type QueryActivitySourceArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+/**
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
+ */
 export type QueryActivitySourcesArgs = {
   cursor?: InputMaybe<Scalars['String']['input']>;
   pageSize?: InputMaybe<Scalars['Int']['input']>;
@@ -428,13 +437,19 @@ export type QueryActivitySourcesArgs = {
 };
 
 
-/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+/**
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
+ */
 export type QueryAttendanceEventArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+/**
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
+ */
 export type QueryAttendanceEventsArgs = {
   category?: InputMaybe<Scalars['String']['input']>;
   classId?: InputMaybe<Scalars['String']['input']>;
@@ -447,13 +462,19 @@ export type QueryAttendanceEventsArgs = {
 };
 
 
-/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+/**
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
+ */
 export type QueryDisciplineEventArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+/**
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
+ */
 export type QueryDisciplineEventsArgs = {
   behavior?: InputMaybe<Scalars['String']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
@@ -467,13 +488,19 @@ export type QueryDisciplineEventsArgs = {
 };
 
 
-/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+/**
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
+ */
 export type QueryEventArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+/**
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
+ */
 export type QueryEventTalliesArgs = {
   contentId: Scalars['ID']['input'];
   kind?: InputMaybe<Scalars['String']['input']>;
@@ -481,7 +508,10 @@ export type QueryEventTalliesArgs = {
 };
 
 
-/** Events subgraph: immutable learning events, activity sources, attendance and discipline moments. */
+/**
+ * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Field names are the camelCase of the REST names.
+ */
 export type QueryEventsArgs = {
   action?: InputMaybe<Scalars['String']['input']>;
   activitySourceId?: InputMaybe<Scalars['ID']['input']>;
