@@ -135,7 +135,7 @@ export type CatalogFacetAssignment = {
 
 /** The body of POST .../catalog-facets on an item. */
 export type CatalogFacetAssignmentInput = {
-  /** A facet defined for the tenant. */
+  /** An active catalog facet of the tenant, of grain content_item. */
   facetKey: Scalars['String']['input'];
   /** The value, of the facet's value type. */
   facetValue: Scalars['JSON']['input'];

@@ -47,9 +47,7 @@ export type ActivitySourcePage = {
 
 /** active until retired. */
 export type ActivitySourceStatus =
-  /** Registered and in use. */
   | 'active'
-  /** No longer in use. */
   | 'retired';
 
 /** An attendance moment with Ed-Fi descriptors resolved. */
