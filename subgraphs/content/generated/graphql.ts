@@ -975,7 +975,7 @@ export type QtiCardinality =
   | 'single';
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type Query = {
@@ -998,7 +998,7 @@ export type Query = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryBankMembersArgs = {
@@ -1008,7 +1008,7 @@ export type QueryBankMembersArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryContentItemArgs = {
@@ -1017,7 +1017,7 @@ export type QueryContentItemArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryContentItemsArgs = {
@@ -1028,7 +1028,7 @@ export type QueryContentItemsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryContentVersionArgs = {
@@ -1037,7 +1037,7 @@ export type QueryContentVersionArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryTestSpecArgs = {
@@ -1046,7 +1046,7 @@ export type QueryTestSpecArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryTrustStatusesArgs = {

@@ -1202,7 +1202,7 @@ export type PublicationStatus =
   | 'published';
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type Query = {
@@ -1261,7 +1261,7 @@ export type Query = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryAssociationArgs = {
@@ -1270,7 +1270,7 @@ export type QueryAssociationArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryAssociationsArgs = {
@@ -1288,7 +1288,7 @@ export type QueryAssociationsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryComponentArgs = {
@@ -1297,7 +1297,7 @@ export type QueryComponentArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryComponentsArgs = {
@@ -1318,7 +1318,7 @@ export type QueryComponentsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryCourseApprovalsArgs = {
@@ -1329,7 +1329,7 @@ export type QueryCourseApprovalsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryGateArgs = {
@@ -1338,7 +1338,7 @@ export type QueryGateArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryGateNextFormArgs = {
@@ -1349,7 +1349,7 @@ export type QueryGateNextFormArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryGateRemediationArgs = {
@@ -1361,7 +1361,7 @@ export type QueryGateRemediationArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryGateStatusArgs = {
@@ -1373,7 +1373,7 @@ export type QueryGateStatusArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryKcArgs = {
@@ -1382,7 +1382,7 @@ export type QueryKcArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryKcFirmingEventsArgs = {
@@ -1393,7 +1393,7 @@ export type QueryKcFirmingEventsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryKcPrerequisiteArgs = {
@@ -1402,7 +1402,7 @@ export type QueryKcPrerequisiteArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryKcPrerequisitesArgs = {
@@ -1416,7 +1416,7 @@ export type QueryKcPrerequisitesArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryKcRelationArgs = {
@@ -1425,7 +1425,7 @@ export type QueryKcRelationArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryKcRelationsArgs = {
@@ -1440,7 +1440,7 @@ export type QueryKcRelationsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryKcReviewDecisionsArgs = {
@@ -1451,7 +1451,7 @@ export type QueryKcReviewDecisionsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryKcVersionsArgs = {
@@ -1462,7 +1462,7 @@ export type QueryKcVersionsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryKcsArgs = {
@@ -1477,7 +1477,7 @@ export type QueryKcsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryNextLessonArgs = {
@@ -1489,7 +1489,7 @@ export type QueryNextLessonArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryPlacementCandidatesArgs = {
@@ -1501,7 +1501,7 @@ export type QueryPlacementCandidatesArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryRendererRegistryArgs = {
@@ -1511,7 +1511,7 @@ export type QueryRendererRegistryArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QuerySourceIngestJobArgs = {
@@ -1520,7 +1520,7 @@ export type QuerySourceIngestJobArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryStandardKcMapsArgs = {
@@ -1535,7 +1535,7 @@ export type QueryStandardKcMapsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryStandardsFrameworkArgs = {
@@ -1544,7 +1544,7 @@ export type QueryStandardsFrameworkArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryStandardsFrameworksArgs = {

@@ -389,7 +389,7 @@ export type PersonEventsArgs = {
 };
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type Query = {
@@ -416,7 +416,7 @@ export type Query = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryActivitySourceArgs = {
@@ -425,7 +425,7 @@ export type QueryActivitySourceArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryActivitySourcesArgs = {
@@ -436,7 +436,7 @@ export type QueryActivitySourcesArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryAttendanceEventArgs = {
@@ -445,7 +445,7 @@ export type QueryAttendanceEventArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryAttendanceEventsArgs = {
@@ -461,7 +461,7 @@ export type QueryAttendanceEventsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryDisciplineEventArgs = {
@@ -470,7 +470,7 @@ export type QueryDisciplineEventArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryDisciplineEventsArgs = {
@@ -487,7 +487,7 @@ export type QueryDisciplineEventsArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryEventArgs = {
@@ -496,7 +496,7 @@ export type QueryEventArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryEventTalliesArgs = {
@@ -507,7 +507,7 @@ export type QueryEventTalliesArgs = {
 
 
 /**
- * Reads of the curriculum, content and events services, each by the same service function as its REST path.
+ * Reads of the curriculum, content and events services, through the same service functions as their REST paths.
  * Field names are the camelCase of the REST names.
  */
 export type QueryEventsArgs = {
