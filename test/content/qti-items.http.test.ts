@@ -269,3 +269,21 @@ describe('canonical_xml of QTI 3.0 items', () => {
     expect([appended.status, appended.body.canonical_xml]).toEqual([201, xml]);
   });
 });
+
+describe('processing instructions, comments and CDATA', () => {
+  it('stores them byte for byte when they hold < or a bare &, which XML allows there', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const question = await createItem(platform, caller, { content_kind: 'question' });
+    const item = qtiItem(INTERACTIONS[0]);
+    for (const xml of [
+      item.replace('<?renderer hint="none"?>', '<?renderer hint="a<b" x="&"?>'),
+      item.replace('<?xml-stylesheet type="text/xsl" href="render.xsl"?>', '<?xml-stylesheet href="r.xsl?a=1&b=<2>"?>'),
+      item.replace('<?renderer hint="none"?>', '<?renderer a < b && c?>'),
+      item.replace('exported by an authoring tool', 'a<b & c'),
+      item.replace('Which is water?', 'Which is <![CDATA[a<b&c]]>?'),
+    ]) {
+      const appended = await appendXml(platform, caller, question.content_id, xml);
+      expect([appended.status, appended.body.code, appended.body.canonical_xml]).toEqual([201, undefined, xml]);
+    }
+  });
+});

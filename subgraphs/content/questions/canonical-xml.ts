@@ -56,7 +56,7 @@ export interface QuestionProjection {
  * parser decodes them (the parser's default decoder leaves character references as written). The parser hands it
  * the entities of a DOCTYPE, and only of a DOCTYPE (even one declaring none), so it also tells whether the document
  * had one: a DOCTYPE is refused, and its entities are never expanded. It sees every attribute value and every text
- * outside CDATA as written, so it also finds the references and characters there that make the bytes not
+ * outside CDATA as written (not a processing instruction's data, see the parser's tagFilter), so it also finds the references and characters there that make the bytes not
  * well-formed, which the parser's validator lets through.
  */
 class ItemEntities implements EntityDecoderOptions {
@@ -154,7 +154,8 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   // Text keeps its white space, so 'x<sup>2</sup>' and 'the <hottext>' read as written (see textOf).
   trimValues: false,
-  processEntities: true,
+  // A processing instruction's pseudo-attributes are its data, not attributes: XML lets them hold < and &.
+  processEntities: { enabled: true, tagFilter: (tagName) => !tagName.startsWith('?') },
   entityDecoder: entities,
 });
 
