@@ -62,7 +62,7 @@ export type AssessmentComponent = {
   identifier: Scalars['String']['output'];
   ordinal: Scalars['Int']['output'];
   parentIdentifier?: Maybe<Scalars['String']['output']>;
-  /** Null for a distractor unless the caller may read answer keys. */
+  /** Null for a distractor, or a rubric whose view names neither candidate nor proctor, unless the caller may read answer keys. */
   text?: Maybe<Scalars['String']['output']>;
   versionId: Scalars['ID']['output'];
 };
@@ -183,7 +183,7 @@ export type ContentExternalLinkInput = {
 
 export type ContentItem = {
   __typename?: 'ContentItem';
-  /** GET .../assessment-components of the newest (or the given) version; distractor text only with read:answer_key. */
+  /** GET .../assessment-components of the newest (or the given) version; the text of distractors and of rubrics written for neither candidate nor proctor only with read:answer_key. */
   assessmentComponents: Array<AssessmentComponent>;
   assessmentRole?: Maybe<AssessmentRole>;
   /** The blueprint of a test_spec (null for other kinds). */
@@ -439,7 +439,8 @@ export type ContentVersion = {
   __typename?: 'ContentVersion';
   /**
    * A question's QTI item as appended. A caller with neither read:answer_key nor author:content reads it without the
-   * elements that state or score its answers (correct responses, mappings, response processing).
+   * elements that state or score its answers (correct responses, mappings, response processing, and rubric blocks whose
+   * view names neither candidate nor proctor).
    */
   canonicalXml?: Maybe<Scalars['String']['output']>;
   contentHash: Scalars['String']['output'];

@@ -59,6 +59,16 @@ function item(dialect: Dialect, seed: number) {
   add(`</${e('qti-response-declaration')}>\n`);
   add(`<${e('qti-outcome-declaration')} identifier="SCORE" cardinality="single" ${a('base-type')}="float"/>\n`);
   add(`<${e('qti-item-body')}><p data-note='say "a > b" &lt;${e('qti-correct-response')}>'>Pick one</p>`);
+  // Rubric blocks by their views: only a block some keyless audience (candidate, proctor) may see stays.
+  const rubric = (view: string, inner = '') =>
+    `<${e('qti-rubric-block')} data-x="a > b" view="${view}"><p>Full credit for ${correct}.</p>${inner}</${e('qti-rubric-block')}>`;
+  const views = ['scorer', 'tutor scorer', 'author', 'testConstructor', 'scorer&#32;tutor', '', 'Candidate'];
+  add(rubric(views[seed % views.length]), true);
+  add(rubric(['candidate', 'proctor', 'scorer candidate', 'tutor\tproctor', '&#99;andidate'][seed % 5]));
+  add(`<${e('qti-rubric-block')} view="candidate"><p>Read carefully.</p>`);
+  add(rubric('scorer', rubric('candidate')), true);
+  add(`</${e('qti-rubric-block')}>`);
+  add(`<!-- ${rubric('scorer')} --><![CDATA[${rubric('tutor')}]]>`);
   add(`<![CDATA[<${e('qti-response-processing')}/> stays text]]>`);
   add(`<${e('qti-choice-interaction')} ${a('response-identifier')}="RESPONSE" ${a('max-choices')}="1">`);
   for (const choice of choices)

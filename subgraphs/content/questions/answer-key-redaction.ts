@@ -1,3 +1,5 @@
+import { EntityDecoder } from '@nodable/entities';
+
 /**
  * A stored QTI item as a caller without answer-key access may read it: the elements that state or
  * score the correct answers are cut out, every other byte stays as written. The stored XML was
@@ -17,6 +19,23 @@ const ANSWER_ELEMENTS = new Set([
   'responseProcessing',
 ]);
 
+const RUBRIC_BLOCKS = new Set(['qti-rubric-block', 'rubricBlock']);
+
+/**
+ * The views of QTI (3.0 and 2.x) whose audience may not read answer keys: the candidate, and the proctor who
+ * supervises the candidate. author, scorer, testConstructor and tutor write, grade with, assemble or explain the keys.
+ */
+const KEYLESS_VIEWS = new Set(['candidate', 'proctor']);
+
+/**
+ * A rubric block is answer-key material unless its view (a space-separated list, as the parser decoded it) names an
+ * audience without the keys: "Full credit for B" is written for the scorer. A block naming no view shows it to no
+ * keyless audience.
+ */
+export function isAnswerKeyRubric(view: string | null | undefined): boolean {
+  return !(view ?? '').split(/[ \t\r\n]+/).some((audience) => KEYLESS_VIEWS.has(audience));
+}
+
 const SKIPPED_MARKUP: Array<[open: string, close: string]> = [
   ['<!--', '-->'],
   ['<![CDATA[', ']]>'],
@@ -28,30 +47,37 @@ interface Tag {
   name: string;
   closing: boolean;
   selfClosing: boolean;
+  /** Attribute values as written, by qualified name. */
+  attributes: Map<string, string>;
   end: number;
 }
 
+const NAME = /[^\s/>]*/y;
+const ATTRIBUTE = /\s+([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
+
 function tagAt(xml: string, start: number): Tag {
   const closing = xml[start + 1] === '/';
-  let index = start + (closing ? 2 : 1);
-  const nameStart = index;
-  while (index < xml.length && !/[\s/>]/.test(xml[index])) index += 1;
-  const name = xml.slice(nameStart, index);
-  let quote: string | undefined;
-  for (; index < xml.length; index += 1) {
-    const char = xml[index];
-    if (quote) {
-      if (char === quote) quote = undefined;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-    } else if (char === '>') {
-      return { name, closing, selfClosing: xml[index - 1] === '/', end: index + 1 };
-    }
-  }
-  return { name, closing, selfClosing: false, end: xml.length };
+  NAME.lastIndex = start + (closing ? 2 : 1);
+  const name = NAME.exec(xml)![0];
+  const attributes = new Map<string, string>();
+  let index = NAME.lastIndex;
+  for (let attribute; (ATTRIBUTE.lastIndex = index), (attribute = ATTRIBUTE.exec(xml)); index = ATTRIBUTE.lastIndex)
+    attributes.set(attribute[1], attribute[2] ?? attribute[3]);
+  // Past the quoted values, the first > ends the tag.
+  const end = xml.indexOf('>', index) + 1 || xml.length;
+  return { name, closing, selfClosing: xml[end - 2] === '/', attributes, end };
 }
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+
+const references = new EntityDecoder({ numericAllowed: true });
+
+function isAnswerElement(tag: Tag): boolean {
+  const name = localName(tag.name);
+  if (ANSWER_ELEMENTS.has(name)) return true;
+  const view = tag.attributes.get('view');
+  return RUBRIC_BLOCKS.has(name) && isAnswerKeyRubric(view === undefined ? view : references.decode(view));
+}
 
 export function withoutAnswerKeys(xml: string): string {
   const kept: string[] = [];
@@ -73,7 +99,7 @@ export function withoutAnswerKeys(xml: string): string {
         copiedTo = tag.end;
         cutting = undefined;
       }
-    } else if (!tag.closing && ANSWER_ELEMENTS.has(localName(tag.name))) {
+    } else if (!tag.closing && isAnswerElement(tag)) {
       kept.push(xml.slice(copiedTo, index));
       copiedTo = tag.end;
       if (!tag.selfClosing) cutting = { name: tag.name, depth: 1 };

@@ -33,6 +33,8 @@ export interface ComponentProjection {
   identifier: string;
   parent_identifier: string | null;
   text: string | null;
+  /** A rubric block's QTI view list (who it is written for); null on other components. */
+  view: string | null;
 }
 
 export interface ScoringProjection {
@@ -342,6 +344,7 @@ function project(xml: string): QuestionProjection {
       identifier: itemIdentifier ?? '',
       parent_identifier: null,
       text: item.attrs.title ?? null,
+      view: null,
     },
   ];
   for (const node of body ? walk(body) : []) {
@@ -388,6 +391,7 @@ function project(xml: string): QuestionProjection {
             identifier: choice.identifier,
             parent_identifier: identifier,
             text: choice.text,
+            view: null,
           });
         }
       }
@@ -398,6 +402,7 @@ function project(xml: string): QuestionProjection {
         identifier: node.attrs.identifier ?? `rubric-${components.length + 1}`,
         parent_identifier: itemIdentifier ?? null,
         text: textOf(node),
+        view: node.attrs.view ?? null,
       });
     }
   }
@@ -409,6 +414,7 @@ function project(xml: string): QuestionProjection {
         identifier: node.attrs.identifier ?? `feedback-${components.length + 1}`,
         parent_identifier: node.attrs.outcomeIdentifier ?? null,
         text: textOf(node),
+        view: null,
       });
     }
   }
