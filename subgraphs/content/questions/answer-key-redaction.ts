@@ -7,10 +7,15 @@ import { EntityDecoder } from '@nodable/entities';
  * processing instructions and quoted attribute values finds every tag.
  */
 
-/** By local name, QTI 3 and QTI 2.x: the keys, their score maps, and the processing that can name them. */
+/**
+ * By local name, QTI 3 and QTI 2.x: the keys (declared, or set by a templated item's template processing), their score
+ * maps, and the processing that can name them.
+ */
 const ANSWER_ELEMENTS = new Set([
   'qti-correct-response',
   'correctResponse',
+  'qti-set-correct-response',
+  'setCorrectResponse',
   'qti-mapping',
   'mapping',
   'qti-area-mapping',
