@@ -255,7 +255,7 @@ describe('canonical_xml of QTI 3.0 items', () => {
     }
   });
 
-  it('stores ]]> where XML allows it: in an attribute value, a comment, a processing instruction, and escaped in text', async ({
+  it('stores ]]> where XML allows it: in an attribute value, a comment, a processing instruction, escaped in text, and split by markup', async ({
     platform,
   }) => {
     const caller = await newTenant(platform);
@@ -264,7 +264,7 @@ describe('canonical_xml of QTI 3.0 items', () => {
       .replace('title="A choice item"', 'title="a]]>b"')
       .replace('exported by an authoring tool', 'exported ]]> by a tool')
       .replace('<?renderer hint="none"?>', '<?renderer hint="]]>"?>')
-      .replace('Which is water?', 'Which is water? ]]&gt;');
+      .replace('Which is water?', 'Which is water? ]]&gt; ]]<!-- two runs of text -->>');
     const appended = await appendXml(platform, caller, question.content_id, xml);
     expect([appended.status, appended.body.canonical_xml]).toEqual([201, xml]);
   });

@@ -1,10 +1,10 @@
 import { EntityDecoder } from '@nodable/entities';
+import { markupOf } from './xml-markup.ts';
 
 /**
  * A stored QTI item as a caller without answer-key access may read it: the elements that state or
  * score the correct answers are cut out, every other byte stays as written. The stored XML was
- * checked well-formed when its version was appended, so a scan that skips comments, CDATA,
- * processing instructions and quoted attribute values finds every tag.
+ * checked well-formed when its version was appended, so the markup scan (xml-markup.ts) finds every tag.
  */
 
 /**
@@ -41,13 +41,6 @@ export function isAnswerKeyRubric(view: string | null | undefined): boolean {
   return !(view ?? '').split(/[ \t\r\n]+/).some((audience) => KEYLESS_VIEWS.has(audience));
 }
 
-const SKIPPED_MARKUP: Array<[open: string, close: string]> = [
-  ['<!--', '-->'],
-  ['<![CDATA[', ']]>'],
-  ['<?', '?>'],
-  ['<!', '>'],
-];
-
 interface Tag {
   name: string;
   closing: boolean;
@@ -60,16 +53,13 @@ interface Tag {
 const NAME = /[^\s/>]*/y;
 const ATTRIBUTE = /\s+([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/y;
 
-function tagAt(xml: string, start: number): Tag {
+function tagAt(xml: string, start: number, end: number): Tag {
   const closing = xml[start + 1] === '/';
   NAME.lastIndex = start + (closing ? 2 : 1);
   const name = NAME.exec(xml)![0];
   const attributes = new Map<string, string>();
-  let index = NAME.lastIndex;
-  for (let attribute; (ATTRIBUTE.lastIndex = index), (attribute = ATTRIBUTE.exec(xml)); index = ATTRIBUTE.lastIndex)
-    attributes.set(attribute[1], attribute[2] ?? attribute[3]);
-  // Past the quoted values, the first > ends the tag.
-  const end = xml.indexOf('>', index) + 1 || xml.length;
+  ATTRIBUTE.lastIndex = NAME.lastIndex;
+  for (let attribute; (attribute = ATTRIBUTE.exec(xml));) attributes.set(attribute[1], attribute[2] ?? attribute[3]);
   return { name, closing, selfClosing: xml[end - 2] === '/', attributes, end };
 }
 
@@ -89,15 +79,9 @@ export function withoutAnswerKeys(xml: string): string {
   let copiedTo = 0;
   /** The qualified name of the answer element being cut, with how deep it nests in itself. */
   let cutting: { name: string; depth: number } | undefined;
-  let index = xml.indexOf('<');
-  while (index >= 0) {
-    const skipped = SKIPPED_MARKUP.find(([open]) => xml.startsWith(open, index));
-    if (skipped) {
-      const close = xml.indexOf(skipped[1], index + skipped[0].length);
-      index = close < 0 ? -1 : xml.indexOf('<', close + skipped[1].length);
-      continue;
-    }
-    const tag = tagAt(xml, index);
+  for (const markup of markupOf(xml)) {
+    if (markup.kind !== 'tag') continue;
+    const tag = tagAt(xml, markup.start, markup.end);
     if (cutting) {
       if (tag.name === cutting.name && !tag.selfClosing) cutting.depth += tag.closing ? -1 : 1;
       if (cutting.depth === 0) {
@@ -105,11 +89,10 @@ export function withoutAnswerKeys(xml: string): string {
         cutting = undefined;
       }
     } else if (!tag.closing && isAnswerElement(tag)) {
-      kept.push(xml.slice(copiedTo, index));
+      kept.push(xml.slice(copiedTo, markup.start));
       copiedTo = tag.end;
       if (!tag.selfClosing) cutting = { name: tag.name, depth: 1 };
     }
-    index = xml.indexOf('<', tag.end);
   }
   if (!cutting) kept.push(xml.slice(copiedTo));
   return kept.join('');

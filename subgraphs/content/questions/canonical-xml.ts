@@ -2,6 +2,7 @@ import { EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator, type EntityDecoderOptions } from 'fast-xml-parser';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { QTI_BASE_TYPES, QTI_CARDINALITIES } from '../vocabulary.ts';
+import { markupOf } from './xml-markup.ts';
 
 /**
  * canonical_xml of a question version (a QTI 3 or QTI 2.x assessment item) parsed with a real XML
@@ -120,12 +121,6 @@ function malformedReference(text: string): string | undefined {
 /** A character outside XML's Char production written as itself (a control character such as U+0001). */
 const RAW_NON_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
-/** Comments and processing instructions outside CDATA, in document order (CDATA is matched to be skipped). */
-const MARKUP_WITH_TEXT = /<!\[CDATA\[[\s\S]*?\]\]>|<!--([\s\S]*?)-->|<\?([^\s?]+)/g;
-
-/** Everything but character data: CDATA, comments, processing instructions and tags (their quoted values whole). */
-const NOT_CHARACTER_DATA = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(?:"[^"]*"|'[^']*'|[^'">])*>/g;
-
 /** What the parser's validator lets through that XML forbids in a whole document. */
 function malformedDocument(xml: string): string | undefined {
   const character = RAW_NON_CHAR.exec(xml);
@@ -134,15 +129,20 @@ function malformedDocument(xml: string): string | undefined {
     return `U+${code} is not a character XML allows: leave it out`;
   }
   const declarationAt = xml.startsWith('\uFEFF') ? 1 : 0;
-  for (const markup of xml.matchAll(MARKUP_WITH_TEXT)) {
-    const [, comment, target] = markup;
-    if (comment !== undefined && (comment.includes('--') || comment.endsWith('-')))
-      return 'a comment holds -- or ends with -, which XML does not allow';
-    if (target !== undefined && target.toLowerCase() === 'xml' && markup.index !== declarationAt)
-      return 'the XML declaration may only open the document';
+  for (const { kind, start, end } of markupOf(xml)) {
+    const written = xml.slice(start, end);
+    if (kind === 'comment') {
+      const comment = written.slice('<!--'.length, -'-->'.length);
+      if (comment.includes('--') || comment.endsWith('-'))
+        return 'a comment holds -- or ends with -, which XML does not allow';
+    } else if (kind === 'instruction') {
+      const target = written.slice('<?'.length).split(/[\s?]/, 1)[0];
+      if (target.toLowerCase() === 'xml' && start !== declarationAt)
+        return 'the XML declaration may only open the document';
+    } else if (kind === 'text' && written.includes(']]>')) {
+      return 'text holds ]]>, which XML does not allow: write ]]&gt;';
+    }
   }
-  if (xml.replace(NOT_CHARACTER_DATA, '').includes(']]>'))
-    return 'text holds ]]>, which XML does not allow: write ]]&gt;';
   return undefined;
 }
 
