@@ -151,6 +151,8 @@ export const assessmentComponents = contentTable(
     identifier: text('identifier').notNull(),
     parentIdentifier: text('parent_identifier'),
     text: text('text'),
+    /** A rubric's QTI view list; null on other roles, and on rubrics projected before it was kept (answer-key material). */
+    view: text('view'),
   },
   (table) => [index('assessment_components_version_idx').on(table.tenantId, table.versionId, table.ordinal)],
 );

@@ -255,7 +255,7 @@ describe('canonical_xml of QTI 3.0 items', () => {
     }
   });
 
-  it('stores ]]> where XML allows it: in an attribute value, a comment, a processing instruction, and escaped in text', async ({
+  it('stores ]]> where XML allows it: in an attribute value, a comment, a processing instruction, escaped in text, and split by markup', async ({
     platform,
   }) => {
     const caller = await newTenant(platform);
@@ -264,8 +264,26 @@ describe('canonical_xml of QTI 3.0 items', () => {
       .replace('title="A choice item"', 'title="a]]>b"')
       .replace('exported by an authoring tool', 'exported ]]> by a tool')
       .replace('<?renderer hint="none"?>', '<?renderer hint="]]>"?>')
-      .replace('Which is water?', 'Which is water? ]]&gt;');
+      .replace('Which is water?', 'Which is water? ]]&gt; ]]<!-- two runs of text -->>');
     const appended = await appendXml(platform, caller, question.content_id, xml);
     expect([appended.status, appended.body.canonical_xml]).toEqual([201, xml]);
+  });
+});
+
+describe('processing instructions, comments and CDATA', () => {
+  it('stores them byte for byte when they hold < or a bare &, which XML allows there', async ({ platform }) => {
+    const caller = await newTenant(platform);
+    const question = await createItem(platform, caller, { content_kind: 'question' });
+    const item = qtiItem(INTERACTIONS[0]);
+    for (const xml of [
+      item.replace('<?renderer hint="none"?>', '<?renderer hint="a<b" x="&"?>'),
+      item.replace('<?xml-stylesheet type="text/xsl" href="render.xsl"?>', '<?xml-stylesheet href="r.xsl?a=1&b=<2>"?>'),
+      item.replace('<?renderer hint="none"?>', '<?renderer a < b && c?>'),
+      item.replace('exported by an authoring tool', 'a<b & c'),
+      item.replace('Which is water?', 'Which is <![CDATA[a<b&c]]>?'),
+    ]) {
+      const appended = await appendXml(platform, caller, question.content_id, xml);
+      expect([appended.status, appended.body.code, appended.body.canonical_xml]).toEqual([201, undefined, xml]);
+    }
   });
 });

@@ -296,6 +296,67 @@ describe('canonical_xml and answer-key access', () => {
   });
 });
 
+const RUBRIC_READS = `query($id: ID!, $v: ID!) { contentVersion(versionId: $v) { canonicalXml }
+  contentItem(contentId: $id) { assessmentComponents(componentRole: "rubric") { identifier text } } }`;
+
+describe('rubric blocks and answer-key access', () => {
+  it("serves a scorer's rubric only to answer-key readers and authors: cut from canonical_xml, its component text null; a candidate's stays", async ({
+    platform,
+  }) => {
+    const author = await newTenant(platform);
+    const root = tenantRoot(author.tenantId);
+    const question = await createItem(platform, author, { content_kind: 'question' });
+    const scorers =
+      '<qti:qti-rubric-block identifier="rb-s" view="scorer tutor"><p>Full credit for B.</p></qti:qti-rubric-block>';
+    const xml = QTI3_ITEM.replace(/<(\/?)qti-/g, '<$1qti:qti-')
+      .replace('xmlns=', 'xmlns:qti=')
+      .replace(
+        /<qti:qti-rubric-block[\s\S]*<\/qti:qti-rubric-block>/,
+        `${scorers}
+    <qti:qti-rubric-block identifier="rb-c" view="candidate"><p>Show your work.</p></qti:qti-rubric-block>`,
+      );
+    const version = await appendVersion(platform, author, question.content_id, { canonical_xml: xml });
+    const reads = async (token: string) => {
+      const one = await http(platform, 'GET', `${root}/items/${question.content_id}/versions/${version.version_id}`, {
+        token,
+      });
+      const components = await http(platform, 'GET', `${root}/items/${question.content_id}/assessment-components`, {
+        token,
+      });
+      const graph = await graphql(platform, RUBRIC_READS, { id: question.content_id, v: version.version_id }, token);
+      expect([one.status, components.status, graph.body.errors]).toEqual([200, 200, undefined]);
+      const rubrics = components.body.data
+        .filter((component: any) => component.component_role === 'rubric')
+        .map((component: any) => ({ identifier: component.identifier, text: component.text }));
+      expect(graph.body.data.contentItem.assessmentComponents).toEqual(rubrics);
+      expect(graph.body.data.contentVersion.canonicalXml).toBe(one.body.canonical_xml);
+      return { xml: one.body.canonical_xml, rubrics };
+    };
+    const keyReader = await sameTenant(platform, author, { scopes: ['read:content', 'read:answer_key'] });
+    for (const caller of [author, keyReader])
+      expect(await reads(caller.token)).toEqual({
+        xml,
+        rubrics: [
+          { identifier: 'rb-s', text: 'Full credit for B.' },
+          { identifier: 'rb-c', text: 'Show your work.' },
+        ],
+      });
+    const reader = await sameTenant(platform, author, { scopes: ['read:content'] });
+    const { xml: served, rubrics } = await reads(reader.token);
+    expect(served).not.toMatch(/Full credit|correct-response|response-processing/);
+    expect(served).toBe(
+      xml
+        .replace(scorers, '')
+        .replace(/<qti:qti-correct-response>.*?<\/qti:qti-correct-response>/g, '')
+        .replace(/<qti:qti-response-processing [^>]*\/>/, ''),
+    );
+    expect(rubrics).toEqual([
+      { identifier: 'rb-s', text: null },
+      { identifier: 'rb-c', text: 'Show your work.' },
+    ]);
+  });
+});
+
 describe('hostile canonical_xml', () => {
   it('answers 400, never 5xx, for pathological nesting', async ({ platform }) => {
     const caller = await newTenant(platform);

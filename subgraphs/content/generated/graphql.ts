@@ -82,7 +82,7 @@ export type AssessmentComponent = {
   ordinal: Scalars['Int']['output'];
   /** The identifier of the component containing it, or null. */
   parentIdentifier?: Maybe<Scalars['String']['output']>;
-  /** Null for a distractor unless the caller may read answer keys. */
+  /** Null for a distractor, or a rubric whose view names neither candidate nor proctor, unless the caller may read answer keys. */
   text?: Maybe<Scalars['String']['output']>;
   /** The exact version. */
   versionId: Scalars['ID']['output'];
@@ -262,7 +262,7 @@ export type ContentExternalLinkInput = {
 /** A content item (content_item): typed metadata over append-only exact versions. */
 export type ContentItem = {
   __typename?: 'ContentItem';
-  /** GET .../assessment-components of the newest (or the given) version; distractor text only with read:answer_key. */
+  /** GET .../assessment-components of the newest (or the given) version; the text of distractors and of rubrics written for neither candidate nor proctor only with read:answer_key. */
   assessmentComponents: Array<AssessmentComponent>;
   /** form, spec or bank, fixed by the kind (QTI assessmentTest storage); null for other kinds. */
   assessmentRole?: Maybe<AssessmentRole>;
@@ -638,7 +638,8 @@ export type ContentVersion = {
   __typename?: 'ContentVersion';
   /**
    * A question's QTI item as appended. A caller with neither read:answer_key nor author:content reads it without the
-   * elements that state or score its answers (correct responses, mappings, response processing).
+   * elements that state or score its answers (correct responses, mappings, response processing, and rubric blocks whose
+   * view names neither candidate nor proctor).
    */
   canonicalXml?: Maybe<Scalars['String']['output']>;
   /** Hash of the version's content; an import reuses a version with the same hash. */

@@ -58,7 +58,28 @@ function item(dialect: Dialect, seed: number) {
   if (seed % 3 === 1) add(`<${e('qti-mapping')} ${a('default-value')}="0"/>`, true);
   add(`</${e('qti-response-declaration')}>\n`);
   add(`<${e('qti-outcome-declaration')} identifier="SCORE" cardinality="single" ${a('base-type')}="float"/>\n`);
+  if (seed % 2 === 1) {
+    // A templated item: its template processing may set the key, and otherwise stays (a player renders with it).
+    add(`<${e('qti-template-declaration')} identifier="T" cardinality="single" ${a('base-type')}="integer"/>`);
+    add(`<${e('qti-template-processing')}><${e('qti-set-template-value')} identifier="T">`);
+    add(`<${e('qti-random-integer')} min="1" max="9"/></${e('qti-set-template-value')}>`);
+    add(
+      `<${e('qti-set-correct-response')} identifier="RESPONSE"><${e('qti-base-value')} ${a('base-type')}="identifier">${correct}</${e('qti-base-value')}></${e('qti-set-correct-response')}>`,
+      true,
+    );
+    add(`</${e('qti-template-processing')}>\n`);
+  }
   add(`<${e('qti-item-body')}><p data-note='say "a > b" &lt;${e('qti-correct-response')}>'>Pick one</p>`);
+  // Rubric blocks by their views: only a block some keyless audience (candidate, proctor) may see stays.
+  const rubric = (view: string, inner = '') =>
+    `<${e('qti-rubric-block')} data-x="a > b" view="${view}"><p>Full credit for ${correct}.</p>${inner}</${e('qti-rubric-block')}>`;
+  const views = ['scorer', 'tutor scorer', 'author', 'testConstructor', 'scorer&#32;tutor', '', 'Candidate'];
+  add(rubric(views[seed % views.length]), true);
+  add(rubric(['candidate', 'proctor', 'scorer candidate', 'tutor\tproctor', '&#99;andidate'][seed % 5]));
+  add(`<${e('qti-rubric-block')} view="candidate"><p>Read carefully.</p>`);
+  add(rubric('scorer', rubric('candidate')), true);
+  add(`</${e('qti-rubric-block')}>`);
+  add(`<!-- ${rubric('scorer')} --><![CDATA[${rubric('tutor')}]]>`);
   add(`<![CDATA[<${e('qti-response-processing')}/> stays text]]>`);
   add(`<${e('qti-choice-interaction')} ${a('response-identifier')}="RESPONSE" ${a('max-choices')}="1">`);
   for (const choice of choices)

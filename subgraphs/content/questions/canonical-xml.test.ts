@@ -92,7 +92,14 @@ describe('projectCanonicalXml', () => {
 </qti-assessment-item>`);
     expect(projection.answer_slots[0]).toMatchObject({ interaction_type: 'match', correct_values: ['C R', 'D M'] });
     expect(projection.components.filter((component) => component.component_role === 'distractor')).toEqual([
-      { ordinal: 2, component_role: 'distractor', identifier: 'P', parent_identifier: 'RESPONSE', text: 'Prospero' },
+      {
+        ordinal: 2,
+        component_role: 'distractor',
+        identifier: 'P',
+        parent_identifier: 'RESPONSE',
+        text: 'Prospero',
+        view: null,
+      },
     ]);
   });
 

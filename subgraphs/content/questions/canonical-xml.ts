@@ -2,6 +2,7 @@ import { EntityDecoder } from '@nodable/entities';
 import { XMLParser, XMLValidator, type EntityDecoderOptions } from 'fast-xml-parser';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
 import { QTI_BASE_TYPES, QTI_CARDINALITIES } from '../vocabulary.ts';
+import { markupOf } from './xml-markup.ts';
 
 /**
  * canonical_xml of a question version (a QTI 3 or QTI 2.x assessment item) parsed with a real XML
@@ -33,6 +34,8 @@ export interface ComponentProjection {
   identifier: string;
   parent_identifier: string | null;
   text: string | null;
+  /** A rubric block's QTI view list (who it is written for); null on other components. */
+  view: string | null;
 }
 
 export interface ScoringProjection {
@@ -56,7 +59,7 @@ export interface QuestionProjection {
  * parser decodes them (the parser's default decoder leaves character references as written). The parser hands it
  * the entities of a DOCTYPE, and only of a DOCTYPE (even one declaring none), so it also tells whether the document
  * had one: a DOCTYPE is refused, and its entities are never expanded. It sees every attribute value and every text
- * outside CDATA as written, so it also finds the references and characters there that make the bytes not
+ * outside CDATA as written (not a processing instruction's data, see the parser's tagFilter), so it also finds the references and characters there that make the bytes not
  * well-formed, which the parser's validator lets through.
  */
 class ItemEntities implements EntityDecoderOptions {
@@ -118,12 +121,6 @@ function malformedReference(text: string): string | undefined {
 /** A character outside XML's Char production written as itself (a control character such as U+0001). */
 const RAW_NON_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
-/** Comments and processing instructions outside CDATA, in document order (CDATA is matched to be skipped). */
-const MARKUP_WITH_TEXT = /<!\[CDATA\[[\s\S]*?\]\]>|<!--([\s\S]*?)-->|<\?([^\s?]+)/g;
-
-/** Everything but character data: CDATA, comments, processing instructions and tags (their quoted values whole). */
-const NOT_CHARACTER_DATA = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<(?:"[^"]*"|'[^']*'|[^'">])*>/g;
-
 /** What the parser's validator lets through that XML forbids in a whole document. */
 function malformedDocument(xml: string): string | undefined {
   const character = RAW_NON_CHAR.exec(xml);
@@ -132,15 +129,20 @@ function malformedDocument(xml: string): string | undefined {
     return `U+${code} is not a character XML allows: leave it out`;
   }
   const declarationAt = xml.startsWith('\uFEFF') ? 1 : 0;
-  for (const markup of xml.matchAll(MARKUP_WITH_TEXT)) {
-    const [, comment, target] = markup;
-    if (comment !== undefined && (comment.includes('--') || comment.endsWith('-')))
-      return 'a comment holds -- or ends with -, which XML does not allow';
-    if (target !== undefined && target.toLowerCase() === 'xml' && markup.index !== declarationAt)
-      return 'the XML declaration may only open the document';
+  for (const { kind, start, end } of markupOf(xml)) {
+    const written = xml.slice(start, end);
+    if (kind === 'comment') {
+      const comment = written.slice('<!--'.length, -'-->'.length);
+      if (comment.includes('--') || comment.endsWith('-'))
+        return 'a comment holds -- or ends with -, which XML does not allow';
+    } else if (kind === 'instruction') {
+      const target = written.slice('<?'.length).split(/[\s?]/, 1)[0];
+      if (target.toLowerCase() === 'xml' && start !== declarationAt)
+        return 'the XML declaration may only open the document';
+    } else if (kind === 'text' && written.includes(']]>')) {
+      return 'text holds ]]>, which XML does not allow: write ]]&gt;';
+    }
   }
-  if (xml.replace(NOT_CHARACTER_DATA, '').includes(']]>'))
-    return 'text holds ]]>, which XML does not allow: write ]]&gt;';
   return undefined;
 }
 
@@ -154,7 +156,8 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   // Text keeps its white space, so 'x<sup>2</sup>' and 'the <hottext>' read as written (see textOf).
   trimValues: false,
-  processEntities: true,
+  // A processing instruction's pseudo-attributes are its data, not attributes: XML lets them hold < and &.
+  processEntities: { enabled: true, tagFilter: (tagName) => !tagName.startsWith('?') },
   entityDecoder: entities,
 });
 
@@ -341,6 +344,7 @@ function project(xml: string): QuestionProjection {
       identifier: itemIdentifier ?? '',
       parent_identifier: null,
       text: item.attrs.title ?? null,
+      view: null,
     },
   ];
   for (const node of body ? walk(body) : []) {
@@ -387,6 +391,7 @@ function project(xml: string): QuestionProjection {
             identifier: choice.identifier,
             parent_identifier: identifier,
             text: choice.text,
+            view: null,
           });
         }
       }
@@ -397,6 +402,7 @@ function project(xml: string): QuestionProjection {
         identifier: node.attrs.identifier ?? `rubric-${components.length + 1}`,
         parent_identifier: itemIdentifier ?? null,
         text: textOf(node),
+        view: node.attrs.view ?? null,
       });
     }
   }
@@ -408,6 +414,7 @@ function project(xml: string): QuestionProjection {
         identifier: node.attrs.identifier ?? `feedback-${components.length + 1}`,
         parent_identifier: node.attrs.outcomeIdentifier ?? null,
         text: textOf(node),
+        view: null,
       });
     }
   }

@@ -50,7 +50,13 @@ export const AssessmentComponentPageResponse = PageResponse(
     component_role: z.string(),
     identifier: z.string(),
     parent_identifier: z.string().nullable(),
-    text: z.string().nullable(),
+    text: z
+      .string()
+      .nullable()
+      .describe(
+        'Null for a distractor, or a rubric whose view names neither candidate nor proctor, unless the caller may ' +
+          'read answer keys.',
+      ),
   }),
 );
 

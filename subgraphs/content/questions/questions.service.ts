@@ -10,6 +10,7 @@ import { COMPONENT_ROLES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps } from '../deps.ts';
 import type { QuestionProjection } from './canonical-xml.ts';
+import { isAnswerKeyRubric } from './answer-key-redaction.ts';
 import { resolveVersion, wholeList } from '../queries.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import type { ItemRead } from '../inputs.ts';
@@ -52,6 +53,7 @@ export async function insertProjections(
       identifier: component.identifier,
       parentIdentifier: component.parent_identifier,
       text: component.text,
+      view: component.view,
     })),
   );
   if (projection.scoring.length > 0) {
@@ -195,8 +197,10 @@ export async function listAssessmentComponents(
       ),
     )
     .orderBy(asc(assessmentComponents.ordinal));
-  // Distractor text would hint at the key; it is shown with the keys only.
-  const withText = allows(ctx.principal, ACCESS.answerKeys);
+  // Distractor text would hint at the key, and a scorer's rubric states it; they are shown with the keys only.
+  const withKeys = allows(ctx.principal, ACCESS.answerKeys);
+  const revealsKey = (row: typeof assessmentComponents.$inferSelect) =>
+    row.componentRole === 'distractor' || (row.componentRole === 'rubric' && isAnswerKeyRubric(row.view));
   return wholeList(
     rows.map((row) => ({
       component_id: row.componentId,
@@ -206,7 +210,7 @@ export async function listAssessmentComponents(
       component_role: row.componentRole,
       identifier: row.identifier,
       parent_identifier: row.parentIdentifier,
-      text: row.componentRole === 'distractor' && !withText ? null : row.text,
+      text: withKeys || !revealsKey(row) ? row.text : null,
     })),
   );
 }

@@ -11,7 +11,8 @@ export const VersionResponse = z.strictObject({
     .nullable()
     .describe(
       "A question's QTI item as appended. A caller with neither read:answer_key nor author:content reads it without " +
-        'the elements that state or score its answers (correct responses, mappings, response processing).',
+        'the elements that state or score its answers (correct responses, mappings, response processing, and rubric ' +
+        'blocks whose view names neither candidate nor proctor).',
     ),
   supersedes_version_id: z.string().nullable(),
   content_hash: z.string(),
