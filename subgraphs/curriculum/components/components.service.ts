@@ -18,6 +18,11 @@ import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
 import { resolveRenderer } from '../renderers.ts';
 import { ACCESS } from '../access.ts';
+import {
+  personalizedRootRefusal,
+  personalizedRootsCondition,
+  requirePersonalizedRootInBoundary,
+} from '../learner-boundary.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
 import {
   componentNotFound,
@@ -336,17 +341,21 @@ export async function getComponent(
   requireAccess(ctx.principal, ACCESS.read, 'read components');
   const [found] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!found) throw componentNotFound(componentId);
+  requirePersonalizedRootInBoundary(ctx, found);
   return found;
 }
 
-/** Access-checked batch reads behind the GraphQL loaders. */
+/** Access-checked batch reads behind the GraphQL loaders: a component the token may not read is its refusal. */
 export async function loadComponents(
   deps: CurriculumDeps,
   ctx: RequestContext,
   { componentIds }: { componentIds: readonly string[] },
-): Promise<Component[]> {
+): Promise<Map<string, Component | DomainError>> {
   requireAccess(ctx.principal, ACCESS.read, 'read components');
-  return findComponents(deps.db, ctx.tenantId, componentIds);
+  const found = await findComponents(deps.db, ctx.tenantId, componentIds);
+  return new Map(
+    found.map((component) => [component.component_id, personalizedRootRefusal(ctx, component) ?? component]),
+  );
 }
 
 export async function loadChildren(
@@ -368,6 +377,7 @@ export const listComponents = listRule({
     query.includeRetired ? undefined : eq(components.status, 'active'),
     query.kind ? eq(components.kind, query.kind) : undefined,
     query.parentId ? eq(components.parentComponentId, query.parentId) : undefined,
+    personalizedRootsCondition(ctx, components.studentId, query.studentId),
     query.studentId
       ? and(
           eq(components.studentId, query.studentId),
@@ -403,6 +413,7 @@ export async function readTree(
   const includeRetired = query.includeRetired ?? false;
   const [root] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!root || (root.status !== 'active' && !includeRetired)) throw componentNotFound(componentId);
+  requirePersonalizedRootInBoundary(ctx, root);
   if (courseRootOnly && (root.kind !== 'course' || root.parent_component_id !== null))
     throw componentNotFound(componentId);
   const tree: ComponentTree = { ...root, children: [] };
