@@ -1,7 +1,8 @@
-import { inArray, isNull, or, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { notInArray, sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type Database } from '../../platform/db.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
+import { components } from './tables.ts';
 
 /**
  * A token's identity boundary (studentIds, orgIds/schoolIds, contentIds; the events service's claims) on curriculum's
@@ -57,41 +58,83 @@ export function requireHistoryInOrgBoundary(ctx: RequestContext, history: Readon
 }
 
 /**
- * A personalized course root (a component with a student_id) of a student outside the token's studentIds boundary:
- * the refusal to answer in its place, or undefined when the token may read it.
+ * The student each of `componentIds` belongs to, for those inside a personalized course (the root holds the
+ * student_id; its subtree belongs to the same student): one walk up the containment of all of them.
  */
-export function personalizedRootRefusal(
-  ctx: RequestContext,
-  component: { component_id: string; student_id?: string },
-): DomainError | undefined {
-  const students = ctx.principal.boundary.studentIds;
-  if (!students || component.student_id === undefined || students.includes(component.student_id)) return undefined;
-  return outside(
-    'studentIds',
-    'studentId',
-    `The token may not read ${component.component_id}, the personalized course of another student.`,
-  );
+async function personalizedOwners(
+  db: Database,
+  tenantId: string,
+  componentIds: readonly string[],
+): Promise<Map<string, string>> {
+  const result = await db.execute(sql`
+    with recursive up(origin, component_id, parent_id, student_id) as (
+      select component_id, component_id, parent_component_id, student_id from ${components}
+      where tenant_id = ${tenantId} and component_id in (${sql.join(
+        componentIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+      union all
+      select up.origin, c.component_id, c.parent_component_id, c.student_id from up
+      join ${components} c on c.tenant_id = ${tenantId} and c.component_id = up.parent_id
+    ) select origin, student_id from up where student_id is not null`);
+  return new Map(rowsOf<{ origin: string; student_id: string }>(result).map((row) => [row.origin, row.student_id]));
 }
 
-export function requirePersonalizedRootInBoundary(
+/**
+ * The components of other students' personalized courses (roots and subtrees) that a studentIds-bounded token asks
+ * for, each with its refusal; empty for a token without the claim, which costs no query.
+ */
+export async function personalizedCourseRefusals(
+  db: Database,
   ctx: RequestContext,
-  component: { component_id: string; student_id?: string },
-): void {
-  const refusal = personalizedRootRefusal(ctx, component);
+  componentIds: readonly string[],
+): Promise<Map<string, DomainError>> {
+  const students = ctx.principal.boundary.studentIds;
+  if (!students || componentIds.length === 0) return new Map();
+  const refusals = new Map<string, DomainError>();
+  for (const [componentId, studentId] of await personalizedOwners(db, ctx.tenantId, componentIds)) {
+    if (students.includes(studentId)) continue;
+    const detail = `The token may not read ${componentId}, part of the personalized course of another student.`;
+    refusals.set(componentId, outside('studentIds', 'studentId', detail));
+  }
+  return refusals;
+}
+
+export async function requirePersonalizedCourseInBoundary(
+  db: Database,
+  ctx: RequestContext,
+  componentId: string,
+): Promise<void> {
+  const refusal = (await personalizedCourseRefusals(db, ctx, [componentId])).get(componentId);
   if (refusal) throw refusal;
 }
 
 /**
  * A list of components as a studentIds-bounded token sees it: a requested student outside the boundary is refused,
- * and other students' personalized roots are left out.
+ * and other students' personalized courses (roots and subtrees) are left out.
  */
-export function personalizedRootsCondition(
+export function personalizedCoursesCondition(
   ctx: RequestContext,
-  studentColumn: PgColumn,
   requestedStudentId: string | undefined,
 ): SQL | undefined {
   const students = ctx.principal.boundary.studentIds;
   if (!students) return undefined;
   if (requestedStudentId !== undefined) requireStudentInBoundary(ctx, requestedStudentId);
-  return students.length > 0 ? or(isNull(studentColumn), inArray(studentColumn, students)) : isNull(studentColumn);
+  const ownRoot =
+    students.length > 0
+      ? sql`student_id in (${sql.join(
+          students.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : sql`false`;
+  return notInArray(
+    components.componentId,
+    sql`(with recursive others(component_id) as (
+      select component_id from ${components}
+      where tenant_id = ${ctx.tenantId} and student_id is not null and not (${ownRoot})
+      union
+      select c.component_id from others o
+      join ${components} c on c.tenant_id = ${ctx.tenantId} and c.parent_component_id = o.component_id
+    ) select component_id from others)`,
+  );
 }

@@ -5,8 +5,8 @@ import { createComponent, expectProblem } from './helpers.ts';
 
 /**
  * A token bounded to some students (the events service's studentIds claim) on curriculum's learner paths: another
- * student's personalized course roots, and reads naming another student, are refused (403 curriculum:forbidden naming
- * studentId, as the gate reads refuse them); lists are narrowed to the token's students.
+ * student's personalized courses (roots and subtrees), and reads naming another student, are refused (403
+ * curriculum:forbidden naming studentId, as the gate reads refuse them); lists are narrowed to the token's students.
  */
 
 const it = platformTest();
@@ -15,12 +15,18 @@ const forbiddenStudent = [{ field: 'studentId', message: "outside the token's st
 const codes = (body: { errors?: Array<{ extensions: { code: string } }> }) =>
   body.errors?.map((error) => error.extensions.code);
 
-/** A tenant with a shared course, a personalized root for stu-1 and one for stu-2, and a track. */
+/** A tenant with a shared course, a personalized course (root and lesson) for stu-1 and one for stu-2, and a track. */
 async function tenantWithPersonalizedCourses(platform: Parameters<typeof newTenant>[0]) {
   const author = await newTenant(platform);
   await createComponent(platform, author, { component_id: 'shared', kind: 'course' });
   await createComponent(platform, author, { component_id: 'mine', kind: 'course', student_id: 'stu-1' });
   await createComponent(platform, author, { component_id: 'theirs', kind: 'course', student_id: 'stu-2' });
+  await createComponent(platform, author, { component_id: 'my-lesson', kind: 'lesson', parent_component_id: 'mine' });
+  await createComponent(platform, author, {
+    component_id: 'their-lesson',
+    kind: 'lesson',
+    parent_component_id: 'theirs',
+  });
   await createComponent(platform, author, {
     component_id: 'track',
     kind: 'track',
@@ -34,19 +40,24 @@ async function tenantWithPersonalizedCourses(platform: Parameters<typeof newTena
   return { author, player };
 }
 
-describe('a token bounded to some students, on personalized course roots', () => {
-  it("lists only its students' personalized roots and refuses another student's (REST and GraphQL)", async ({
+describe('a token bounded to some students, on personalized courses', () => {
+  it("lists only its students' personalized courses and refuses another student's (REST and GraphQL)", async ({
     platform,
   }) => {
     const { author, player } = await tenantWithPersonalizedCourses(platform);
     const list = (caller: Caller, query: string) =>
-      http(platform, 'GET', `${curriculumV1}/components?kind=course${query}`, { token: caller.token });
-    const ids = async (caller: Caller, query = '') =>
+      http(platform, 'GET', `${curriculumV1}/components?${query}`, { token: caller.token });
+    const ids = async (caller: Caller, query = 'kind=course') =>
       (await list(caller, query)).body.data.map((row: { component_id: string }) => row.component_id);
     expect(await ids(author)).toEqual(['mine', 'shared', 'theirs']);
     expect(await ids(player)).toEqual(['mine', 'shared']);
-    expect(await ids(player, '&studentId=stu-1')).toEqual(['mine']);
-    const refused = await list(player, '&studentId=stu-2');
+    expect(await ids(player, 'kind=course&studentId=stu-1')).toEqual(['mine']);
+    // Their subtrees too: the service tells a lesson's course by its containment.
+    expect(await ids(author, 'kind=lesson')).toEqual(['my-lesson', 'their-lesson']);
+    expect(await ids(player, 'kind=lesson')).toEqual(['my-lesson']);
+    expect(await ids(player, 'parentId=theirs')).toEqual([]);
+    expect(await ids(player, 'courseId=mine')).toEqual(['mine', 'my-lesson']);
+    const refused = await list(player, 'studentId=stu-2');
     expectProblem(refused, 403, 'curriculum:forbidden');
     expect(refused.body.fieldErrors).toEqual(forbiddenStudent);
 
@@ -62,7 +73,7 @@ describe('a token bounded to some students, on personalized course roots', () =>
     ).toEqual(['curriculum:forbidden']);
   });
 
-  it("refuses another student's personalized root by id, its tree and its approvals (REST and GraphQL)", async ({
+  it("refuses another student's personalized course by id, its trees and its approvals (REST and GraphQL)", async ({
     platform,
   }) => {
     const { player } = await tenantWithPersonalizedCourses(platform);
@@ -71,17 +82,21 @@ describe('a token bounded to some students, on personalized course roots', () =>
       '/components/theirs/tree',
       '/courses/theirs/tree',
       '/courses/theirs/approvals',
+      '/components/their-lesson',
+      '/components/their-lesson/tree',
     ]) {
       const reply = await http(platform, 'GET', `${curriculumV1}${path}`, { token: player.token });
       expectProblem(reply, 403, 'curriculum:forbidden');
       expect(reply.body.fieldErrors).toEqual(forbiddenStudent);
     }
-    for (const path of ['/components/mine', '/components/shared', '/courses/mine/tree', '/courses/mine/approvals']) {
+    for (const path of ['/components/mine', '/components/my-lesson', '/courses/mine/tree', '/courses/mine/approvals']) {
       expect((await http(platform, 'GET', `${curriculumV1}${path}`, { token: player.token })).status).toBe(200);
     }
     const read = (id: string) =>
       graphql(platform, `{ component(componentId: "${id}") { componentId studentId } }`, {}, player.token);
     expect(codes((await read('theirs')).body)).toEqual(['curriculum:forbidden']);
+    expect(codes((await read('their-lesson')).body)).toEqual(['curriculum:forbidden']);
+    expect((await read('my-lesson')).body.data.component).toEqual({ componentId: 'my-lesson', studentId: null });
     expect((await read('mine')).body.data.component).toEqual({ componentId: 'mine', studentId: 'stu-1' });
     const approvals = await graphql(
       platform,

@@ -11,7 +11,7 @@ import type { Page } from '../../../platform/cursor.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { components, courseApprovalKcVersions, courseApprovals } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { requirePersonalizedRootInBoundary } from '../learner-boundary.ts';
+import { requirePersonalizedCourseInBoundary } from '../learner-boundary.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { firmKcVersion } from '../kc-graph/kc-graph.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
@@ -258,7 +258,7 @@ export async function listApprovals(
   requireAccess(ctx.principal, ACCESS.read, 'read course approvals');
   const query = parseInput(ListApprovalsQuery, input.query);
   const [course] = await deps.db
-    .select({ studentId: components.studentId })
+    .select({ componentId: components.componentId })
     .from(components)
     .where(
       tenantRows(
@@ -269,7 +269,7 @@ export async function listApprovals(
       ),
     );
   if (!course) throw courseNotFound(input.courseId);
-  requirePersonalizedRootInBoundary(ctx, { component_id: input.courseId, student_id: course.studentId ?? undefined });
+  await requirePersonalizedCourseInBoundary(deps.db, ctx, input.courseId);
   type Row = typeof courseApprovals.$inferSelect;
   const source = {
     table: courseApprovals,

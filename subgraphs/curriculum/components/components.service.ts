@@ -19,9 +19,9 @@ import { placeChild } from '../containment.ts';
 import { resolveRenderer } from '../renderers.ts';
 import { ACCESS } from '../access.ts';
 import {
-  personalizedRootRefusal,
-  personalizedRootsCondition,
-  requirePersonalizedRootInBoundary,
+  personalizedCourseRefusals,
+  personalizedCoursesCondition,
+  requirePersonalizedCourseInBoundary,
 } from '../learner-boundary.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
 import {
@@ -341,7 +341,7 @@ export async function getComponent(
   requireAccess(ctx.principal, ACCESS.read, 'read components');
   const [found] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!found) throw componentNotFound(componentId);
-  requirePersonalizedRootInBoundary(ctx, found);
+  await requirePersonalizedCourseInBoundary(deps.db, ctx, found.component_id);
   return found;
 }
 
@@ -353,9 +353,12 @@ export async function loadComponents(
 ): Promise<Map<string, Component | DomainError>> {
   requireAccess(ctx.principal, ACCESS.read, 'read components');
   const found = await findComponents(deps.db, ctx.tenantId, componentIds);
-  return new Map(
-    found.map((component) => [component.component_id, personalizedRootRefusal(ctx, component) ?? component]),
+  const refusals = await personalizedCourseRefusals(
+    deps.db,
+    ctx,
+    found.map((component) => component.component_id),
   );
+  return new Map(found.map((component) => [component.component_id, refusals.get(component.component_id) ?? component]));
 }
 
 export async function loadChildren(
@@ -377,7 +380,7 @@ export const listComponents = listRule({
     query.includeRetired ? undefined : eq(components.status, 'active'),
     query.kind ? eq(components.kind, query.kind) : undefined,
     query.parentId ? eq(components.parentComponentId, query.parentId) : undefined,
-    personalizedRootsCondition(ctx, components.studentId, query.studentId),
+    personalizedCoursesCondition(ctx, query.studentId),
     query.studentId
       ? and(
           eq(components.studentId, query.studentId),
@@ -413,7 +416,7 @@ export async function readTree(
   const includeRetired = query.includeRetired ?? false;
   const [root] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!root || (root.status !== 'active' && !includeRetired)) throw componentNotFound(componentId);
-  requirePersonalizedRootInBoundary(ctx, root);
+  await requirePersonalizedCourseInBoundary(deps.db, ctx, root.component_id);
   if (courseRootOnly && (root.kind !== 'course' || root.parent_component_id !== null))
     throw componentNotFound(componentId);
   const tree: ComponentTree = { ...root, children: [] };
