@@ -24,6 +24,7 @@ const LearnerEvent = z.object({
   kind: z.string(),
   studentId: z.string().nullable(),
   contentId: z.string().nullable(),
+  orgId: z.string().nullable(),
   happenedAt: z.string(),
   extensions: z.record(z.string(), z.unknown()),
 });

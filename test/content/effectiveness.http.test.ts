@@ -105,6 +105,32 @@ describe('GET /items/{id}/effectiveness', () => {
     expect(latest.body.data.contentItem.effectiveness.effectivenessStatus).toBe('fresh');
   });
 
+  it("refuses a token the events service would narrow (students, organizations) or another item's contentIds, REST and GraphQL (it answered counts of every student)", async ({
+    platform,
+  }) => {
+    const { author, contentId, second, record } = await setup(platform);
+    await record(second, 'content_viewed', 3, daysAgo(1));
+    const bounded = (boundary: Record<string, string[]>) =>
+      newTenant(platform, { tenantId: author.tenantId, scopes: ['read:content'], boundary });
+    for (const [boundary, field] of [
+      [{ studentIds: ['s-1'] }, 'studentIds'],
+      [{ schoolIds: ['org-1'] }, 'orgIds/schoolIds'],
+      [{ contentIds: [randomUUID()] }, 'contentId'],
+    ] as Array<[Record<string, string[]>, string]>) {
+      const caller = await bounded(boundary);
+      const reply = await read(platform, caller, contentId);
+      expect([reply.status, reply.body.code, reply.body.fieldErrors?.[0]?.field]).toEqual([
+        403,
+        'content.forbidden',
+        field,
+      ]);
+      const graph = await graphql(platform, EFFECTIVENESS, { contentId }, caller.token);
+      expect(graph.body.errors?.[0]?.extensions?.code).toBe('content.forbidden');
+    }
+    const inside = await read(platform, await bounded({ contentIds: [contentId] }), contentId);
+    expect([inside.status, inside.body.served_count]).toEqual([200, 3]);
+  });
+
   it('answers 404 for a version of another item and 400 for a version id that is not one', async ({ platform }) => {
     const { author, contentId } = await setup(platform);
     const other = await createItem(platform, author, { content_kind: 'article' });

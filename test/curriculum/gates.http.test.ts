@@ -68,11 +68,13 @@ async function record(
   contentId: string,
   extensions: Record<string, unknown> = {},
   happenedAt = '2026-09-01T10:00:00Z',
+  orgId?: string,
 ) {
   const accepted = await post(platform, { tenantId: learner.tenantId, token: learner.eventsToken }, [
     {
       kind,
       studentId: 'stu-1',
+      ...(orgId ? { orgId } : {}),
       contentId,
       activitySourceId: learner.sourceId,
       happenedAt,
@@ -345,7 +347,8 @@ describe('GET /gates/{componentId}/status and /remediation', () => {
       status('?studentId=stu-1'),
     );
     expect(answer.body.served_form_count).toBe(1);
-    // ...asked for the fields a gate reads only: no student name, so no call to the people service.
+    // ...asked for the fields a gate reads only (orgId for a bounded token's check): no student name, so no call to the
+    // people service.
     expect(eventReads).toHaveLength(1);
     const asked = new URL(eventReads[0], 'http://local').searchParams;
     expect(asked.get('kind')).toBe('assessment_started,assessment_graded');
@@ -355,6 +358,7 @@ describe('GET /gates/{componentId}/status and /remediation', () => {
       'happenedAt',
       'id',
       'kind',
+      'orgId',
       'studentId',
     ]);
     expect(
@@ -435,6 +439,64 @@ describe("a token bounded to some students (the events service's studentIds clai
     const inside = await player(['stu-1']);
     const own = await http(platform, 'GET', gateUrl('/status', '?studentId=stu-1'), { token: inside.token });
     expect([own.status, own.body.result_record_id]).toEqual([200, result]);
+  });
+});
+
+describe("a token bounded to organizations or content (the events service's orgIds/schoolIds and contentIds claims)", () => {
+  const bounded = (learner: Learner, boundary: Record<string, string[]>) =>
+    newTenant(platform, { tenantId: learner.tenantId, scopes: ['curriculum:read'], boundary });
+  /** Every learner read of gate-1 for stu-1, REST and GraphQL, is 403 curriculum:forbidden with this field error. */
+  async function expectGateReadsRefused(outside: Caller, fieldError: { field: string; message: string }) {
+    for (const suffix of ['/status', '/remediation', '/next-form']) {
+      const reply = await http(platform, 'GET', gateUrl(suffix, '?studentId=stu-1'), { token: outside.token });
+      expectProblem(reply, 403, 'curriculum:forbidden');
+      expect(reply.body.fieldErrors).toEqual([fieldError]);
+    }
+    for (const field of ['gateStatus', 'gateRemediation', 'gateNextForm']) {
+      const graph = await graphql(
+        platform,
+        `{ ${field}(componentId: "gate-1", studentId: "stu-1") { componentId } }`,
+        {},
+        outside.token,
+      );
+      expect(graph.body.errors?.map((error: { extensions: { code: string } }) => error.extensions.code)).toEqual([
+        'curriculum:forbidden',
+      ]);
+    }
+  }
+
+  it("refuses the gate reads whose learner history holds another organization's events (it answered them)", async () => {
+    const learner = await tenantWithGate();
+    const form = fake.forms[0].form_content_id;
+    await record(learner, 'assessment_started', form, {}, '2026-09-01T09:00:00Z', 'org-a');
+    const result = await record(learner, 'assessment_graded', form, graded('failed'), '2026-09-01T10:00:00Z', 'org-a');
+    for (const claim of ['orgIds', 'schoolIds']) {
+      const outside = await bounded(learner, { [claim]: ['org-b'] });
+      await expectGateReadsRefused(outside, {
+        field: 'orgId',
+        message: "outside the token's orgIds/schoolIds boundary",
+      });
+    }
+    const inside = await bounded(learner, { schoolIds: ['org-a'] });
+    const own = await http(platform, 'GET', gateUrl('/status', '?studentId=stu-1'), { token: inside.token });
+    expect([own.status, own.body.result_record_id]).toEqual([200, result]);
+    await record(learner, 'assessment_started', fake.forms[1].form_content_id, {}, '2026-09-02T10:00:00Z');
+    // A served form that names no organization cannot be judged against the bound: refused, not left out.
+    expectProblem(
+      await http(platform, 'GET', gateUrl('/next-form', '?studentId=stu-1'), { token: inside.token }),
+      403,
+      'curriculum:forbidden',
+    );
+  });
+
+  it("refuses the gate reads of a gate whose pinned bank is outside the token's contentIds (it answered them)", async () => {
+    const learner = await tenantWithGate();
+    await record(learner, 'assessment_graded', fake.forms[0].form_content_id, graded('passed'));
+    const outside = await bounded(learner, { contentIds: [fake.forms[0].form_content_id] });
+    await expectGateReadsRefused(outside, { field: 'componentId', message: "outside the token's contentIds boundary" });
+    const inside = await bounded(learner, { contentIds: [fake.bank.content_id] });
+    const own = await http(platform, 'GET', gateUrl('/status', '?studentId=stu-1'), { token: inside.token });
+    expect([own.status, own.body.gate_status]).toEqual([200, 'passed']);
   });
 });
 

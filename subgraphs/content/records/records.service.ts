@@ -143,6 +143,26 @@ export const listCurriculumLinks: ItemList<unknown> = async (deps, ctx, { conten
 export const EffectivenessQuery = z.object({ version_id: uuidRef().optional() }).strict();
 
 /**
+ * The events service's counts, read with content's service token, span every student and organization of the
+ * tenant: a token the events service would narrow to some students or organizations (identity boundary claims) is
+ * refused here rather than answered from counts it may not see, and a contentIds bound holds on the item.
+ */
+function requireCountsInBoundary(ctx: RequestContext, contentId: string): void {
+  const { studentIds, orgIds, schoolIds, contentIds } = ctx.principal.boundary;
+  const refuse = (field: string, message: string, detail: string) =>
+    new DomainError('forbidden', detail, { fieldErrors: [{ field, message }] });
+  if (contentIds && !contentIds.includes(contentId)) {
+    const detail = `The token may not read learner activity about content ${contentId}.`;
+    throw refuse('contentId', "outside the token's contentIds boundary", detail);
+  }
+  const claim = studentIds ? 'studentIds' : orgIds || schoolIds ? 'orgIds/schoolIds' : undefined;
+  if (claim) {
+    const detail = `Effectiveness counts every student and organization; a token bounded by ${claim} may not read it.`;
+    throw refuse(claim, 'cannot be checked against counts of every student', detail);
+  }
+}
+
+/**
  * content_effectiveness of one exact version (the newest by default), derived at read time from
  * the events service's counts of that version's events; content stores none of it. Events
  * unreachable or off contract: a typed 503/502, never a guess.
@@ -153,6 +173,7 @@ export async function readEffectiveness(
   { contentId, query: rawQuery }: ItemRead,
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read effectiveness');
+  requireCountsInBoundary(ctx, contentId);
   const query = parseInput(EffectivenessQuery, rawQuery);
   const item = await requireItem(deps.db, ctx.tenantId, contentId);
   const versionId = query.version_id ?? item.latestVersionId;

@@ -11,6 +11,7 @@ import type { Page } from '../../../platform/cursor.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { components, courseApprovalKcVersions, courseApprovals } from '../tables.ts';
 import { ACCESS } from '../access.ts';
+import { requirePersonalizedCourseInBoundary } from '../learner-boundary.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { firmKcVersion } from '../kc-graph/kc-graph.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
@@ -268,6 +269,7 @@ export async function listApprovals(
       ),
     );
   if (!course) throw courseNotFound(input.courseId);
+  await requirePersonalizedCourseInBoundary(deps.db, ctx, input.courseId);
   type Row = typeof courseApprovals.$inferSelect;
   const source = {
     table: courseApprovals,

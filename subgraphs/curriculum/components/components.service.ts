@@ -18,6 +18,11 @@ import type { CurriculumDeps } from '../deps.ts';
 import { placeChild } from '../containment.ts';
 import { resolveRenderer } from '../renderers.ts';
 import { ACCESS } from '../access.ts';
+import {
+  personalizedCourseRefusals,
+  personalizedCoursesCondition,
+  requirePersonalizedCourseInBoundary,
+} from '../learner-boundary.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
 import {
   componentNotFound,
@@ -336,17 +341,24 @@ export async function getComponent(
   requireAccess(ctx.principal, ACCESS.read, 'read components');
   const [found] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!found) throw componentNotFound(componentId);
+  await requirePersonalizedCourseInBoundary(deps.db, ctx, found.component_id);
   return found;
 }
 
-/** Access-checked batch reads behind the GraphQL loaders. */
+/** Access-checked batch reads behind the GraphQL loaders: a component the token may not read is its refusal. */
 export async function loadComponents(
   deps: CurriculumDeps,
   ctx: RequestContext,
   { componentIds }: { componentIds: readonly string[] },
-): Promise<Component[]> {
+): Promise<Map<string, Component | DomainError>> {
   requireAccess(ctx.principal, ACCESS.read, 'read components');
-  return findComponents(deps.db, ctx.tenantId, componentIds);
+  const found = await findComponents(deps.db, ctx.tenantId, componentIds);
+  const refusals = await personalizedCourseRefusals(
+    deps.db,
+    ctx,
+    found.map((component) => component.component_id),
+  );
+  return new Map(found.map((component) => [component.component_id, refusals.get(component.component_id) ?? component]));
 }
 
 export async function loadChildren(
@@ -368,6 +380,7 @@ export const listComponents = listRule({
     query.includeRetired ? undefined : eq(components.status, 'active'),
     query.kind ? eq(components.kind, query.kind) : undefined,
     query.parentId ? eq(components.parentComponentId, query.parentId) : undefined,
+    personalizedCoursesCondition(ctx, query.studentId),
     query.studentId
       ? and(
           eq(components.studentId, query.studentId),
@@ -403,6 +416,7 @@ export async function readTree(
   const includeRetired = query.includeRetired ?? false;
   const [root] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!root || (root.status !== 'active' && !includeRetired)) throw componentNotFound(componentId);
+  await requirePersonalizedCourseInBoundary(deps.db, ctx, root.component_id);
   if (courseRootOnly && (root.kind !== 'course' || root.parent_component_id !== null))
     throw componentNotFound(componentId);
   const tree: ComponentTree = { ...root, children: [] };

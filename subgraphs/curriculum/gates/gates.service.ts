@@ -10,6 +10,11 @@ import type { CurriculumDeps } from '../deps.ts';
 import type { BankMember } from './content-banks.ts';
 import { GateNextFormInput, GateStatusInput, type GateStatusQuery } from './gates.schema.ts';
 import { type Component, findChildren, findComponents } from '../queries.ts';
+import {
+  requireContentInBoundary,
+  requireHistoryInOrgBoundary,
+  requireStudentInBoundary,
+} from '../learner-boundary.ts';
 
 /**
  * Mastery gates (rules 12, 13, 17). The curriculum service stores no learner answers, scores or
@@ -42,23 +47,17 @@ function requireGateRead(ctx: RequestContext): void {
   requireAccess(ctx.principal, ACCESS.read, 'read mastery gates');
 }
 
-/**
- * Status, remediation and next-form answer from a student's learner history, which the events service keeps behind
- * a token's studentIds boundary. Curriculum reads it with its own service token, so the caller's boundary is held
- * here: another student's history is refused, as the events service refuses it.
- */
-function requireStudentInBoundary(ctx: RequestContext, studentId: string): void {
-  const students = ctx.principal.boundary.studentIds;
-  if (students && !students.includes(studentId)) {
-    throw new DomainError('forbidden', `The token may not read the learner history of student ${studentId}.`, {
-      fieldErrors: [{ field: 'studentId', message: "outside the token's studentIds boundary" }],
-    });
-  }
-}
-
 async function activeGate(deps: GateDeps, ctx: RequestContext, componentId: string): Promise<Component> {
   const [gate] = await findComponents(deps.db, ctx.tenantId, [componentId]);
   if (!gate || gate.kind !== 'mastery_gate' || gate.status !== 'active') throw gateNotFound(componentId);
+  return gate;
+}
+
+/** A gate whose learner history the token may read: its student, and the bank it pins as its content. */
+async function learnerGate(deps: GateDeps, ctx: RequestContext, componentId: string, studentId: string) {
+  requireStudentInBoundary(ctx, studentId);
+  const gate = await activeGate(deps, ctx, componentId);
+  requireContentInBoundary(ctx, alphaOf(gate).target_ref?.content_id, 'componentId');
   return gate;
 }
 
@@ -161,6 +160,7 @@ async function statusOf(deps: GateDeps, ctx: RequestContext, gate: Component, qu
       );
     }
   }
+  requireHistoryInOrgBoundary(ctx, result ? [...served, result] : served);
   const verdict = result ? gradingOf(result) : {};
   const lastServed = latest(served);
   const awaiting =
@@ -188,8 +188,7 @@ async function statusOf(deps: GateDeps, ctx: RequestContext, gate: Component, qu
 export async function readGateStatus(deps: GateDeps, ctx: RequestContext, input: unknown) {
   requireGateRead(ctx);
   const { componentId, ...query } = parseInput(GateStatusInput, input);
-  requireStudentInBoundary(ctx, query.studentId);
-  return statusOf(deps, ctx, await activeGate(deps, ctx, componentId), query);
+  return statusOf(deps, ctx, await learnerGate(deps, ctx, componentId, query.studentId), query);
 }
 
 /**
@@ -200,8 +199,7 @@ export async function readGateStatus(deps: GateDeps, ctx: RequestContext, input:
 export async function readGateRemediation(deps: GateDeps, ctx: RequestContext, input: unknown) {
   requireGateRead(ctx);
   const { componentId, ...query } = parseInput(GateStatusInput, input);
-  requireStudentInBoundary(ctx, query.studentId);
-  const gate = await activeGate(deps, ctx, componentId);
+  const gate = await learnerGate(deps, ctx, componentId, query.studentId);
   const status = await statusOf(deps, ctx, gate, query);
   const answer = {
     ...status,
@@ -273,8 +271,7 @@ async function formEligible(deps: GateDeps, ctx: RequestContext, member: BankMem
 export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, input: unknown) {
   requireGateRead(ctx);
   const { componentId, ...query } = parseInput(GateNextFormInput, input);
-  requireStudentInBoundary(ctx, query.studentId);
-  const gate = await activeGate(deps, ctx, componentId);
+  const gate = await learnerGate(deps, ctx, componentId, query.studentId);
   const bank = alphaOf(gate).target_ref;
   if (!bank || bank.content_kind !== 'test_bank') {
     throw new DomainError('curriculum:gate_not_launchable', `Gate ${componentId} pins no exact test_bank version.`);
@@ -301,6 +298,7 @@ export async function readGateNextForm(deps: GateDeps, ctx: RequestContext, inpu
       },
     );
   }
+  requireHistoryInOrgBoundary(ctx, served);
   const validated = bankMembers.members.slice(0, MAX_BANK_MEMBERS);
   const candidates = validated.filter(
     (member) => member.ready && member.practice_eligible && member.usage_scope === 'practice_eligible',

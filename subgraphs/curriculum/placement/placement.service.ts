@@ -4,6 +4,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { ACCESS } from '../access.ts';
+import { requireStudentInBoundary } from '../learner-boundary.ts';
 import { components } from '../tables.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { PlacementQuery } from './placement.schema.ts';
@@ -30,6 +31,7 @@ export async function placementCandidates(
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'read placement candidates');
   const query = parseInput(PlacementQuery, input.query);
+  if (query.studentId !== undefined) requireStudentInBoundary(ctx, query.studentId);
   const [track] = await findComponents(deps.db, ctx.tenantId, [input.trackId]);
   if (!track || track.kind !== 'track' || track.status !== 'active')
     throw new DomainError('not_found', `No track ${input.trackId} in this tenant.`);

@@ -12,12 +12,7 @@ import { type Component } from '../queries.ts';
 export function curriculumLoaders(deps: CurriculumDeps) {
   const componentLoader = (context: GraphContext) =>
     loaderOf<Component>(context, 'curriculum.component', async (ctx, ids) => {
-      const found = new Map(
-        (await loadComponents(deps, ctx, { componentIds: ids })).map((component) => [
-          component.component_id,
-          component,
-        ]),
-      );
+      const found = await loadComponents(deps, ctx, { componentIds: ids });
       return ids.map((id) => found.get(id) ?? null);
     });
   const childrenLoader = (context: GraphContext, includeRetired: boolean) =>

@@ -3,6 +3,7 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { ACCESS } from '../access.ts';
+import { requireStudentInBoundary } from '../learner-boundary.ts';
 import type { TargetRef } from '../content-client.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { LRUCache } from 'lru-cache';
@@ -182,6 +183,7 @@ export async function nextLesson(
 ) {
   requireAccess(ctx.principal, ACCESS.read, 'route learners');
   const query = parseInput(NextLessonQuery, input.query);
+  if (query.studentId !== undefined) requireStudentInBoundary(ctx, query.studentId);
   const { courseId } = input;
   const latest = await findLatestApproval(deps.db, ctx.tenantId, courseId);
   const { root, route, routedRecord, graphSha256, kcIds, kcStates } =
