@@ -26,6 +26,7 @@ const PLATFORM_CODES = {
   tenant_mismatch: { status: 403, title: 'The token belongs to another tenant' },
   not_found: { status: 404, title: 'No such resource for this tenant' },
   method_not_allowed: { status: 405, title: 'This method is not allowed on this path' },
+  not_acceptable: { status: 406, title: 'The Accept header excludes every media type this path answers' },
   idempotency_conflict: { status: 409, title: 'The Idempotency-Key was used with a different request' },
   idempotency_key_required: { status: 400, title: 'This write needs an Idempotency-Key header' },
   precondition_failed: { status: 412, title: 'The ETag does not match the current resource' },
