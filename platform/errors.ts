@@ -30,6 +30,7 @@ const PLATFORM_CODES = {
   idempotency_conflict: { status: 409, title: 'The Idempotency-Key was used with a different request' },
   idempotency_key_required: { status: 400, title: 'This write needs an Idempotency-Key header' },
   precondition_failed: { status: 412, title: 'The ETag does not match the current resource' },
+  if_match_malformed: { status: 400, title: 'The If-Match header is not a list of entity tags' },
   payload_too_large: { status: 413, title: 'The request body is too large' },
   unsupported_media_type: { status: 415, title: 'The body must be application/json' },
   request_timeout: { status: 408, title: 'The request did not arrive in time' },

@@ -473,7 +473,9 @@ const IDEMPOTENCY_KEY = z
 const PRECONDITION = z
   .string()
   .min(1)
-  .describe('The ETag of the resource as last read; a stale one is refused with 412');
+  .describe(
+    'The ETag of the resource as last read, quotes included (several, comma-separated, or *); a stale one is refused with 412, a value that is not an entity tag with 400',
+  );
 
 function headersOf(route: RouteShape<z.ZodType, z.ZodType>): z.ZodObject | undefined {
   const shape: Record<string, z.ZodType> = { ...route.headers?.shape };
