@@ -151,7 +151,9 @@ export function idAsStored(id: string): string {
 
 /** An optional member whose explicit null is read as the member left out: undefined, or its default. */
 function nullAsLeftOut<T extends z.ZodType>(member: T) {
-  return member.nullable().transform((value) => (value === null ? member.parse(undefined) : value));
+  // The description stays on the member itself, where the OpenAPI and its readers find it.
+  const nullable = member.description ? member.nullable().describe(member.description) : member.nullable();
+  return nullable.transform((value) => (value === null ? member.parse(undefined) : value));
 }
 
 /**
