@@ -23,10 +23,25 @@ export function etagOf(resourceId: string, version: number): string {
 const etags = new Map<string, string>();
 const MAX_KEPT_ETAGS = 10_000;
 
-/** 428 when the conditional header is missing: checked first, before any read or outside call. */
+/** RFC 9110 §13.1.1: `*`, or a comma-separated list of entity tags, each quoted and perhaps weak (`W/"..."`). */
+const ENTITY_TAG = String.raw`(?:W/)?"[\x21\x23-\x7e\x80-\xff]*"`;
+const IF_MATCH = new RegExp(String.raw`^\s*(?:\*\s*|[\s,]*${ENTITY_TAG}(?:\s*,[\s,]*${ENTITY_TAG})*[\s,]*)$`);
+
+/**
+ * 428 when the conditional header is missing, 400 when it is not `*` or a list of entity tags (`abc` sent without
+ * its quotes): a malformed precondition is the client's mistake to fix, not a stale read to refetch.
+ */
 export function requirePrecondition(header: string | undefined, headerName = 'If-Match'): asserts header is string {
   if (header === undefined || header.trim() === '') {
     throw new DomainError('precondition_required', `Send ${headerName} with the ETag from your last read.`);
+  }
+  if (!IF_MATCH.test(header)) {
+    throw new DomainError(
+      'if_match_malformed',
+      `${headerName} (GraphQL: ifMatch) is not * or a list of entity tags; send the etag of your last read as it is, ` +
+        'quotes included.',
+      { fieldErrors: [{ field: headerName, message: 'is not * or a list of quoted entity tags' }] },
+    );
   }
 }
 

@@ -10,6 +10,7 @@ import Fastify, {
 } from 'fastify';
 import type { Bindings, ChildLoggerOptions, Level, Logger } from 'pino';
 import { z } from 'zod';
+import { acceptsJson } from './accept.ts';
 import type { Authenticator } from './auth.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './config.ts';
 import { contextFor, type RequestContext } from './context.ts';
@@ -472,7 +473,9 @@ const IDEMPOTENCY_KEY = z
 const PRECONDITION = z
   .string()
   .min(1)
-  .describe('The ETag of the resource as last read; a stale one is refused with 412');
+  .describe(
+    'The ETag of the resource as last read, quotes included (several, comma-separated, or *); a stale one is refused with 412, a value that is not an entity tag with 400',
+  );
 
 function headersOf(route: RouteShape<z.ZodType, z.ZodType>): z.ZodObject | undefined {
   const shape: Record<string, z.ZodType> = { ...route.headers?.shape };
@@ -528,12 +531,16 @@ export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodTyp
     // The mint answers its own query's shape (tenantId=demo, once) with its own code.
     refuseMalformedQuery(request, { takesQuery: route.querystring !== undefined, takesRepeats: route.public === true });
   };
+  // Routes of other media types (bytes) keep their own; a JSON route answers 406 before anything else.
+  const negotiate = response !== 'refused' && !('bytes' in response) ? refuseUnacceptable : () => {};
   const handler = route.public
     ? async (request: FastifyRequest, reply: FastifyReply) => {
+        negotiate(request);
         checkShape(request);
         return route.handler(request as RouteRequest<P, Q>, reply);
       }
     : async (request: FastifyRequest, reply: FastifyReply) => {
+        negotiate(request);
         const ctx = await app.requestContextOf(request);
         checkShape(request);
         return route.handler(Object.assign(request as RouteRequest<P, Q>, { ctx }), reply);
@@ -549,6 +556,17 @@ export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodTyp
     handler,
     ...(checkAnswer ? { preSerialization: checkAnswer } : {}),
   });
+}
+
+/** 406 when the request's Accept leaves a JSON route nothing to send (RFC 9110 §12.5.1). */
+function refuseUnacceptable(request: FastifyRequest): void {
+  if (!acceptsJson(request.headers.accept)) {
+    throw new DomainError(
+      'not_acceptable',
+      'This path answers application/json (its problems application/problem+json); the Accept header excludes both.',
+      { fieldErrors: [{ field: 'Accept', message: 'excludes application/json and application/problem+json' }] },
+    );
+  }
 }
 
 const NOT_PERCENT_ENCODED = 'is not valid percent-encoded UTF-8';

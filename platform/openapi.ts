@@ -68,6 +68,7 @@ const PROBLEM_STATUSES: Record<number, string> = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  406: 'not_acceptable',
   409: 'idempotency_conflict',
   412: 'precondition_failed',
   413: 'payload_too_large',
@@ -174,6 +175,7 @@ function successResponses(operation: DescribedOperation, named: NamedSchemas): R
 function errorStatuses(operation: DescribedOperation): number[] {
   // Any request can be malformed (Fastify's own client errors answer 400 too).
   const statuses = new Set<number>([400, ...operation.errors]);
+  if (!('bytes' in operation.response)) statuses.add(406);
   if (!operation.public) {
     statuses.add(401);
     statuses.add(403);

@@ -148,3 +148,23 @@ export function isUuid(value: string): boolean {
 export function idAsStored(id: string): string {
   return isUuid(id) ? id.toLowerCase() : id;
 }
+
+/** An optional member whose explicit null is read as the member left out: undefined, or its default. */
+function nullAsLeftOut<T extends z.ZodType>(member: T) {
+  // The description stays on the member itself, where the OpenAPI and its readers find it.
+  const nullable = member.description ? member.nullable().describe(member.description) : member.nullable();
+  return nullable.transform((value) => (value === null ? member.parse(undefined) : value));
+}
+
+/**
+ * A create body whose optional members take an explicit null as the member left out (many clients serialize a value
+ * they lack as null; a PATCH takes null as "clear", and on a create there is nothing to clear). A required member,
+ * and one whose own schema gives null a meaning, keep their rule. The OpenAPI describes each such member as nullable.
+ */
+export function nullMeansAbsent<S extends z.ZodObject>(schema: S): S {
+  const members: Record<string, z.ZodType> = {};
+  for (const [name, member] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (member.safeParse(undefined).success && !member.safeParse(null).success) members[name] = nullAsLeftOut(member);
+  }
+  return schema.extend(members) as unknown as S;
+}

@@ -13,6 +13,25 @@ export async function createItem(platform: TestPlatform, caller: Caller, body: R
   return created.body as Record<string, any> & { content_id: string; latest_version_id: string; etag: string };
 }
 
+/** A 1x1 PNG. */
+export const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
+
+/** Uploads PNG as the item's thumbnail. */
+export async function uploadPng(platform: TestPlatform, caller: Caller, contentId: string) {
+  return http(platform, 'POST', `${tenantRoot(caller.tenantId)}/items/${contentId}/media`, {
+    token: caller.token,
+    body: {
+      media_kind: 'thumbnail',
+      mime_type: 'image/png',
+      file_name: 'dot.png',
+      data_base64: PNG.toString('base64'),
+    },
+  });
+}
+
 /** A POST under the caller's tenant root, as the caller. */
 export async function postAs(platform: TestPlatform, caller: Caller, path: string, body: unknown) {
   return http(platform, 'POST', `${tenantRoot(caller.tenantId)}${path}`, { token: caller.token, body });

@@ -2,29 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { newTenant, http, sameTenant, tenantRoot } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
-import { createItem, expectUnchanged } from './helpers.ts';
+import { createItem, expectUnchanged, PNG, uploadPng } from './helpers.ts';
 
 const it = platformTest();
-
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000a49444154789c6360000002000154a24f5d0000000049454e44ae426082',
-  'hex',
-);
 
 describe('media', () => {
   it('uploads, lists and streams the bytes of the authenticated delivery_url', async ({ platform }) => {
     const caller = await newTenant(platform);
     const item = await createItem(platform, caller, { content_kind: 'article' });
     const url = `${tenantRoot(caller.tenantId)}/items/${item.content_id}/media`;
-    const uploaded = await http(platform, 'POST', url, {
-      token: caller.token,
-      body: {
-        media_kind: 'thumbnail',
-        mime_type: 'image/png',
-        file_name: 'dot.png',
-        data_base64: PNG.toString('base64'),
-      },
-    });
+    const uploaded = await uploadPng(platform, caller, item.content_id);
     expect(uploaded.status).toBe(201);
     expect(uploaded.body).toMatchObject({ media_kind: 'thumbnail', mime_type: 'image/png', byte_size: PNG.length });
     const delivery = new URL(uploaded.body.delivery_url);

@@ -730,7 +730,7 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
     expect(codeOf(refused)).toBe('curriculum:validation_failed');
   });
 
-  it("a stale ifMatch is refused naming ifMatch and the etag's quotes, not only the REST header (a GraphQL client sent none)", async ({
+  it("an unquoted ifMatch is refused naming ifMatch and the etag's quotes, not only the REST header (a GraphQL client sent none)", async ({
     platform,
   }) => {
     const caller = await newTenant(platform);
@@ -747,7 +747,7 @@ describe('curriculum subgraph: authoring mutations keep the REST rules and codes
       { tag: (lesson.etag as string).replaceAll('"', ''), k: randomUUID() },
       caller.token,
     );
-    expect(codeOf(unquoted)).toBe('curriculum:precondition_failed');
+    expect(codeOf(unquoted)).toBe('curriculum:if_match_malformed');
     expect(unquoted.body.errors[0].message).toContain('ifMatch');
     expect(unquoted.body.errors[0].message).toContain('quotes included');
   });

@@ -270,6 +270,61 @@ describe('events subgraph', () => {
     expect(person.body.data.event.student.events.data).toHaveLength(3);
   });
 
+  it('filters ContentItem.events and Person.events by componentId, as GET /events does (neither took it)', async ({
+    platform,
+  }) => {
+    const { caller, contentId } = await setup();
+    await graphql(
+      platform,
+      RECORD,
+      {
+        events: ['lesson-a', 'lesson-b', 'lesson-a'].map((componentId, index) => ({
+          kind: 'content_viewed',
+          studentId: 'stu-g',
+          contentId,
+          activitySourceId: caller.sourceId,
+          happenedAt: `2026-09-0${index + 1}T10:00:00Z`,
+          extensions: { [`${PLAYER_EXTENSION_NAMESPACE}/component_id`]: componentId },
+        })),
+      },
+      caller.token,
+    );
+    const overRest = await http(platform, 'GET', `${root}/events?componentId=lesson-a&contentId=${contentId}`, {
+      token: caller.token,
+    });
+    const ids = overRest.body.data.map((event: { id: string }) => event.id);
+    expect(ids).toHaveLength(2);
+    const filtered = await graphql(
+      platform,
+      `
+        query Filtered($contentId: ID!, $eventId: ID!) {
+          contentItem(contentId: $contentId) {
+            events(componentId: "lesson-a") {
+              data {
+                id
+              }
+            }
+          }
+          event(id: $eventId) {
+            student {
+              events(componentId: "lesson-a") {
+                data {
+                  id
+                }
+              }
+            }
+          }
+        }
+      `,
+      { contentId, eventId: ids[0] },
+      caller.token,
+    );
+    expect(filtered.body.errors).toBeUndefined();
+    const idsOf = (page: { data: Array<{ id: string }> }) => page.data.map((event) => event.id);
+    expect(idsOf(filtered.body.data.contentItem.events)).toEqual(ids);
+    expect(idsOf(filtered.body.data.event.student.events)).toEqual(ids);
+  });
+
   it("tallies an item's events per kind, at the root and on ContentItem, as GET /event-tallies answers", async ({
     platform,
   }) => {

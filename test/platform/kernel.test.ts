@@ -130,6 +130,10 @@ describe('ETags', () => {
       expect.objectContaining({ code: 'precondition_failed' }),
     );
     expect(() => checkIfMatch(undefined, current)).toThrow(expect.objectContaining({ code: 'precondition_required' }));
+    expect(() => checkIfMatch(current.replaceAll('"', ''), current)).toThrow(
+      expect.objectContaining({ code: 'if_match_malformed' }),
+    );
+    expect(() => checkIfMatch(` "x",, ${current} `, current)).not.toThrow();
   });
 
   it('kept tags are the hash of their own identity and version, never an older version', () => {

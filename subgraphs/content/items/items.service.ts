@@ -17,6 +17,7 @@ import { runCommand, runFreshFirst } from '../../../platform/commands.ts';
 import {
   isoTimestamp,
   isUuid,
+  nullMeansAbsent,
   parseInput,
   queryBoolean,
   queryInstant,
@@ -81,40 +82,41 @@ const metadataFields = {
   source_activity_ref: z.string().min(1),
 };
 
-export const CreateItemInput = z
-  .object(metadataFields)
-  .partial()
-  .extend({
-    content_id: uuidRef().optional().describe('Caller-chosen id; minted when absent'),
-    content_kind: contentKind,
-    assessment_role: z
-      .enum(['form', 'spec', 'bank'])
-      .optional()
-      .describe('Derived from the kind; when sent it must agree'),
-    membership_rule: z.enum(TEST_BANK_MEMBERSHIP_RULES).optional().describe('test_bank only; fixed at create'),
-    title: metadataFields.title,
-    ...Object.fromEntries(
-      BLUEPRINT_FIELDS.map((field) => [field, z.unknown().optional().describe('test_spec blueprint field')]),
-    ),
-  })
-  .strict()
-  .superRefine((input, issues) => {
-    checkSubjectAlias(input, issues);
-    checkBlueprintFields(input, issues);
-    const problem = statusProblem(input.content_kind, input.status);
-    if (problem) issues.addIssue({ code: 'custom', path: ['status'], message: problem });
-    if (input.membership_rule !== undefined && input.content_kind !== 'test_bank') {
-      issues.addIssue({ code: 'custom', path: ['membership_rule'], message: 'only a test_bank has a membership_rule' });
-    }
-    const role = assessmentRoleOf(input.content_kind);
-    if (input.assessment_role !== undefined && input.assessment_role !== role) {
-      issues.addIssue({
-        code: 'custom',
-        path: ['assessment_role'],
-        message: `content_kind ${input.content_kind} has assessment_role ${role ?? 'none'}`,
-      });
-    }
-  });
+export const CreateItemInput = nullMeansAbsent(
+  z
+    .object(metadataFields)
+    .partial()
+    .extend({
+      content_id: uuidRef().optional().describe('Caller-chosen id; minted when absent'),
+      content_kind: contentKind,
+      assessment_role: z
+        .enum(['form', 'spec', 'bank'])
+        .optional()
+        .describe('Derived from the kind; when sent it must agree'),
+      membership_rule: z.enum(TEST_BANK_MEMBERSHIP_RULES).optional().describe('test_bank only; fixed at create'),
+      title: metadataFields.title,
+      ...Object.fromEntries(
+        BLUEPRINT_FIELDS.map((field) => [field, z.unknown().optional().describe('test_spec blueprint field')]),
+      ),
+    })
+    .strict(),
+).superRefine((input, issues) => {
+  checkSubjectAlias(input, issues);
+  checkBlueprintFields(input, issues);
+  const problem = statusProblem(input.content_kind, input.status);
+  if (problem) issues.addIssue({ code: 'custom', path: ['status'], message: problem });
+  if (input.membership_rule !== undefined && input.content_kind !== 'test_bank') {
+    issues.addIssue({ code: 'custom', path: ['membership_rule'], message: 'only a test_bank has a membership_rule' });
+  }
+  const role = assessmentRoleOf(input.content_kind);
+  if (input.assessment_role !== undefined && input.assessment_role !== role) {
+    issues.addIssue({
+      code: 'custom',
+      path: ['assessment_role'],
+      message: `content_kind ${input.content_kind} has assessment_role ${role ?? 'none'}`,
+    });
+  }
+});
 export type CreateItemInput = z.infer<typeof CreateItemInput>;
 
 /** test_spec and test_bank versions are published one by one through POST /publish, never by status. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryBoolean, queryInstant, queryInteger } from '../../../platform/validation.ts';
+import { nullMeansAbsent, queryBoolean, queryInstant, queryInteger } from '../../../platform/validation.ts';
 import { siblingPosition } from '../components/components.schema.ts';
 
 /** CASE association types: isChildOf is containment, the others align a component to a framework item. */
@@ -16,14 +16,16 @@ export const ASSOCIATION_TYPES = [
   'replacedBy',
 ] as const;
 
-export const CreateAssociationInput = z
-  .object({
-    associationType: z.enum(ASSOCIATION_TYPES),
-    originId: z.string().min(1).describe('The component (the child, for isChildOf)'),
-    destinationId: z.string().min(1).describe('The parent component for isChildOf; the framework item otherwise'),
-    sequence_number: siblingPosition.optional(),
-  })
-  .strict();
+export const CreateAssociationInput = nullMeansAbsent(
+  z
+    .object({
+      associationType: z.enum(ASSOCIATION_TYPES),
+      originId: z.string().min(1).describe('The component (the child, for isChildOf)'),
+      destinationId: z.string().min(1).describe('The parent component for isChildOf; the framework item otherwise'),
+      sequence_number: siblingPosition.optional(),
+    })
+    .strict(),
+);
 
 export const PatchAssociationInput = z.object({ sequence_number: siblingPosition }).strict();
 

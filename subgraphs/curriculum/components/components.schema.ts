@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryBoolean, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
+import { nullMeansAbsent, queryBoolean, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
 import { GATE_RENDERER, resolveRenderer } from '../renderers.ts';
 
 /** Input schemas of components: the shape rules, checked before any I/O. */
@@ -56,107 +56,110 @@ export const AlphaInput = z
   })
   .strict();
 
-export const ComponentInput = z
-  .object({
-    component_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'letters, digits and . _ : - (at most 200)'),
-    kind: z.enum(COMPONENT_KINDS),
-    document_id: uuidRef().optional(),
-    parent_component_id: z.string().min(1).optional(),
-    position: siblingPosition.optional(),
-    name: z.string().trim().min(1).max(500).optional(),
-    human_coding_scheme: z.string().min(1).max(200).optional(),
-    student_id: z.string().min(1).optional(),
-    alpha: AlphaInput.default({}),
-  })
-  .strict()
-  .superRefine((input, issues) => {
-    const alpha = input.alpha;
-    const at = (...path: string[]) => ['alpha', ...path];
-    if (input.student_id !== undefined && (input.kind !== 'course' || input.parent_component_id !== undefined)) {
+export const ComponentInput = nullMeansAbsent(
+  z
+    .object({
+      component_id: z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'letters, digits and . _ : - (at most 200)'),
+      kind: z.enum(COMPONENT_KINDS),
+      document_id: uuidRef().optional(),
+      parent_component_id: z.string().min(1).optional(),
+      position: siblingPosition.optional(),
+      name: z.string().trim().min(1).max(500).optional(),
+      human_coding_scheme: z.string().min(1).max(200).optional(),
+      student_id: z.string().min(1).optional(),
+      alpha: nullMeansAbsent(AlphaInput).default({}),
+    })
+    .strict(),
+).superRefine((input, issues) => {
+  const alpha = input.alpha;
+  const at = (...path: string[]) => ['alpha', ...path];
+  if (input.student_id !== undefined && (input.kind !== 'course' || input.parent_component_id !== undefined)) {
+    issues.addIssue({
+      code: 'custom',
+      path: ['student_id'],
+      message: 'only a personalized course root carries student_id',
+    });
+  }
+  if (input.parent_component_id === input.component_id) {
+    issues.addIssue({ code: 'custom', path: ['parent_component_id'], message: 'a component cannot contain itself' });
+  }
+  if (input.kind === 'mastery_gate' && alpha.publication_status === undefined) {
+    issues.addIssue({
+      code: 'custom',
+      path: at('publication_status'),
+      message: 'a mastery_gate must declare publication_status',
+    });
+  }
+  if (input.kind === 'mastery_gate' && alpha.publication_status === 'published') {
+    // Rule 17: a published gate always names its exact bank and the QTI test renderer.
+    if (!alpha.target_ref)
       issues.addIssue({
         code: 'custom',
-        path: ['student_id'],
-        message: 'only a personalized course root carries student_id',
+        path: at('target_ref'),
+        message: 'a published mastery_gate pins its exact test_bank',
       });
-    }
-    if (input.parent_component_id === input.component_id) {
-      issues.addIssue({ code: 'custom', path: ['parent_component_id'], message: 'a component cannot contain itself' });
-    }
-    if (input.kind === 'mastery_gate' && alpha.publication_status === undefined) {
+    // Either field may name the renderer by its canonical ref or its alias; the registry decides.
+    const named = alpha.renderer_ref ?? alpha.renderer_kind;
+    if (named === undefined || resolveRenderer(named)?.renderer_ref !== GATE_RENDERER) {
       issues.addIssue({
         code: 'custom',
-        path: at('publication_status'),
-        message: 'a mastery_gate must declare publication_status',
+        path: at('renderer_ref'),
+        message: `a published mastery_gate uses ${GATE_RENDERER}`,
       });
     }
-    if (input.kind === 'mastery_gate' && alpha.publication_status === 'published') {
-      // Rule 17: a published gate always names its exact bank and the QTI test renderer.
-      if (!alpha.target_ref)
-        issues.addIssue({
-          code: 'custom',
-          path: at('target_ref'),
-          message: 'a published mastery_gate pins its exact test_bank',
-        });
-      // Either field may name the renderer by its canonical ref or its alias; the registry decides.
-      const named = alpha.renderer_ref ?? alpha.renderer_kind;
-      if (named === undefined || resolveRenderer(named)?.renderer_ref !== GATE_RENDERER) {
-        issues.addIssue({
-          code: 'custom',
-          path: at('renderer_ref'),
-          message: `a published mastery_gate uses ${GATE_RENDERER}`,
-        });
-      }
-    }
-    if (alpha.course_grade_mode === 'single_grade' && alpha.course_grade_levels?.length !== 1) {
+  }
+  if (alpha.course_grade_mode === 'single_grade' && alpha.course_grade_levels?.length !== 1) {
+    issues.addIssue({
+      code: 'custom',
+      path: at('course_grade_levels'),
+      message: 'single_grade needs exactly one course_grade_levels value',
+    });
+  }
+  // Distinct levels: [3, 3] is one grade, which placement would route as a single-grade course.
+  if (alpha.course_grade_mode === 'multi_grade' && new Set(alpha.course_grade_levels).size < 2) {
+    issues.addIssue({
+      code: 'custom',
+      path: at('course_grade_levels'),
+      message: 'multi_grade needs at least two distinct course_grade_levels values',
+    });
+  }
+  if (alpha.course_grade_levels && !alpha.course_grade_mode) {
+    issues.addIssue({
+      code: 'custom',
+      path: at('course_grade_mode'),
+      message: 'course_grade_levels needs course_grade_mode',
+    });
+  }
+  if (alpha.target_ref && !CONTENT_BEARING_KINDS.has(input.kind)) {
+    issues.addIssue({ code: 'custom', path: at('target_ref'), message: `a ${input.kind} carries no content pin` });
+  }
+  if (input.kind === 'mastery_gate' && alpha.target_ref && alpha.target_ref.content_kind !== 'test_bank') {
+    issues.addIssue({
+      code: 'custom',
+      path: at('target_ref', 'content_kind'),
+      message: 'a mastery_gate targets content_kind test_bank',
+    });
+  }
+  if (alpha.scope_kc_refs?.length === 0) {
+    const exactLesson = input.kind === 'lesson' && alpha.target_ref !== undefined;
+    if (!exactLesson || alpha.kc_scope_decision !== 'authoritative_no_kc') {
       issues.addIssue({
         code: 'custom',
-        path: at('course_grade_levels'),
-        message: 'single_grade needs exactly one course_grade_levels value',
+        path: at('scope_kc_refs'),
+        message: '[] is allowed only on an exact content-bearing lesson with kc_scope_decision=authoritative_no_kc',
       });
     }
-    // Distinct levels: [3, 3] is one grade, which placement would route as a single-grade course.
-    if (alpha.course_grade_mode === 'multi_grade' && new Set(alpha.course_grade_levels).size < 2) {
-      issues.addIssue({
-        code: 'custom',
-        path: at('course_grade_levels'),
-        message: 'multi_grade needs at least two distinct course_grade_levels values',
-      });
-    }
-    if (alpha.course_grade_levels && !alpha.course_grade_mode) {
-      issues.addIssue({
-        code: 'custom',
-        path: at('course_grade_mode'),
-        message: 'course_grade_levels needs course_grade_mode',
-      });
-    }
-    if (alpha.target_ref && !CONTENT_BEARING_KINDS.has(input.kind)) {
-      issues.addIssue({ code: 'custom', path: at('target_ref'), message: `a ${input.kind} carries no content pin` });
-    }
-    if (input.kind === 'mastery_gate' && alpha.target_ref && alpha.target_ref.content_kind !== 'test_bank') {
-      issues.addIssue({
-        code: 'custom',
-        path: at('target_ref', 'content_kind'),
-        message: 'a mastery_gate targets content_kind test_bank',
-      });
-    }
-    if (alpha.scope_kc_refs?.length === 0) {
-      const exactLesson = input.kind === 'lesson' && alpha.target_ref !== undefined;
-      if (!exactLesson || alpha.kc_scope_decision !== 'authoritative_no_kc') {
-        issues.addIssue({
-          code: 'custom',
-          path: at('scope_kc_refs'),
-          message: '[] is allowed only on an exact content-bearing lesson with kc_scope_decision=authoritative_no_kc',
-        });
-      }
-    }
-    if (alpha.kc_scope_decision === 'authoritative_no_kc' && (alpha.scope_kc_refs?.length ?? 0) > 0) {
-      issues.addIssue({
-        code: 'custom',
-        path: at('kc_scope_decision'),
-        message: 'authoritative_no_kc contradicts a non-empty scope_kc_refs',
-      });
-    }
-  });
+  }
+  if (alpha.kc_scope_decision === 'authoritative_no_kc' && (alpha.scope_kc_refs?.length ?? 0) > 0) {
+    issues.addIssue({
+      code: 'custom',
+      path: at('kc_scope_decision'),
+      message: 'authoritative_no_kc contradicts a non-empty scope_kc_refs',
+    });
+  }
+});
 export type ComponentInput = z.infer<typeof ComponentInput>;
 
 export const ListComponentsQuery = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryBoolean, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
+import { nullMeansAbsent, queryBoolean, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
 
 /** Input schemas of the KC registry (rule 5): no name, no document_id, stored_as fixed. */
 
@@ -25,19 +25,21 @@ export const KcAlphaInput = z
   .strict();
 export type KcAlphaInput = z.infer<typeof KcAlphaInput>;
 
-export const CreateKcInput = z
-  .object({
-    kc_id: uuidRef().optional().describe('Owner-issued identity; a retry with the exact kc_id is idempotent'),
-    stored_as: z.literal(KC_STORED_AS, { error: `must be ${KC_STORED_AS}; legacy CASE KC writes are refused` }),
-    definition: z.string().trim().min(1).max(10_000),
-    source_kc_id: z.string().min(1).max(500).optional().describe('Producer provenance only; never a lookup or alias'),
-    document_id: z.never({ error: 'must be absent: registry KCs are not CASE documents' }).optional(),
-    publication_status: z
-      .literal('draft', { error: 'a KC identity is created draft; publish it with PATCH' })
-      .optional(),
-    alpha: KcAlphaInput.default({}),
-  })
-  .strict();
+export const CreateKcInput = nullMeansAbsent(
+  z
+    .object({
+      kc_id: uuidRef().optional().describe('Owner-issued identity; a retry with the exact kc_id is idempotent'),
+      stored_as: z.literal(KC_STORED_AS, { error: `must be ${KC_STORED_AS}; legacy CASE KC writes are refused` }),
+      definition: z.string().trim().min(1).max(10_000),
+      source_kc_id: z.string().min(1).max(500).optional().describe('Producer provenance only; never a lookup or alias'),
+      document_id: z.never({ error: 'must be absent: registry KCs are not CASE documents' }).optional(),
+      publication_status: z
+        .literal('draft', { error: 'a KC identity is created draft; publish it with PATCH' })
+        .optional(),
+      alpha: nullMeansAbsent(KcAlphaInput).default({}),
+    })
+    .strict(),
+);
 export type CreateKcInput = z.infer<typeof CreateKcInput>;
 
 export const PublishKcInput = z.object({ publication_status: z.literal('published') }).strict();

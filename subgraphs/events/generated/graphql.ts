@@ -119,6 +119,7 @@ export type ContentItemEventTalliesArgs = {
 export type ContentItemEventsArgs = {
   action?: InputMaybe<Scalars['String']['input']>;
   activitySourceId?: InputMaybe<Scalars['ID']['input']>;
+  componentId?: InputMaybe<Scalars['String']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
   eventType?: InputMaybe<Scalars['String']['input']>;
   happenedAtFrom?: InputMaybe<Scalars['String']['input']>;
@@ -377,6 +378,7 @@ export type Person = {
 export type PersonEventsArgs = {
   action?: InputMaybe<Scalars['String']['input']>;
   activitySourceId?: InputMaybe<Scalars['ID']['input']>;
+  componentId?: InputMaybe<Scalars['String']['input']>;
   contentId?: InputMaybe<Scalars['String']['input']>;
   cursor?: InputMaybe<Scalars['String']['input']>;
   eventType?: InputMaybe<Scalars['String']['input']>;

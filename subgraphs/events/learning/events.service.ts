@@ -11,7 +11,14 @@ import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { groupCommit } from '../../../platform/group-commit.ts';
 import { timeOrderedUuid } from '../../../platform/time-ordered-uuid.ts';
-import { isTimestamp, isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
+import {
+  isTimestamp,
+  isoTimestamp,
+  nullMeansAbsent,
+  parseInput,
+  queryInteger,
+  isUuid,
+} from '../../../platform/validation.ts';
 import {
   ACCESS,
   boundaryConditions,
@@ -56,29 +63,31 @@ const EXTENSIONS_DESCRIPTION =
     .map(([key, values]) => `${GRADING_EXTENSION_NAMESPACE}/${key} (${values.join(' | ')})`)
     .join(' and ')}`;
 
-export const EventInput = z
-  .object({
-    kind: z.string().min(1).max(100).describe(`School-language kind from the catalogue: ${CATALOGUE_KINDS}`),
-    studentId: boundedId.optional().describe('Identity boundary value; the people service personId'),
-    contentId: boundedId.optional().describe('The id the content and results services use'),
-    orgId: boundedId.optional().describe('Organization (school) of the event; bounded by orgIds/schoolIds'),
-    activitySourceId: z.string().min(1).describe('Id from activity-source registration or the demo mint'),
-    happenedAt: z.string().min(1).optional().describe('ISO 8601 timestamp with offset (or send occurredAt)'),
-    occurredAt: z.string().min(1).optional().describe('Alias of happenedAt'),
-    sourceEventId: z
-      .string()
-      .min(1)
-      .max(500)
-      .optional()
-      .describe("The producer's own id (compatibility; never deduplicated)"),
-    eventType: z.string().min(1).optional().describe('Caliper 1.2 event type; derived from kind when omitted'),
-    profile: z.string().min(1).optional().describe('Caliper 1.2 profile; derived from kind when omitted'),
-    action: z.string().min(1).optional().describe('Caliper 1.2 action; derived from kind when omitted'),
-    actorRef: EntityRefInput.optional().describe('Caliper actor {id, type}; derived from studentId when omitted'),
-    objectRef: EntityRefInput.optional().describe('Caliper object {id, type}; derived from contentId when omitted'),
-    extensions: z.record(z.string(), z.unknown()).optional().describe(EXTENSIONS_DESCRIPTION),
-  })
-  .strict();
+export const EventInput = nullMeansAbsent(
+  z
+    .object({
+      kind: z.string().min(1).max(100).describe(`School-language kind from the catalogue: ${CATALOGUE_KINDS}`),
+      studentId: boundedId.optional().describe('Identity boundary value; the people service personId'),
+      contentId: boundedId.optional().describe('The id the content and results services use'),
+      orgId: boundedId.optional().describe('Organization (school) of the event; bounded by orgIds/schoolIds'),
+      activitySourceId: z.string().min(1).describe('Id from activity-source registration or the demo mint'),
+      happenedAt: z.string().min(1).optional().describe('ISO 8601 timestamp with offset (or send occurredAt)'),
+      occurredAt: z.string().min(1).optional().describe('Alias of happenedAt'),
+      sourceEventId: z
+        .string()
+        .min(1)
+        .max(500)
+        .optional()
+        .describe("The producer's own id (compatibility; never deduplicated)"),
+      eventType: z.string().min(1).optional().describe('Caliper 1.2 event type; derived from kind when omitted'),
+      profile: z.string().min(1).optional().describe('Caliper 1.2 profile; derived from kind when omitted'),
+      action: z.string().min(1).optional().describe('Caliper 1.2 action; derived from kind when omitted'),
+      actorRef: EntityRefInput.optional().describe('Caliper actor {id, type}; derived from studentId when omitted'),
+      objectRef: EntityRefInput.optional().describe('Caliper object {id, type}; derived from contentId when omitted'),
+      extensions: z.record(z.string(), z.unknown()).optional().describe(EXTENSIONS_DESCRIPTION),
+    })
+    .strict(),
+);
 
 export const RecordEventsInput = z.object({ events: z.array(EventInput).min(1).max(MAX_BATCH) }).strict();
 
