@@ -149,22 +149,33 @@ export function idAsStored(id: string): string {
   return isUuid(id) ? id.toLowerCase() : id;
 }
 
-/** An optional member whose explicit null is read as the member left out: undefined, or its default. */
-function nullAsLeftOut<T extends z.ZodType>(member: T) {
-  // The description stays on the member itself, where the OpenAPI and its readers find it.
-  const nullable = member.description ? member.nullable().describe(member.description) : member.nullable();
-  return nullable.transform((value) => (value === null ? member.parse(undefined) : value));
-}
-
 /**
  * A create body whose optional members take an explicit null as the member left out (many clients serialize a value
  * they lack as null; a PATCH takes null as "clear", and on a create there is nothing to clear). A required member,
  * and one whose own schema gives null a meaning, keep their rule. The OpenAPI describes each such member as nullable.
+ * The members are only made nullable and one pass over the parsed object replaces their nulls: a transform on each
+ * member took zod off its compiled object parse (120 us a batch of ten events, against 7).
  */
 export function nullMeansAbsent<S extends z.ZodObject>(schema: S): S {
-  const members: Record<string, z.ZodType> = {};
+  const leftOut: Record<string, z.ZodType> = {};
   for (const [name, member] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-    if (member.safeParse(undefined).success && !member.safeParse(null).success) members[name] = nullAsLeftOut(member);
+    if (member.safeParse(undefined).success && !member.safeParse(null).success) leftOut[name] = member;
   }
-  return schema.extend(members) as unknown as S;
+  const names = Object.keys(leftOut);
+  const members = Object.fromEntries(
+    names.map((name) => {
+      const member = leftOut[name];
+      // The description stays on the member itself, where the OpenAPI and its readers find it.
+      return [name, member.description ? member.nullable().describe(member.description) : member.nullable()];
+    }),
+  );
+  return schema.extend(members).overwrite((parsed: Record<string, unknown>) => {
+    for (const name of names) {
+      if (parsed[name] !== null) continue;
+      const absent = leftOut[name].parse(undefined);
+      if (absent === undefined) delete parsed[name];
+      else parsed[name] = absent;
+    }
+    return parsed;
+  }) as unknown as S;
 }
