@@ -3,6 +3,7 @@ import {
   isTypeDefinitionNode,
   Kind,
   parse,
+  type EnumValueDefinitionNode,
   type FieldDefinitionNode,
   type InputValueDefinitionNode,
   type TypeDefinitionNode,
@@ -24,22 +25,41 @@ function rootFields(): Array<[string, FieldDefinitionNode]> {
 }
 
 /**
- * Every type and field of the API schema, as `Type` or `Type.field`: the supergraph without federation's own definitions
- * (link__*, join__*), as it marks nothing @inaccessible.
+ * The types of the API schema: the supergraph without federation's own definitions (link__*, join__*), as it marks
+ * nothing @inaccessible.
  */
+const apiSchemaTypes = () =>
+  parse(fs.readFileSync(SUPERGRAPH_PATH, 'utf8'))
+    .definitions.filter(isTypeDefinitionNode)
+    .filter((type) => !/^(link|join)__/.test(type.name.value));
+
+/** Every type and field of the API schema, as `Type` or `Type.field`. */
 function apiSchemaMembers(): Array<[string, TypeDefinitionNode | FieldDefinitionNode | InputValueDefinitionNode]> {
-  const types = parse(fs.readFileSync(SUPERGRAPH_PATH, 'utf8')).definitions.filter(isTypeDefinitionNode);
-  return types
-    .filter((type) => !/^(link|join)__/.test(type.name.value))
-    .flatMap((type) => [
-      [type.name.value, type] as [string, TypeDefinitionNode],
-      ...('fields' in type ? (type.fields ?? []) : []).map(
-        (field): [string, FieldDefinitionNode | InputValueDefinitionNode] => [
-          `${type.name.value}.${field.name.value}`,
-          field,
-        ],
-      ),
-    ]);
+  return apiSchemaTypes().flatMap((type) => [
+    [type.name.value, type] as [string, TypeDefinitionNode],
+    ...('fields' in type ? (type.fields ?? []) : []).map(
+      (field): [string, FieldDefinitionNode | InputValueDefinitionNode] => [
+        `${type.name.value}.${field.name.value}`,
+        field,
+      ],
+    ),
+  ]);
+}
+
+/** Every argument and enum value of the API schema, as `Type.field(argument)` or `Enum.VALUE`. */
+function apiSchemaInputsAndValues(): Array<[string, InputValueDefinitionNode | EnumValueDefinitionNode]> {
+  return apiSchemaTypes().flatMap((type): Array<[string, InputValueDefinitionNode | EnumValueDefinitionNode]> =>
+    type.kind === Kind.ENUM_TYPE_DEFINITION
+      ? (type.values ?? []).map((value) => [`${type.name.value}.${value.name.value}`, value])
+      : type.kind === Kind.OBJECT_TYPE_DEFINITION || type.kind === Kind.INTERFACE_TYPE_DEFINITION
+        ? (type.fields ?? []).flatMap((field) =>
+            (field.arguments ?? []).map((argument): [string, InputValueDefinitionNode] => [
+              `${type.name.value}.${field.name.value}(${argument.name.value})`,
+              argument,
+            ]),
+          )
+        : [],
+  );
 }
 
 /** The names of the members without a description. */
@@ -59,6 +79,12 @@ describe('schema/supergraph.graphql', () => {
   // Apollo Sandbox shows a type or field without a description as a bare name.
   it('describes every type and field of the API schema', () => {
     expect(undescribed(apiSchemaMembers())).toEqual([]);
+  });
+
+  // Sandbox shows an argument or enum value without one as a bare name: a filter's format, default and REST
+  // parameter, or what the server does in a state, would be left to guesswork.
+  it('describes every argument and enum value of the API schema', () => {
+    expect(undescribed(apiSchemaInputsAndValues())).toEqual([]);
   });
 
   it('describes every ifMatch and idempotencyKey argument, as the REST headers they stand for are described', () => {

@@ -480,14 +480,21 @@ export type ContentKcTag = {
 
 /** The content kinds of the content document. */
 export type ContentKind =
+  /** Text a student reads; played by renderer:interactive-lesson */
   | 'article'
+  /** An audio recording; played by renderer:interactive-lesson */
   | 'audio'
   /** A governed outside link. */
   | 'external_link'
+  /** An image; played by renderer:interactive-lesson */
   | 'image'
+  /** Questions bound to cue times or segments (interactiveComposition); played by renderer:interactive-lesson */
   | 'interactive'
+  /** A standalone media file; no registry renderer plays it */
   | 'media_asset'
+  /** A question: QTI canonical_xml or student_view blocks; played by either registry renderer */
   | 'question'
+  /** A script, such as the source of a recording (source_script_for); no registry renderer plays it */
   | 'script'
   /** An assessment form (assessment_role form). */
   | 'test'
@@ -495,6 +502,7 @@ export type ContentKind =
   | 'test_bank'
   /** A test blueprint (assessment_role spec). */
   | 'test_spec'
+  /** A video; played by renderer:interactive-lesson */
   | 'video';
 
 /** A media asset of a content item; its bytes never change after upload. */
@@ -594,9 +602,13 @@ export type ContentReferenceInput = {
 
 /** Lifecycle of a content item. */
 export type ContentStatus =
+  /** As retired: no version is release eligible, and publishContentVersion refuses the item */
   | 'archived'
+  /** The default: not release eligible, though a test_spec or test_bank version may be published on its own */
   | 'draft'
+  /** Release eligible when trusted or degraded; never set on a test_spec or test_bank (published per version) */
   | 'published'
+  /** No version is release eligible, and publishContentVersion refuses the item */
   | 'retired';
 
 /** What a student sees of one exact version, with its blank answer slots (GET .../student-view). */
@@ -728,9 +740,13 @@ export type CreateContentItemInput = {
 
 /** Webb's depth of knowledge. */
 export type Dok =
+  /** Recall and reproduction */
   | 'dok1'
+  /** Skills and concepts */
   | 'dok2'
+  /** Strategic thinking */
   | 'dok3'
+  /** Extended thinking */
   | 'dok4';
 
 /** fresh, stale, pending or insufficient_data (docs/decisions.md: Content, effectiveness). */
@@ -746,21 +762,31 @@ export type EffectivenessStatus =
 
 /** What a catalog facet describes. */
 export type FacetGrain =
+  /** Describes a content item; the only grain assignCatalogFacet accepts */
   | 'content_item'
+  /** Describes an exact version; assignCatalogFacet refuses it */
   | 'content_version'
+  /** Describes a media asset; assignCatalogFacet refuses it */
   | 'media_asset';
 
 /** active until retired. */
 export type FacetStatus =
+  /** assignCatalogFacet accepts values of it */
   | 'active'
+  /** Defined but not in use: assignCatalogFacet refuses it */
   | 'retired';
 
 /** The type of a catalog facet value. */
 export type FacetValueType =
+  /** true or false */
   | 'boolean'
+  /** A string, one of the facet's allowedValues when it declares them */
   | 'enum'
+  /** A finite number */
   | 'number'
+  /** A string naming another record (an id), stored as sent */
   | 'reference'
+  /** A string of 1 to 500 characters */
   | 'text';
 
 /** The questions bound into an interactive article or video (interactive_composition). */
@@ -970,9 +996,13 @@ export type QcDecisionInput = {
 
 /** QTI 3 response cardinality. */
 export type QtiCardinality =
+  /** An unordered set of values */
   | 'multiple'
+  /** An ordered list of values */
   | 'ordered'
+  /** A record of named fields */
   | 'record'
+  /** One value */
   | 'single';
 
 /**
@@ -1218,11 +1248,17 @@ export type TestSpec = {
 
 /** The kind of test a form or bank is. */
 export type TestType =
+  /** Finds what a student knows and lacks */
   | 'diagnostic'
+  /** Taken at the end of a course */
   | 'end_of_course'
+  /** Taken at the end of a grade year */
   | 'end_of_grade'
+  /** Places a student at a starting course or level */
   | 'placement'
+  /** A short check that flags students for closer assessment */
   | 'screener'
+  /** Lets a student show mastery and skip material */
   | 'test_out';
 
 /** One piece of trust evidence on an exact version (content_trust_evidence). */

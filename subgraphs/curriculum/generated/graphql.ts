@@ -82,14 +82,23 @@ export type AssociationPage = {
 
 /** CASE 1.1 association types. */
 export type AssociationType =
+  /** Aligns the component (origin) to a framework item (destination); the tree is unchanged */
   | 'exactMatchOf'
+  /** Aligns the component (origin) to a framework item (destination); the tree is unchanged */
   | 'exemplar'
+  /** Aligns the component (origin) to a framework item (destination); the tree is unchanged */
   | 'hasSkillLevel'
+  /** Containment: the origin component is a child of the destination; builds the tree */
   | 'isChildOf'
+  /** Aligns the component (origin) to a framework item (destination); the tree is unchanged */
   | 'isPartOf'
+  /** Aligns the component (origin) to a framework item (destination); the tree is unchanged */
   | 'isPeerOf'
+  /** Aligns the component (origin) to a framework item (destination); the tree is unchanged */
   | 'isRelatedTo'
+  /** Aligns the component (origin) to a framework item (destination); the tree is unchanged */
   | 'precedes'
+  /** Aligns the component (origin) to a framework item (destination); the tree is unchanged */
   | 'replacedBy';
 
 /** A curriculum component (curriculum_component): a node of a track, course, unit or lesson tree. */
@@ -262,12 +271,19 @@ export type ComponentInput = {
 
 /** A component kind of the curriculum document. */
 export type ComponentKind =
+  /** A course root: approved as a whole (approveCourse) and routed by nextLesson */
   | 'course'
+  /** A lesson; pinned to exact content and KC-scoped, nextLesson may route to it */
   | 'lesson'
+  /** A gate pinning an exact test_bank version; read through gate, gateStatus and gateNextForm */
   | 'mastery_gate'
+  /** One practice item under a lesson; careless gate results remediate here */
   | 'practice'
+  /** One review item under a lesson; forgot gate results remediate here */
   | 'review'
+  /** A track root: engine, entry and exit policies; placementCandidates reads its courses */
   | 'track'
+  /** Groups lessons under a course; holds no content pin, so nextLesson never routes to it */
   | 'unit';
 
 /** One page of components (GET /alpha/curriculum/v1/components). */
@@ -670,8 +686,11 @@ export type KcRelationPage = {
 
 /** related_to and confusable_with are symmetric; part_of is directed. */
 export type KcRelationType =
+  /** Symmetric: learners confuse the two KCs */
   | 'confusable_with'
+  /** Directed: fromKcId is part of toKcId */
   | 'part_of'
+  /** Symmetric: the two KCs are related */
   | 'related_to';
 
 /** An immutable review decision on an exact KC version. */
@@ -704,14 +723,18 @@ export type KcReviewDecisionPage = {
 
 /** The outcome of a KC version review. */
 export type KcReviewDecisionValue =
+  /** The reviewer approved the version; recorded only, firming is separate */
   | 'approved'
   /** The version needs changes. */
   | 'changes_requested'
+  /** The reviewer rejected the version; recorded only, the version is unchanged */
   | 'rejected';
 
 /** draft until a firming event names the version. */
 export type KcVersionState =
+  /** Appended, not yet firmed by a firming event or a course approval */
   | 'draft'
+  /** Firmed; nextLesson requires every KC version of the approval to be firm */
   | 'firm';
 
 /** A governed registry KC. It has no name: kcId is its only identity. */
@@ -1198,7 +1221,9 @@ export type PlacementCandidates = {
 
 /** Identity-level publication of a component or KC. */
 export type PublicationStatus =
+  /** Not yet published; nextLesson fails closed on a draft node, ancestor or approved KC */
   | 'draft'
+  /** Published; nextLesson requires it of the routed node, its ancestors and the approved KCs */
   | 'published';
 
 /**
@@ -1559,6 +1584,7 @@ export type QueryStandardsFrameworksArgs = {
 
 /** active until soft-retired. */
 export type RecordStatus =
+  /** In use: listed by default and accepted as a reference */
   | 'active'
   /** Soft-retired: kept as history, no longer in use. */
   | 'retired';
@@ -1607,7 +1633,9 @@ export type RepointInput = {
 
 /** repoint replaces the pin; attach sets the first one. */
 export type RepointOperation =
+  /** Sets the first pin of a component that has none */
   | 'attach'
+  /** Moves the pin to another exact version of the same content; expectedTargetRef must be the current pin */
   | 'repoint';
 
 /** The result of one vendor course ingest (source_ingest_job). */
@@ -1663,8 +1691,11 @@ export type StandardKcMapPage = {
 
 /** How a standard relates to a KC. */
 export type StandardKcRelationship =
+  /** The KC covers the standard */
   | 'aligned'
+  /** The KC covers part of the standard */
   | 'partially_aligned'
+  /** The KC relates to the standard without covering it */
   | 'related';
 
 /**

@@ -47,7 +47,9 @@ export type ActivitySourcePage = {
 
 /** active until retired. */
 export type ActivitySourceStatus =
+  /** In use; every registration is active */
   | 'active'
+  /** No longer in use; no operation of this API retires a source yet */
   | 'retired';
 
 /** An attendance moment with Ed-Fi descriptors resolved. */
