@@ -324,11 +324,21 @@ export function allows(principal: Principal, rule: AccessRule): boolean {
 }
 
 /** What a rule asks of a token, in the claims that carry it (`scope`, space-separated, and `roles`). */
-function accessNeeded(rule: AccessRule): string {
+export function accessNeeded(rule: AccessRule): string {
   if (rule.anyOf) return rule.anyOf.map(accessNeeded).join(', or ');
   const scopes = rule.scopes?.length ? [`the scope ${rule.scopes.join(' and ')}`] : [];
   const roles = rule.anyRole ? [`one of the roles ${rule.anyRole.join(', ')}`] : [];
   return [...scopes, ...roles].join(' with ');
+}
+
+/**
+ * The rule as alternatives, each the scope and role names one token must all hold: an OpenAPI security
+ * requirement per alternative (a role of `anyRole` is an alternative of its own, with the rule's scopes).
+ */
+export function accessAlternatives(rule: AccessRule): string[][] {
+  if (rule.anyOf) return rule.anyOf.flatMap(accessAlternatives);
+  const scopes = rule.scopes ?? [];
+  return rule.anyRole ? rule.anyRole.map((role) => [...scopes, role]) : [scopes];
 }
 
 export function requireAccess(principal: Principal, rule: AccessRule, operation: string): void {

@@ -11,7 +11,7 @@ import Fastify, {
 import type { Bindings, ChildLoggerOptions, Level, Logger } from 'pino';
 import { z } from 'zod';
 import { acceptsJson } from './accept.ts';
-import type { Authenticator } from './auth.ts';
+import type { AccessRule, Authenticator } from './auth.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './config.ts';
 import { contextFor, type RequestContext } from './context.ts';
 import {
@@ -447,10 +447,22 @@ export type RouteDeclaration<P extends z.ZodType = AnyParams, Q extends z.ZodTyp
   (
     | {
         public?: false;
+        /**
+         * The access rule the route's service function checks (the same `ACCESS` object): the operation's
+         * OpenAPI security. Only described; the function's own check is the one that refuses.
+         */
+        access: AccessRule;
+        handler: (request: RouteRequest<P, Q> & { ctx: RequestContext }, reply: FastifyReply) => Promise<unknown>;
+      }
+    /** A path that only ever refuses (no operation to describe, no rule to check). */
+    | {
+        public?: false;
+        response: 'refused';
+        access?: never;
         handler: (request: RouteRequest<P, Q> & { ctx: RequestContext }, reply: FastifyReply) => Promise<unknown>;
       }
     /** No credential needed (descriptor, mint). */
-    | { public: true; handler: (request: RouteRequest<P, Q>, reply: FastifyReply) => Promise<unknown> }
+    | { public: true; access?: never; handler: (request: RouteRequest<P, Q>, reply: FastifyReply) => Promise<unknown> }
   );
 
 declare module 'fastify' {
@@ -511,7 +523,7 @@ export function declareRoute<P extends z.ZodType = AnyParams, Q extends z.ZodTyp
       tag,
       summary: route.summary,
       description: route.description,
-      public: route.public === true,
+      access: route.access,
       params: route.params,
       querystring: route.querystring,
       headers,

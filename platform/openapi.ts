@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { accessAlternatives, accessNeeded, type AccessRule } from './auth.ts';
 import { problemDefinition } from './errors.ts';
 
 /**
@@ -14,7 +15,8 @@ export interface DescribedOperation {
   tag: string;
   summary: string;
   description?: string;
-  public: boolean;
+  /** What a token needs (the rule the operation's service function checks); none on a public operation. */
+  access?: AccessRule;
   params?: z.ZodType;
   querystring?: z.ZodType;
   headers?: z.ZodObject;
@@ -176,7 +178,7 @@ function errorStatuses(operation: DescribedOperation): number[] {
   // Any request can be malformed (Fastify's own client errors answer 400 too).
   const statuses = new Set<number>([400, ...operation.errors]);
   if (!('bytes' in operation.response)) statuses.add(406);
-  if (!operation.public) {
+  if (operation.access) {
     statuses.add(401);
     statuses.add(403);
   }
@@ -199,12 +201,15 @@ function describeOperation(operation: DescribedOperation, named: NamedSchemas): 
     ...parametersOf(operation.querystring, 'query', named),
     ...parametersOf(operation.headers, 'header', named),
   ];
+  const { access } = operation;
+  // The 403's detail names the same rule in the same words.
+  const description = [operation.description, access && `Needs ${accessNeeded(access)}.`].filter(Boolean).join(' ');
   return {
     operationId: operationIdOf(operation.method, operation.url),
     summary: operation.summary,
-    ...(operation.description ? { description: operation.description } : {}),
+    ...(description ? { description } : {}),
     tags: [operation.tag],
-    security: operation.public ? [] : [{ bearer: [] }],
+    security: access ? accessAlternatives(access).map((names) => ({ bearer: names })) : [],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.body
       ? {
@@ -257,7 +262,7 @@ export function describeService(
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description:
-            "A token of one tenant, its scopes in the space-separated scope claim and its roles in roles; a 403 names the scope or roles the operation needs. The demo tenant's token (unless DEV_ROUTES=off): " +
+            "A token of one tenant, its scopes in the space-separated scope claim and its roles in roles. Each operation's security lists its alternatives, each the scope and role names one token must all hold (its description says which are roles); a 403 names them too. The demo tenant's token (unless DEV_ROUTES=off): " +
             `POST ${service.root}/dev/mint?tenantId=demo, no credential.`,
         },
       },

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { AccessRule } from '../../platform/auth.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { CommandResult } from '../../platform/idempotency.ts';
 import {
@@ -93,6 +94,8 @@ type QuerySchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
 interface RouteText {
   summary: string;
+  /** The access rule the route's rule checks (the same `ACCESS` object), documented as its security. */
+  access: AccessRule;
   description?: string;
   /** Statuses of the route's own refusals. */
   errors?: number[];
@@ -132,7 +135,7 @@ export function declareResourceRoutes<P extends z.ZodObject>(
   const handlers = resourceHandlers(deps);
   const { tag, params, response, precondition, create, list, read, edit, retire } = resource;
   const url = `${CURRICULUM_V1}/${resource.path}`;
-  const text = ({ summary, description, errors }: RouteText) => ({ summary, description, errors });
+  const text = ({ summary, description, errors, access }: RouteText) => ({ summary, description, errors, access });
   const onItem = { url: `${url}/:${Object.keys(params.shape)[0]}`, response, etag: true, params };
   const guarded = {
     ...onItem,

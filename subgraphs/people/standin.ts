@@ -84,6 +84,7 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
       declareRoute(scope, 'people (stand-in)', {
         method: 'GET',
         url: '/people/:personId',
+        access: READ,
         summary: 'A person of the caller tenant',
         response: PersonResponse,
         params: z.object({ personId: z.string() }),
@@ -99,6 +100,7 @@ export async function mountPeopleStandIn(app: FastifyInstance, runtime: Platform
       declareRoute(scope, 'people (stand-in)', {
         method: 'POST',
         url: '/people',
+        access: REGISTER,
         summary: 'Register a person (operators; the stand-in only)',
         response: PersonResponse,
         body: PersonInput,

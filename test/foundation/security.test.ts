@@ -27,24 +27,46 @@ import { platformTest } from '../platform-test.ts';
  */
 const it = platformTest();
 
+/** A documented operation: its security alternatives, each the scope and role names one token must all hold. */
+interface Operation {
+  security?: Array<{ bearer?: string[] }>;
+  description?: string;
+}
+
 interface Route {
   method: string;
   path: string;
+  operation: Operation;
 }
 
-async function servedRoutes(platform: TestPlatform): Promise<Route[]> {
+async function documentedRoutes(platform: TestPlatform): Promise<Route[]> {
   const routes: Route[] = [];
   for (const service of ALL_SERVICES) {
     const openapi = await http(platform, 'GET', `${roots[service]}/openapi.json`);
     expect(openapi.status).toBe(200);
-    for (const [path, operations] of Object.entries<Record<string, { security?: unknown[] }>>(openapi.body.paths)) {
-      for (const [method, operation] of Object.entries(operations)) {
-        // Only the service index and the dev token mint are documented without a bearer requirement.
-        if (operation.security?.length) routes.push({ method: method.toUpperCase(), path });
-      }
+    for (const [path, operations] of Object.entries<Record<string, Operation>>(openapi.body.paths)) {
+      for (const [method, operation] of Object.entries(operations))
+        routes.push({ method: method.toUpperCase(), path, operation });
     }
   }
   return routes;
+}
+
+/** The routes that need a token: only the service index and the dev token mint are documented without one. */
+async function servedRoutes(platform: TestPlatform): Promise<Route[]> {
+  return (await documentedRoutes(platform)).filter((route) => route.operation.security?.length);
+}
+
+/** Alternatives as sorted name lists, sorted: two descriptions of one rule compare equal. */
+const normalized = (alternatives: string[][]) => alternatives.map((names) => [...names].sort().join(' & ')).sort();
+
+/** What a 403's detail says a token needs ("the scope a and b with one of the roles x, y, or ..."), as alternatives. */
+function alternativesNamed(needs: string): string[][] {
+  return needs.split(/, or (?=the scope |one of the roles )/).flatMap((alternative) => {
+    const [scopePart, rolePart] = alternative.split(/(?:^| with )one of the roles /);
+    const scopes = scopePart ? scopePart.replace(/^the scope /, '').split(' and ') : [];
+    return rolePart ? rolePart.split(', ').map((role) => [...scopes, role]) : [scopes];
+  });
 }
 
 function urlOf(route: Route, tenantId: string): string {
@@ -121,9 +143,27 @@ describe('every REST route', () => {
         const reply = await send(platform, route, url, caller.token);
         // A documented path that serves no method to anyone (events are immutable) says so first.
         const servesNobody = reply.status === 405 && (await send(platform, route, url, tenant.token)).status === 405;
-        if (!servesNobody) expectProblem(reply, 403, `${route.method} ${route.path} unscoped`);
+        if (servesNobody) return;
+        const label = `${route.method} ${route.path} unscoped`;
+        expectProblem(reply, 403, label);
+        // The access the operation checks is the access it documents: a route describing one rule and checking another fails.
+        const needs = /it needs (.+)\.$/.exec(String(reply.body.detail))?.[1];
+        expect(needs, `${label}: ${reply.body.detail}`).toBeDefined();
+        const documented = route.operation.security?.map((requirement) => requirement.bearer ?? []) ?? [];
+        expect(normalized(alternativesNamed(needs ?? '')), label).toEqual(normalized(documented));
+        expect(route.operation.description, label).toContain(`Needs ${needs}.`);
       }),
     );
+  });
+
+  it('documents no security on the public operations only: the service index and the dev token mint', async ({
+    platform,
+  }) => {
+    const open = (await documentedRoutes(platform)).filter((route) => !route.operation.security?.length);
+    expect(open.map((route) => `${route.method} ${route.path}`).sort()).toEqual(
+      ALL_SERVICES.flatMap((service) => [`GET ${roots[service]}`, `POST ${roots[service]}/dev/mint`]).sort(),
+    );
+    for (const route of open) expect(route.operation.security, `${route.method} ${route.path}`).toEqual([]);
   });
 
   it("refuses another tenant's token on content's tenant path (403 content.tenant_mismatch)", async ({

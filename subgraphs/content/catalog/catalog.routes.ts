@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
 import { declareRoute } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { ItemParams, itemCommandHandler, TENANT_ROOT, TenantParams } from '../http.ts';
 import {
   FacetAssignmentInput,
@@ -16,6 +17,7 @@ export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'catalog', {
     method: 'GET',
     url: `${TENANT_ROOT}/catalog-facets`,
+    access: ACCESS.read,
     summary: "The tenant's catalog facet definitions",
     response: FacetPageResponse,
     params: TenantParams,
@@ -24,6 +26,7 @@ export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'catalog', {
     method: 'POST',
     url: `${TENANT_ROOT}/catalog-facets`,
+    access: ACCESS.author,
     summary: 'Define one of the twelve catalog facets for this tenant',
     response: FacetResponse,
     errors: [409],
@@ -36,6 +39,7 @@ export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'catalog', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/catalog-facets`,
+    access: ACCESS.read,
     summary: 'Facet assignments of an item, with provenance',
     response: AssignmentPageResponse,
     params: ItemParams,
@@ -44,6 +48,7 @@ export function catalogRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'catalog', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/catalog-facets`,
+    access: ACCESS.author,
     summary: 'Assign a facet value to an item (Idempotency-Key required)',
     response: AssignmentResponse,
     idempotencyKey: 'required',

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import {
   CreateItemInput,
@@ -18,6 +19,7 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'items', {
     method: 'POST',
     url: `${TENANT_ROOT}/items`,
+    access: ACCESS.author,
     summary: 'Create a content item (metadata) with its initial version',
     response: ItemResponse,
     etag: true,
@@ -41,6 +43,7 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'items', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId`,
+    access: ACCESS.service,
     summary: 'Read a content item; the ETag header feeds If-Match',
     response: ItemResponse,
     etag: true,
@@ -53,6 +56,7 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'items', {
     method: 'PATCH',
     url: `${TENANT_ROOT}/items/:contentId`,
+    access: ACCESS.author,
     summary: 'Change item metadata under If-Match (body, blocks and composition fields are refused)',
     response: ItemResponse,
     etag: true,
@@ -69,6 +73,7 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'items', {
     method: 'GET',
     url: `${TENANT_ROOT}/items`,
+    access: ACCESS.service,
     summary: 'List content items with the documented filters, oldest change first',
     response: ItemPageResponse,
     errors: [503],
@@ -79,6 +84,7 @@ export function itemRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'items', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/blueprint`,
+    access: ACCESS.read,
     summary: 'The seven blueprint fields of a test_spec, with spec_id',
     response: BlueprintResponse,
     params: ItemParams,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { ItemParams, TENANT_ROOT } from '../http.ts';
 import type { ContentDeps } from '../deps.ts';
 import { KcTagInput, KcTagsQuery, listKcTags, tagKc } from './kc-tags.service.ts';
@@ -9,6 +10,7 @@ export function kcTagRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'kc-tags', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/kc-tags`,
+    access: ACCESS.read,
     summary: 'Weighted KC tags of an item',
     response: KcTagPageResponse,
     params: ItemParams,
@@ -21,6 +23,7 @@ export function kcTagRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'kc-tags', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/kc-tags`,
+    access: ACCESS.linkKc,
     summary: 'Create or replace the weighted tag to an active registry KC (link:kc)',
     response: KcTagResponse,
     replays: true,

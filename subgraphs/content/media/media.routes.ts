@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
 import { z } from 'zod';
 import { declareRoute } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { ItemParams, itemCommandHandler, TENANT_ROOT } from '../http.ts';
 import { MediaInput, listMedia, readMediaBytes, uploadMedia } from './media.service.ts';
 import { MediaPageResponse, MediaResponse } from './media.responses.ts';
@@ -10,6 +11,7 @@ export function mediaRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'media', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/media`,
+    access: ACCESS.read,
     summary: 'Media assets of an item, each with its authenticated delivery_url',
     response: MediaPageResponse,
     params: ItemParams,
@@ -18,6 +20,7 @@ export function mediaRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'media', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/media`,
+    access: ACCESS.author,
     summary: 'Upload a media asset (JSON with base64 bytes)',
     response: MediaResponse,
     idempotencyKey: 'optional',
@@ -30,6 +33,7 @@ export function mediaRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'media', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/media/:mediaId`,
+    access: ACCESS.read,
     summary: 'The bytes of a delivery_url (bearer token of the tenant, read:content)',
     response: { bytes: '*/*' },
     etag: true,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
 import { declareRoute } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { ItemParams, TENANT_ROOT } from '../http.ts';
 import {
   AnswerSlotsQuery,
@@ -29,14 +30,23 @@ export function questionRoutes(app: FastifyInstance, deps: ContentDeps): void {
       StudentViewQuery,
       readStudentView,
       StudentViewResponse,
+      ACCESS.read,
     ],
-    ['answer-slots', 'Answer slots of a question version', AnswerSlotsQuery, listAnswerSlots, AnswerSlotPageResponse],
+    [
+      'answer-slots',
+      'Answer slots of a question version',
+      AnswerSlotsQuery,
+      listAnswerSlots,
+      AnswerSlotPageResponse,
+      ACCESS.read,
+    ],
     [
       'answer-keys',
       'Answer keys of a question version (read:answer_key)',
       VersionQuery,
       listAnswerKeys,
       AnswerKeyPageResponse,
+      ACCESS.answerKeys,
     ],
     [
       'assessment-components',
@@ -44,6 +54,7 @@ export function questionRoutes(app: FastifyInstance, deps: ContentDeps): void {
       ComponentsQuery,
       listAssessmentComponents,
       AssessmentComponentPageResponse,
+      ACCESS.read,
     ],
     [
       'scoring-plan',
@@ -51,12 +62,14 @@ export function questionRoutes(app: FastifyInstance, deps: ContentDeps): void {
       VersionQuery,
       listScoringPlan,
       ScoringPlanPageResponse,
+      ACCESS.read,
     ],
   ] as const;
-  for (const [path, summary, querystring, read, response] of reads) {
+  for (const [path, summary, querystring, read, response, access] of reads) {
     declareRoute(app, 'questions', {
       method: 'GET',
       url: `${TENANT_ROOT}/items/:contentId/${path}`,
+      access,
       summary,
       params: ItemParams,
       querystring,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { ItemParams, TENANT_ROOT, TenantParams } from '../http.ts';
 import {
   ExternalLinkInput,
@@ -25,6 +26,7 @@ export function recordRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'external-link', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/external-link`,
+    access: ACCESS.read,
     summary: 'The governed external link of an external_link item',
     response: ExternalLinkResponse,
     params: ItemParams,
@@ -33,6 +35,7 @@ export function recordRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'external-link', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/external-link`,
+    access: ACCESS.author,
     summary: 'Set the external link (no secrets; an open policy)',
     response: ExternalLinkResponse,
     replays: true,
@@ -47,6 +50,7 @@ export function recordRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'curriculum-links', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/curriculum-links`,
+    access: ACCESS.read,
     summary: 'Frozen read-only archive of legacy curriculum links',
     response: CurriculumLinkPageResponse,
     params: ItemParams,
@@ -55,6 +59,7 @@ export function recordRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'effectiveness', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/effectiveness`,
+    access: ACCESS.read,
     summary: 'Derived, read-only effectiveness status of the newest (or the given) exact version',
     description:
       'Derived at read time from the events service (GET /event-tallies of the exact version): fresh, stale, pending or insufficient_data.',
@@ -68,6 +73,7 @@ export function recordRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'policies', {
     method: 'GET',
     url: `${TENANT_ROOT}/policies`,
+    access: ACCESS.read,
     summary: 'Provisioned tenant policy rows (read projection)',
     response: PolicyPageResponse,
     params: TenantParams,
@@ -76,6 +82,7 @@ export function recordRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'trust', {
     method: 'GET',
     url: `${TENANT_ROOT}/trust-status`,
+    access: ACCESS.read,
     summary: 'Current trust of exact versions, filterable by trust_status',
     response: TrustStatusPageResponse,
     params: TenantParams,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
 import { z } from 'zod';
 import { declareRoute } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { ItemParams, itemCommandHandler, TENANT_ROOT } from '../http.ts';
 import { VersionQuery } from '../questions/questions.service.ts';
 import {
@@ -18,6 +19,7 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'references', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/references`,
+    access: ACCESS.read,
     summary: 'References of an item, active and retired (the audit)',
     response: ReferencePageResponse,
     params: ItemParams,
@@ -27,6 +29,7 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'references', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/references`,
+    access: ACCESS.author,
     summary: 'Create a typed reference; bank_member rows follow the test bank member contract',
     response: ReferenceResponse,
     idempotencyKey: 'optional',
@@ -39,6 +42,7 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'references', {
     method: 'DELETE',
     url: `${TENANT_ROOT}/items/:contentId/references/:referenceId`,
+    access: ACCESS.author,
     summary: 'Soft-retire a reference; the row stays as the audit',
     response: ReferenceResponse,
     errors: [409],
@@ -51,6 +55,7 @@ export function referenceRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'bank-members', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/bank-members`,
+    access: ACCESS.read,
     summary: 'bank_member rows of an exact bank version in graph order and multiplicity, with readiness counts',
     response: BankMembersResponse,
     errors: [409, 503],

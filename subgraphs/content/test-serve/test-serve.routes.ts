@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { declareRoute } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { TENANT_ROOT, TenantParams, VersionParams } from '../http.ts';
 import type { ContentDeps } from '../deps.ts';
 import {
@@ -14,6 +15,7 @@ export function testServeRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'test-serve', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId/test-serve-eligibility`,
+    access: ACCESS.read,
     summary:
       'Demo/test-cohort serve eligibility of an exact bank or form version, or the problem content.test_serve_not_authorized',
     response: TestServeEligibilityResponse,
@@ -25,6 +27,7 @@ export function testServeRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'test-serve', {
     method: 'POST',
     url: `${TENANT_ROOT}/test-serve-authorizations`,
+    access: ACCESS.read,
     summary: 'Revalidate one exact draft bank-to-form selection and append its immutable receipt',
     response: TestServeAuthorizationResponse,
     errors: [404, 409, 503],

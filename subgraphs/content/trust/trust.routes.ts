@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContentDeps } from '../deps.ts';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { ItemParams, TENANT_ROOT, VersionParams } from '../http.ts';
 import { QcDecisionInput, TrustQuery, readTrust, recordQcDecision } from './trust.service.ts';
 import { TrustEvidenceResponse, TrustResponse } from './trust.responses.ts';
@@ -9,6 +10,7 @@ export function trustRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'trust', {
     method: 'GET',
     url: `${TENANT_ROOT}/items/:contentId/trust`,
+    access: ACCESS.read,
     summary: 'Trust evidence of the newest (or the version_id) exact version',
     response: TrustResponse,
     params: ItemParams,
@@ -21,6 +23,7 @@ export function trustRoutes(app: FastifyInstance, deps: ContentDeps): void {
   declareRoute(app, 'trust', {
     method: 'POST',
     url: `${TENANT_ROOT}/items/:contentId/versions/:versionId/qc-decisions`,
+    access: ACCESS.publish,
     summary: 'Record a QC decision (trust) on an exact version; reviewer, never the author',
     response: TrustEvidenceResponse,
     idempotencyKey: 'optional',

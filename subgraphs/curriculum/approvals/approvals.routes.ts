@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { ApproveCourseInput, ListApprovalsQuery } from './approvals.schema.ts';
@@ -13,6 +14,7 @@ export function approvalRoutes(app: FastifyInstance, deps: CurriculumDeps): void
   declareRoute(app, 'approvals', {
     method: 'POST',
     url: `${CURRICULUM_V1}/courses/:courseId/approvals`,
+    access: ACCESS.write,
     summary: 'Approve a published, complete course graph: snapshot its exact KC versions and firm the draft ones',
     description:
       'Needs Idempotency-Key. expected_course_graph_sha256 and expected_kc_snapshot_sha256, when sent, must equal the ' +
@@ -36,6 +38,7 @@ export function approvalRoutes(app: FastifyInstance, deps: CurriculumDeps): void
   declareRoute(app, 'approvals', {
     method: 'GET',
     url: `${CURRICULUM_V1}/courses/:courseId/approvals`,
+    access: ACCESS.read,
     summary: 'The approvals of a course in sequence order, each with its exact KC-version snapshot',
     params: CourseParams,
     querystring: ListApprovalsQuery,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { ACCESS } from '../access.ts';
 import { declareResourceRoutes } from '../route-handlers.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
 import { createAssociation, getAssociation, listAssociations, patchAssociation } from './associations.service.ts';
@@ -18,22 +19,26 @@ export function associationRoutes(app: FastifyInstance, deps: CurriculumDeps): v
       errors: [409, 422],
       body: CreateAssociationInput,
       success: 'curriculum_association (200 when it already exists)',
+      access: ACCESS.write,
       rule: createAssociation,
     },
     list: {
       summary: 'List associations',
       page: AssociationPageResponse,
       query: ListAssociationsQuery,
+      access: ACCESS.read,
       rule: listAssociations,
     },
     read: {
       summary: 'Read an association with its sequence_number; the ETag feeds X-Curriculum-If-Match',
+      access: ACCESS.read,
       rule: getAssociation,
     },
     edit: {
       summary: 'Reorder siblings by sequence_number',
       errors: [409],
       body: PatchAssociationInput,
+      access: ACCESS.write,
       rule: patchAssociation,
     },
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { GateNextFormQuery, GateStatusQuery } from './gates.schema.ts';
@@ -22,6 +23,7 @@ export function gateRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'gates', {
     method: 'GET',
     url: `${CURRICULUM_V1}/gates/:componentId`,
+    access: ACCESS.read,
     summary:
       'The gate contract: bank pin, launch mode, selection and remediation rules; no scores, thresholds or content body',
     params: GateParams,
@@ -31,6 +33,7 @@ export function gateRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'gates', {
     method: 'GET',
     url: `${CURRICULUM_V1}/gates/:componentId/status`,
+    access: ACCESS.read,
     summary:
       "A student's gate status from the events service's graded results (one named by resultRecordId, or the latest)",
     params: GateParams,
@@ -42,6 +45,7 @@ export function gateRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'gates', {
     method: 'GET',
     url: `${CURRICULUM_V1}/gates/:componentId/next-form`,
+    access: ACCESS.read,
     summary: 'The next eligible unseen form of the exact gate bank version; bank_exhausted when none is left',
     params: GateParams,
     querystring: GateNextFormQuery,
@@ -52,6 +56,7 @@ export function gateRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'gates', {
     method: 'GET',
     url: `${CURRICULUM_V1}/gates/:componentId/remediation`,
+    access: ACCESS.read,
     summary: 'Where a failed result leads: never_learned to the lesson, forgot to review, careless to practice',
     params: GateParams,
     querystring: GateStatusQuery,

@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { IngestInput } from './ingest.schema.ts';
-import { getIngestJob, ingestVendorCourse } from './ingest.service.ts';
+import { INGEST_JOB_ACCESS, getIngestJob, ingestVendorCourse } from './ingest.service.ts';
 import { SourceIngestJobResponse } from '../learner.responses.ts';
 
 const JobParams = z.object({ jobId: z.string().min(1) });
@@ -13,6 +14,7 @@ export function ingestRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'ingest', {
     method: 'POST',
     url: `${CURRICULUM_V1}/ingest/vendor-course-refs`,
+    access: ACCESS.import,
     summary:
       'Ingest vendor course rows as curriculum trees: eligible pins first, staged as draft, read back, published bottom-up',
     description:
@@ -28,6 +30,7 @@ export function ingestRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'ingest', {
     method: 'GET',
     url: `${CURRICULUM_V1}/ingest/vendor-course-refs/:jobId`,
+    access: INGEST_JOB_ACCESS,
     summary: 'Read a source_ingest_job back with its per-row outcome',
     params: JobParams,
     response: SourceIngestJobResponse,

@@ -39,7 +39,8 @@ import { findChildren, lockComponent, requireActiveKcs } from '../queries.ts';
 
 type IngestDeps = Pick<CurriculumDeps, 'db' | 'content'>;
 
-const RULE_ACCESS = { anyOf: [ACCESS.read, ACCESS.import] };
+/** Reading an ingest job: curriculum:read, or the import scope that started it. */
+export const INGEST_JOB_ACCESS = { anyOf: [ACCESS.read, ACCESS.import] };
 
 /** One source row as a component to stage. */
 interface PlannedNode {
@@ -551,7 +552,7 @@ export async function getIngestJob(
   ctx: RequestContext,
   input: { jobId: string },
 ): Promise<SourceIngestJob> {
-  requireAccess(ctx.principal, RULE_ACCESS, 'read source ingest jobs');
+  requireAccess(ctx.principal, INGEST_JOB_ACCESS, 'read source ingest jobs');
   const [job] = isUuid(input.jobId)
     ? await deps.db
         .select()

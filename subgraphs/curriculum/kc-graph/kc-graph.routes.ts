@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { resourceHandlers } from '../route-handlers.ts';
 import type { CurriculumDeps } from '../deps.ts';
@@ -88,6 +89,7 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
     declareRoute(app, collection.tag, {
       method: 'POST',
       url: `${CURRICULUM_V1}/${collection.path}`,
+      access: ACCESS.write,
       summary: `Record ${collection.what}`,
       body: collection.body,
       success: { status: 201, description: collection.path },
@@ -99,6 +101,7 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
     declareRoute(app, collection.tag, {
       method: 'GET',
       url: `${CURRICULUM_V1}/${collection.path}`,
+      access: ACCESS.read,
       summary: `List active ${collection.path}`,
       querystring: collection.query,
       response: collection.page,
@@ -120,6 +123,7 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
     declareRoute(app, edge.tag, {
       method: 'GET',
       url: `${CURRICULUM_V1}/${edge.path}/:id`,
+      access: ACCESS.read,
       summary: `Read one of ${edge.path} (retired ones too)`,
       response: edge.response,
       params: EdgeParams,
@@ -128,6 +132,7 @@ export function kcGraphRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
     declareRoute(app, edge.tag, {
       method: 'DELETE',
       url: `${CURRICULUM_V1}/${edge.path}/:id`,
+      access: ACCESS.write,
       summary: `Retire one of ${edge.path}; retiring a retired one answers it unchanged`,
       response: edge.response,
       idempotencyKey: 'required',

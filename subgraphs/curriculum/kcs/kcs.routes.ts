@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { declareResourceRoutes, resourceHandlers } from '../route-handlers.ts';
 import { AppendKcVersionInput, CreateKcInput, ListKcsQuery, PageQuery, PublishKcInput } from './kcs.schema.ts';
@@ -33,21 +34,35 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
       errors: [409, 422],
       body: CreateKcInput,
       success: 'knowledge_component (200 for a retry)',
+      access: ACCESS.write,
       rule: createKc,
     },
-    list: { summary: 'List registry KCs', page: KcPageResponse, query: ListKcsQuery, rule: listKcs },
-    read: { summary: 'Read a KC with its current version; the ETag feeds If-Match', rule: getKc },
+    list: {
+      summary: 'List registry KCs',
+      page: KcPageResponse,
+      query: ListKcsQuery,
+      access: ACCESS.read,
+      rule: listKcs,
+    },
+    read: { summary: 'Read a KC with its current version; the ETag feeds If-Match', access: ACCESS.read, rule: getKc },
     edit: {
       summary: 'Publish the KC identity (never firms a version)',
       errors: [409],
       body: PublishKcInput,
+      access: ACCESS.write,
       rule: publishKc,
     },
-    retire: { summary: 'Soft-retire a KC; refused while any reference is active', errors: [409], rule: retireKc },
+    retire: {
+      summary: 'Soft-retire a KC; refused while any reference is active',
+      errors: [409],
+      access: ACCESS.write,
+      rule: retireKc,
+    },
   });
   declareRoute(app, 'kcs', {
     method: 'GET',
     url: `${CURRICULUM_V1}/kcs/:kcId/versions`,
+    access: ACCESS.read,
     summary: 'The KC versions in version-number order',
     response: KcVersionPageResponse,
     params: KcParams,
@@ -57,6 +72,7 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'kcs', {
     method: 'POST',
     url: `${CURRICULUM_V1}/kcs/:kcId/versions`,
+    access: ACCESS.write,
     summary: 'Append an immutable draft version (semantic edit)',
     response: KcVersionResponse,
     idempotencyKey: 'required',
@@ -69,6 +85,7 @@ export function kcRoutes(app: FastifyInstance, deps: CurriculumDeps): void {
   declareRoute(app, 'kcs', {
     method: 'GET',
     url: `${CURRICULUM_V1}/kcs/:kcId/versions/:versionId`,
+    access: ACCESS.read,
     summary: 'Read one exact KC version',
     response: KcVersionResponse,
     params: KcVersionParams,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import type { CurriculumDeps } from '../deps.ts';
 import { RendererQuery, RepointInput } from './repoint.schema.ts';
@@ -13,6 +14,7 @@ export function repointRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
   declareRoute(app, 'components', {
     method: 'POST',
     url: `${CURRICULUM_V1}/components/:componentId/repoint`,
+    access: ACCESS.write,
     summary:
       'Repoint a pin to another exact version of the same content, or attach a first pin, from the exact current pin',
     response: RepointResponse,
@@ -35,6 +37,7 @@ export function repointRoutes(app: FastifyInstance, deps: CurriculumDeps): void 
   declareRoute(app, 'renderers', {
     method: 'GET',
     url: `${CURRICULUM_V1}/renderer-registry`,
+    access: ACCESS.read,
     summary: 'The renderer registry; renderer_kind is an alias of renderer_ref',
     response: RendererRegistryResponse,
     querystring: RendererQuery,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import { CURRICULUM_V1 } from '../paths.ts';
 import { resourceHandlers } from '../route-handlers.ts';
 import type { CurriculumDeps } from '../deps.ts';
@@ -19,6 +20,7 @@ export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
   declareRoute(app, 'standards', {
     method: 'GET',
     url: `${CURRICULUM_V1}/standards-frameworks`,
+    access: ACCESS.read,
     summary: 'List imported standards frameworks',
     response: FrameworkPageResponse,
     querystring: ListFrameworksQuery,
@@ -27,6 +29,7 @@ export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
   declareRoute(app, 'standards', {
     method: 'GET',
     url: `${CURRICULUM_V1}/standards-frameworks/:frameworkId`,
+    access: ACCESS.read,
     summary: 'Read one framework by standards_framework_id or CFDocument identifier',
     response: FrameworkResponse,
     params: FrameworkParams,
@@ -35,6 +38,7 @@ export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
   declareRoute(app, 'standards', {
     method: 'POST',
     url: `${CURRICULUM_V1}/standards-frameworks/import`,
+    access: ACCESS.import,
     summary: 'Import a CASE package as a frozen, checksum-addressed release with its standard-to-KC maps',
     response: ImportJobResponse,
     idempotencyKey: 'optional',
@@ -48,6 +52,7 @@ export function standardsRoutes(app: FastifyInstance, deps: CurriculumDeps): voi
   declareRoute(app, 'standards', {
     method: 'GET',
     url: `${CURRICULUM_V1}/standard-kc-maps`,
+    access: ACCESS.read,
     summary:
       "The live standard-to-KC maps (each framework's newest release), or with source_release_id every map of that release",
     response: StandardKcMapPageResponse,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { declareRoute, headerOf, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import type { EventsDeps } from '../deps.ts';
 import { SourceImportInput, runSourceImport } from './imports.service.ts';
 import { ImportResponse } from './imports.responses.ts';
@@ -8,6 +9,7 @@ export function importRoutes(app: FastifyInstance, deps: EventsDeps): void {
   declareRoute(app, 'source-imports', {
     method: 'POST',
     url: '/source-imports',
+    access: ACCESS.sourceImport,
     summary: 'Import 1..1000 source-shaped rows through an adapter, all or nothing',
     response: ImportResponse,
     idempotencyKey: 'optional',

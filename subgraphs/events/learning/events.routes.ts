@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DomainError } from '../../../platform/errors.ts';
 import { PREFER_RETURN, declareRoute, headerOf, preferredReturn, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import {
   ListEventsQuery,
   RecordEventsInput,
@@ -21,6 +22,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
   declareRoute(app, 'events', {
     method: 'POST',
     url: '/events',
+    access: ACCESS.write,
     summary: 'Record a batch of immutable learning events',
     response: RecordedEventsAnswer,
     idempotencyKey: 'optional',
@@ -52,6 +54,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
   declareRoute(app, 'events', {
     method: 'GET',
     url: '/events',
+    access: ACCESS.read,
     summary: 'List events in commit order; poll with modifiedSince and drain the cursors',
     response: EventPageResponse,
     querystring: ListEventsQuery,
@@ -60,6 +63,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
   declareRoute(app, 'events', {
     method: 'GET',
     url: '/events/:eventId',
+    access: ACCESS.read,
     summary: 'Read one event',
     response: OneEventResponse,
     params: EventParams,
@@ -68,6 +72,7 @@ export function eventRoutes(app: FastifyInstance, reads: EventsDeps): void {
   declareRoute(app, 'events', {
     method: 'GET',
     url: '/event-tallies',
+    access: ACCESS.read,
     summary: 'Counts per kind of the events on one content item or one exact version of it',
     description:
       'One row per kind: eventCount, first and last happenedAt, last modifiedAt. renderedContentId matches the player extension rendered_content_id. The same boundaries as GET /events.',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import type { EventsDeps } from '../deps.ts';
 import {
@@ -58,6 +59,7 @@ export function momentRoutes(app: FastifyInstance, reads: EventsDeps): void {
     declareRoute(app, kind.collection, {
       method: 'GET',
       url: `/${kind.collection}`,
+      access: ACCESS.read,
       summary: `List ${kind.noun} moments (read-only; from/to at date grain)`,
       response: kind.page,
       querystring: kind.query,
@@ -66,6 +68,7 @@ export function momentRoutes(app: FastifyInstance, reads: EventsDeps): void {
     declareRoute(app, kind.collection, {
       method: 'GET',
       url: `/${kind.collection}/:${kind.idParam}`,
+      access: ACCESS.read,
       summary: `Read one ${kind.noun} moment`,
       response: kind.one,
       params: z.object({ [kind.idParam]: z.string() }),

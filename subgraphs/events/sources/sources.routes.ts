@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { declareRoute, sendCommandResult } from '../../../platform/http.ts';
+import { ACCESS } from '../access.ts';
 import type { EventsDeps } from '../deps.ts';
 import { ListSourcesQuery, RegisterSourceInput, getSource, listSources, registerSource } from './sources.service.ts';
 import { OneSourceResponse, SourcePageResponse, SourceResponse } from './sources.responses.ts';
@@ -9,6 +10,7 @@ export function sourceRoutes(app: FastifyInstance, deps: EventsDeps): void {
   declareRoute(app, 'activity-sources', {
     method: 'POST',
     url: '/activity-sources',
+    access: ACCESS.registerSource,
     summary: 'Register an activity source (create-or-replay on sourceIri)',
     response: SourceResponse,
     replays: true,
@@ -21,6 +23,7 @@ export function sourceRoutes(app: FastifyInstance, deps: EventsDeps): void {
   declareRoute(app, 'activity-sources', {
     method: 'GET',
     url: '/activity-sources',
+    access: ACCESS.read,
     summary: 'List activity sources',
     response: SourcePageResponse,
     querystring: ListSourcesQuery,
@@ -29,6 +32,7 @@ export function sourceRoutes(app: FastifyInstance, deps: EventsDeps): void {
   declareRoute(app, 'activity-sources', {
     method: 'GET',
     url: '/activity-sources/:sourceId',
+    access: ACCESS.read,
     summary: 'Read an activity source',
     response: OneSourceResponse,
     params: z.object({ sourceId: z.string() }),
