@@ -1,4 +1,5 @@
-import { notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, notInArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf, type Database } from '../../platform/db.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
@@ -100,13 +101,32 @@ export async function personalizedCourseRefusals(
   return refusals;
 }
 
+/** A read of components (one, or an edge's two ends) refused when any is inside another student's personalized course. */
 export async function requirePersonalizedCourseInBoundary(
   db: Database,
   ctx: RequestContext,
-  componentId: string,
+  ...componentIds: string[]
 ): Promise<void> {
-  const refusal = (await personalizedCourseRefusals(db, ctx, [componentId])).get(componentId);
+  const [refusal] = (await personalizedCourseRefusals(db, ctx, componentIds)).values();
   if (refusal) throw refusal;
+}
+
+/** The components of personalized courses of students outside `students` (roots and subtrees), as a subquery. */
+function otherStudentsCourses(ctx: RequestContext, students: readonly string[]): SQL {
+  const ownRoot =
+    students.length > 0
+      ? sql`student_id in (${sql.join(
+          students.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : sql`false`;
+  return sql`(with recursive others(component_id) as (
+      select component_id from ${components}
+      where tenant_id = ${ctx.tenantId} and student_id is not null and not (${ownRoot})
+      union
+      select c.component_id from others o
+      join ${components} c on c.tenant_id = ${ctx.tenantId} and c.parent_component_id = o.component_id
+    ) select component_id from others)`;
 }
 
 /**
@@ -120,21 +140,16 @@ export function personalizedCoursesCondition(
   const students = ctx.principal.boundary.studentIds;
   if (!students) return undefined;
   if (requestedStudentId !== undefined) requireStudentInBoundary(ctx, requestedStudentId);
-  const ownRoot =
-    students.length > 0
-      ? sql`student_id in (${sql.join(
-          students.map((id) => sql`${id}`),
-          sql`, `,
-        )})`
-      : sql`false`;
-  return notInArray(
-    components.componentId,
-    sql`(with recursive others(component_id) as (
-      select component_id from ${components}
-      where tenant_id = ${ctx.tenantId} and student_id is not null and not (${ownRoot})
-      union
-      select c.component_id from others o
-      join ${components} c on c.tenant_id = ${ctx.tenantId} and c.parent_component_id = o.component_id
-    ) select component_id from others)`,
-  );
+  return notInArray(components.componentId, otherStudentsCourses(ctx, students));
+}
+
+/**
+ * A list of edges as a studentIds-bounded token sees it: an edge with an end inside another student's personalized
+ * course is left out (its edges show that course's structure).
+ */
+export function personalizedEdgesCondition(ctx: RequestContext, ends: [PgColumn, PgColumn]): SQL | undefined {
+  const students = ctx.principal.boundary.studentIds;
+  if (!students) return undefined;
+  const others = otherStudentsCourses(ctx, students);
+  return and(...ends.map((end) => notInArray(end, others)));
 }

@@ -108,6 +108,62 @@ describe('a token bounded to some students, on personalized courses', () => {
   });
 });
 
+describe('a token bounded to some students, on the structure of personalized courses', () => {
+  it("leaves another student's edges out of associations, and refuses them and its gates by id (REST and GraphQL)", async ({
+    platform,
+  }) => {
+    const { author, player } = await tenantWithPersonalizedCourses(platform);
+    for (const [gate, lesson] of [
+      ['my-gate', 'my-lesson'],
+      ['their-gate', 'their-lesson'],
+    ]) {
+      await createComponent(platform, author, {
+        component_id: gate,
+        kind: 'mastery_gate',
+        parent_component_id: lesson,
+        alpha: { publication_status: 'draft' },
+      });
+    }
+    const edges = async (caller: Caller, query = '') => {
+      const reply = await http(platform, 'GET', `${curriculumV1}/associations?${query}`, { token: caller.token });
+      return (reply.body.data as Array<{ association_id: string; originId: string }>).map((row) => [
+        row.originId,
+        row.association_id,
+      ]);
+    };
+    const all = new Map((await edges(author)).map(([origin, id]) => [origin, id]));
+    expect([...all.keys()].sort()).toEqual(['my-gate', 'my-lesson', 'their-gate', 'their-lesson']);
+    expect((await edges(player)).map(([origin]) => origin).sort()).toEqual(['my-gate', 'my-lesson']);
+    expect(await edges(player, 'destinationId=theirs')).toEqual([]);
+    const graphEdges = await graphql(platform, '{ associations { data { originId } } }', {}, player.token);
+    expect(graphEdges.body.data.associations.data.map((row: { originId: string }) => row.originId).sort()).toEqual([
+      'my-gate',
+      'my-lesson',
+    ]);
+
+    for (const path of [
+      `/associations/${all.get('their-lesson')}`,
+      `/associations/${all.get('their-gate')}`,
+      '/gates/their-gate',
+    ]) {
+      const reply = await http(platform, 'GET', `${curriculumV1}${path}`, { token: player.token });
+      expectProblem(reply, 403, 'curriculum:forbidden');
+      expect(reply.body.fieldErrors).toEqual(forbiddenStudent);
+    }
+    for (const path of [`/associations/${all.get('my-gate')}`, '/gates/my-gate']) {
+      expect((await http(platform, 'GET', `${curriculumV1}${path}`, { token: player.token })).status).toBe(200);
+    }
+    for (const field of [
+      `association(associationId: "${all.get('their-lesson')}") { originId }`,
+      'gate(componentId: "their-gate") { componentId }',
+    ]) {
+      expect(codes((await graphql(platform, `{ ${field} }`, {}, player.token)).body)).toEqual(['curriculum:forbidden']);
+    }
+    const own = await graphql(platform, '{ gate(componentId: "my-gate") { componentId } }', {}, player.token);
+    expect(own.body.data.gate).toEqual({ componentId: 'my-gate' });
+  });
+});
+
 describe('a token bounded to some students, on next-lesson and placement', () => {
   it('refuses a read naming another student and answers its own student as before (REST and GraphQL)', async ({
     platform,

@@ -7,7 +7,7 @@ import { DomainError } from '../../../platform/errors.ts';
 import type { Page } from '../../../platform/cursor.ts';
 import { requireIdempotencyKey } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, nullMeansAbsent, parseInput } from '../../../platform/validation.ts';
 import { catalogFacets, facetAssignments } from '../tables.ts';
 import type { ContentDeps, ItemCommand, ItemList } from '../deps.ts';
 import { FACET_GRAINS, FACET_KEYS, FACET_STATUSES, FACET_VALUE_TYPES, xpBand } from '../vocabulary.ts';
@@ -22,20 +22,21 @@ import type { BodyWrite, ItemKeys } from '../inputs.ts';
  * facet's value type; expected_xp_band values are stored as canonical bands.
  */
 
-export const FacetInput = z
-  .object({
-    facet_key: z.enum(FACET_KEYS),
-    value_type: z.enum(FACET_VALUE_TYPES),
-    grain: z.enum(FACET_GRAINS).default('content_item'),
-    status: z.enum(FACET_STATUSES).default('active'),
-    allowed_values: z.array(z.string().min(1)).min(1).optional().describe('enum facets: the allowed values'),
-  })
-  .strict()
-  .superRefine((facet, issues) => {
-    if (facet.allowed_values !== undefined && facet.value_type !== 'enum') {
-      issues.addIssue({ code: 'custom', path: ['allowed_values'], message: 'only enum facets have allowed_values' });
-    }
-  });
+export const FacetInput = nullMeansAbsent(
+  z
+    .object({
+      facet_key: z.enum(FACET_KEYS),
+      value_type: z.enum(FACET_VALUE_TYPES),
+      grain: z.enum(FACET_GRAINS).default('content_item'),
+      status: z.enum(FACET_STATUSES).default('active'),
+      allowed_values: z.array(z.string().min(1)).min(1).optional().describe('enum facets: the allowed values'),
+    })
+    .strict(),
+).superRefine((facet, issues) => {
+  if (facet.allowed_values !== undefined && facet.value_type !== 'enum') {
+    issues.addIssue({ code: 'custom', path: ['allowed_values'], message: 'only enum facets have allowed_values' });
+  }
+});
 
 type FacetRow = typeof catalogFacets.$inferSelect;
 
@@ -89,13 +90,15 @@ export async function listFacets(deps: ContentDeps, ctx: RequestContext): Promis
   return wholeList(rows.map(presentFacet));
 }
 
-export const FacetAssignmentInput = z
-  .object({
-    facet_key: z.enum(FACET_KEYS),
-    facet_value: z.union([z.string().min(1).max(500), z.number().finite(), z.boolean()]),
-    provenance: z.record(z.string(), z.unknown()).optional().describe('e.g. source_test_id'),
-  })
-  .strict();
+export const FacetAssignmentInput = nullMeansAbsent(
+  z
+    .object({
+      facet_key: z.enum(FACET_KEYS),
+      facet_value: z.union([z.string().min(1).max(500), z.number().finite(), z.boolean()]),
+      provenance: z.record(z.string(), z.unknown()).optional().describe('e.g. source_test_id'),
+    })
+    .strict(),
+);
 
 type AssignmentRow = typeof facetAssignments.$inferSelect;
 

@@ -5,7 +5,7 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { runCommand } from '../../../platform/commands.ts';
-import { isoTimestamp, parseInput, isUuid } from '../../../platform/validation.ts';
+import { isoTimestamp, nullMeansAbsent, parseInput, isUuid } from '../../../platform/validation.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { mediaAssets } from '../tables.ts';
 import type { ContentDeps, ItemCommand, ItemList } from '../deps.ts';
@@ -28,28 +28,30 @@ function wholeBase64(text: string): boolean {
   return Buffer.from(text, 'base64').toString('base64') === text.padEnd(Math.ceil(text.length / 4) * 4, '=');
 }
 
-export const MediaInput = z
-  .object({
-    media_kind: z.enum(MEDIA_KINDS),
-    mime_type: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i, 'a media type such as image/png'),
-    file_name: z
-      .string()
-      .trim()
-      .min(1)
-      .max(255)
-      // eslint-disable-next-line no-control-regex -- a NUL byte in a file name is refused on purpose
-      .regex(/^[^/\\\u0000]+$/, 'a file name without path')
-      .optional(),
-    data_base64: z
-      .string()
-      .min(1)
-      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64')
-      .refine(wholeBase64, 'base64 cut off or padded mid-way')
-      .describe(`The bytes, base64; at most ${MAX_MEDIA_BYTES} bytes decoded`),
-  })
-  .strict();
+export const MediaInput = nullMeansAbsent(
+  z
+    .object({
+      media_kind: z.enum(MEDIA_KINDS),
+      mime_type: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i, 'a media type such as image/png'),
+      file_name: z
+        .string()
+        .trim()
+        .min(1)
+        .max(255)
+        // eslint-disable-next-line no-control-regex -- a NUL byte in a file name is refused on purpose
+        .regex(/^[^/\\\u0000]+$/, 'a file name without path')
+        .optional(),
+      data_base64: z
+        .string()
+        .min(1)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'standard base64')
+        .refine(wholeBase64, 'base64 cut off or padded mid-way')
+        .describe(`The bytes, base64; at most ${MAX_MEDIA_BYTES} bytes decoded`),
+    })
+    .strict(),
+);
 
 type MediaRow = typeof mediaAssets.$inferSelect;
 

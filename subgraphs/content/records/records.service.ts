@@ -6,7 +6,14 @@ import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
 import { keysetPage, presentPage, uniqueOrder } from '../../../platform/keyset.ts';
-import { isoTimestamp, parseInput, queryInteger, webUrl, uuidRef } from '../../../platform/validation.ts';
+import {
+  isoTimestamp,
+  nullMeansAbsent,
+  parseInput,
+  queryInteger,
+  webUrl,
+  uuidRef,
+} from '../../../platform/validation.ts';
 import { curriculumLinks, externalLinks, policies, versions } from '../tables.ts';
 import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -43,24 +50,26 @@ function parameterNames(url: URL): string[] {
   return [...url.searchParams.keys(), ...fragment];
 }
 
-export const ExternalLinkInput = z
-  .object({
-    url: webUrl().superRefine((value, issues) => {
-      // zod runs this refinement even when the URL check failed; that failure is reported already.
-      if (!URL.canParse(value)) return;
-      const url = new URL(value);
-      if (url.username || url.password)
-        issues.addIssue({ code: 'custom', message: 'credentials in the URL are not accepted' });
-      for (const name of parameterNames(url)) {
-        if (SECRET_PARAMS.test(name.toLowerCase().replace(/[-_]/g, '')))
-          issues.addIssue({ code: 'custom', message: `parameter ${name} looks like a secret` });
-      }
-    }),
-    external_open_policy: z.enum(EXTERNAL_OPEN_POLICIES),
-    provider: z.string().trim().min(1).max(200).optional(),
-    title: z.string().trim().min(1).max(500).optional(),
-  })
-  .strict();
+export const ExternalLinkInput = nullMeansAbsent(
+  z
+    .object({
+      url: webUrl().superRefine((value, issues) => {
+        // zod runs this refinement even when the URL check failed; that failure is reported already.
+        if (!URL.canParse(value)) return;
+        const url = new URL(value);
+        if (url.username || url.password)
+          issues.addIssue({ code: 'custom', message: 'credentials in the URL are not accepted' });
+        for (const name of parameterNames(url)) {
+          if (SECRET_PARAMS.test(name.toLowerCase().replace(/[-_]/g, '')))
+            issues.addIssue({ code: 'custom', message: `parameter ${name} looks like a secret` });
+        }
+      }),
+      external_open_policy: z.enum(EXTERNAL_OPEN_POLICIES),
+      provider: z.string().trim().min(1).max(200).optional(),
+      title: z.string().trim().min(1).max(500).optional(),
+    })
+    .strict(),
+);
 
 type LinkRow = typeof externalLinks.$inferSelect;
 const presentLink = (row: LinkRow) => ({

@@ -4,7 +4,7 @@ import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
-import { isoTimestamp, parseInput, uuidRef } from '../../../platform/validation.ts';
+import { isoTimestamp, nullMeansAbsent, parseInput, uuidRef } from '../../../platform/validation.ts';
 import { items, policies, testServeAuthorizations, versionPublications, versions } from '../tables.ts';
 import type { TrustStatus } from '../vocabulary.ts';
 import { ACCESS } from '../access.ts';
@@ -155,16 +155,18 @@ export async function readTestServeEligibility(
   return eligibility;
 }
 
-export const TestServeAuthorizationInput = z
-  .object({
-    bank_content_id: uuidRef(),
-    bank_version_id: uuidRef(),
-    form_content_id: uuidRef(),
-    form_version_id: uuidRef(),
-    test_identity_id: z.string().min(1).max(200),
-    producer_surface: EligibilityQuery.shape.producer_surface,
-  })
-  .strict();
+export const TestServeAuthorizationInput = nullMeansAbsent(
+  z
+    .object({
+      bank_content_id: uuidRef(),
+      bank_version_id: uuidRef(),
+      form_content_id: uuidRef(),
+      form_version_id: uuidRef(),
+      test_identity_id: z.string().min(1).max(200),
+      producer_surface: EligibilityQuery.shape.producer_surface,
+    })
+    .strict(),
+);
 
 type TestServeSelection = z.infer<typeof TestServeAuthorizationInput>;
 

@@ -10,7 +10,14 @@ import { canonicalJson } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { presentPage, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
-import { parseInput, queryInteger, isoTimestamp, isUuid, webUrl } from '../../../platform/validation.ts';
+import {
+  nullMeansAbsent,
+  parseInput,
+  queryInteger,
+  isoTimestamp,
+  isUuid,
+  webUrl,
+} from '../../../platform/validation.ts';
 import { items, versions } from '../tables.ts';
 import type { ContentDeps, ItemCommand, ItemList } from '../deps.ts';
 import { BLOCK_TYPES } from '../vocabulary.ts';
@@ -29,21 +36,22 @@ import type { ItemRead, VersionKey, VersionKeys } from '../inputs.ts';
  * number, under the item's row lock.
  */
 
-const Block = z
-  .object({
-    type: z.enum(BLOCK_TYPES),
-    text: z.string().optional(),
-    url: webUrl().optional(),
-    alt: z.string().optional(),
-    order: z.int32().min(0),
-  })
-  .strict()
-  .superRefine((block, issues) => {
-    if (block.type === 'image' && !block.url)
-      issues.addIssue({ code: 'custom', path: ['url'], message: 'an image block needs a url' });
-    if (block.type !== 'image' && !block.text)
-      issues.addIssue({ code: 'custom', path: ['text'], message: `a ${block.type} block needs text` });
-  });
+const Block = nullMeansAbsent(
+  z
+    .object({
+      type: z.enum(BLOCK_TYPES),
+      text: z.string().optional(),
+      url: webUrl().optional(),
+      alt: z.string().optional(),
+      order: z.int32().min(0),
+    })
+    .strict(),
+).superRefine((block, issues) => {
+  if (block.type === 'image' && !block.url)
+    issues.addIssue({ code: 'custom', path: ['url'], message: 'an image block needs a url' });
+  if (block.type !== 'image' && !block.text)
+    issues.addIssue({ code: 'custom', path: ['text'], message: `a ${block.type} block needs text` });
+});
 
 export const StudentView = z
   .object({ blocks: z.array(Block).max(500) })
@@ -54,16 +62,17 @@ export const StudentView = z
       issues.addIssue({ code: 'custom', path: ['blocks'], message: 'block order values must be unique' });
   });
 
-export const AppendVersionInput = z
-  .object({
-    student_view: StudentView.optional(),
-    canonical_xml: z.string().min(1).max(2_000_000).optional(),
-  })
-  .strict()
-  .refine((input) => input.student_view !== undefined || input.canonical_xml !== undefined, {
-    message: 'send student_view.blocks or canonical_xml',
-    path: ['student_view'],
-  });
+export const AppendVersionInput = nullMeansAbsent(
+  z
+    .object({
+      student_view: StudentView.optional(),
+      canonical_xml: z.string().min(1).max(2_000_000).optional(),
+    })
+    .strict(),
+).refine((input) => input.student_view !== undefined || input.canonical_xml !== undefined, {
+  message: 'send student_view.blocks or canonical_xml',
+  path: ['student_view'],
+});
 
 /** Who reads a question's canonical_xml whole: the readers of answer keys, and the authors who write them. */
 const WHOLE_CANONICAL_XML: AccessRule = { anyOf: [ACCESS.answerKeys, ACCESS.author] };

@@ -1,17 +1,21 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryInteger } from '../../../platform/validation.ts';
+import { nullMeansAbsent, queryInteger } from '../../../platform/validation.ts';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256');
 
-export const ApproveCourseInput = z
-  .object({
-    approved_by: z.string().trim().min(1).max(200),
-    provenance: z.object({ source: z.string().min(1), course_ref: z.string().min(1).optional() }).catchall(z.unknown()),
-    expected_course_graph_sha256: sha256.optional(),
-    expected_kc_snapshot_sha256: sha256.optional(),
-  })
-  .strict();
+export const ApproveCourseInput = nullMeansAbsent(
+  z
+    .object({
+      approved_by: z.string().trim().min(1).max(200),
+      provenance: z
+        .object({ source: z.string().min(1), course_ref: z.string().min(1).optional() })
+        .catchall(z.unknown()),
+      expected_course_graph_sha256: sha256.optional(),
+      expected_kc_snapshot_sha256: sha256.optional(),
+    })
+    .strict(),
+);
 export type ApproveCourseInput = z.infer<typeof ApproveCourseInput>;
 
 export const ListApprovalsQuery = z

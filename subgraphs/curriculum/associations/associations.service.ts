@@ -16,6 +16,7 @@ import { ACCESS } from '../access.ts';
 import { activeParentEdge, lockContainment, placeChild, type AssociationRow } from '../containment.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
 import { componentNotFound, lockComponent } from '../queries.ts';
+import { personalizedEdgesCondition, requirePersonalizedCourseInBoundary } from '../learner-boundary.ts';
 
 /**
  * Associations. Invariants: POST isChildOf only gives a parent to a component that has none (a
@@ -165,6 +166,7 @@ export async function getAssociation(
   requireAccess(ctx.principal, ACCESS.read, 'read associations');
   const row = await findAssociation(deps.db, ctx.tenantId, associationId);
   if (!row) throw associationNotFound(associationId);
+  await requirePersonalizedCourseInBoundary(deps.db, ctx, row.originId, row.destinationId);
   return presentAssociation(row);
 }
 
@@ -210,7 +212,7 @@ export const listAssociations = listRule({
   table: associations,
   id: 'associationId',
   sorts: { association_id: 'associationId', updated_at: 'updatedAt' },
-  where: (query) => [
+  where: (query, ctx) => [
     query.includeRetired ? undefined : eq(associations.status, 'active'),
     query.associationType ? eq(associations.associationType, query.associationType) : undefined,
     query.originId ? eq(associations.originId, query.originId) : undefined,
@@ -219,6 +221,7 @@ export const listAssociations = listRule({
       ? or(eq(associations.originId, query.componentId), eq(associations.destinationId, query.componentId))
       : undefined,
     updatedSince(associations.updatedAt, query.updated_since),
+    personalizedEdgesCondition(ctx, [associations.originId, associations.destinationId]),
   ],
   present: presentAssociation,
 });

@@ -13,6 +13,7 @@ import { type Component, findChildren, findComponents } from '../queries.ts';
 import {
   requireContentInBoundary,
   requireHistoryInOrgBoundary,
+  requirePersonalizedCourseInBoundary,
   requireStudentInBoundary,
 } from '../learner-boundary.ts';
 
@@ -77,6 +78,7 @@ const withModule = (ref: TargetRef): TargetRef => ({ module: 'content', ...ref }
 export async function readGateContract(deps: GateDeps, ctx: RequestContext, input: { componentId: string }) {
   requireGateRead(ctx);
   const gate = await activeGate(deps, ctx, input.componentId);
+  await requirePersonalizedCourseInBoundary(deps.db, ctx, gate.component_id);
   const alpha = alphaOf(gate);
   return {
     component_id: gate.component_id,

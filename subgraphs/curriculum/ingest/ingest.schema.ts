@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isTimestamp, uuidRef } from '../../../platform/validation.ts';
+import { isTimestamp, nullMeansAbsent, uuidRef } from '../../../platform/validation.ts';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
 import { expectedXp, siblingPosition } from '../components/components.schema.ts';
 
@@ -171,18 +171,19 @@ const rowsOf = (tables: SourceTable[]) =>
         .join(', ')}. Any other column is refused.`,
     );
 
-export const IngestInput = z
-  .object({
-    source_system: z.string().trim().min(1).max(100),
-    producer_batch_id: z.string().trim().min(1).max(200),
-    records: rowsOf([...SOURCE_TABLES]).optional(),
-    courses: rowsOf(['courses']).optional(),
-    course_components: rowsOf(['course_components']).optional(),
-    component_resources: rowsOf(['component_resources']).optional(),
-  })
-  .strict()
-  .refine((input) => [input.records, input.courses].some((list) => list !== undefined), {
-    message: 'send records[] or the grouped courses, course_components and component_resources rows',
-    path: ['records'],
-  });
+export const IngestInput = nullMeansAbsent(
+  z
+    .object({
+      source_system: z.string().trim().min(1).max(100),
+      producer_batch_id: z.string().trim().min(1).max(200),
+      records: rowsOf([...SOURCE_TABLES]).optional(),
+      courses: rowsOf(['courses']).optional(),
+      course_components: rowsOf(['course_components']).optional(),
+      component_resources: rowsOf(['component_resources']).optional(),
+    })
+    .strict(),
+).refine((input) => [input.records, input.courses].some((list) => list !== undefined), {
+  message: 'send records[] or the grouped courses, course_components and component_resources rows',
+  path: ['records'],
+});
 export type IngestInput = z.infer<typeof IngestInput>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
+import { nullMeansAbsent, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
 
 export const CreatePrerequisiteInput = z
   .object({
@@ -26,26 +26,30 @@ export const ListPrerequisitesQuery = z
 
 export const REVIEW_DECISIONS = ['approved', 'rejected', 'changes_requested'] as const;
 
-export const CreateReviewDecisionInput = z
-  .object({
-    kc_version_id: uuidRef(),
-    decision: z.enum(REVIEW_DECISIONS),
-    reason: z.string().trim().min(1).max(5000).optional(),
-  })
-  .strict();
+export const CreateReviewDecisionInput = nullMeansAbsent(
+  z
+    .object({
+      kc_version_id: uuidRef(),
+      decision: z.enum(REVIEW_DECISIONS),
+      reason: z.string().trim().min(1).max(5000).optional(),
+    })
+    .strict(),
+);
 
 /** course_approval is a source too, but only the course approval command writes it. */
 export const FIRMING_SOURCES = ['first_genuine_response', 'course_approval'] as const;
 
-export const CreateFirmingEventInput = z
-  .object({
-    kc_version_id: uuidRef(),
-    source: z
-      .enum(FIRMING_SOURCES)
-      .describe('first_genuine_response; course_approval events come only from course approval'),
-    evidence: z.record(z.string(), z.unknown()).optional(),
-  })
-  .strict();
+export const CreateFirmingEventInput = nullMeansAbsent(
+  z
+    .object({
+      kc_version_id: uuidRef(),
+      source: z
+        .enum(FIRMING_SOURCES)
+        .describe('first_genuine_response; course_approval events come only from course approval'),
+      evidence: z.record(z.string(), z.unknown()).optional(),
+    })
+    .strict(),
+);
 
 export const ListByVersionQuery = z
   .object({

@@ -24,6 +24,8 @@ export const KcAlphaInput = z
   })
   .strict();
 export type KcAlphaInput = z.infer<typeof KcAlphaInput>;
+/** The alpha of a create (a KC, or a KC version): a null member is the member left out. */
+const NewKcAlpha = nullMeansAbsent(KcAlphaInput);
 
 export const CreateKcInput = nullMeansAbsent(
   z
@@ -36,7 +38,7 @@ export const CreateKcInput = nullMeansAbsent(
       publication_status: z
         .literal('draft', { error: 'a KC identity is created draft; publish it with PATCH' })
         .optional(),
-      alpha: nullMeansAbsent(KcAlphaInput).default({}),
+      alpha: NewKcAlpha.default({}),
     })
     .strict(),
 );
@@ -44,10 +46,9 @@ export type CreateKcInput = z.infer<typeof CreateKcInput>;
 
 export const PublishKcInput = z.object({ publication_status: z.literal('published') }).strict();
 
-export const AppendKcVersionInput = z
-  .object({ definition: z.string().trim().min(1).max(10_000).optional(), alpha: KcAlphaInput.optional() })
-  .strict()
-  .default({});
+export const AppendKcVersionInput = nullMeansAbsent(
+  z.object({ definition: z.string().trim().min(1).max(10_000).optional(), alpha: NewKcAlpha.optional() }).strict(),
+).default({});
 
 export const ListKcsQuery = z
   .object({

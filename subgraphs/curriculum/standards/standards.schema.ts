@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
+import { nullMeansAbsent, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
 
 /**
  * The CASE 1.0/1.1 package as imported: the fields the platform reads are checked, and so are the fields and
@@ -101,16 +101,18 @@ export const StandardKcMapInput = z
   })
   .strict();
 
-export const ImportStandardsInput = z
-  .object({
-    checksum_sha256: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits')
-      .describe('SHA-256 of the RFC 8785 canonical JSON of package'),
-    package: CasePackage.describe('A CASE 1.0/1.1 CFPackage'),
-    standard_kc_maps: z.array(StandardKcMapInput).max(20_000).default([]),
-  })
-  .strict();
+export const ImportStandardsInput = nullMeansAbsent(
+  z
+    .object({
+      checksum_sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits')
+        .describe('SHA-256 of the RFC 8785 canonical JSON of package'),
+      package: CasePackage.describe('A CASE 1.0/1.1 CFPackage'),
+      standard_kc_maps: z.array(StandardKcMapInput).max(20_000).default([]),
+    })
+    .strict(),
+);
 
 export const ListFrameworksQuery = z
   .object({

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import type { FieldError } from '../../../platform/errors.ts';
-import { calendarDate, fieldErrorsOf, isCalendarDay, isTimestamp } from '../../../platform/validation.ts';
+import {
+  calendarDate,
+  fieldErrorsOf,
+  isCalendarDay,
+  isTimestamp,
+  nullMeansAbsent,
+} from '../../../platform/validation.ts';
 import { resolveDescriptor, VENDOR_ACTIVITY_KIND, type DescriptorName } from '../vocabulary.ts';
 
 /**
@@ -30,44 +36,39 @@ export const CALLER_DERIVED_FIELDS = [
 ] as const;
 const DERIVED: ReadonlySet<string> = new Set(CALLER_DERIVED_FIELDS);
 
-/**
- * An optional member of a producer's row. Exports write a value they lack as null as often as they leave it out, and
- * both mean absent: a null is read as the member left out (rows sent as emitted were refused for it).
- */
-const optional = <Schema extends z.ZodType>(schema: Schema) =>
-  z.preprocess((value) => (value === null ? undefined : value), schema.optional());
-
 const dateOnly = calendarDate();
 const id = z.union([z.string().trim().min(1).max(200), z.number().int().transform(String)]);
 const count = z.number().int().min(0);
 
-const VendorLearningRow = z
-  .object({
-    id: id,
-    user_id: id,
-    // Date.parse would take 24:00 as the next day, a time without an offset as the server's local time and a year
-    // an offset moves to 0 (a 500): a day, or a timestamp as happenedAt takes it.
-    date: z
-      .string()
-      .refine(
-        (value) => isCalendarDay(value) || isTimestamp(value),
-        'expected a date YYYY-MM-DD or an RFC 3339 timestamp with offset',
-      ),
-    subject: optional(z.string()),
-    app: optional(z.string()),
-    course_id: optional(id),
-    activity_id: id,
-    total_questions: optional(count),
-    correct_questions: optional(count),
-    xp_earned: optional(z.number().min(0)),
-    mastered_units: optional(z.number().min(0)),
-    active_seconds: optional(z.number().min(0)),
-    source_system: optional(z.string()),
-    score_type: optional(z.string()),
-    score_given: optional(z.number()),
-    max_score: optional(z.number()),
-  })
-  .strict()
+const VendorLearningRow = nullMeansAbsent(
+  z
+    .object({
+      id: id,
+      user_id: id,
+      // Date.parse would take 24:00 as the next day, a time without an offset as the server's local time and a year
+      // an offset moves to 0 (a 500): a day, or a timestamp as happenedAt takes it.
+      date: z
+        .string()
+        .refine(
+          (value) => isCalendarDay(value) || isTimestamp(value),
+          'expected a date YYYY-MM-DD or an RFC 3339 timestamp with offset',
+        ),
+      subject: z.string().optional(),
+      app: z.string().optional(),
+      course_id: id.optional(),
+      activity_id: id,
+      total_questions: count.optional(),
+      correct_questions: count.optional(),
+      xp_earned: z.number().min(0).optional(),
+      mastered_units: z.number().min(0).optional(),
+      active_seconds: z.number().min(0).optional(),
+      source_system: z.string().optional(),
+      score_type: z.string().optional(),
+      score_given: z.number().optional(),
+      max_score: z.number().optional(),
+    })
+    .strict(),
+)
   .refine(
     (row) =>
       row.correct_questions === undefined ||
@@ -93,82 +94,86 @@ const descriptorValue = (name: DescriptorName) =>
     .refine((value) => resolveDescriptor(name, value) !== undefined, `not a code value of the Ed-Fi ${name}`);
 
 /** An attendance row as a SIS emits it (Ed-Fi StudentSchoolAttendanceEvent / StudentSectionAttendanceEvent, flattened). */
-const SisAttendanceRow = z
-  .object({
-    id: optional(id),
-    student_id: id,
-    school_id: id,
-    class_id: optional(id),
-    event_date: dateOnly,
-    attendance_event_category: descriptorValue('AttendanceEventCategoryDescriptor'),
-    attendance_event_reason: optional(z.string().max(2000)),
-    event_duration: optional(z.number().min(0).max(1)),
-    session_name: optional(z.string()),
-    // Text, or Ed-Fi's integer SchoolYear a SIS flattens from the session (served as text, as the Ed-Fi resources' is).
-    school_year: optional(z.union([z.string(), edFiSchoolYear.transform(String)])),
-  })
-  .strict();
+const SisAttendanceRow = nullMeansAbsent(
+  z
+    .object({
+      id: id.optional(),
+      student_id: id,
+      school_id: id,
+      class_id: id.optional(),
+      event_date: dateOnly,
+      attendance_event_category: descriptorValue('AttendanceEventCategoryDescriptor'),
+      attendance_event_reason: z.string().max(2000).optional(),
+      event_duration: z.number().min(0).max(1).optional(),
+      session_name: z.string().optional(),
+      // Text, or Ed-Fi's integer SchoolYear a SIS flattens from the session (served as text, as the Ed-Fi resources' is).
+      school_year: z.union([z.string(), edFiSchoolYear.transform(String)]).optional(),
+    })
+    .strict(),
+);
 
 type SisAttendance = z.infer<typeof SisAttendanceRow>;
 
 /** A reference as the Ed-Fi API writes it: its key fields, and on reads a `link` to the referenced resource. */
 const edFiReference = <Shape extends z.ZodRawShape>(shape: Shape) =>
-  z.object({ ...shape, link: optional(z.object({ rel: z.string(), href: z.string() })) }).strict();
+  nullMeansAbsent(z.object({ ...shape, link: z.object({ rel: z.string(), href: z.string() }).optional() }).strict());
 
 /** The members every Ed-Fi API attendance event resource has (Data Standard 4 and 5). */
 const edFiAttendanceEvent = {
-  id: optional(id),
+  id: id.optional(),
   studentReference: edFiReference({ studentUniqueId: id }),
   eventDate: dateOnly,
   attendanceEventCategoryDescriptor: descriptorValue('AttendanceEventCategoryDescriptor'),
-  attendanceEventReason: optional(z.string().max(2000)),
-  eventDuration: optional(z.number().min(0).max(1)),
-  arrivalTime: optional(z.string()),
-  departureTime: optional(z.string()),
-  educationalEnvironmentDescriptor: optional(z.string()),
-  _etag: optional(z.string()),
-  _lastModifiedDate: optional(z.string()),
-  _ext: optional(z.record(z.string(), z.unknown())),
+  attendanceEventReason: z.string().max(2000).optional(),
+  eventDuration: z.number().min(0).max(1).optional(),
+  arrivalTime: z.string().optional(),
+  departureTime: z.string().optional(),
+  educationalEnvironmentDescriptor: z.string().optional(),
+  _etag: z.string().optional(),
+  _lastModifiedDate: z.string().optional(),
+  _ext: z.record(z.string(), z.unknown()).optional(),
 };
 
 /** An Ed-Fi API studentSchoolAttendanceEvents resource, as the API serves it. */
-const EdFiSchoolAttendanceEvent = z
-  .object({
-    ...edFiAttendanceEvent,
-    schoolReference: edFiReference({ schoolId: id }),
-    sessionReference: optional(edFiReference({ schoolId: id, schoolYear: edFiSchoolYear, sessionName: z.string() })),
-    schoolAttendanceDuration: optional(z.number().min(0)),
-  })
-  .strict()
-  .transform((event): SisAttendance => ({
-    ...fromEdFiAttendanceEvent(event),
-    school_id: event.schoolReference.schoolId,
-    session_name: event.sessionReference?.sessionName,
-    school_year: event.sessionReference && String(event.sessionReference.schoolYear),
-  }));
+const EdFiSchoolAttendanceEvent = nullMeansAbsent(
+  z
+    .object({
+      ...edFiAttendanceEvent,
+      schoolReference: edFiReference({ schoolId: id }),
+      sessionReference: edFiReference({ schoolId: id, schoolYear: edFiSchoolYear, sessionName: z.string() }).optional(),
+      schoolAttendanceDuration: z.number().min(0).optional(),
+    })
+    .strict(),
+).transform((event): SisAttendance => ({
+  ...fromEdFiAttendanceEvent(event),
+  school_id: event.schoolReference.schoolId,
+  session_name: event.sessionReference?.sessionName,
+  school_year: event.sessionReference && String(event.sessionReference.schoolYear),
+}));
 
 /** An Ed-Fi API studentSectionAttendanceEvents resource: its section is the moment's class. */
-const EdFiSectionAttendanceEvent = z
-  .object({
-    ...edFiAttendanceEvent,
-    sectionReference: edFiReference({
-      localCourseCode: z.string(),
-      schoolId: id,
-      schoolYear: edFiSchoolYear,
-      sectionIdentifier: id,
-      sessionName: z.string(),
-    }),
-    sectionAttendanceDuration: optional(z.number().min(0)),
-    classPeriods: optional(z.array(z.unknown())),
-  })
-  .strict()
-  .transform((event): SisAttendance => ({
-    ...fromEdFiAttendanceEvent(event),
-    school_id: event.sectionReference.schoolId,
-    class_id: event.sectionReference.sectionIdentifier,
-    session_name: event.sectionReference.sessionName,
-    school_year: String(event.sectionReference.schoolYear),
-  }));
+const EdFiSectionAttendanceEvent = nullMeansAbsent(
+  z
+    .object({
+      ...edFiAttendanceEvent,
+      sectionReference: edFiReference({
+        localCourseCode: z.string(),
+        schoolId: id,
+        schoolYear: edFiSchoolYear,
+        sectionIdentifier: id,
+        sessionName: z.string(),
+      }),
+      sectionAttendanceDuration: z.number().min(0).optional(),
+      classPeriods: z.array(z.unknown()).optional(),
+    })
+    .strict(),
+).transform((event): SisAttendance => ({
+  ...fromEdFiAttendanceEvent(event),
+  school_id: event.sectionReference.schoolId,
+  class_id: event.sectionReference.sectionIdentifier,
+  session_name: event.sectionReference.sessionName,
+  school_year: String(event.sectionReference.schoolYear),
+}));
 
 function fromEdFiAttendanceEvent(
   event: z.infer<z.ZodObject<typeof edFiAttendanceEvent>>,
@@ -195,27 +200,30 @@ const attendanceRowSchema = (row: object): z.ZodType<SisAttendance> =>
       : EdFiSchoolAttendanceEvent;
 
 /** A discipline row: one participant of an Ed-Fi DisciplineIncident with its action, flattened. */
-const SisDisciplineRow = z
-  .object({
-    id: optional(id),
-    incident_id: id,
-    student_id: id,
-    school_id: id,
-    incident_date: dateOnly,
-    // A time of day that exists (Ed-Fi IncidentTime is a time): 25:99 was stored and served as sent.
-    incident_time: optional(
-      z.string().regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'expected a time of day HH:MM[:SS]'),
-    ),
-    behavior: descriptorValue('BehaviorDescriptor'),
-    behavior_detailed_description: optional(z.string().max(4000)),
-    participation_code: optional(descriptorValue('DisciplineIncidentParticipationCodeDescriptor')),
-    incident_location: optional(descriptorValue('IncidentLocationDescriptor')),
-    discipline: optional(descriptorValue('DisciplineDescriptor')),
-    reporter_description: optional(descriptorValue('ReporterDescriptionDescriptor')),
-    reporter_name: optional(z.string().max(500)),
-    incident_description: optional(z.string().max(4000)),
-  })
-  .strict();
+const SisDisciplineRow = nullMeansAbsent(
+  z
+    .object({
+      id: id.optional(),
+      incident_id: id,
+      student_id: id,
+      school_id: id,
+      incident_date: dateOnly,
+      // A time of day that exists (Ed-Fi IncidentTime is a time): 25:99 was stored and served as sent.
+      incident_time: z
+        .string()
+        .regex(/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/, 'expected a time of day HH:MM[:SS]')
+        .optional(),
+      behavior: descriptorValue('BehaviorDescriptor'),
+      behavior_detailed_description: z.string().max(4000).optional(),
+      participation_code: descriptorValue('DisciplineIncidentParticipationCodeDescriptor').optional(),
+      incident_location: descriptorValue('IncidentLocationDescriptor').optional(),
+      discipline: descriptorValue('DisciplineDescriptor').optional(),
+      reporter_description: descriptorValue('ReporterDescriptionDescriptor').optional(),
+      reporter_name: z.string().max(500).optional(),
+      incident_description: z.string().max(4000).optional(),
+    })
+    .strict(),
+);
 
 export interface NormalizedLearning {
   resource: 'events';

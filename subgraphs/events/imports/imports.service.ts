@@ -9,7 +9,7 @@ import type { CommandResult } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
 import { timeOrderedUuid } from '../../../platform/time-ordered-uuid.ts';
-import { isoTimestamp, parseInput } from '../../../platform/validation.ts';
+import { isoTimestamp, nullMeansAbsent, parseInput } from '../../../platform/validation.ts';
 import { ACCESS, boundaryOf, CHECKABLE, requireCheckable, requireWithinBoundary } from '../access.ts';
 import { deriveCaliper, requireNoErrors, type DerivedCaliper } from '../caliper.ts';
 import { ADAPTER_REJECTED } from '../errors.ts';
@@ -37,27 +37,28 @@ import {
 
 export const MAX_RECORDS = 1000;
 
-export const SourceImportInput = z
-  .object({
-    sourceSystem: z
-      .enum(['vendor_production', 'sis_system'])
-      .describe('vendor_production for the vendor adapter, sis_system for the SIS ones'),
-    adapter: z.enum(Object.keys(ADAPTERS) as [AdapterName, ...AdapterName[]]).describe(ADAPTER_ROWS_DESCRIPTION),
-    importId: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe('Retry and correlation label (replays like an Idempotency-Key)'),
-    records: z.array(z.unknown()).min(1).max(MAX_RECORDS).describe('1..1000 rows exactly as the producer emits them'),
-    dryRun: z.boolean().default(false).describe('Validate only; writes nothing'),
-  })
-  .strict()
-  .refine((input) => ADAPTERS[input.adapter].sourceSystem === input.sourceSystem, {
-    path: ['sourceSystem'],
-    message: 'does not match the adapter',
-  });
+export const SourceImportInput = nullMeansAbsent(
+  z
+    .object({
+      sourceSystem: z
+        .enum(['vendor_production', 'sis_system'])
+        .describe('vendor_production for the vendor adapter, sis_system for the SIS ones'),
+      adapter: z.enum(Object.keys(ADAPTERS) as [AdapterName, ...AdapterName[]]).describe(ADAPTER_ROWS_DESCRIPTION),
+      importId: z
+        .string()
+        .trim()
+        .min(1)
+        .max(200)
+        .optional()
+        .describe('Retry and correlation label (replays like an Idempotency-Key)'),
+      records: z.array(z.unknown()).min(1).max(MAX_RECORDS).describe('1..1000 rows exactly as the producer emits them'),
+      dryRun: z.boolean().default(false).describe('Validate only; writes nothing'),
+    })
+    .strict(),
+).refine((input) => ADAPTERS[input.adapter].sourceSystem === input.sourceSystem, {
+  path: ['sourceSystem'],
+  message: 'does not match the adapter',
+});
 
 type ImportInput = z.infer<typeof SourceImportInput>;
 
