@@ -44,6 +44,11 @@ export interface Boundary {
   contentIds?: string[];
 }
 
+/** The organizations a boundary allows: orgIds and schoolIds are one dimension (a school is an organization). */
+export function organizationsOf({ orgIds, schoolIds }: Boundary): ReadonlySet<string> | undefined {
+  return orgIds || schoolIds ? new Set([...(orgIds ?? []), ...(schoolIds ?? [])]) : undefined;
+}
+
 export interface Principal {
   subject: string;
   tenantId: string;

@@ -1,6 +1,7 @@
 import { and, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { rowsOf, type Database } from '../../platform/db.ts';
+import { organizationsOf } from '../../platform/auth.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { components } from './tables.ts';
@@ -18,12 +19,6 @@ function outside(claim: Claim, field: string, detail: string): DomainError {
   return new DomainError('forbidden', detail, {
     fieldErrors: [{ field, message: `outside the token's ${claim} boundary` }],
   });
-}
-
-/** The organizations a token is bounded to: orgIds and schoolIds are one dimension, as in the events service. */
-function orgBoundary(ctx: RequestContext): ReadonlySet<string> | undefined {
-  const { orgIds, schoolIds } = ctx.principal.boundary;
-  return orgIds || schoolIds ? new Set([...(orgIds ?? []), ...(schoolIds ?? [])]) : undefined;
 }
 
 /** A student's data read by a token bounded to other students is refused. */
@@ -47,7 +42,7 @@ export function requireContentInBoundary(ctx: RequestContext, contentId: string 
  * history the token may not see (or that names no organization) is refused, never derived from a part of it.
  */
 export function requireHistoryInOrgBoundary(ctx: RequestContext, history: ReadonlyArray<{ orgId: string | null }>) {
-  const orgs = orgBoundary(ctx);
+  const orgs = organizationsOf(ctx.principal.boundary);
   const stray = orgs && history.find((event) => event.orgId === null || !orgs.has(event.orgId));
   if (stray) {
     throw outside(

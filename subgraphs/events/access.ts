@@ -1,6 +1,6 @@
 import { inArray, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { AccessRule, Principal } from '../../platform/auth.ts';
+import { organizationsOf, type AccessRule, type Principal } from '../../platform/auth.ts';
 import { DomainError } from '../../platform/errors.ts';
 import { BOUNDARY_REJECTED } from './errors.ts';
 
@@ -41,8 +41,8 @@ export const CHECKABLE = {
 } as const satisfies Record<string, readonly BoundaryDimension[]>;
 
 export function boundaryOf(principal: Principal): BoundaryScope {
-  const { studentIds, orgIds, schoolIds, contentIds } = principal.boundary;
-  const orgs = orgIds || schoolIds ? new Set([...(orgIds ?? []), ...(schoolIds ?? [])]) : undefined;
+  const { studentIds, contentIds } = principal.boundary;
+  const orgs = organizationsOf(principal.boundary);
   return {
     ...(studentIds ? { studentIds: new Set(studentIds) } : {}),
     ...(orgs ? { orgIds: orgs } : {}),
