@@ -10,8 +10,8 @@ import { createGatewayRuntime } from '@graphql-hive/gateway';
  * HIVE_SHARE_INFLIGHT=false turns it off, which is how the platform's own gateway always works.
  */
 // Every subgraph fetch in flight listens on one long-lived abort signal of Hive's runtime: the bench's
-// connections, two fetches each, pass Node's warning threshold of 10 listeners with no leak.
-setMaxListeners(64);
+// connections (CONNECTIONS), two fetches each, pass Node's warning threshold of 10 listeners with no leak.
+setMaxListeners(2 * Number(process.env.CONNECTIONS ?? 64));
 const origins = (process.env.SUBGRAPH_URLS ?? '').split(',').map((pair) => pair.split('='));
 const deduplicateInflightRequests = process.env.HIVE_SHARE_INFLIGHT !== 'false';
 const gateway = createGatewayRuntime({
