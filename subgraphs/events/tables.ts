@@ -83,8 +83,11 @@ export const learningEvents = eventsTable(
     actorRef: jsonb('actor_ref').notNull(),
     objectRef: jsonb('object_ref').notNull(),
     extensions: jsonb('extensions').notNull(),
-    /** What the producer sent, kept as evidence; never part of a response. */
-    rawPayload: jsonb('raw_payload').notNull(),
+    /**
+     * What the producer sent, kept as evidence; never part of a response. Null when the row's own columns restate
+     * all of it (`restatesRow` in learning/events.service.ts says exactly when): the evidence is then the row.
+     */
+    rawPayload: jsonb('raw_payload'),
     importId: uuid('import_id'),
   },
   (table) => [

@@ -431,6 +431,62 @@ describe('POST /events', () => {
     expect(read.body.data.sourceEventId).toBe('vendor-77');
   });
 
+  it('keeps as evidence every payload its row does not restate, and only those', async ({ platform }) => {
+    const caller = await producer(platform);
+    const pick = <T>(values: T[]) => values[Math.floor(Math.random() * values.length)];
+    // An event sent as the row stores it: the row is its evidence.
+    const restated = (index: number): Record<string, unknown> => ({
+      kind: 'content_viewed',
+      studentId: `stu-${index}`,
+      contentId: `c-${index}`,
+      activitySourceId: caller.sourceId,
+      happenedAt: new Date(Date.UTC(2026, 8, 1, 10, 0, index)).toISOString(),
+      ...pick([{}, { orgId: `org-${index}` }]),
+      ...pick([{}, { sourceEventId: `vendor-${index}` }]),
+      ...pick([{}, { extensions: { [`${PLAYER_EXTENSION_NAMESPACE}/attempt_count`]: index } }]),
+    });
+    // Each says something its row does not: a different form of a stored value, or a member the row derives.
+    const departures: Array<(event: Record<string, unknown>) => Record<string, unknown>> = [
+      ({ happenedAt, ...event }) => ({ ...event, occurredAt: happenedAt }),
+      (event) => ({ ...event, happenedAt: (event.happenedAt as string).replace('.000Z', 'Z') }),
+      (event) => ({ ...event, happenedAt: (event.happenedAt as string).replace('T10', 'T12').replace('Z', '+02:00') }),
+      (event) => ({ ...event, activitySourceId: caller.sourceId.toUpperCase() }),
+      (event) => ({ ...event, studentId: ` ${event.studentId as string} ` }),
+      (event) => ({ ...event, orgId: null }),
+      (event) => ({ ...event, extensions: {} }),
+      (event) => ({ ...event, action: 'Viewed' }),
+      (event) => ({ ...event, actorRef: { id: `urn:alpha:student:${event.studentId as string}`, type: 'Person' } }),
+    ];
+    const sent = Array.from({ length: 40 }, (_, index) => {
+      const event = restated(index);
+      return index % 2 === 0 ? event : pick(departures)(event);
+    });
+    const accepted = await post(platform, caller, sent);
+    expect(accepted.status).toBe(202);
+    const stored = new Map(
+      (
+        await platform.runtime.database.db
+          .select({ eventId: learningEvents.eventId, rawPayload: learningEvents.rawPayload })
+          .from(learningEvents)
+          .where(eq(learningEvents.tenantId, caller.tenantId))
+      ).map((row) => [row.eventId, row.rawPayload]),
+    );
+    accepted.body.data.forEach((event: Record<string, unknown>, index: number) => {
+      if (index % 2 === 1) {
+        expect(stored.get(event.id as string)).toEqual(sent[index]);
+        return;
+      }
+      expect(stored.get(event.id as string)).toBeNull();
+      // What the row restates is the payload: its non-null stored fields, and its extensions when it has any.
+      const extensions = event.extensions as Record<string, unknown>;
+      const fields = ['kind', 'studentId', 'contentId', 'orgId', 'activitySourceId', 'happenedAt', 'sourceEventId'];
+      expect({
+        ...Object.fromEntries(fields.filter((field) => event[field] !== null).map((field) => [field, event[field]])),
+        ...(Object.keys(extensions).length > 0 ? { extensions } : {}),
+      }).toEqual(sent[index]);
+    });
+  });
+
   it('answers 400 for malformed bodies and undocumented fields, 415 for non-JSON', async ({ platform }) => {
     const caller = await producer(platform);
     const notJson = await http(platform, 'POST', `${root}/events`, {

@@ -103,7 +103,45 @@ export interface PreparedEvent {
   sourceEventId: string | null;
   derived: DerivedCaliper;
   extensions: Record<string, unknown>;
+  /** What the producer sent, or null when the row's own fields restate all of it (`restatesRow`). */
   rawPayload: unknown;
+}
+
+/** The stored fields an event as sent may consist of, each sent exactly as it is stored. */
+const RESTATED_FIELDS = [
+  'kind',
+  'studentId',
+  'contentId',
+  'orgId',
+  'activitySourceId',
+  'happenedAt',
+  'sourceEventId',
+] as const;
+
+/**
+ * Whether an event as sent says nothing that its row does not store as it was sent: only fields of
+ * RESTATED_FIELDS, each with its stored value (no alias, no other case, no other form of the instant, no null),
+ * and `extensions` only with members, the stored ones. The row is then the evidence, and the payload is not stored
+ * again: it is the row's non-null RESTATED_FIELDS, with its extensions when it has any.
+ */
+function restatesRow(raw: unknown, event: PreparedEvent): boolean {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const sent = raw as Record<string, unknown>;
+  let members = 0;
+  for (const field of RESTATED_FIELDS) {
+    const stored = event[field];
+    if (stored === null) continue;
+    if (sent[field] !== stored) return false;
+    members += 1;
+  }
+  if (sent.extensions !== undefined) {
+    const keys = Object.keys(event.extensions);
+    const extensions = sent.extensions as Record<string, unknown>;
+    if (keys.length === 0 || Object.keys(extensions).length !== keys.length) return false;
+    if (keys.some((key) => extensions[key] !== event.extensions[key])) return false;
+    members += 1;
+  }
+  return Object.keys(sent).length === members;
 }
 
 /** Two timestamps name one instant however their offsets write it (an invalid one is judged where it is read). */
@@ -145,22 +183,21 @@ export function prepareEvent(
   const derived = deriveCaliper(input, field);
   errors.push(...derived.errors);
   if (errors.length > 0 || !derived.value || happenedAt === undefined) return { errors };
-  return {
-    errors,
-    value: {
-      eventId: timeOrderedUuid(),
-      kind: input.kind,
-      studentId: input.studentId ?? null,
-      contentId: input.contentId ?? null,
-      orgId: input.orgId ?? null,
-      activitySourceId: input.activitySourceId.toLowerCase(),
-      happenedAt: isoTimestamp(happenedAt),
-      sourceEventId: input.sourceEventId ?? null,
-      derived: derived.value,
-      extensions: input.extensions ?? {},
-      rawPayload: raw,
-    },
+  const value: PreparedEvent = {
+    eventId: timeOrderedUuid(),
+    kind: input.kind,
+    studentId: input.studentId ?? null,
+    contentId: input.contentId ?? null,
+    orgId: input.orgId ?? null,
+    activitySourceId: input.activitySourceId.toLowerCase(),
+    happenedAt: isoTimestamp(happenedAt),
+    sourceEventId: input.sourceEventId ?? null,
+    derived: derived.value,
+    extensions: input.extensions ?? {},
+    rawPayload: raw,
   };
+  if (restatesRow(raw, value)) value.rawPayload = null;
+  return { errors, value };
 }
 
 type EventTableRow = typeof learningEvents.$inferSelect;
@@ -304,14 +341,15 @@ const storeTogether = groupCommit(
  * rows stored: which batches were stored follows from their sources, and a row per event would cost
  * the backend a seventh more (each row's timestamp and id turned to text, the IRI looked up, sent).
  * Each row travels as a JSON array of its columns (in `storeBatches`' order): unpacking it by position
- * costs the backend a third less per row than `jsonb_to_recordset` looking up named members.
+ * costs the backend a third less per row than `jsonb_to_recordset` looking up named members. A raw payload the
+ * row restates travels as JSON null and is stored as SQL null (no event or source record is the JSON literal null).
  */
 const storeBatchesQuery = new PgDialect().sqlToQuery(sql`
   with batch as (
     select (r->>0)::int as part, (r->>1)::int as ord, (r->>2)::uuid as event_id, r->>3 as kind, r->>4 as student_id,
       r->>5 as content_id, r->>6 as org_id, (r->>7)::uuid as activity_source_id, (r->>8)::timestamptz as happened_at,
       r->>9 as source_event_id, r->>10 as event_type, r->>11 as profile, r->>12 as action, r->13 as actor_ref,
-      r->14 as object_ref, r->15 as extensions, r->16 as raw_payload
+      r->14 as object_ref, r->15 as extensions, nullif(r->16, 'null') as raw_payload
     from jsonb_array_elements(${sql.placeholder('batch')}::jsonb) as r
   ),
   sources as (
