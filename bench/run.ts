@@ -312,11 +312,12 @@ const MINIMAL_EVENTS_ROW = 'POST /events (batch of 10, return=minimal)';
 /**
  * The events batches a scenario sends in turn: a player's batch carries no id of its own, so a body sent again is
  * another batch of new events (ten views of one of this many contents). Autocannon builds every one for every
- * connection at the start of each run, so their number shrinks as the connections grow: 4,096 request buffers a
- * run in all, as at 16 connections with 256 each. At 64 connections, 256 each cost the load generator twice the CPU
- * a batch of 64 each in rounds of 2 s (docs/performance.md, the forty-ninth stop).
+ * connection at the start of each run, inside the run's CPU sample and on the cores the platform shares, where a
+ * read's row builds one request a connection: 1,024 request buffers a run in all (16 each at 64 connections). With
+ * 4,096 (64 each) the load generator spent 12 to 19 us more a batch in rounds of 2 s, and the platform answered 5%
+ * fewer batches (docs/performance.md, the fiftieth stop); which contents repeat does not matter (the thirty-eighth).
  */
-const EVENT_BATCHES_IN_TURN = Math.max(16, Math.round(4096 / CONNECTIONS));
+const EVENT_BATCHES_IN_TURN = Math.max(4, Math.round(1024 / CONNECTIONS));
 
 /** A new activity source of the bench's tenant (events name the source that sent them); its id. */
 async function registerActivitySource(base: string, token: string, name: string): Promise<string> {
