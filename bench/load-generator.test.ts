@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /**
  * The bench's load generator keeps a response's body only for what reads it (patches/autocannon+8.0.0.patch):
  * the bench reads none, and decoding every answer into a string cost the load generator CPU that grew with the
- * answers' size (docs/performance.md, the fortieth pass).
+ * answers' size (docs/performance-history.md, the fortieth pass).
  */
 const BODY = JSON.stringify({ data: 'x'.repeat(200_000) });
 

@@ -29,8 +29,8 @@ const HEALTHZ_TARGET_P99_MS = 100;
  * Enough clients in flight to keep the platform busy on every scenario, so each rate is what it can answer,
  * not what its clients' round trips allow: at 16 the headline, with two statements one after the other,
  * left the event loop 11% idle and cost a third more CPU a request than at 32 or 64, where the REST read,
- * one statement, was already busy at 16 (docs/performance.md, the forty-ninth stop). A Fastify hello world
- * answers the issue's 85,000 a second here at 64, 77,000 at 16.
+ * one statement, was already busy at 16 (docs/performance-history.md, the forty-ninth stop). A Fastify hello
+ * world answers the issue's 85,000 a second here at 64, 77,000 at 16.
  */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const ROUNDS = 4;
@@ -315,7 +315,8 @@ const MINIMAL_EVENTS_ROW = 'POST /events (batch of 10, return=minimal)';
  * connection at the start of each run, inside the run's CPU sample and on the cores the platform shares, where a
  * read's row builds one request a connection: 1,024 request buffers a run in all (16 each at 64 connections). With
  * 4,096 (64 each) the load generator spent 12 to 19 us more a batch in rounds of 2 s, and the platform answered 5%
- * fewer batches (docs/performance.md, the fiftieth stop); which contents repeat does not matter (the thirty-eighth).
+ * fewer batches (docs/performance-history.md, the fiftieth stop); which contents repeat does not matter (the
+ * thirty-eighth).
  */
 const EVENT_BATCHES_IN_TURN = Math.max(4, Math.round(1024 / CONNECTIONS));
 

@@ -19,7 +19,7 @@ import { unstorableTextInGraphql } from '../platform/input-safety.ts';
 /**
  * The gateway's most common request, a query it has answered before, answered without Apollo
  * Server's per-request pipeline: under load that pipeline costs a headline about a quarter of its
- * CPU (docs/performance.md, the twenty-seventh and twenty-ninth passes).
+ * CPU (docs/performance-history.md, the twenty-seventh and twenty-ninth passes).
  *
  * Apollo Server stays the reference. A query text is answered here only after Apollo Server has
  * parsed, validated and checked it and answered it without errors; its parsed document is reused,

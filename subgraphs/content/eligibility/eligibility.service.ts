@@ -159,7 +159,7 @@ async function findVersionsWithEligibility(
  * Access-checked batch behind the ContentVersion loader. A batch of one version (a pin's, the headline's)
  * is read as the REST read is, together with the tenant's other reads of the moment: the headline's
  * eligibility statement was shared by the headlines in flight, 46% more headlines a second on PGlite
- * and 10% on PostgreSQL in alternated rounds (sixteenth pass).
+ * and 10% on PostgreSQL in alternated rounds (sixteenth pass, docs/performance-history.md).
  */
 export async function loadVersionsWithEligibility(deps: ContentDeps, ctx: RequestContext, { versionIds }: VersionKeys) {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');
@@ -179,8 +179,9 @@ export async function loadVersionsWithEligibility(deps: ContentDeps, ctx: Reques
  */
 const versionWithEligibilityTogether = groupCommit(async (db: Database, tenantId: string, versionIds: string[]) => {
   // Each distinct version by its key (one read for all who asked for it). Measured again once statistics
-  // followed growth (tenth pass, a tenant of 5,000 and 40,000 versions): four reads by key cost PGlite 170-210
-  // us against 520-840 for the list form of the same four, and PostgreSQL about the same either way.
+  // followed growth (tenth pass in docs/performance-history.md, a tenant of 5,000 and 40,000 versions): four
+  // reads by key cost PGlite 170-210 us against 520-840 for the list form of the same four, and PostgreSQL
+  // about the same either way.
   const reads = [...new Set(versionIds)].map((versionId) => findVersionsWithEligibility(db, tenantId, [versionId]));
   const found = new Map((await Promise.all(reads)).flatMap((read) => [...read]));
   return versionIds.map((versionId) => found.get(versionId));
