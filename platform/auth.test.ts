@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { decodeJwt } from 'jose';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Authenticator, loadKeyring } from './auth.ts';
+import { DomainError } from './errors.ts';
+import { serviceTokens } from './service-client.ts';
+
+/** The two caches of credentials: neither may hand out or accept a token past its expiry. */
+
+let keyDir: string;
+let auth: Authenticator;
+
+beforeAll(async () => {
+  keyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alp-auth-'));
+  auth = new Authenticator(await loadKeyring(path.join(keyDir, 'platform-keys.json')));
+});
+
+afterAll(() => fs.rmSync(keyDir, { recursive: true, force: true }));
+
+afterEach(() => vi.useRealTimers());
+
+const tenant = () => `t-${Math.random().toString(36).slice(2, 10)}`;
+
+function refusal(promise: Promise<unknown>): Promise<DomainError> {
+  return promise.then(
+    () => {
+      throw new Error('accepted');
+    },
+    (error: unknown) => error as DomainError,
+  );
+}
+
+describe('the verified-token cache', () => {
+  it('refuses a token it has verified once the token has expired', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const tenantId = tenant();
+    const token = await auth.sign({ tenantId, subject: 'u', scopes: ['curriculum:read'], roles: [], ttlSeconds: 60 });
+    expect((await auth.authenticate(`Bearer ${token}`)).tenantId).toBe(tenantId);
+    vi.advanceTimersByTime(30_000);
+    expect((await auth.authenticate(`Bearer ${token}`)).tenantId).toBe(tenantId);
+    vi.advanceTimersByTime(31_000);
+    const refused = await refusal(auth.authenticate(`Bearer ${token}`));
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused.code).toBe('unauthenticated');
+    expect(refused.message).toBe('The bearer token has expired.');
+  });
+});
+
+describe('serviceTokens', () => {
+  it("signs each tenant its own token, with only the call's scopes and the service role", async () => {
+    const tokenFor = serviceTokens(auth, 'curriculum', ['content:read']);
+    const [a, b] = [tenant(), tenant()];
+    const [tokenA, tokenB] = [await tokenFor(a), await tokenFor(b)];
+    expect(tokenA).not.toBe(tokenB);
+    expect(await tokenFor(a)).toBe(tokenA);
+    const principal = await auth.authenticate(`Bearer ${tokenB}`);
+    expect(principal.tenantId).toBe(b);
+    expect(principal.subject).toBe('service:curriculum');
+    expect([...principal.scopes]).toEqual(['content:read']);
+    expect([...principal.roles]).toEqual(['service']);
+  });
+
+  it('reuses a token until a minute before it expires, and never hands out one about to expire', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const tokenFor = serviceTokens(auth, 'events', ['content:read'], 300);
+    const tenantId = tenant();
+    const first = await tokenFor(tenantId);
+    const seen = new Set([first]);
+    for (let second = 0; second <= 600; second += 20) {
+      const token = await tokenFor(tenantId);
+      seen.add(token);
+      // A call may take its timeout and more: the token it carries has at least a minute left.
+      expect(decodeJwt(token).exp! * 1000 - Date.now()).toBeGreaterThanOrEqual(60_000);
+      expect((await auth.authenticate(`Bearer ${token}`)).tenantId).toBe(tenantId);
+      if (second < 240) expect(token).toBe(first);
+      vi.advanceTimersByTime(20_000);
+    }
+    expect(seen.size).toBe(3);
+  });
+});
