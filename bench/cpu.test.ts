@@ -5,10 +5,11 @@ import { cpuBetween, cpuPerRequest, cpuSpent, cpuSum, cpuTotal } from './cpu.ts'
 
 describe("the bench's CPU a request", () => {
   it('reads the CPU of a process whose name holds a parenthesis and spaces', async () => {
-    // Busy for 300 ms, then idle until stopped: what it spent stays put while it lives.
+    // Busy until it has spent 300 ms of CPU, then idle until stopped: what it spent stays put while it lives.
+    // Counted in CPU, not wall time, since a loaded machine gives a 300 ms loop less than 300 ms of CPU.
     const child = spawn(process.execPath, [
       '-e',
-      `process.title = 'a) b (c'; const end = Date.now() + 300; while (Date.now() < end); console.log('done'); setInterval(() => {}, 1000);`,
+      `process.title = 'a) b (c'; const start = process.cpuUsage(); const spent = () => { const used = process.cpuUsage(start); return used.user + used.system; }; while (spent() < 300_000); console.log('done'); setInterval(() => {}, 1000);`,
     ]);
     try {
       const before = cpuSpent(child.pid as number);
