@@ -54,20 +54,60 @@ export function cpuSpent(platformPid: number): CpuSpent {
   };
 }
 
-const byPart = (value: (part: keyof CpuSpent) => number): CpuSpent => ({
-  platform: value('platform'),
-  database: value('database'),
-  load: value('load'),
-});
+/** Microsecond counters sampled together: a process tree's CPU, or the whole machine's. */
+type Counters<T> = { [Counter in keyof T]: number };
+
+const eachCounter = <T extends Counters<T>>(shape: T, value: (counter: keyof T) => number): T =>
+  Object.fromEntries(Object.keys(shape).map((counter) => [counter, value(counter as keyof T)])) as T;
 
 /** What was spent between two samples. */
-export const cpuBetween = (before: CpuSpent, after: CpuSpent) => byPart((part) => after[part] - before[part]);
+export const spentBetween = <T extends Counters<T>>(before: T, after: T) =>
+  eachCounter(after, (counter) => after[counter] - before[counter]);
 
 /** What several spans spent together: rounds of one scenario, with other scenarios' rounds between them. */
-export const cpuSum = (spans: CpuSpent[]) => byPart((part) => spans.reduce((sum, span) => sum + span[part], 0));
+export const spentSum = <T extends Counters<T>>(spans: T[]) =>
+  eachCounter(spans[0], (counter) => spans.reduce<number>((sum, span) => sum + span[counter], 0));
 
 /** A request's share of what was spent. */
 export const cpuPerRequest = (spent: CpuSpent, requests: number) =>
-  byPart((part) => spent[part] / Math.max(1, requests));
+  eachCounter(spent, (part) => spent[part] / Math.max(1, requests));
 
 export const cpuTotal = (cpu: CpuSpent) => cpu.platform + cpu.database + cpu.load;
+
+/** Every core's time so far, from /proc/stat: all of it, what was busy, and what the host gave other guests. */
+export interface MachineSpent {
+  all: number;
+  /** Busy in any process, the host's steal included. */
+  busy: number;
+  /** Taken by the host while this machine had work to run. */
+  steal: number;
+}
+
+/** Zero on a machine without /proc/stat: its shares then print as unknown. */
+export function machineSpent(): MachineSpent {
+  let stat: string;
+  try {
+    stat = fs.readFileSync('/proc/stat', 'utf8');
+  } catch {
+    return { all: 0, busy: 0, steal: 0 };
+  }
+  // The first line sums the cores: user nice system idle iowait irq softirq steal (guest time is inside user).
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = stat
+    .slice(0, stat.indexOf('\n'))
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map((ticks) => (Number(ticks) * 1e6) / TICKS_PER_SECOND);
+  const busy = user + nice + system + irq + softirq + steal;
+  return { all: busy + idle + iowait, busy, steal };
+}
+
+/**
+ * The shares of the cores' time that the request path did not spend while it ran: other processes' CPU, and the
+ * host's steal. Either one moves a rate without moving the path's CPU a request, so a run is read with them.
+ */
+export function elsewhere(machine: MachineSpent, path: CpuSpent): { others: number; steal: number } | undefined {
+  if (machine.all <= 0) return undefined;
+  const others = Math.max(0, machine.busy - machine.steal - cpuTotal(path));
+  return { others: others / machine.all, steal: machine.steal / machine.all };
+}

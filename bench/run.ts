@@ -10,7 +10,17 @@ import { startTestPlatform } from '../test/kit.ts';
 import { ALL_SERVICES, SUPERGRAPH_PATH } from '../gateway/platform.ts';
 import { GRADING_EXTENSION_NAMESPACE, PLAYER_EXTENSION_NAMESPACE } from '../subgraphs/events/vocabulary.ts';
 import { HEADLINE_BODY, LESSON_ID, benchHeaders, requireHeadlineAnswer } from './headline.ts';
-import { type CpuSpent, cpuBetween, cpuPerRequest, cpuSpent, cpuSum, cpuTotal } from './cpu.ts';
+import {
+  type CpuSpent,
+  type MachineSpent,
+  cpuPerRequest,
+  cpuSpent,
+  cpuTotal,
+  elsewhere,
+  machineSpent,
+  spentBetween,
+  spentSum,
+} from './cpu.ts';
 
 /**
  * `npm run bench`: starts the platform (embedded mode, its own process, a fresh data directory) and
@@ -403,6 +413,8 @@ interface Row extends Measured {
   statements?: number;
   /** CPU a request, from /proc around each run (the measured server's rows only). */
   cpu?: CpuSpent;
+  /** The shares of the cores' time that other processes and the host's steal took during the runs. */
+  elsewhere?: { others: number; steal: number };
   /** Requests a second in each round, in round order (a round runs every scenario once). */
   roundRps?: number[];
 }
@@ -473,7 +485,7 @@ async function measureRounds(
   // The counters are the server's at `base`: a scenario that drives another server has none here.
   const measuresServer = (scenario: Scenario) => measuredPid !== undefined && scenario.origin === undefined;
   for (const scenario of scenarios) await warmUp(base, token, scenario);
-  const samples = new Map<Scenario, Array<Measured & { statements: number; cpu?: CpuSpent }>>(
+  const samples = new Map<Scenario, Array<Measured & { statements: number; cpu?: CpuSpent; machine: MachineSpent }>>(
     scenarios.map((scenario) => [scenario, []]),
   );
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -482,10 +494,12 @@ async function measureRounds(
       const server = measuresServer(scenario) ? (measuredPid as number) : undefined;
       const before = server === undefined ? 0 : await statementsSent(base);
       const cpuBefore = server === undefined ? undefined : cpuSpent(server);
+      const machineBefore = machineSpent();
       const measured = await drive(base, token, scenario, DURATION_SECONDS / ROUNDS);
-      const cpu = cpuBefore && cpuBetween(cpuBefore, cpuSpent(server as number));
+      const machine = spentBetween(machineBefore, machineSpent());
+      const cpu = cpuBefore && spentBetween(cpuBefore, cpuSpent(server as number));
       const statements = server === undefined ? 0 : (await statementsSent(base)) - before;
-      samples.get(scenario)?.push({ ...measured, statements, cpu });
+      samples.get(scenario)?.push({ ...measured, statements, cpu, machine });
     }
   }
   return scenarios.map((scenario) => {
@@ -493,6 +507,7 @@ async function measureRounds(
     const mean = (pick: (run: (typeof runs)[number]) => number) =>
       runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
     const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+    const spent = measuresServer(scenario) ? spentSum(runs.map((run) => run.cpu as CpuSpent)) : undefined;
     return {
       name: scenario.name,
       rps: mean((run) => run.rps),
@@ -504,9 +519,8 @@ async function measureRounds(
         ? runs.reduce((sum, run) => sum + run.statements, 0) / Math.max(1, requests)
         : undefined,
       // As the statements are: what all the runs spent over all their requests.
-      cpu: measuresServer(scenario)
-        ? cpuPerRequest(cpuSum(runs.map((run) => run.cpu as CpuSpent)), requests)
-        : undefined,
+      cpu: spent && cpuPerRequest(spent, requests),
+      elsewhere: spent && elsewhere(spentSum(runs.map((run) => run.machine)), spent),
       roundRps: runs.map((run) => run.rps),
     };
   });
@@ -698,14 +712,35 @@ function postgresIds(): [number, number] {
   return [Number(uid), Number(gid)];
 }
 
-function printRow(name: string, row: Measured & { statements?: number; cpu?: CpuSpent }, rss = '') {
+function printRow(name: string, row: Measured & Pick<Row, 'statements' | 'cpu' | 'elsewhere'>, rss = '') {
   const { cpu } = row;
   const cpuText = cpu
     ? `${cpuTotal(cpu).toFixed(0)} = ${[cpu.platform, cpu.database, cpu.load].map((part) => part.toFixed(0)).join('+')}`
     : '';
+  const percent = (share: number) => (share * 100).toFixed(0);
+  const elsewhereText = row.elsewhere ? `${percent(row.elsewhere.others)}+${percent(row.elsewhere.steal)}` : '';
   console.log(
     `${name.padEnd(50)} ${row.rps.toFixed(0).padStart(7)} ${row.p50.toFixed(0).padStart(7)} ${row.p99.toFixed(0).padStart(7)} ` +
-      `${String(row.failures).padStart(8)} ${(row.statements === undefined ? '' : row.statements.toFixed(1)).padStart(11)} ${rss.padStart(14)} ${cpuText.padStart(20)}`,
+      `${String(row.failures).padStart(8)} ${(row.statements === undefined ? '' : row.statements.toFixed(1)).padStart(11)} ${rss.padStart(14)} ${cpuText.padStart(20)} ${elsewhereText.padStart(13)}`,
+  );
+}
+
+/** Past this share of the cores' time taken elsewhere during a row, the run is not the quiet run ratios need. */
+const QUIET_ELSEWHERE = 0.05;
+
+function printQuietness(runs: PlatformRun[]): void {
+  const shares = runs.flatMap((run) =>
+    run.rows.flatMap(({ name, elsewhere }) =>
+      elsewhere ? [{ name: `${name}, ${run.database}`, share: elsewhere.others + elsewhere.steal }] : [],
+    ),
+  );
+  if (shares.length === 0) return;
+  const noisiest = shares.reduce((most, row) => (row.share > most.share ? row : most));
+  console.log(
+    `\nthe machine's other work during the rows: at most ${(noisiest.share * 100).toFixed(1)}% of the cores' time (${noisiest.name}), ` +
+      (noisiest.share > QUIET_ELSEWHERE
+        ? 'NOT a quiet run: its rates and CPU a request both move; run it again on a quiet machine'
+        : 'a quiet run'),
   );
 }
 
@@ -773,9 +808,10 @@ async function main(): Promise<void> {
   console.log(
     `\n${DURATION_SECONDS}s per scenario in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`,
   );
-  const header = `${'scenario'.padEnd(50)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failures'.padStart(8)} ${'SQL/request'.padStart(11)} ${'RSS MB'.padStart(14)} ${'CPU us/request'.padStart(20)}`;
+  const header = `${'scenario'.padEnd(50)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failures'.padStart(8)} ${'SQL/request'.padStart(11)} ${'RSS MB'.padStart(14)} ${'CPU us/request'.padStart(20)} ${'elsewhere %'.padStart(13)}`;
   console.log(header);
-  console.log('(platform+database+load)'.padStart(header.length));
+  // Elsewhere: the shares of the cores' time other processes and the host's steal took while a row ran.
+  console.log(`${'(platform+database+load)'.padStart(header.length - 14)} ${'(others+steal)'.padStart(13)}`);
   printRow(`Fastify hello world (best of ${helloFirst.rps.toFixed(0)} / ${helloLast.rps.toFixed(0)})`, hello);
   for (const run of runs) {
     run.rows.forEach((row, index) =>
@@ -787,6 +823,7 @@ async function main(): Promise<void> {
     );
   }
   for (const row of distributed) printRow(`${row.name}, PostgreSQL`, row);
+  printQuietness(runs);
 
   console.log(
     '\ntargets (ratios in this run; [the lowest-the highest] of the rounds, each round running every scenario once)',
