@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
 /**
- * CPU time from Linux's /proc, for the bench's CPU a request: unlike requests a second, it does not move when
- * the machine's other tenants take the cores, so it compares scenarios across runs and machines.
+ * CPU time from Linux's /proc, for the bench's CPU a request: it moves less than requests a second when the
+ * machine's other tenants take the cores (which `elsewhere` measures), so it compares scenarios across quiet runs.
  */
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
@@ -104,7 +104,7 @@ export function machineSpent(): MachineSpent {
 
 /**
  * The shares of the cores' time that the request path did not spend while it ran: other processes' CPU, and the
- * host's steal. Either one moves a rate without moving the path's CPU a request, so a run is read with them.
+ * host's steal. Either one slows a row's rate and raises its CPU a request, so a run is read with them.
  */
 export function elsewhere(machine: MachineSpent, path: CpuSpent): { others: number; steal: number } | undefined {
   if (machine.all <= 0) return undefined;
