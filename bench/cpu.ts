@@ -106,7 +106,12 @@ export function machineSpent(): MachineSpent {
  * The shares of the cores' time that the request path did not spend while it ran: other processes' CPU, and the
  * host's steal. Either one slows a row's rate and raises its CPU a request, so a run is read with them.
  */
-export function elsewhere(machine: MachineSpent, path: CpuSpent): { others: number; steal: number } | undefined {
+export interface ElsewhereShares {
+  others: number;
+  steal: number;
+}
+
+export function elsewhere(machine: MachineSpent, path: CpuSpent): ElsewhereShares | undefined {
   if (machine.all <= 0) return undefined;
   const others = Math.max(0, machine.busy - machine.steal - cpuTotal(path));
   return { others: others / machine.all, steal: machine.steal / machine.all };

@@ -12,6 +12,7 @@ import { GRADING_EXTENSION_NAMESPACE, PLAYER_EXTENSION_NAMESPACE } from '../subg
 import { HEADLINE_BODY, LESSON_ID, benchHeaders, requireHeadlineAnswer } from './headline.ts';
 import {
   type CpuSpent,
+  type ElsewhereShares,
   type MachineSpent,
   cpuPerRequest,
   cpuSpent,
@@ -414,7 +415,7 @@ interface Row extends Measured {
   /** CPU a request, from /proc around each run (the measured server's rows only). */
   cpu?: CpuSpent;
   /** The shares of the cores' time that other processes and the host's steal took during the runs. */
-  elsewhere?: { others: number; steal: number };
+  elsewhere?: ElsewhereShares;
   /** Requests a second in each round, in round order (a round runs every scenario once). */
   roundRps?: number[];
 }
@@ -485,7 +486,7 @@ async function measureRounds(
   // The counters are the server's at `base`: a scenario that drives another server has none here.
   const measuresServer = (scenario: Scenario) => measuredPid !== undefined && scenario.origin === undefined;
   for (const scenario of scenarios) await warmUp(base, token, scenario);
-  const samples = new Map<Scenario, Array<Measured & { statements: number; cpu?: CpuSpent; machine: MachineSpent }>>(
+  const samples = new Map<Scenario, Array<Measured & { statements: number; cpu?: CpuSpent; machine?: MachineSpent }>>(
     scenarios.map((scenario) => [scenario, []]),
   );
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -494,9 +495,9 @@ async function measureRounds(
       const server = measuresServer(scenario) ? (measuredPid as number) : undefined;
       const before = server === undefined ? 0 : await statementsSent(base);
       const cpuBefore = server === undefined ? undefined : cpuSpent(server);
-      const machineBefore = machineSpent();
+      const machineBefore = server === undefined ? undefined : machineSpent();
       const measured = await drive(base, token, scenario, DURATION_SECONDS / ROUNDS);
-      const machine = spentBetween(machineBefore, machineSpent());
+      const machine = machineBefore && spentBetween(machineBefore, machineSpent());
       const cpu = cpuBefore && spentBetween(cpuBefore, cpuSpent(server as number));
       const statements = server === undefined ? 0 : (await statementsSent(base)) - before;
       samples.get(scenario)?.push({ ...measured, statements, cpu, machine });
@@ -520,7 +521,7 @@ async function measureRounds(
         : undefined,
       // As the statements are: what all the runs spent over all their requests.
       cpu: spent && cpuPerRequest(spent, requests),
-      elsewhere: spent && elsewhere(spentSum(runs.map((run) => run.machine)), spent),
+      elsewhere: spent && elsewhere(spentSum(runs.map((run) => run.machine as MachineSpent)), spent),
       roundRps: runs.map((run) => run.rps),
     };
   });
@@ -712,6 +713,9 @@ function postgresIds(): [number, number] {
   return [Number(uid), Number(gid)];
 }
 
+/** The elsewhere column's width: the rows, the header and the line under it line up on it. */
+const ELSEWHERE_WIDTH = 13;
+
 function printRow(name: string, row: Measured & Pick<Row, 'statements' | 'cpu' | 'elsewhere'>, rss = '') {
   const { cpu } = row;
   const cpuText = cpu
@@ -721,7 +725,7 @@ function printRow(name: string, row: Measured & Pick<Row, 'statements' | 'cpu' |
   const elsewhereText = row.elsewhere ? `${percent(row.elsewhere.others)}+${percent(row.elsewhere.steal)}` : '';
   console.log(
     `${name.padEnd(50)} ${row.rps.toFixed(0).padStart(7)} ${row.p50.toFixed(0).padStart(7)} ${row.p99.toFixed(0).padStart(7)} ` +
-      `${String(row.failures).padStart(8)} ${(row.statements === undefined ? '' : row.statements.toFixed(1)).padStart(11)} ${rss.padStart(14)} ${cpuText.padStart(20)} ${elsewhereText.padStart(13)}`,
+      `${String(row.failures).padStart(8)} ${(row.statements === undefined ? '' : row.statements.toFixed(1)).padStart(11)} ${rss.padStart(14)} ${cpuText.padStart(20)} ${elsewhereText.padStart(ELSEWHERE_WIDTH)}`,
   );
 }
 
@@ -808,10 +812,11 @@ async function main(): Promise<void> {
   console.log(
     `\n${DURATION_SECONDS}s per scenario in ${ROUNDS} alternating rounds, ${CONNECTIONS} connections, node ${process.version}, ${os.cpus().length} cores`,
   );
-  const header = `${'scenario'.padEnd(50)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failures'.padStart(8)} ${'SQL/request'.padStart(11)} ${'RSS MB'.padStart(14)} ${'CPU us/request'.padStart(20)} ${'elsewhere %'.padStart(13)}`;
+  const header = `${'scenario'.padEnd(50)} ${'req/s'.padStart(7)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failures'.padStart(8)} ${'SQL/request'.padStart(11)} ${'RSS MB'.padStart(14)} ${'CPU us/request'.padStart(20)} ${'elsewhere %'.padStart(ELSEWHERE_WIDTH)}`;
   console.log(header);
   // Elsewhere: the shares of the cores' time other processes and the host's steal took while a row ran.
-  console.log(`${'(platform+database+load)'.padStart(header.length - 14)} ${'(others+steal)'.padStart(13)}`);
+  const cpuColumnEnd = header.length - ELSEWHERE_WIDTH - 1;
+  console.log(`${'(platform+database+load)'.padStart(cpuColumnEnd)} ${'(others+steal)'.padStart(ELSEWHERE_WIDTH)}`);
   printRow(`Fastify hello world (best of ${helloFirst.rps.toFixed(0)} / ${helloLast.rps.toFixed(0)})`, hello);
   for (const run of runs) {
     run.rows.forEach((row, index) =>
