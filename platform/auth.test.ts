@@ -55,7 +55,7 @@ describe('serviceTokens', () => {
 
   it('reuses a token until a minute before it expires, and never hands out one about to expire', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const tokenFor = serviceTokens(auth, 'events', ['content:read'], 300);
+    const tokenFor = serviceTokens(auth, 'events', ['content:read'], { ttlSeconds: 300 });
     const tenantId = tenant();
     const first = await tokenFor(tenantId);
     const seen = new Set([first]);
@@ -69,5 +69,17 @@ describe('serviceTokens', () => {
       vi.advanceTimersByTime(20_000);
     }
     expect(seen.size).toBe(3);
+  });
+
+  it('keeps the tokens of the most recently served tenants only, and signs again for one it let go', async () => {
+    const tokenFor = serviceTokens(auth, 'curriculum', ['content:read'], { keptTenants: 2 });
+    const [a, b, c] = [tenant(), tenant(), tenant()];
+    const first = { a: await tokenFor(a), b: await tokenFor(b) };
+    expect(await tokenFor(a)).toBe(first.a);
+    await tokenFor(c);
+    expect(await tokenFor(a)).toBe(first.a);
+    const again = await tokenFor(b);
+    expect(again).not.toBe(first.b);
+    expect((await auth.authenticate(`Bearer ${again}`)).tenantId).toBe(b);
   });
 });

@@ -1,14 +1,24 @@
+import { LRUCache } from 'lru-cache';
 import type { Authenticator } from './auth.ts';
 import type { RequestContext } from './context.ts';
 import { DomainError, type ProblemCode } from './errors.ts';
 import type { LocalRequest } from './local-dispatch.ts';
 
+/** Tenants whose tokens are kept, by default; a tenant beyond them gets a token signed again when it calls next. */
+const KEPT_TENANTS = 10_000;
+
 /**
  * Short-lived tokens a service signs to call another service for one tenant: role service and only
- * the scopes that call needs, reused until a minute before they expire.
+ * the scopes that call needs, reused until a minute before they expire. Only the most recently used
+ * tenants' tokens are kept, so a process that serves many tenants does not grow with each one.
  */
-export function serviceTokens(auth: Authenticator, caller: string, scopes: string[], ttlSeconds = 300) {
-  const tokens = new Map<string, { token: string; renewAtMs: number }>();
+export function serviceTokens(
+  auth: Authenticator,
+  caller: string,
+  scopes: string[],
+  { ttlSeconds = 300, keptTenants = KEPT_TENANTS }: { ttlSeconds?: number; keptTenants?: number } = {},
+) {
+  const tokens = new LRUCache<string, { token: string; renewAtMs: number }>({ max: keptTenants });
   return async function tokenFor(tenantId: string): Promise<string> {
     const cached = tokens.get(tenantId);
     if (cached && cached.renewAtMs > Date.now()) return cached.token;
