@@ -486,7 +486,9 @@ async function measureRounds(
   // The counters are the server's at `base`: a scenario that drives another server has none here.
   const measuresServer = (scenario: Scenario) => measuredPid !== undefined && scenario.origin === undefined;
   for (const scenario of scenarios) await warmUp(base, token, scenario);
-  const samples = new Map<Scenario, Array<Measured & { statements: number; cpu?: CpuSpent; machine?: MachineSpent }>>(
+  // The path's CPU and the machine's, read together: both or neither for a run.
+  type Counters = { cpu: CpuSpent; machine: MachineSpent };
+  const samples = new Map<Scenario, Array<Measured & { statements: number; counters?: Counters }>>(
     scenarios.map((scenario) => [scenario, []]),
   );
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -494,13 +496,15 @@ async function measureRounds(
     for (const scenario of order) {
       const server = measuresServer(scenario) ? (measuredPid as number) : undefined;
       const before = server === undefined ? 0 : await statementsSent(base);
-      const cpuBefore = server === undefined ? undefined : cpuSpent(server);
-      const machineBefore = server === undefined ? undefined : machineSpent();
+      const countersBefore: Counters | undefined =
+        server === undefined ? undefined : { cpu: cpuSpent(server), machine: machineSpent() };
       const measured = await drive(base, token, scenario, DURATION_SECONDS / ROUNDS);
-      const machine = machineBefore && spentBetween(machineBefore, machineSpent());
-      const cpu = cpuBefore && spentBetween(cpuBefore, cpuSpent(server as number));
+      const counters: Counters | undefined = countersBefore && {
+        cpu: spentBetween(countersBefore.cpu, cpuSpent(server as number)),
+        machine: spentBetween(countersBefore.machine, machineSpent()),
+      };
       const statements = server === undefined ? 0 : (await statementsSent(base)) - before;
-      samples.get(scenario)?.push({ ...measured, statements, cpu, machine });
+      samples.get(scenario)?.push({ ...measured, statements, counters });
     }
   }
   return scenarios.map((scenario) => {
@@ -508,7 +512,8 @@ async function measureRounds(
     const mean = (pick: (run: (typeof runs)[number]) => number) =>
       runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
     const requests = runs.reduce((sum, run) => sum + run.requests, 0);
-    const spent = measuresServer(scenario) ? spentSum(runs.map((run) => run.cpu as CpuSpent)) : undefined;
+    const counted = runs.flatMap((run) => (run.counters ? [run.counters] : []));
+    const spent = counted.length > 0 ? spentSum(counted.map((counters) => counters.cpu)) : undefined;
     return {
       name: scenario.name,
       rps: mean((run) => run.rps),
@@ -521,7 +526,7 @@ async function measureRounds(
         : undefined,
       // As the statements are: what all the runs spent over all their requests.
       cpu: spent && cpuPerRequest(spent, requests),
-      elsewhere: spent && elsewhere(spentSum(runs.map((run) => run.machine as MachineSpent)), spent),
+      elsewhere: spent && elsewhere(spentSum(counted.map((counters) => counters.machine)), spent),
       roundRps: runs.map((run) => run.rps),
     };
   });
