@@ -37,6 +37,23 @@ describe('the verified-token cache', () => {
     await expect(expired).rejects.toBeInstanceOf(DomainError);
     await expect(expired).rejects.toMatchObject({ code: 'unauthenticated', message: 'The bearer token has expired.' });
   });
+  it('keeps the most recently used tokens verified, and verifies again one it let go', async () => {
+    const kept = new Authenticator(await loadKeyring(path.join(keyDir, 'platform-keys.json')), undefined, {
+      keptTokens: 2,
+    });
+    const tenantId = tenant();
+    const [a, b, c] = await Promise.all(
+      ['a', 'b', 'c'].map((subject) => kept.sign({ tenantId, subject, scopes: [], roles: [] })),
+    );
+    // A principal from the cache is the very object the first verification built; a new verification builds another.
+    const first = { a: await kept.authenticate(`Bearer ${a}`), b: await kept.authenticate(`Bearer ${b}`) };
+    expect(await kept.authenticate(`Bearer ${a}`)).toBe(first.a);
+    await kept.authenticate(`Bearer ${c}`);
+    expect(await kept.authenticate(`Bearer ${a}`)).toBe(first.a);
+    const again = await kept.authenticate(`Bearer ${b}`);
+    expect(again).not.toBe(first.b);
+    expect(again).toEqual(first.b);
+  });
 });
 
 describe('serviceTokens', () => {

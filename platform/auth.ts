@@ -14,6 +14,7 @@ import {
   type CryptoKey,
   type JWTPayload,
 } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { RemoteTokenConfig } from './config.ts';
 import { DomainError } from './errors.ts';
 
@@ -34,6 +35,8 @@ const DEMO_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
  */
 export const REMOTE_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'];
 const JWKS_MAX_AGE_MS = 10 * 60 * 1000;
+/** Verified tokens kept, by default; one beyond them is verified again when it is next sent. */
+const KEPT_TOKENS = 10_000;
 const JWKS_TIMEOUT_MS = 5000;
 
 /** Identity boundary claims (events): a token carrying any of them is boundary-scoped. */
@@ -128,14 +131,19 @@ export interface TokenRequest {
 }
 
 export class Authenticator {
-  /** Verified tokens, so a hot path pays for the signature check once per token (up to JWKS_MAX_AGE_MS). */
-  private readonly cache = new Map<string, { principal: Principal; expiresAtMs: number }>();
+  /**
+   * Verified tokens, so a hot path pays for the signature check once per token (up to JWKS_MAX_AGE_MS). Only the
+   * most recently used are kept: a burst of new tokens drops the idle ones, not the ones in use.
+   */
+  private readonly cache: LRUCache<string, { principal: Principal; expiresAtMs: number }>;
   private readonly remoteJwks: ReturnType<typeof createRemoteJWKSet> | undefined;
 
   constructor(
     private readonly keyring: Keyring,
     private readonly remote?: RemoteTokenConfig,
+    { keptTokens = KEPT_TOKENS }: { keptTokens?: number } = {},
   ) {
+    this.cache = new LRUCache({ max: keptTokens });
     // Cached keys; a token naming an unknown kid (key rotation) refetches, at most once per cooldown.
     this.remoteJwks = remote
       ? createRemoteJWKSet(new URL(remote.jwksUrl), {
@@ -182,7 +190,6 @@ export class Authenticator {
     }
     const payload = await this.verify(token);
     const principal = principalFrom(payload, token);
-    if (this.cache.size >= 10_000) this.cache.clear();
     // Kept no longer than the key set is: a key the IdP withdraws stops verifying its tokens here too.
     const expiresAtMs = Math.min((payload.exp ?? 0) * 1000, Date.now() + JWKS_MAX_AGE_MS);
     this.cache.set(token, { principal, expiresAtMs });
