@@ -145,17 +145,26 @@ describe('a token bounded to some students, on the structure of personalized cou
       `/associations/${all.get('their-lesson')}`,
       `/associations/${all.get('their-gate')}`,
       '/gates/their-gate',
+      // The gate's learner reads too, though the student asked about is the token's own.
+      '/gates/their-gate/status?studentId=stu-1',
+      '/gates/their-gate/remediation?studentId=stu-1',
+      '/gates/their-gate/next-form?studentId=stu-1',
     ]) {
       const reply = await http(platform, 'GET', `${curriculumV1}${path}`, { token: player.token });
       expectProblem(reply, 403, 'curriculum:forbidden');
       expect(reply.body.fieldErrors).toEqual(forbiddenStudent);
     }
-    for (const path of [`/associations/${all.get('my-gate')}`, '/gates/my-gate']) {
+    for (const path of [
+      `/associations/${all.get('my-gate')}`,
+      '/gates/my-gate',
+      '/gates/my-gate/status?studentId=stu-1',
+    ]) {
       expect((await http(platform, 'GET', `${curriculumV1}${path}`, { token: player.token })).status).toBe(200);
     }
     for (const field of [
       `association(associationId: "${all.get('their-lesson')}") { originId }`,
       'gate(componentId: "their-gate") { componentId }',
+      'gateStatus(componentId: "their-gate", studentId: "stu-1") { gateStatus }',
     ]) {
       expect(codes((await graphql(platform, `{ ${field} }`, {}, player.token)).body)).toEqual(['curriculum:forbidden']);
     }

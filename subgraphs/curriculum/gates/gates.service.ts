@@ -54,10 +54,14 @@ async function activeGate(deps: GateDeps, ctx: RequestContext, componentId: stri
   return gate;
 }
 
-/** A gate whose learner history the token may read: its student, and the bank it pins as its content. */
+/**
+ * A gate whose learner history the token may read: its student, the bank it pins as its content, and the gate itself
+ * (one inside another student's personalized course is refused as its contract read is, whichever student is asked).
+ */
 async function learnerGate(deps: GateDeps, ctx: RequestContext, componentId: string, studentId: string) {
   requireStudentInBoundary(ctx, studentId);
   const gate = await activeGate(deps, ctx, componentId);
+  await requirePersonalizedCourseInBoundary(deps.db, ctx, gate.component_id);
   requireContentInBoundary(ctx, alphaOf(gate).target_ref?.content_id, 'componentId');
   return gate;
 }
