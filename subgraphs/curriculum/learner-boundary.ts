@@ -78,19 +78,20 @@ async function personalizedOwners(
 
 /**
  * The components of other students' personalized courses (roots and subtrees) that a studentIds-bounded token asks
- * for, each with its refusal; empty for a token without the claim, which costs no query.
+ * to read or change, each with its refusal; empty for a token without the claim, which costs no query.
  */
 export async function personalizedCourseRefusals(
   db: Database,
   ctx: RequestContext,
   componentIds: readonly string[],
+  action: 'read' | 'change' = 'read',
 ): Promise<Map<string, DomainError>> {
   const students = ctx.principal.boundary.studentIds;
   if (!students || componentIds.length === 0) return new Map();
   const refusals = new Map<string, DomainError>();
   for (const [componentId, studentId] of await personalizedOwners(db, ctx.tenantId, componentIds)) {
     if (students.includes(studentId)) continue;
-    const detail = `The token may not read ${componentId}, part of the personalized course of another student.`;
+    const detail = `The token may not ${action} ${componentId}, part of the personalized course of another student.`;
     refusals.set(componentId, outside('studentIds', 'studentId', detail));
   }
   return refusals;
@@ -103,6 +104,26 @@ export async function requirePersonalizedCourseInBoundary(
   ...componentIds: string[]
 ): Promise<void> {
   const [refusal] = (await personalizedCourseRefusals(db, ctx, componentIds)).values();
+  if (refusal) throw refusal;
+}
+
+/**
+ * A command by a studentIds-bounded token: refused when a component it changes or places under (`componentIds`) is
+ * inside another student's personalized course, or when it would make a personalized course (`studentId`) for a
+ * student outside the claim. Commands are held to the boundary reads are: a token may not change what it may not see.
+ */
+export async function requireCommandInBoundary(
+  db: Database,
+  ctx: RequestContext,
+  { componentIds, studentId }: { componentIds: ReadonlyArray<string | undefined>; studentId?: string | null },
+): Promise<void> {
+  const students = ctx.principal.boundary.studentIds;
+  if (!students) return;
+  if (studentId != null && !students.includes(studentId)) {
+    throw outside('studentIds', 'student_id', `The token may not make a personalized course for student ${studentId}.`);
+  }
+  const named = componentIds.filter((id): id is string => id !== undefined);
+  const [refusal] = (await personalizedCourseRefusals(db, ctx, named, 'change')).values();
   if (refusal) throw refusal;
 }
 

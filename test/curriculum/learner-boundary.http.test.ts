@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { curriculumV1, graphql, http, newTenant, type Caller } from '../kit.ts';
 import { platformTest } from '../platform-test.ts';
-import { createComponent, expectProblem } from './helpers.ts';
+import { createComponent, expectProblem, key, readComponent, tenantRowCounts } from './helpers.ts';
 
 /**
  * A token bounded to some students (the events service's studentIds claim) on curriculum's learner paths: another
@@ -170,6 +171,93 @@ describe('a token bounded to some students, on the structure of personalized cou
     }
     const own = await graphql(platform, '{ gate(componentId: "my-gate") { componentId } }', {}, player.token);
     expect(own.body.data.gate).toEqual({ componentId: 'my-gate' });
+  });
+});
+
+describe('a token bounded to some students, on commands', () => {
+  it("refuses to change another student's personalized course, or to make one for another student, and writes nothing (REST and GraphQL)", async ({
+    platform,
+  }) => {
+    const { author } = await tenantWithPersonalizedCourses(platform);
+    const writer = await newTenant(platform, {
+      tenantId: author.tenantId,
+      scopes: ['curriculum:read', 'curriculum:write'],
+      boundary: { studentIds: ['stu-1'] },
+    });
+    const theirEdge = (
+      await http(platform, 'GET', `${curriculumV1}/associations?originId=their-lesson`, { token: author.token })
+    ).body.data[0];
+    const theirLesson = (await readComponent(platform, author, 'their-lesson')).body;
+    const before = await tenantRowCounts(platform, author.tenantId);
+    const target = {
+      module: 'content',
+      content_kind: 'article',
+      content_id: randomUUID(),
+      content_version_id: randomUUID(),
+    };
+    const edits = { ...key(), 'x-curriculum-if-match': theirLesson.etag };
+    const refused: Array<[string, string, Record<string, unknown> | undefined, Record<string, string>, string]> = [
+      ['POST', '/components', { component_id: 'new', kind: 'course', student_id: 'stu-2' }, {}, 'student_id'],
+      [
+        'POST',
+        '/components',
+        { component_id: 'new-lesson', kind: 'lesson', parent_component_id: 'theirs' },
+        {},
+        'studentId',
+      ],
+      ['PATCH', '/components/their-lesson', { name: 'renamed' }, edits, 'studentId'],
+      ['PATCH', '/components/my-lesson', { parent_component_id: 'theirs' }, edits, 'studentId'],
+      ['DELETE', '/components/their-lesson', undefined, edits, 'studentId'],
+      [
+        'POST',
+        '/components/their-lesson/repoint',
+        { operation: 'repoint', expected_target_ref: target, target_ref: target },
+        key(),
+        'studentId',
+      ],
+      [
+        'POST',
+        '/courses/theirs/approvals',
+        { approved_by: 'reviewer:ada', provenance: { source: 'authoring_ui', course_ref: 'theirs' } },
+        key(),
+        'studentId',
+      ],
+      [
+        'POST',
+        '/associations',
+        { originId: 'shared', destinationId: 'theirs', associationType: 'isChildOf' },
+        key(),
+        'studentId',
+      ],
+      [
+        'PATCH',
+        `/associations/${theirEdge.association_id}`,
+        { sequence_number: 2 },
+        { ...key(), 'x-curriculum-if-match': theirEdge.etag },
+        'studentId',
+      ],
+    ];
+    for (const [method, path, body, headers, field] of refused) {
+      const reply = await http(platform, method, `${curriculumV1}${path}`, { token: writer.token, body, headers });
+      expectProblem(reply, 403, 'curriculum:forbidden');
+      expect([method, path, reply.body.fieldErrors]).toEqual([
+        method,
+        path,
+        [{ field, message: "outside the token's studentIds boundary" }],
+      ]);
+    }
+    const mutation = await graphql(
+      platform,
+      'mutation { createComponent(input: { componentId: "new-node", kind: "lesson", parentComponentId: "their-lesson" }) { componentId } }',
+      {},
+      writer.token,
+    );
+    expect(codes(mutation.body)).toEqual(['curriculum:forbidden']);
+    expect(await tenantRowCounts(platform, author.tenantId)).toEqual(before);
+
+    // Its own student's course it changes as any writer does.
+    await createComponent(platform, writer, { component_id: 'new', kind: 'lesson', parent_component_id: 'mine' });
+    await createComponent(platform, writer, { component_id: 'another', kind: 'course', student_id: 'stu-1' });
   });
 });
 

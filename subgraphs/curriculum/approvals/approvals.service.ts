@@ -11,7 +11,7 @@ import type { Page } from '../../../platform/cursor.ts';
 import { parseInput } from '../../../platform/validation.ts';
 import { components, courseApprovalKcVersions, courseApprovals } from '../tables.ts';
 import { ACCESS } from '../access.ts';
-import { requirePersonalizedCourseInBoundary } from '../learner-boundary.ts';
+import { requireCommandInBoundary, requirePersonalizedCourseInBoundary } from '../learner-boundary.ts';
 import { runCommand } from '../../../platform/commands.ts';
 import { firmKcVersion } from '../kc-graph/kc-graph.service.ts';
 import type { CurriculumDeps } from '../deps.ts';
@@ -161,6 +161,7 @@ export async function approveCourse(
       fieldErrors: [{ field: 'provenance.course_ref', message: `must be ${input.courseId}` }],
     });
   }
+  await requireCommandInBoundary(deps.db, ctx, { componentIds: [input.courseId] });
   const call = {
     operation: 'course-approvals.create',
     key: input.idempotencyKey,

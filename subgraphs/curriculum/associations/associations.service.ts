@@ -16,7 +16,11 @@ import { ACCESS } from '../access.ts';
 import { activeParentEdge, lockContainment, placeChild, type AssociationRow } from '../containment.ts';
 import { CreateAssociationInput, ListAssociationsQuery, PatchAssociationInput } from './associations.schema.ts';
 import { componentNotFound, lockComponent } from '../queries.ts';
-import { personalizedEdgesCondition, requirePersonalizedCourseInBoundary } from '../learner-boundary.ts';
+import {
+  personalizedEdgesCondition,
+  requireCommandInBoundary,
+  requirePersonalizedCourseInBoundary,
+} from '../learner-boundary.ts';
 
 /**
  * Associations. Invariants: POST isChildOf only gives a parent to a component that has none (a
@@ -72,6 +76,7 @@ export const createAssociation = commandRule({
   body: CreateAssociationInput,
   operation: 'associations.create',
   run: async (tx, input, ctx) => {
+    await requireCommandInBoundary(tx, ctx, { componentIds: [input.originId, input.destinationId] });
     if (input.associationType === 'isChildOf') {
       await lockContainment(tx, ctx.tenantId);
       const child = await requireActiveOrigin(tx, ctx, input.originId);
@@ -182,6 +187,7 @@ export const patchAssociation = commandRule({
     await lockContainment(tx, ctx.tenantId);
     const row = await findAssociation(tx, ctx.tenantId, associationId, true);
     if (!row) throw associationNotFound(associationId);
+    await requireCommandInBoundary(tx, ctx, { componentIds: [row.originId, row.destinationId] });
     checkIfMatch(headers.ifMatch, etagOf(row.associationId, row.version), 'X-Curriculum-If-Match');
     if (row.status !== 'active')
       throw new DomainError(

@@ -20,6 +20,7 @@ import type { CurriculumDeps } from '../deps.ts';
 import { retireRule } from '../commands.ts';
 import type { WriteHeaders } from '../rule-inputs.ts';
 import { type Component, type ComponentRow, componentNotFound, lockComponent, presentComponent } from '../queries.ts';
+import { requireCommandInBoundary } from '../learner-boundary.ts';
 
 /**
  * Component edits. Invariants: the X-Curriculum-If-Match tag is compared with the locked row inside
@@ -140,6 +141,7 @@ export async function patchComponent(
   requireAccess(ctx.principal, ACCESS.write, 'change components');
   const patch = parseInput(PatchComponentInput, rawInput);
   requirePrecondition(headers.ifMatch, 'X-Curriculum-If-Match');
+  await requireCommandInBoundary(deps.db, ctx, { componentIds: [componentId, patch.parent_component_id ?? undefined] });
   const call = {
     operation: `components.patch:${componentId}`,
     key: headers.idempotencyKey,
@@ -200,6 +202,7 @@ export const retireComponent = retireRule({
   writes: 'retire components',
   operation: ({ componentId }: { componentId: string } & WriteHeaders) => `components.retire:${componentId}`,
   run: async (tx, ctx, { componentId, ...headers }) => {
+    await requireCommandInBoundary(tx, ctx, { componentIds: [componentId] });
     // Containment before any row, as every move takes it: the children it detaches cannot be mid-move.
     await lockContainment(tx, ctx.tenantId);
     const row = await lockForEdit(tx, ctx, componentId, headers.ifMatch);

@@ -21,6 +21,7 @@ import { ACCESS } from '../access.ts';
 import {
   personalizedCourseRefusals,
   personalizedCoursesCondition,
+  requireCommandInBoundary,
   requirePersonalizedCourseInBoundary,
 } from '../learner-boundary.ts';
 import { ComponentInput, ListComponentsQuery, TreeQuery } from './components.schema.ts';
@@ -114,6 +115,10 @@ export async function createComponent(
   const input = parseInput(ComponentInput, rawInput);
   requireDraftOnCreate(input);
   const alpha = normalizedAlpha(input);
+  await requireCommandInBoundary(deps.db, ctx, {
+    componentIds: [input.component_id, input.parent_component_id],
+    studentId: input.student_id,
+  });
   const call = { operation: 'components.create', key: idempotencyKey, sent: rawInput };
   const replay = await storedReplay<Component>(deps, ctx, call);
   if (replay) return replay;

@@ -15,6 +15,7 @@ import type { CurriculumDeps } from '../deps.ts';
 import type { ListInput } from '../rule-inputs.ts';
 import { RendererQuery, RepointInput } from './repoint.schema.ts';
 import { type Component, type ComponentRow, componentNotFound, presentComponent } from '../queries.ts';
+import { requireCommandInBoundary } from '../learner-boundary.ts';
 
 /**
  * Repoint and attach (rule 7). Invariants: the expected pin must equal the exact current pin, both
@@ -93,6 +94,7 @@ export async function repointComponent(
 ): Promise<CommandResult<ComponentTargetRepoint>> {
   requireAccess(ctx.principal, ACCESS.write, 'repoint components');
   const input = parseInput(RepointInput, rawInput);
+  await requireCommandInBoundary(deps.db, ctx, { componentIds: [componentId] });
   const call = {
     operation: `components.repoint:${componentId}`,
     key: idempotencyKey,
