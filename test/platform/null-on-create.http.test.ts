@@ -217,7 +217,7 @@ describe('an explicit null on a create', () => {
     await createComponent(platform, caller, { component_id: 'course', kind: 'course' });
     const approval = {
       approved_by: 'reviewer:ada',
-      provenance: { source: 'authoring_ui' },
+      provenance: { source: 'authoring_ui', course_ref: null },
       expected_course_graph_sha256: null,
       expected_kc_snapshot_sha256: null,
     };

@@ -8,9 +8,9 @@ export const ApproveCourseInput = nullMeansAbsent(
   z
     .object({
       approved_by: z.string().trim().min(1).max(200),
-      provenance: z
-        .object({ source: z.string().min(1), course_ref: z.string().min(1).optional() })
-        .catchall(z.unknown()),
+      provenance: nullMeansAbsent(
+        z.object({ source: z.string().min(1), course_ref: z.string().min(1).optional() }).catchall(z.unknown()),
+      ),
       expected_course_graph_sha256: sha256.optional(),
       expected_kc_snapshot_sha256: sha256.optional(),
     })
