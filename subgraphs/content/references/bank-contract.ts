@@ -240,15 +240,6 @@ export async function bankMembersOf(
     )
     .orderBy(asc(contentReferences.ordinal), asc(contentReferences.createdAt));
   const members: BankMember[] = [];
-  const formIds = [...new Set(rows.map((row) => row.referencedContentId))];
-  const forms =
-    formIds.length === 0
-      ? []
-      : await db
-          .select()
-          .from(items)
-          .where(tenantRows(items, tenantId, {}, inArray(items.contentId, formIds)));
-  const scopeOf = new Map(forms.map((form) => [form.contentId, form.usageScope]));
   // One registry question per KC of the whole bank, before the rows are judged one by one.
   const activeForms = rows.filter((row) => row.status === 'active' && row.referencedVersionId !== null);
   await activeKcs(
@@ -259,7 +250,7 @@ export async function bankMembersOf(
     ),
   );
   for (const row of rows) {
-    await checkMemberShape(db, tenantId, bank, row);
+    const form = await checkMemberShape(db, tenantId, bank, row);
     if (row.status !== 'active') continue;
     let ready = true;
     let questionCount = 0;
@@ -272,7 +263,7 @@ export async function bankMembersOf(
       ready = false;
       reason = error.message;
     }
-    const usageScope = scopeOf.get(row.referencedContentId) ?? 'unknown';
+    const usageScope = form.usageScope;
     members.push({
       reference_id: row.referenceId,
       ordinal: row.ordinal!,
