@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './cursor.ts';
 import { DomainError, type FieldError, type ProblemCode } from './errors.ts';
 
 /**
@@ -100,6 +101,29 @@ export function queryInstant() {
     .datetime({ offset: true })
     .refine((value) => isCalendarDay(value.slice(0, 10)), 'the year must be 1 to 9999');
 }
+
+/**
+ * The members a list's query shares, described once, so every list's OpenAPI says the same about them. `limit` takes
+ * 0 (an empty page that still answers whether rows exist); events' `pageSize` starts at 1, as its spec lists it.
+ */
+export const listQueryMembers = {
+  cursor: z
+    .string()
+    .min(1)
+    .describe("The previous page's next cursor, with the same filters; omit for the first page")
+    .optional(),
+  limit: queryInteger(0, MAX_PAGE_SIZE)
+    .describe(`Rows per page, 0 to ${MAX_PAGE_SIZE}; ${DEFAULT_PAGE_SIZE} when omitted`)
+    .optional(),
+  pageSize: queryInteger(1, MAX_PAGE_SIZE)
+    .describe(`Rows per page, 1 to ${MAX_PAGE_SIZE}; ${DEFAULT_PAGE_SIZE} when omitted`)
+    .optional(),
+  updated_since: queryInstant()
+    .describe('Only rows updated at or after this RFC 3339 instant, offset required')
+    .optional(),
+  includeRetired: queryBoolean.describe('true lists retired rows too; active ones only when omitted').optional(),
+  order: z.enum(['asc', 'desc']).describe('Sort direction; asc when omitted').optional(),
+};
 
 /** A calendar date YYYY-MM-DD that exists. */
 export function calendarDate() {

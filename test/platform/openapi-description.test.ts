@@ -39,6 +39,18 @@ describe('served OpenAPI descriptions', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it.each(SERVICES)('%s describes every query parameter of every operation', async (service) => {
+    const document = await description(service);
+    const bare = Object.entries(document.paths).flatMap(([route, item]: [string, any]) =>
+      Object.entries(item).flatMap(([method, operation]: [string, any]) =>
+        ((operation.parameters ?? []) as Array<{ in: string; name: string; description?: string }>)
+          .filter((parameter) => parameter.in === 'query' && !parameter.description?.trim())
+          .map((parameter) => `${method.toUpperCase()} ${route} ?${parameter.name}`),
+      ),
+    );
+    expect(bare).toEqual([]);
+  });
+
   it.each(SERVICES)(
     '%s lints with no error and no warning under the recommended rules of @redocly/cli',
     async (service) => {

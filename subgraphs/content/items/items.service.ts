@@ -21,8 +21,8 @@ import {
   parseInput,
   queryBoolean,
   queryInstant,
-  queryInteger,
   uuidRef,
+  listQueryMembers,
 } from '../../../platform/validation.ts';
 import { catalogFacets, contentIdempotency, curriculumLinks, facetAssignments, items } from '../tables.ts';
 import {
@@ -425,33 +425,37 @@ export async function patchItem(
 
 const XP_BAND_FACET = 'expected_xp_band:';
 
-const optionalEnum = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values).optional();
+const optionalEnum = <T extends readonly [string, ...string[]]>(values: T, description: string) =>
+  z.enum(values).optional().describe(description);
 
 const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const UUID_LIST = new RegExp(`^${UUID}(,${UUID})*$`);
 
 export const ListItemsQuery = z
   .object({
-    content_kind: contentKind.optional(),
-    subtype: optionalEnum(SUBTYPES),
-    dok: optionalEnum(DOK_LEVELS),
-    assessment_role: optionalEnum(ASSESSMENT_ROLES),
-    subject_id: subjectId.optional(),
+    content_kind: contentKind.optional().describe('Items of this content kind'),
+    subtype: optionalEnum(SUBTYPES, 'diagram or decodable'),
+    dok: optionalEnum(DOK_LEVELS, "Webb's depth of knowledge, dok1 to dok4"),
+    assessment_role: optionalEnum(ASSESSMENT_ROLES, 'form, spec or bank'),
+    subject_id: subjectId.optional().describe('Items of this subject'),
     alpha_subject_id: subjectId.optional().describe('alias of subject_id'),
-    target_grade_id: optionalEnum(GRADE_IDS),
+    target_grade_id: optionalEnum(
+      GRADE_IDS,
+      'Items of this target grade: pre_k, k, 1 to 12, postsecondary or ungraded',
+    ),
     curriculum_node_id: z
       .string()
       .min(1)
       .max(200)
       .optional()
       .describe('read-only projection over the frozen curriculum-link archive'),
-    usage_scope: optionalEnum(USAGE_SCOPES),
-    test_type: optionalEnum(TEST_TYPES),
-    is_mastery_gate: queryBoolean.optional(),
-    source_system: optionalEnum(SOURCE_SYSTEMS),
-    source_record_id: z.string().min(1).optional(),
-    source_activity_ref: z.string().min(1).optional(),
-    status: optionalEnum(CONTENT_STATUSES),
+    usage_scope: optionalEnum(USAGE_SCOPES, 'practice_eligible, held_out_canary or secure_form'),
+    test_type: optionalEnum(TEST_TYPES, 'Items of this test type'),
+    is_mastery_gate: queryBoolean.optional().describe('Mastery gates only (true) or none of them (false)'),
+    source_system: optionalEnum(SOURCE_SYSTEMS, 'Typed source identity: qti, alpha_content or external_content_import'),
+    source_record_id: z.string().min(1).optional().describe('Items with this source row id'),
+    source_activity_ref: z.string().min(1).optional().describe('Items with this source activity reference'),
+    status: optionalEnum(CONTENT_STATUSES, 'Lifecycle status: draft, published, retired or archived'),
     content_ids: z
       .string()
       .regex(UUID_LIST, 'comma-separated content ids')
@@ -469,12 +473,19 @@ export const ListItemsQuery = z
       )
       .optional()
       .describe('facet_key:facet_value'),
-    modifiedSince: queryInstant().optional(),
+    modifiedSince: queryInstant()
+      .optional()
+      .describe('Inclusive: items changed at or after this RFC 3339 instant, offset required'),
     ...Object.fromEntries(
-      FACET_FILTER_KEYS.map((key) => [key, (key === 'expected_xp_band' ? xpBand : z.string().min(1)).optional()]),
+      FACET_FILTER_KEYS.map((key) => [
+        key,
+        (key === 'expected_xp_band' ? xpBand : z.string().min(1))
+          .optional()
+          .describe(`Catalog facet filter: items with this ${key} facet value`),
+      ]),
     ),
-    cursor: z.string().min(1).optional(),
-    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
+    cursor: listQueryMembers.cursor,
+    limit: listQueryMembers.limit,
   })
   .strict()
   .superRefine((query, issues) => checkSubjectAlias(query, issues));

@@ -4,9 +4,8 @@ import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { lockKey } from '../../../platform/db.ts';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { presentPage, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
-import { isoTimestamp, parseInput, queryInteger, uuidRef } from '../../../platform/validation.ts';
+import { isoTimestamp, parseInput, uuidRef, listQueryMembers } from '../../../platform/validation.ts';
 import { kcTags } from '../tables.ts';
 import { ACCESS } from '../access.ts';
 import type { ContentDeps, ItemList } from '../deps.ts';
@@ -127,9 +126,7 @@ export async function tagKc(
   });
 }
 
-export const KcTagsQuery = z
-  .object({ limit: queryInteger(0, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
-  .strict();
+export const KcTagsQuery = z.object({ limit: listQueryMembers.limit, cursor: listQueryMembers.cursor }).strict();
 
 export const listKcTags: ItemList<ContentKcTag, ItemRead> = async (deps, ctx, { contentId, query: rawQuery }) => {
   requireAccess(ctx.principal, ACCESS.read, 'read KC tags');

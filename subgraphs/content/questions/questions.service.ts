@@ -118,7 +118,12 @@ async function slotRows(db: Database, tenantId: string, versionId: string): Prom
 }
 
 export const StudentViewQuery = z
-  .object({ version_id: versionIdParam, includeAnswerKeys: queryBoolean.optional() })
+  .object({
+    version_id: versionIdParam,
+    includeAnswerKeys: queryBoolean
+      .optional()
+      .describe('true adds the answer keys, and needs the scope read:answer_key; false when omitted'),
+  })
   .strict();
 
 export async function readStudentView(
@@ -173,7 +178,13 @@ export async function listAnswerKeys(deps: ContentDeps, ctx: RequestContext, { c
 }
 
 export const ComponentsQuery = z
-  .object({ version_id: versionIdParam, component_role: z.enum(COMPONENT_ROLES).optional() })
+  .object({
+    version_id: versionIdParam,
+    component_role: z
+      .enum(COMPONENT_ROLES)
+      .optional()
+      .describe('Only this role: question, distractor, rubric or preauthored_feedback'),
+  })
   .strict();
 
 export async function listAssessmentComponents(

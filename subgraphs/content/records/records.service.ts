@@ -4,15 +4,15 @@ import type { Database } from '../../../platform/db.ts';
 import type { RequestContext } from '../../../platform/context.ts';
 import { requireAccess } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
-import { MAX_PAGE_SIZE, type Page } from '../../../platform/cursor.ts';
+import { type Page } from '../../../platform/cursor.ts';
 import { keysetPage, presentPage, uniqueOrder } from '../../../platform/keyset.ts';
 import {
   isoTimestamp,
   nullMeansAbsent,
   parseInput,
-  queryInteger,
   webUrl,
   uuidRef,
+  listQueryMembers,
 } from '../../../platform/validation.ts';
 import { curriculumLinks, externalLinks, policies, versions } from '../tables.ts';
 import { EXTERNAL_OPEN_POLICIES, TRUST_STATUSES } from '../vocabulary.ts';
@@ -149,7 +149,9 @@ export const listCurriculumLinks: ItemList<unknown> = async (deps, ctx, { conten
   );
 };
 
-export const EffectivenessQuery = z.object({ version_id: uuidRef().optional() }).strict();
+export const EffectivenessQuery = z
+  .object({ version_id: uuidRef().optional().describe('An exact version; the newest when absent') })
+  .strict();
 
 /**
  * The events service's counts, read with content's service token, span every student and organization of the
@@ -223,9 +225,9 @@ export async function listPolicies(deps: ContentDeps, ctx: RequestContext): Prom
 
 export const TrustStatusQuery = z
   .object({
-    trust_status: z.enum(TRUST_STATUSES).optional(),
-    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
-    cursor: z.string().min(1).optional(),
+    trust_status: z.enum(TRUST_STATUSES).optional().describe('Only versions of this trust; unknown is the QC queue'),
+    limit: listQueryMembers.limit,
+    cursor: listQueryMembers.cursor,
   })
   .strict();
 

@@ -208,8 +208,11 @@ export async function retireReference(
 
 export const ReferencesQuery = z
   .object({
-    relationship_kind: z.enum(RELATIONSHIP_KINDS).optional(),
-    status: z.enum(['active', 'retired']).optional(),
+    relationship_kind: z
+      .enum(RELATIONSHIP_KINDS)
+      .optional()
+      .describe('Only references of this kind: embeds, bank_member, ...'),
+    status: z.enum(['active', 'retired']).optional().describe('active or retired; both when omitted'),
   })
   .strict();
 

@@ -120,7 +120,12 @@ async function personReasons(
 }
 
 export const TestServeEligibilityQuery = EligibilityQuery.extend({
-  test_identity_id: z.string().min(1).max(200).optional(),
+  test_identity_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('A people service personId to serve the test as; it must be an active test or synthetic identity'),
 }).strict();
 
 export async function readTestServeEligibility(

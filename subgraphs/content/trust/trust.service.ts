@@ -131,7 +131,9 @@ export async function recordQcDecision(
   });
 }
 
-export const TrustQuery = z.object({ version_id: uuidRef().optional() }).strict();
+export const TrustQuery = z
+  .object({ version_id: uuidRef().optional().describe('An exact version; the newest when absent') })
+  .strict();
 
 /** content_trust_evidence of one exact version (the newest by default): current status and history. */
 export async function readTrust(deps: ContentDeps, ctx: RequestContext, { contentId, query: rawQuery }: ItemRead) {

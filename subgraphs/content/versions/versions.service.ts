@@ -8,15 +8,14 @@ import { allows, requireAccess, type AccessRule, type Principal } from '../../..
 import { DomainError } from '../../../platform/errors.ts';
 import { canonicalJson } from '../../../platform/idempotency.ts';
 import { runCommand } from '../../../platform/commands.ts';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { presentPage, tablePage, uniqueOrder } from '../../../platform/keyset.ts';
 import {
   nullMeansAbsent,
   parseInput,
-  queryInteger,
   isoTimestamp,
   isUuid,
   webUrl,
+  listQueryMembers,
 } from '../../../platform/validation.ts';
 import { items, versions } from '../tables.ts';
 import type { ContentDeps, ItemCommand, ItemList } from '../deps.ts';
@@ -231,9 +230,7 @@ export async function loadVersions(
   return new Map(rows.map((row) => [row.versionId, presentVersion(row, ctx.principal)]));
 }
 
-export const ListVersionsQuery = z
-  .object({ limit: queryInteger(0, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
-  .strict();
+export const ListVersionsQuery = z.object({ limit: listQueryMembers.limit, cursor: listQueryMembers.cursor }).strict();
 
 export const listVersions: ItemList<ContentVersion, ItemRead> = async (deps, ctx, { contentId, query: rawQuery }) => {
   requireAccess(ctx.principal, ACCESS.read, 'read content versions');

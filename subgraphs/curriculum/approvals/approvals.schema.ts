@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { nullMeansAbsent, queryInteger } from '../../../platform/validation.ts';
+import { nullMeansAbsent, listQueryMembers } from '../../../platform/validation.ts';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256');
 
@@ -18,6 +17,4 @@ export const ApproveCourseInput = nullMeansAbsent(
 );
 export type ApproveCourseInput = z.infer<typeof ApproveCourseInput>;
 
-export const ListApprovalsQuery = z
-  .object({ limit: queryInteger(0, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
-  .strict();
+export const ListApprovalsQuery = z.object({ limit: listQueryMembers.limit, cursor: listQueryMembers.cursor }).strict();

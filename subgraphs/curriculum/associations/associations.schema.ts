@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { nullMeansAbsent, queryBoolean, queryInstant, queryInteger } from '../../../platform/validation.ts';
+import { nullMeansAbsent, listQueryMembers } from '../../../platform/validation.ts';
 import { siblingPosition } from '../components/components.schema.ts';
 
 /** CASE association types: isChildOf is containment, the others align a component to a framework item. */
@@ -31,15 +30,21 @@ export const PatchAssociationInput = z.object({ sequence_number: siblingPosition
 
 export const ListAssociationsQuery = z
   .object({
-    associationType: z.enum(ASSOCIATION_TYPES).optional(),
-    originId: z.string().min(1).optional(),
-    destinationId: z.string().min(1).optional(),
+    associationType: z
+      .enum(ASSOCIATION_TYPES)
+      .optional()
+      .describe('A CASE association type: isChildOf, exactMatchOf, ...'),
+    originId: z.string().min(1).optional().describe('Only associations from this component (the child, for isChildOf)'),
+    destinationId: z.string().min(1).optional().describe('Only associations to this component or framework item'),
     componentId: z.string().min(1).optional().describe('Either end'),
-    updated_since: queryInstant().optional(),
-    includeRetired: queryBoolean.optional(),
-    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
-    cursor: z.string().min(1).optional(),
-    sort: z.enum(['association_id', 'updated_at']).optional(),
-    order: z.enum(['asc', 'desc']).optional(),
+    updated_since: listQueryMembers.updated_since,
+    includeRetired: listQueryMembers.includeRetired,
+    limit: listQueryMembers.limit,
+    cursor: listQueryMembers.cursor,
+    sort: z
+      .enum(['association_id', 'updated_at'])
+      .optional()
+      .describe('association_id (the default) or updated_at; ties broken by association_id'),
+    order: listQueryMembers.order,
   })
   .strict();

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { CONTENT_KINDS } from '../../../platform/contract.ts';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { nullMeansAbsent, queryBoolean, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
+import { nullMeansAbsent, queryBoolean, uuidRef, listQueryMembers } from '../../../platform/validation.ts';
 import { GATE_RENDERER, resolveRenderer } from '../renderers.ts';
 
 /** Input schemas of components: the shape rules, checked before any I/O. */
@@ -164,21 +163,33 @@ export type ComponentInput = z.infer<typeof ComponentInput>;
 
 export const ListComponentsQuery = z
   .object({
-    kind: z.enum(COMPONENT_KINDS).optional(),
-    parentId: z.string().min(1).optional(),
-    courseId: z.string().min(1).optional(),
+    kind: z
+      .enum(COMPONENT_KINDS)
+      .optional()
+      .describe('Only this kind: track, course, unit, lesson, practice, review or mastery_gate'),
+    parentId: z.string().min(1).optional().describe('Only the direct children of this component'),
+    courseId: z.string().min(1).optional().describe('Only this component and its descendants, the whole subtree'),
     studentId: z.string().min(1).optional().describe('Exact match on personalized course roots only'),
     sourceCourseRef: z.string().min(1).optional().describe('Exact match on alpha.source_course_ref'),
-    subjectId: z.string().min(1).optional(),
-    publicationStatus: z.enum(['draft', 'published']).optional(),
-    updated_since: queryInstant().optional(),
-    includeRetired: queryBoolean.optional(),
-    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
-    cursor: z.string().min(1).optional(),
-    sort: z.enum(['component_id', 'updated_at']).optional(),
-    order: z.enum(['asc', 'desc']).optional(),
+    subjectId: z.string().min(1).optional().describe('Exact match on alpha.subject_id'),
+    publicationStatus: z.enum(['draft', 'published']).optional().describe('draft or published'),
+    updated_since: listQueryMembers.updated_since,
+    includeRetired: listQueryMembers.includeRetired,
+    limit: listQueryMembers.limit,
+    cursor: listQueryMembers.cursor,
+    sort: z
+      .enum(['component_id', 'updated_at'])
+      .optional()
+      .describe('component_id (the default) or updated_at; ties broken by component_id'),
+    order: listQueryMembers.order,
   })
   .strict();
 export type ListComponentsQuery = z.infer<typeof ListComponentsQuery>;
 
-export const TreeQuery = z.object({ includeRetired: queryBoolean.optional() }).strict();
+export const TreeQuery = z
+  .object({
+    includeRetired: queryBoolean
+      .optional()
+      .describe('true includes retired children too; active ones only when omitted'),
+  })
+  .strict();

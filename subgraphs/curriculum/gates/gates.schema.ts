@@ -7,7 +7,7 @@ import { calendarDate } from '../../../platform/validation.ts';
 const asOfDate = calendarDate().describe(
   'YYYY-MM-DD; events that happened up to the end of this day (UTC) count; today when omitted',
 );
-const studentId = z.string().min(1).max(200);
+const studentId = z.string().min(1).max(200).describe('The student the gate is read for, the people service personId');
 
 export const GateStatusQuery = z
   .object({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { nullMeansAbsent, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
+import { nullMeansAbsent, uuidRef, listQueryMembers } from '../../../platform/validation.ts';
 
 export const CreatePrerequisiteInput = z
   .object({
@@ -16,11 +15,11 @@ export const CreatePrerequisiteInput = z
 export const ListPrerequisitesQuery = z
   .object({
     kcId: uuidRef().optional().describe('Either endpoint'),
-    prerequisiteKcId: uuidRef().optional(),
-    dependentKcId: uuidRef().optional(),
-    updated_since: queryInstant().optional(),
-    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
-    cursor: z.string().min(1).optional(),
+    prerequisiteKcId: uuidRef().optional().describe('Only edges whose prerequisite (the KC learned first) is this KC'),
+    dependentKcId: uuidRef().optional().describe('Only edges whose dependent KC (the one that needs it) is this KC'),
+    updated_since: listQueryMembers.updated_since,
+    limit: listQueryMembers.limit,
+    cursor: listQueryMembers.cursor,
   })
   .strict();
 
@@ -54,8 +53,8 @@ export const CreateFirmingEventInput = nullMeansAbsent(
 export const ListByVersionQuery = z
   .object({
     kc_version_id: uuidRef().optional().describe('Exact version filter'),
-    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
-    cursor: z.string().min(1).optional(),
+    limit: listQueryMembers.limit,
+    cursor: listQueryMembers.cursor,
   })
   .strict();
 
@@ -81,11 +80,11 @@ export const CreateRelationInput = z
 export const ListRelationsQuery = z
   .object({
     kcId: uuidRef().optional().describe('Either end'),
-    fromKcId: uuidRef().optional(),
-    toKcId: uuidRef().optional(),
-    relationType: z.enum(KC_RELATION_TYPES).optional(),
-    updated_since: queryInstant().optional(),
-    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
-    cursor: z.string().min(1).optional(),
+    fromKcId: uuidRef().optional().describe('Only relations from this KC'),
+    toKcId: uuidRef().optional().describe('Only relations to this KC'),
+    relationType: z.enum(KC_RELATION_TYPES).optional().describe('related_to, confusable_with or part_of'),
+    updated_since: listQueryMembers.updated_since,
+    limit: listQueryMembers.limit,
+    cursor: listQueryMembers.cursor,
   })
   .strict();

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { nullMeansAbsent, queryBoolean, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
+import { nullMeansAbsent, uuidRef, listQueryMembers } from '../../../platform/validation.ts';
 
 /** Input schemas of the KC registry (rule 5): no name, no document_id, stored_as fixed. */
 
@@ -52,16 +51,14 @@ export const AppendKcVersionInput = nullMeansAbsent(
 
 export const ListKcsQuery = z
   .object({
-    subject_id: z.string().min(1).optional(),
-    kc_kind: z.string().min(1).optional(),
-    publication_status: z.enum(['draft', 'published']).optional(),
-    updated_since: queryInstant().optional(),
-    includeRetired: queryBoolean.optional(),
-    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
-    cursor: z.string().min(1).optional(),
+    subject_id: z.string().min(1).optional().describe('Exact match on the KC subject_id'),
+    kc_kind: z.string().min(1).optional().describe('Exact match on kc_kind, e.g. substantive'),
+    publication_status: z.enum(['draft', 'published']).optional().describe('draft or published'),
+    updated_since: listQueryMembers.updated_since,
+    includeRetired: listQueryMembers.includeRetired,
+    limit: listQueryMembers.limit,
+    cursor: listQueryMembers.cursor,
   })
   .strict();
 
-export const PageQuery = z
-  .object({ limit: queryInteger(0, MAX_PAGE_SIZE).optional(), cursor: z.string().min(1).optional() })
-  .strict();
+export const PageQuery = z.object({ limit: listQueryMembers.limit, cursor: listQueryMembers.cursor }).strict();

@@ -22,5 +22,16 @@ export const RepointInput = z
 export type RepointInput = z.infer<typeof RepointInput>;
 
 export const RendererQuery = z
-  .object({ renderer_ref: z.string().min(1).optional(), renderer_kind: z.string().min(1).optional() })
+  .object({
+    renderer_ref: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only the row of this renderer_ref (renderer:interactive-lesson, ...); none when unknown'),
+    renderer_kind: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only the row of this alias (interactive_lesson, qti_test); with renderer_ref, both must name it'),
+  })
   .strict();

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
-import { nullMeansAbsent, queryInstant, queryInteger, uuidRef } from '../../../platform/validation.ts';
+import { nullMeansAbsent, uuidRef, listQueryMembers } from '../../../platform/validation.ts';
 
 /**
  * The CASE 1.0/1.1 package as imported: the fields the platform reads are checked, and so are the fields and
@@ -118,11 +117,14 @@ export const ListFrameworksQuery = z
   .object({
     frameworkId: z.string().min(1).optional().describe('standards_framework_id or the CFDocument identifier'),
     subjectId: z.string().min(1).optional().describe('A CFDocument subject or CFSubject identifier'),
-    updated_since: queryInstant().optional(),
-    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
-    cursor: z.string().min(1).optional(),
-    sort: z.enum(['standards_framework_id', 'updated_at', 'title']).optional(),
-    order: z.enum(['asc', 'desc']).optional(),
+    updated_since: listQueryMembers.updated_since,
+    limit: listQueryMembers.limit,
+    cursor: listQueryMembers.cursor,
+    sort: z
+      .enum(['standards_framework_id', 'updated_at', 'title'])
+      .optional()
+      .describe('standards_framework_id (the default), updated_at or title; ties broken by the id'),
+    order: listQueryMembers.order,
   })
   .strict();
 
@@ -131,11 +133,11 @@ export const ListMapsQuery = z
     source_release_id: uuidRef()
       .optional()
       .describe('All maps of that release, live or superseded; without it, the live maps only'),
-    standard_id: z.string().min(1).optional(),
-    kc_id: uuidRef().optional(),
-    relationship: z.enum(MAP_RELATIONSHIPS).optional(),
-    updated_since: queryInstant().optional(),
-    limit: queryInteger(0, MAX_PAGE_SIZE).optional(),
-    cursor: z.string().min(1).optional(),
+    standard_id: z.string().min(1).optional().describe('Only maps of this CFItem identifier'),
+    kc_id: uuidRef().optional().describe('Only maps naming this registry KC'),
+    relationship: z.enum(MAP_RELATIONSHIPS).optional().describe('aligned, partially_aligned or related'),
+    updated_since: listQueryMembers.updated_since,
+    limit: listQueryMembers.limit,
+    cursor: listQueryMembers.cursor,
   })
   .strict();

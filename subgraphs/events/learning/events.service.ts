@@ -3,7 +3,6 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { keysetPage, uniqueOrder } from '../../../platform/keyset.ts';
 import { prepareOncePerDatabase, rowsOf, type Database } from '../../../platform/db.ts';
 import { DomainError, type FieldError } from '../../../platform/errors.ts';
@@ -16,8 +15,8 @@ import {
   isoTimestamp,
   nullMeansAbsent,
   parseInput,
-  queryInteger,
   isUuid,
+  listQueryMembers,
 } from '../../../platform/validation.ts';
 import {
   ACCESS,
@@ -549,21 +548,25 @@ type EventField = (typeof EVENT_FIELDS)[number];
 
 export const ListEventsQuery = z
   .object({
-    studentId: z.string().min(1).optional(),
-    contentId: z.string().min(1).optional(),
+    studentId: z.string().min(1).optional().describe('Only events of this student, the people service personId'),
+    contentId: z.string().min(1).optional().describe('Only events about this content item'),
     componentId: z
       .string()
       .min(1)
       .max(200)
       .optional()
       .describe(`Events whose ${PLAYER_EXTENSION_NAMESPACE}/component_id extension is this curriculum component`),
-    orgId: z.string().min(1).optional(),
-    activitySourceId: z.uuid().optional(),
+    orgId: z.string().min(1).optional().describe('Only events of this organization (school)'),
+    activitySourceId: z.uuid().optional().describe('Only events sent by this activity source'),
     kind: kindFilter.optional(),
-    action: z.string().min(1).optional(),
-    eventType: z.string().min(1).optional(),
-    happenedAtFrom: queryTimestamp.optional(),
-    happenedAtTo: queryTimestamp.optional(),
+    action: z.string().min(1).optional().describe('Exact match on the Caliper 1.2 action, e.g. Completed'),
+    eventType: z.string().min(1).optional().describe('Exact match on the Caliper 1.2 event type, e.g. AssessmentEvent'),
+    happenedAtFrom: queryTimestamp
+      .optional()
+      .describe('Only events that happened at or after this ISO 8601 instant with offset'),
+    happenedAtTo: queryTimestamp
+      .optional()
+      .describe('Only events that happened at or before this ISO 8601 instant with offset'),
     modifiedSince: queryTimestamp
       .optional()
       .describe('Inclusive: events committed at or after this instant; keep max(modifiedAt) as the watermark'),
@@ -578,8 +581,8 @@ export const ListEventsQuery = z
         'Only these fields of each event, comma-separated (id is always sent): a page without studentName asks the ' +
           'people service nothing, one without caliperEvent reads no activity source',
       ),
-    cursor: z.string().min(1).optional(),
-    pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
+    cursor: listQueryMembers.cursor,
+    pageSize: listQueryMembers.pageSize,
   })
   .strict();
 

@@ -3,11 +3,10 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { requireAccess } from '../../../platform/auth.ts';
 import type { RequestContext } from '../../../platform/context.ts';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { sortedOrder, tablePage } from '../../../platform/keyset.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { tenantRows } from '../../../platform/tenant-rows.ts';
-import { calendarDate, isoTimestamp, parseInput, queryInteger, isUuid } from '../../../platform/validation.ts';
+import { calendarDate, isoTimestamp, parseInput, isUuid, listQueryMembers } from '../../../platform/validation.ts';
 import {
   ACCESS,
   boundaryConditions,
@@ -53,29 +52,40 @@ const descriptorFilter = (name: DescriptorName) =>
     .transform((value) => resolveDescriptor(name, value)?.codeValue as string);
 
 const paging = {
-  cursor: z.string().min(1).optional(),
-  pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
-  from: dateFilter.optional(),
-  to: dateFilter.optional(),
+  cursor: listQueryMembers.cursor,
+  pageSize: listQueryMembers.pageSize,
+  from: dateFilter.optional().describe('YYYY-MM-DD; only moments on this day or later'),
+  to: dateFilter.optional().describe('YYYY-MM-DD; only moments on this day or earlier'),
+};
+
+const momentFilters = {
+  studentId: z.string().min(1).optional().describe('Only moments of this student, the people service personId'),
+  schoolId: z.string().min(1).optional().describe('Only moments recorded at this school'),
 };
 
 export const ListAttendanceQuery = z
   .object({
-    studentId: z.string().min(1).optional(),
-    schoolId: z.string().min(1).optional(),
-    classId: z.string().min(1).optional(),
-    category: descriptorFilter('AttendanceEventCategoryDescriptor').optional(),
+    ...momentFilters,
+    classId: z.string().min(1).optional().describe('Only moments of this class, the Ed-Fi section'),
+    category: descriptorFilter('AttendanceEventCategoryDescriptor')
+      .optional()
+      .describe('An AttendanceEventCategoryDescriptor code value (e.g. Tardy) or its descriptor URI'),
     ...paging,
   })
   .strict();
 
 export const ListDisciplineQuery = z
   .object({
-    studentId: z.string().min(1).optional(),
-    schoolId: z.string().min(1).optional(),
-    behavior: descriptorFilter('BehaviorDescriptor').optional(),
-    participationCode: descriptorFilter('DisciplineIncidentParticipationCodeDescriptor').optional(),
-    location: descriptorFilter('IncidentLocationDescriptor').optional(),
+    ...momentFilters,
+    behavior: descriptorFilter('BehaviorDescriptor')
+      .optional()
+      .describe('A BehaviorDescriptor code value or its descriptor URI'),
+    participationCode: descriptorFilter('DisciplineIncidentParticipationCodeDescriptor')
+      .optional()
+      .describe('A DisciplineIncidentParticipationCodeDescriptor code value or its descriptor URI'),
+    location: descriptorFilter('IncidentLocationDescriptor')
+      .optional()
+      .describe('An IncidentLocationDescriptor code value or its descriptor URI'),
     ...paging,
   })
   .strict();

@@ -7,9 +7,8 @@ import { requireAccess, type AccessRule } from '../../../platform/auth.ts';
 import { DomainError } from '../../../platform/errors.ts';
 import { lockKey } from '../../../platform/db.ts';
 import type { CommandResult } from '../../../platform/idempotency.ts';
-import { MAX_PAGE_SIZE } from '../../../platform/cursor.ts';
 import { sortedOrder, tablePage } from '../../../platform/keyset.ts';
-import { parseInput, queryInteger, isoTimestamp } from '../../../platform/validation.ts';
+import { parseInput, isoTimestamp, listQueryMembers } from '../../../platform/validation.ts';
 import { activitySources } from '../tables.ts';
 import { findSourceRows, type SourceRow } from '../queries.ts';
 import type { EventsDeps } from '../deps.ts';
@@ -117,9 +116,9 @@ export async function ensureDemoSource(deps: EventsDeps, ctx: RequestContext): P
 
 export const ListSourcesQuery = z
   .object({
-    status: z.enum(['active', 'retired']).optional(),
-    cursor: z.string().min(1).optional(),
-    pageSize: queryInteger(1, MAX_PAGE_SIZE).optional(),
+    status: z.enum(['active', 'retired']).optional().describe('active or retired; both when omitted'),
+    cursor: listQueryMembers.cursor,
+    pageSize: listQueryMembers.pageSize,
   })
   .strict();
 
