@@ -104,7 +104,7 @@ export function queryInstant() {
 
 /**
  * The members a list's query shares, described once, so every list's OpenAPI says the same about them. `limit` takes
- * 0 (an empty page that still answers whether rows exist); events' `pageSize` starts at 1, as its spec lists it.
+ * 0 (an empty page, as docs/decisions.md's paging envelope says); events' `pageSize` starts at 1.
  */
 export const listQueryMembers = {
   cursor: z
